@@ -1,0 +1,3 @@
+from modulebuilder.cli import main
+
+raise SystemExit(main())

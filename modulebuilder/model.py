@@ -1,0 +1,282 @@
+"""The typed, immutable model of a game that the definitions loader returns.
+
+Everything downstream (renderers, sheets, the VASSAL writer, the referee) reads these objects and never
+the YAML.  All containers are tuples or read-only mappings so a loaded model can be shared freely.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal, Mapping
+
+Orientation = Literal["pointy", "flat"]
+Shift = Literal["even", "odd"]
+Kind = Literal["infantry", "cavalry", "artillery"]
+CavType = Literal["L", "H", "C"]
+Status = Literal["good", "disordered"]
+Box = Literal["withdrawn", "recovery", "eliminated", "reinforcement", "destroyed"]
+
+EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def frozen_mapping(d: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """A read-only view of a copy of ``d`` (nested dicts/lists frozen too)."""
+    if not d:
+        return EMPTY
+    return MappingProxyType({k: _freeze(v) for k, v in d.items()})
+
+
+def _freeze(v: Any) -> Any:
+    if isinstance(v, Mapping):
+        return frozen_mapping(v)
+    if isinstance(v, (list, tuple)):
+        return tuple(_freeze(x) for x in v)
+    return v
+
+
+def thaw(v: Any) -> Any:
+    """Plain JSON-able dicts/lists from frozen model values."""
+    if isinstance(v, Mapping):
+        return {k: thaw(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, frozenset)):
+        return [thaw(x) for x in v]
+    return v
+
+
+# --------------------------------------------------------------------------------------------- counters
+
+@dataclass(frozen=True)
+class ActivationGroup:
+    id: str
+    name: str
+    side: str
+    colour: str                      # "#rrggbb", the band across the top of its counters
+    io_rating: int | None            # printed on the activation marker (5.28); None = "Nap" / never rolls
+    markers: int = 2                 # activation markers in the cup (5.31)
+    label: str = ""                  # short text printed in the band (corps id), e.g. "I"
+    army: str | None = None          # Russian army in Borodino: "1st", "2nd", "reserve"
+    text_colour: str = "#000000"
+    flags: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Face:
+    """Values printed on one face of a unit counter.  ``None`` = not printed on that face."""
+    assault: int | None = None
+    cohesion: int | None = None
+    ma: int | None = None
+    dfe: int | None = None
+    fire: int | None = None
+    eff_range: int | None = None
+    max_range: int | None = None
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    name: str
+    kind: Kind
+    side: str
+    ag: str
+    front: Face
+    back: Face | None                # the Disordered side; None when the counter has no back (flag no_back)
+    cav_type: CavType | None = None
+    corps: str = ""                  # division / corps id printed on the counter ("MR", "CM", ...)
+    brigade: str | None = None       # text before a final one-letter suffix unless given explicitly
+    flags: frozenset[str] = frozenset()
+    source: str = ""                 # "file:line" of its definition, for messages
+
+    # Convenience accessors for the good-order values the rules mostly read.
+    @property
+    def assault(self) -> int | None: return self.front.assault
+    @property
+    def cohesion(self) -> int | None: return self.front.cohesion
+    @property
+    def ma(self) -> int | None: return self.front.ma
+    @property
+    def dfe(self) -> int | None: return self.front.dfe
+    @property
+    def fire(self) -> int | None: return self.front.fire
+    @property
+    def eff_range(self) -> int | None: return self.front.eff_range
+    @property
+    def max_range(self) -> int | None: return self.front.max_range
+
+    def face(self, status: Status) -> Face:
+        """Values in force for ``status`` (a unit with no back keeps its front values)."""
+        if status == "disordered" and self.back is not None:
+            return self.back
+        return self.front
+
+    @property
+    def horse_artillery(self) -> bool:
+        return self.kind == "artillery" and (self.ma or 0) >= 8
+
+
+@dataclass(frozen=True)
+class Leader:
+    id: str
+    name: str
+    side: str
+    orders_rating: int | None        # None = printed "?" (set by the scenario)
+    delay_rating: int | None         # None = never rolls for orders delay
+    drm: int                         # CinC DRM, 0 or negative
+    command_range: int
+    ma: int | None                   # None = variable (e.g. Napoleon's d10)
+    flags: frozenset[str] = frozenset()
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Marker:
+    id: str
+    name: str
+    text: str                        # printed on the marker
+    count: int = 1
+    colour: str = "#f0e6c8"
+    text_colour: str = "#000000"
+    back_text: str | None = None     # a two-sided marker (e.g. Under Orders / No Orders)
+    side: str | None = None
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class CounterSet:
+    """Everything defined in one or more counters files."""
+    activation_groups: tuple[ActivationGroup, ...] = ()
+    units: tuple[Unit, ...] = ()
+    leaders: tuple[Leader, ...] = ()
+    markers: tuple[Marker, ...] = ()
+
+    def unit(self, uid: str) -> Unit:
+        return self._units_by_id[uid]
+
+    @property
+    def _units_by_id(self) -> Mapping[str, Unit]:
+        return {u.id: u for u in self.units}
+
+
+# --------------------------------------------------------------------------------------------- map
+
+@dataclass(frozen=True)
+class Grid:
+    orientation: Orientation
+    shifted: Shift
+    first_column: int
+    first_row: int
+    columns: int
+    rows: int
+    digits: int = 2                  # zero-padding of column and row in hex names
+
+
+@dataclass(frozen=True)
+class Hexside:
+    hexes: tuple[str, str]
+    feature: str                     # stream, river, bridge, ford, steep, ...
+
+
+@dataclass(frozen=True)
+class Road:
+    hexes: tuple[str, ...]
+    kind: str = "road"               # road | path
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class MapMarker:
+    type: str                        # on_fire | rubble | bridge_destroyed
+    hexes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MapStyle:
+    hex_size: float = 64.0           # pixels from centre to vertex at the default rendering size
+    colours: Mapping[str, str] = EMPTY
+    margin: float = 0.0              # pixels of border around the grid (title, legend, edge numbers)
+
+
+@dataclass(frozen=True)
+class MapDef:
+    id: str
+    title: str
+    grid: Grid
+    default_terrain: str
+    terrain: Mapping[str, str]               # hex -> terrain id (only hexes that differ from the default)
+    hexsides: tuple[Hexside, ...] = ()
+    roads: tuple[Road, ...] = ()
+    elevation: Mapping[str, int] = EMPTY     # hex -> level (default 0)
+    names: Mapping[str, str] = EMPTY         # hex -> place name
+    markers: tuple[MapMarker, ...] = ()
+    boxes: Mapping[str, str] = EMPTY         # off-map box id -> label (withdrawn, recovery, ...)
+    style: MapStyle = MapStyle()
+    source: str = ""
+
+    def terrain_of(self, hex_id: str) -> str:
+        return self.terrain.get(hex_id, self.default_terrain)
+
+    def hexside_features(self, a: str, b: str) -> tuple[str, ...]:
+        key = frozenset((a, b))
+        return tuple(s.feature for s in self.hexsides if frozenset(s.hexes) == key)
+
+
+# --------------------------------------------------------------------------------------------- scenario
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a unit or leader starts.  Exactly one of ``hex`` and ``box`` is set."""
+    unit: str
+    hex: str | None = None
+    box: Box | None = None
+    facing: int | None = None        # a vertex clock hour
+    status: Status = "good"
+
+
+@dataclass(frozen=True)
+class Reinforcement:
+    units: tuple[str, ...]
+    entry: tuple[str, ...]           # entry hexes
+    turn: int | None = None          # None = when a condition says (e.g. its command is activated)
+    condition: str | None = None
+    ag: str | None = None
+
+
+@dataclass(frozen=True)
+class TurnTrack:
+    first: int
+    last: int
+    start: str | None = None         # "06:00"
+    minutes: int | None = None
+
+    def label(self, turn: int) -> str:
+        if self.start is None or self.minutes is None:
+            return str(turn)
+        h, m = (int(x) for x in self.start.split(":"))
+        t = h * 60 + m + (turn - self.first) * self.minutes
+        return f"{(t // 60) % 24:02d}{t % 60:02d}"
+
+
+@dataclass(frozen=True)
+class SideDef:
+    name: str
+    cinc: str | None = None
+    options: Mapping[str, Any] = EMPTY
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    name: str
+    ruleset: str
+    map: MapDef
+    counters: CounterSet
+    sides: tuple[SideDef, ...]
+    turns: TurnTrack
+    setup: tuple[Placement, ...]
+    reinforcements: tuple[Reinforcement, ...] = ()
+    special_rules: tuple[str, ...] = ()
+    options: Mapping[str, Any] = EMPTY       # rule switches (documented defaults of the digests)
+    victory: Mapping[str, Any] = EMPTY
+    tables: Mapping[str, Any] = EMPTY
+    start: Mapping[str, Any] = EMPTY         # {turn, phase}
+    description: str = ""
+    source: str = ""
