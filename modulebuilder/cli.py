@@ -13,7 +13,6 @@ COMMAND_MODULES = (
     "modulebuilder.definitions.commands",   # validate, resolve, summary
     "modulebuilder.render.commands",        # counters, sheets, map
     "modulebuilder.vassal.commands",        # build
-    "modulebuilder.demo",                   # demo (the README's main job)
 )
 
 
