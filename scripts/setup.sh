@@ -19,12 +19,22 @@ if [ ! -f "$stamp" ]; then
 fi
 
 if [ $want_test = 1 ]; then
+  # System packages the tests use, installed in one apt run so parallel test workers never race on
+  # the apt lock: pdftoppm (look at PDFs), PostgreSQL (storage suite), and what the real VASSAL engine
+  # check needs (Xvfb, a JDK, the engine's library jars; the list is shared/tools/vassal-check's).
   apt_needed=()
-  # Packages the tests call: pdftoppm (look at PDFs).  The VASSAL engine check installs its own
-  # packages on first use (shared/tools/vassal-check/engine_env.sh).
   command -v pdftoppm >/dev/null || apt_needed+=(poppler-utils)
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || apt_needed+=(postgresql)
+  command -v javac >/dev/null || apt_needed+=(default-jdk)
+  command -v xvfb-run >/dev/null || apt_needed+=(xvfb xauth)
+  for pkg in libcommons-lang3-java libcommons-io-java libslf4j-java liblogback-java libmiglayout-java \
+             libbatik-java libxmlgraphics-commons-java libxml-commons-external-java libcommons-codec-java \
+             libhttpcore5-java libtimingframework-java libmaven3-core-java libswingx-java libgetopt-java; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || apt_needed+=("$pkg")
+  done
   if [ ${#apt_needed[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    echo "setup: installing Debian packages: ${apt_needed[*]}" >&2
     $SUDO apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${apt_needed[@]}" >/dev/null
   fi
