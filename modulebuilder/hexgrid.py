@@ -141,6 +141,52 @@ def _cube_round_scaled(q: int, r: int, s: int, scale: int) -> tuple[int, int]:
     return rq, rr
 
 
+def _trace_axial(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[tuple[int, int], ...]]:
+    """The cells (1 hex, or the 2 hexes either side of a hexside) along segment a-b, piece by piece.
+
+    Work in the edge coordinates u = q-r, v = r-s, w = s-q: a hex's cell is the set of points within 1
+    of its centre in all three, so hex edges lie on integer u, v or w lines.  Those lines cut the segment
+    into pieces that each lie inside one hex or along one hexside.  Parameters are scaled by `big` (a
+    common multiple of the denominators, times 2 so piece midpoints are integers too).
+    """
+    qa, ra = a
+    dq, dr = b[0] - qa, b[1] - ra
+    sa, ds = -qa - ra, -dq - dr
+    ua, va, wa = qa - ra, ra - sa, sa - qa
+    du, dv, dw = dq - dr, dr - ds, ds - dq
+    denominators = [abs(d) for d in (du, dv, dw) if d]
+    lcm = math.lcm(*denominators)
+    big = 2 * lcm
+    # Breakpoints: t = (k - start) / d for every integer k strictly between start and start + d.
+    cuts = {0, big}
+    for start, d in ((ua, du), (va, dv), (wa, dw)):
+        if d:
+            step = big // abs(d)
+            cuts.update(step * i for i in range(1, abs(d)))
+    ordered = sorted(cuts)
+    cells = []
+    for t0, t1 in zip(ordered, ordered[1:]):
+        tm = (t0 + t1) // 2  # exact: cut points are multiples of 2, so midpoints are integers
+        # The point at parameter tm/big, scaled by big.
+        pq, pr = big * qa + dq * tm, big * ra + dr * tm
+        cells.append(_cells_containing(pq, pr, big))
+    return cells
+
+
+def _cells_containing(pq: int, pr: int, scale: int) -> tuple[tuple[int, int], ...]:
+    """The hexes (axial) whose closed cell contains the point ``(pq, pr) / scale``."""
+    ps = -pq - pr
+    cq, cr = _cube_round_scaled(pq, pr, ps, scale)
+    found = []
+    for hq, hr in ((cq, cr), (cq + 1, cr), (cq - 1, cr), (cq, cr + 1), (cq, cr - 1),
+                   (cq + 1, cr - 1), (cq - 1, cr + 1)):
+        eq, er = pq - hq * scale, pr - hr * scale
+        es = -eq - er
+        if max(abs(eq - er), abs(er - es), abs(es - eq)) <= scale:
+            found.append((hq, hr))
+    return tuple(found)
+
+
 # ------------------------------------------------------------------------------------------------ grid
 
 class HexGrid:
@@ -469,37 +515,32 @@ class HexGrid:
         return found
 
     def line(self, a: str, b: str) -> list[tuple[str, ...]]:
-        """The hexes a straight centre-to-centre line from ``a`` to ``b`` passes through, in order.
+        """The hexes a straight line from the centre of ``a`` to the centre of ``b`` passes through, in order.
 
-        One step per hex of distance (``distance + 1`` steps).  A step is a 1-tuple, or a 2-tuple of both
-        hexes (sorted by name) where the line runs exactly along the hexside between them, so a
-        line-of-sight rule can decide how to treat it.  Names may be off the map.
+        Each step is a 1-tuple, or a 2-tuple of both hexes (sorted by name) where the line runs exactly
+        along the hexside between them, so a line-of-sight rule can decide how to treat it ("the hexside
+        counts as an intervening hex", "blocked only if both block", ...).  Names may be off the map.
 
-        Exact: the sample at ``i/N`` of the way is rounded to a hex twice, nudged by a tiny amount one way
-        and the other, in scaled integer arithmetic.  The nudge (1, 2, -3)/(100 N) is far smaller than any
-        real difference (multiples of 1/(2N)) and is never parallel to a hexside, so the two roundings
-        differ exactly when the sample lies on a hexside.  Samples never fall on vertices.
+        This is the true geometry, as a thread stretched across the printed map would show it: every hex
+        whose interior the line enters is listed, including hexes whose corner it only clips, so a line
+        may take *more* than ``distance + 1`` steps.  It takes exactly ``distance + 1`` along the six
+        directions and along the six "spines" between them (the lines that run along hexsides).  A hex
+        touched only at a single point (the line passing exactly through a vertex) is not listed.
+        Consecutive steps are adjacent hexes.
+
+        Exact: in cube coordinates every hex edge lies on a line where q-r, r-s or s-q is an integer, so
+        the segment is cut at the parameters where one of those crosses an integer, and each piece is
+        classified at its midpoint, all in scaled integer arithmetic.
         """
         qa, ra = self._axial_of(a)
         qb, rb = self._axial_of(b)
-        n = _axial_distance((qa, ra), (qb, rb))
-        if n == 0:
+        if (qa, ra) == (qb, rb):
             return [(a,)]
-        sa, sb = -qa - ra, -qb - rb
-        scale = 100 * n
-        steps: list[tuple[str, ...]] = []
-        for i in range(n + 1):
-            # Sample point scaled by `scale`: 100 * (n * A + i * (B - A)).
-            pq = 100 * (n * qa + i * (qb - qa))
-            pr = 100 * (n * ra + i * (rb - ra))
-            ps = 100 * (n * sa + i * (sb - sa))
-            h1 = _cube_round_scaled(pq + 1, pr + 2, ps - 3, scale)
-            h2 = _cube_round_scaled(pq - 1, pr - 2, ps + 3, scale)
-            n1 = self._name_of_axial(h1)
-            if h1 == h2:
-                steps.append((n1,))
-            else:
-                steps.append(tuple(sorted((n1, self._name_of_axial(h2)))))
+        steps = []
+        for hexes in _trace_axial((qa, ra), (qb, rb)):
+            step = tuple(sorted(self._name_of_axial(h) for h in hexes))
+            if not steps or steps[-1] != step:
+                steps.append(step)
         return steps
 
     def hexside(self, a: str, b: str) -> tuple[str, str]:
