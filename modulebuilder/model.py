@@ -191,7 +191,7 @@ class MapMarker:
 @dataclass(frozen=True)
 class MapStyle:
     hex_size: float = 64.0           # pixels from centre to vertex at the default rendering size
-    colours: Mapping[str, str] = EMPTY
+    colours: Mapping[str, str] = field(default_factory=lambda: EMPTY)
     margin: float = 0.0              # pixels of border around the grid (title, legend, edge numbers)
 
 
@@ -204,10 +204,10 @@ class MapDef:
     terrain: Mapping[str, str]               # hex -> terrain id (only hexes that differ from the default)
     hexsides: tuple[Hexside, ...] = ()
     roads: tuple[Road, ...] = ()
-    elevation: Mapping[str, int] = EMPTY     # hex -> level (default 0)
-    names: Mapping[str, str] = EMPTY         # hex -> place name
+    elevation: Mapping[str, int] = field(default_factory=lambda: EMPTY)     # hex -> level (default 0)
+    names: Mapping[str, str] = field(default_factory=lambda: EMPTY)         # hex -> place name
     markers: tuple[MapMarker, ...] = ()
-    boxes: Mapping[str, str] = EMPTY         # off-map box id -> label (withdrawn, recovery, ...)
+    boxes: Mapping[str, str] = field(default_factory=lambda: EMPTY)         # off-map box id -> label (withdrawn, recovery, ...)
     style: MapStyle = MapStyle()
     source: str = ""
 
@@ -259,7 +259,7 @@ class TurnTrack:
 class SideDef:
     name: str
     cinc: str | None = None
-    options: Mapping[str, Any] = EMPTY
+    options: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
 
 
 @dataclass(frozen=True)
@@ -274,9 +274,9 @@ class Scenario:
     setup: tuple[Placement, ...]
     reinforcements: tuple[Reinforcement, ...] = ()
     special_rules: tuple[str, ...] = ()
-    options: Mapping[str, Any] = EMPTY       # rule switches (documented defaults of the digests)
-    victory: Mapping[str, Any] = EMPTY
-    tables: Mapping[str, Any] = EMPTY
-    start: Mapping[str, Any] = EMPTY         # {turn, phase}
+    options: Mapping[str, Any] = field(default_factory=lambda: EMPTY)       # rule switches (documented defaults of the digests)
+    victory: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+    tables: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+    start: Mapping[str, Any] = field(default_factory=lambda: EMPTY)         # {turn, phase}
     description: str = ""
     source: str = ""
