@@ -1,0 +1,429 @@
+"""The positional part of a Triumph & Glory game state: where every counter is, which way it faces, its
+status, the stack order in each hex, and the map markers that change in play (On Fire, Rubble, Bridge
+Destroyed).
+
+Design
+======
+* **Immutable.**  A :class:`Board` never changes; ``place``/``move``/``remove``/``update``/``restack`` return
+  a new Board that shares everything static (map, grid, adjacency, hexside and road indices, tables, rule
+  switches) and copies only two small dicts.  The engine validates an event against the current Board and
+  keeps it unchanged when the event is illegal ("an illegal event changes nothing", DESIGN §5) — no undo.
+* **Indexed by hex.**  ``stacks`` maps a hex to the ids of its combat units, top first (6.24), so every
+  "who is in / next to this hex" question is O(stack) and never a scan of all units.  Derived facts that
+  are asked many times for one position (enemy ZOC, enemy adjacency) are memoised per Board instance in
+  ``cache`` — safe because the Board is immutable.
+* **Leaders are on the board but are not combat units** (main digest §0): they are kept out of ``stacks``
+  (they never count for stacking, 6.21, and never block movement, 6.22) and indexed in ``leaders_by_hex``.
+
+Rules implemented here: 6.24 (a unit that ends its move in an occupied hex goes to the bottom — ``move``
+puts it there; ``restack`` re-orders), set-up order = stack order (DESIGN §4, first listed on top).
+Rule switches read from the scenario are collected in :class:`RuleSwitches` (its docstring lists them).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Iterable, Literal, Mapping
+
+from modulebuilder.hexgrid import HexGrid
+from modulebuilder.model import Leader, MapDef, Scenario, Unit
+
+from .errors import RuleError
+from .terrain import MovementTable
+
+__all__ = ["Board", "BoardMap", "RuleError", "RuleSwitches", "UnitState", "brigade_of"]
+
+Mode = Literal["normal", "limited", "extended", "reinforcement"]
+
+# 6.11: infantry in these hexes has an all-round front (module switch `all_round_terrain`).
+ALL_ROUND_TERRAIN = frozenset({"village", "chateau", "castle", "redoubt"})
+
+_SUFFIX = re.compile(r"^(?P<brigade>.*\S)\s+(?P<letter>[A-Za-z])$")
+
+
+def brigade_of(defn: Unit) -> str | None:
+    """Brigade of a counter (main digest §2.1): the given ``brigade``, else the designation before a final
+    one-letter suffix ("Dumon a" -> "Dumon"); None when there is no suffix (no multi-counter brigade)."""
+    if defn.brigade:
+        return defn.brigade
+    m = _SUFFIX.match(defn.name.strip())
+    return m.group("brigade") if m else None
+
+
+# --------------------------------------------------------------------------------------------- switches
+
+@dataclass(frozen=True, slots=True)
+class RuleSwitches:
+    """Scenario rule switches the positional rules read (special-rule ids as in the digests).
+
+    ``artillery_cap``      6.21 fire-strength cap of an all-artillery hex: 6; 8 with ``BOR-STACK``
+                           (option ``artillery_cap`` overrides).
+    ``militia_alone``      ``BOR-MILITIA``: militia never stack and have no ZOC.
+    ``overstack_ags``      Borodino set-up note: the 1st Western Army Artillery Reserve may stand 3 per hex
+                           until each unit moves or fires.  Special rule ``BOR-ART-RESERVE``; the AGs are
+                           option ``artillery_reserve_ags`` or AGs flagged ``artillery_reserve``.
+    ``no_extended_sides``  ``BOR-NO-EXTENDED``: sides that may never use extended movement (Russian);
+                           option ``no_extended_sides`` overrides.
+    ``ford_only``          ``BOR-TERRAIN`` / 7.24: a road cancels the stream cost only at a printed ford
+                           (without it any road crossing a stream is a ford).
+    ``all_round_terrain``  6.11 terrain ids where infantry has an all-round front (option).
+    ``fired_half_of_limited``  7.36 [inferred]: a No-Orders artillery unit that fired gets half of its
+                           restricted allowance (default True; option ``fired_half_of_limited``).
+    """
+    artillery_cap: int = 6
+    militia_alone: bool = False
+    overstack_ags: frozenset[str] = frozenset()
+    overstack_max: int = 3
+    no_extended_sides: frozenset[str] = frozenset()
+    ford_only: bool = False
+    all_round_terrain: frozenset[str] = ALL_ROUND_TERRAIN
+    fired_half_of_limited: bool = True
+
+    @classmethod
+    def from_scenario(cls, scenario: Scenario) -> "RuleSwitches":
+        sr = set(scenario.special_rules)
+        opt = scenario.options
+        overstack: frozenset[str] = frozenset()
+        if "BOR-ART-RESERVE" in sr or "artillery_reserve_ags" in opt:
+            overstack = frozenset(opt.get("artillery_reserve_ags", ())) | frozenset(
+                ag.id for ag in scenario.counters.activation_groups if "artillery_reserve" in ag.flags)
+        no_ext = opt.get("no_extended_sides", ("Russian",) if "BOR-NO-EXTENDED" in sr else ())
+        return cls(
+            artillery_cap=int(opt.get("artillery_cap", 8 if "BOR-STACK" in sr else 6)),
+            militia_alone="BOR-MILITIA" in sr or bool(opt.get("militia_alone", False)),
+            overstack_ags=overstack,
+            no_extended_sides=frozenset(no_ext),
+            ford_only="BOR-TERRAIN" in sr or bool(opt.get("ford_only", False)),
+            all_round_terrain=frozenset(opt.get("all_round_terrain", ALL_ROUND_TERRAIN)),
+            fired_half_of_limited=bool(opt.get("fired_half_of_limited", True)),
+        )
+
+
+# --------------------------------------------------------------------------------------------- units
+
+@dataclass(frozen=True, slots=True)
+class UnitState:
+    """One counter's position and state.  ``defn`` is the printed counter (model.Unit) or a CinC
+    (model.Leader).  Exactly one of ``hex`` / ``box`` is set.  The per-activation flags (``moved``,
+    ``fired``, ``mode``, ``started_in_zoc``, ``mp_spent``) are reset by
+    ``movement.begin_activation`` at the start of the unit's activation."""
+    id: str
+    defn: Unit | Leader
+    hex: str | None = None
+    box: str | None = None
+    facing: int | None = None
+    status: Literal["good", "disordered"] = "good"
+    # per activation
+    moved: bool = False
+    fired: bool = False
+    mode: Mode | None = None
+    started_in_zoc: bool = False          # 6.34: only such a unit may leave an enemy ZOC
+    mp_spent: int = 0
+    # longer lived
+    square: bool = False                  # 9.85: no ZOC, no minimum move
+    overstack: bool = False               # Borodino artillery reserve: may stand 3 per hex until moved/fired
+
+    @property
+    def side(self) -> str:
+        return self.defn.side
+
+    @property
+    def is_leader(self) -> bool:
+        return isinstance(self.defn, Leader)
+
+    @property
+    def is_combat(self) -> bool:
+        return not self.is_leader
+
+    @property
+    def kind(self) -> str:
+        """``infantry`` | ``cavalry`` | ``artillery`` | ``commander`` (a CinC; the movement-table column)."""
+        return "commander" if self.is_leader else self.defn.kind  # type: ignore[union-attr]
+
+    @property
+    def ag(self) -> str | None:
+        return None if self.is_leader else self.defn.ag  # type: ignore[union-attr]
+
+    @property
+    def flags(self) -> frozenset[str]:
+        return self.defn.flags
+
+    @property
+    def disordered(self) -> bool:
+        return self.status == "disordered"
+
+    @property
+    def brigade(self) -> str | None:
+        return None if self.is_leader else brigade_of(self.defn)  # type: ignore[arg-type]
+
+    def value(self, name: str) -> int | None:
+        """A printed value on the face now up (a missing Disordered value falls back to the front)."""
+        if self.is_leader:
+            return getattr(self.defn, name, None)
+        u: Unit = self.defn  # type: ignore[assignment]
+        v = getattr(u.face(self.status), name)
+        return getattr(u.front, name) if v is None else v
+
+    @property
+    def ma(self) -> int:
+        return self.value("ma") or 0
+
+    @property
+    def fire(self) -> int:
+        return self.value("fire") or 0
+
+
+# --------------------------------------------------------------------------------------------- static map
+
+class BoardMap:
+    """Everything about a Board that never changes during a game, built once and shared by every Board."""
+
+    __slots__ = ("map", "grid", "table", "rules", "scenario", "adjacent", "hexside", "road_link",
+                 "entry_hexes")
+
+    def __init__(self, mapdef: MapDef, table: MovementTable, rules: RuleSwitches,
+                 scenario: Scenario | None = None) -> None:
+        self.map = mapdef
+        self.grid = HexGrid.from_model(mapdef.grid)
+        self.table = table
+        self.rules = rules
+        self.scenario = scenario
+        # hex -> on-map neighbours (hour order); the hot loop of every search reads this.
+        self.adjacent: dict[str, tuple[str, ...]] = {
+            h: tuple(self.grid.neighbours(h).values()) for h in self.grid.hexes()}
+        # frozenset({a, b}) -> hexside features; MapDef.hexside_features scans a list.
+        sides: dict[frozenset[str], tuple[str, ...]] = {}
+        for s in mapdef.hexsides:
+            key = frozenset(s.hexes)
+            sides[key] = sides.get(key, ()) + (s.feature,)
+        self.hexside = sides
+        # frozenset({a, b}) -> "road" | "path" when a road/path runs from a to b (7.22); road beats path.
+        links: dict[frozenset[str], str] = {}
+        for road in mapdef.roads:
+            for a, b in zip(road.hexes, road.hexes[1:]):
+                key = frozenset((a, b))
+                if links.get(key) != "road":
+                    links[key] = "road" if road.kind != "path" else "path"
+        self.road_link = links
+        self.entry_hexes: frozenset[str] = frozenset(
+            h for r in (scenario.reinforcements if scenario else ()) for h in r.entry)
+
+    def terrain(self, hex_id: str) -> str:
+        return self.map.terrain_of(hex_id)
+
+    def features(self, a: str, b: str) -> tuple[str, ...]:
+        return self.hexside.get(frozenset((a, b)), ())
+
+    def elevation(self, hex_id: str) -> int:
+        return self.map.elevation.get(hex_id, 0)
+
+
+# --------------------------------------------------------------------------------------------- board
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Board:
+    """An immutable position.  Build with :meth:`from_scenario`; change with the methods that return a new
+    Board.  Unknown unit ids raise ``KeyError`` (the engine refuses such events as bad input, DESIGN §6)."""
+    static: BoardMap
+    units: Mapping[str, UnitState]                     # every unit and leader, by id
+    stacks: Mapping[str, tuple[str, ...]]              # hex -> combat unit ids, top first (6.24)
+    leaders_by_hex: Mapping[str, tuple[str, ...]]      # hex -> leader ids
+    on_fire: frozenset[str] = frozenset()              # BOR-5
+    rubble: frozenset[str] = frozenset()               # BOR-5
+    bridges_destroyed: frozenset[frozenset[str]] = frozenset()   # BOR-5
+    cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    # ---- construction
+
+    @classmethod
+    def from_scenario(cls, scenario: Scenario) -> "Board":
+        """The set-up position.  Units sharing a hex stack in set-up order, first listed on top (DESIGN §4)."""
+        rules = RuleSwitches.from_scenario(scenario)
+        static = BoardMap(scenario.map, MovementTable.from_tables(scenario.tables), rules, scenario)
+        defs: dict[str, Unit | Leader] = {u.id: u for u in scenario.counters.units}
+        defs.update({ldr.id: ldr for ldr in scenario.counters.leaders})
+        units: dict[str, UnitState] = {}
+        stacks: dict[str, tuple[str, ...]] = {}
+        leaders: dict[str, tuple[str, ...]] = {}
+        for p in scenario.setup:
+            d = defs[p.unit]
+            st = UnitState(id=d.id, defn=d, hex=p.hex, box=p.box, facing=p.facing, status=p.status,
+                           overstack=isinstance(d, Unit) and d.kind == "artillery"
+                           and d.ag in rules.overstack_ags)
+            units[d.id] = st
+            if p.hex is not None:
+                index = leaders if st.is_leader else stacks
+                index[p.hex] = index.get(p.hex, ()) + (d.id,)
+        for uid, d in defs.items():     # counters without a placement wait off-map
+            if uid not in units:
+                units[uid] = UnitState(id=uid, defn=d, box="reinforcement")
+        markers = scenario.map.markers
+        return cls(
+            static=static, units=MappingProxyType(units), stacks=MappingProxyType(stacks),
+            leaders_by_hex=MappingProxyType(leaders),
+            on_fire=frozenset(h for m in markers if m.type == "on_fire" for h in m.hexes),
+            rubble=frozenset(h for m in markers if m.type == "rubble" for h in m.hexes),
+            bridges_destroyed=frozenset(frozenset(m.hexes) for m in markers if m.type == "bridge_destroyed"),
+        )
+
+    # ---- shortcuts to the static part
+
+    @property
+    def grid(self) -> HexGrid:
+        return self.static.grid
+
+    @property
+    def map(self) -> MapDef:
+        return self.static.map
+
+    @property
+    def table(self) -> MovementTable:
+        return self.static.table
+
+    @property
+    def rules(self) -> RuleSwitches:
+        return self.static.rules
+
+    def neighbours(self, hex_id: str) -> tuple[str, ...]:
+        return self.static.adjacent[hex_id]
+
+    def on_map(self, hex_id: str) -> bool:
+        return hex_id in self.static.adjacent
+
+    # ---- queries
+
+    def unit(self, uid: str) -> UnitState:
+        return self.units[uid]
+
+    def stack(self, hex_id: str) -> tuple[UnitState, ...]:
+        """Combat units in ``hex_id``, top first (6.24).  Leaders are not in stacks."""
+        units = self.units
+        return tuple(units[u] for u in self.stacks.get(hex_id, ()))
+
+    units_at = stack
+
+    def top(self, hex_id: str) -> UnitState | None:
+        ids = self.stacks.get(hex_id)
+        return self.units[ids[0]] if ids else None
+
+    def leaders_at(self, hex_id: str) -> tuple[UnitState, ...]:
+        return tuple(self.units[u] for u in self.leaders_by_hex.get(hex_id, ()))
+
+    def side_at(self, hex_id: str) -> str | None:
+        """Side of the combat units in the hex (never mixed, 6.22), or None if it holds none."""
+        ids = self.stacks.get(hex_id)
+        return self.units[ids[0]].side if ids else None
+
+    def enemy_units_at(self, hex_id: str, side: str) -> tuple[UnitState, ...]:
+        return tuple(u for u in self.stack(hex_id) if u.side != side)
+
+    def friendly_units_at(self, hex_id: str, side: str) -> tuple[UnitState, ...]:
+        return tuple(u for u in self.stack(hex_id) if u.side == side)
+
+    def has_enemy(self, hex_id: str, side: str) -> bool:
+        s = self.side_at(hex_id)
+        return s is not None and s != side
+
+    def adjacent_to_enemy(self, hex_id: str, side: str) -> bool:
+        """True if a combat unit of another side stands next to ``hex_id`` (7.36, 7.37).  Memoised."""
+        key = ("adj_enemy", hex_id, side)
+        hit = self.cache.get(key)
+        if hit is None:
+            hit = any(self.has_enemy(n, side) for n in self.static.adjacent[hex_id])
+            self.cache[key] = hit
+        return hit
+
+    def units_of(self, side: str) -> Iterable[UnitState]:
+        return (u for u in self.units.values() if u.side == side)
+
+    def on_map_units(self) -> Iterable[UnitState]:
+        units = self.units
+        return (units[u] for ids in self.stacks.values() for u in ids)
+
+    def bridge_intact(self, a: str, b: str) -> bool:
+        """A ``bridge`` feature on the hexside a|b without a Bridge Destroyed marker (BOR-5)."""
+        key = frozenset((a, b))
+        return "bridge" in self.static.hexside.get(key, ()) and key not in self.bridges_destroyed
+
+    # ---- changes (each returns a new Board)
+
+    def _with(self, units: dict[str, UnitState] | None = None,
+              stacks: dict[str, tuple[str, ...]] | None = None,
+              leaders: dict[str, tuple[str, ...]] | None = None, **markers: Any) -> "Board":
+        return Board(static=self.static,
+                     units=MappingProxyType(units) if units is not None else self.units,
+                     stacks=MappingProxyType(stacks) if stacks is not None else self.stacks,
+                     leaders_by_hex=MappingProxyType(leaders) if leaders is not None else self.leaders_by_hex,
+                     on_fire=markers.get("on_fire", self.on_fire), rubble=markers.get("rubble", self.rubble),
+                     bridges_destroyed=markers.get("bridges_destroyed", self.bridges_destroyed))
+
+    def update(self, uid: str, **changes: Any) -> "Board":
+        """The same position with fields of one unit changed (status, facing, flags...), not its place."""
+        if "hex" in changes or "box" in changes:
+            raise ValueError("use place/move/remove to change where a unit is")
+        units = dict(self.units)
+        units[uid] = replace(units[uid], **changes)
+        return self._with(units=units)
+
+    def update_many(self, changes: Mapping[str, Mapping[str, Any]]) -> "Board":
+        """Several units' fields at once (e.g. resetting activation flags): one copy, not one per unit."""
+        units = dict(self.units)
+        for uid, ch in changes.items():
+            units[uid] = replace(units[uid], **ch)
+        return self._with(units=units)
+
+    def _detach(self, u: UnitState, stacks: dict, leaders: dict) -> None:
+        if u.hex is None:
+            return
+        index = leaders if u.is_leader else stacks
+        rest = tuple(x for x in index.get(u.hex, ()) if x != u.id)
+        if rest:
+            index[u.hex] = rest
+        else:
+            index.pop(u.hex, None)
+
+    def place(self, uid: str, hex_id: str, facing: int | None = None, *, top: bool = False,
+              **changes: Any) -> "Board":
+        """``uid`` is put into ``hex_id`` — at the bottom of the stack (6.24) unless ``top`` — wherever it
+        was before (map or box).  Legality is the caller's business: validate first, then apply."""
+        u = self.units[uid]
+        units, stacks, leaders = dict(self.units), dict(self.stacks), dict(self.leaders_by_hex)
+        self._detach(u, stacks, leaders)
+        index = leaders if u.is_leader else stacks
+        here = tuple(x for x in index.get(hex_id, ()) if x != uid)
+        index[hex_id] = (uid,) + here if top else here + (uid,)
+        units[uid] = replace(u, hex=hex_id, box=None, facing=u.facing if facing is None else facing, **changes)
+        return self._with(units, stacks, leaders)
+
+    def move(self, uid: str, hex_id: str, facing: int | None = None, **changes: Any) -> "Board":
+        """A completed move: to the bottom of the stack in ``hex_id`` (6.24), marked as moved; a moved
+        Borodino reserve battery loses its overstack allowance."""
+        changes.setdefault("moved", True)
+        return self.place(uid, hex_id, facing, overstack=False, **changes)
+
+    def remove(self, uid: str, box: str) -> "Board":
+        """``uid`` leaves the map for an off-map box (withdrawn, recovery, eliminated, destroyed ...)."""
+        u = self.units[uid]
+        units, stacks, leaders = dict(self.units), dict(self.stacks), dict(self.leaders_by_hex)
+        self._detach(u, stacks, leaders)
+        units[uid] = replace(u, hex=None, box=box)
+        return self._with(units, stacks, leaders)
+
+    def restack(self, hex_id: str, order: Iterable[str]) -> "Board":
+        """The stack in ``hex_id`` re-ordered, top first.  ``order`` must be a permutation of the stack
+        (``stacking.stack_order_errors`` says whether the re-ordering is allowed, 6.24)."""
+        order = tuple(order)
+        if sorted(order) != sorted(self.stacks.get(hex_id, ())):
+            raise ValueError(f"{order} is not a permutation of the stack in {hex_id}")
+        stacks = dict(self.stacks)
+        stacks[hex_id] = order
+        return self._with(stacks=stacks)
+
+    def set_marker(self, kind: Literal["on_fire", "rubble", "bridges_destroyed"], item: Any,
+                   present: bool = True) -> "Board":
+        """Add or remove a map marker: a hex for on_fire/rubble, a pair of hexes for bridges_destroyed."""
+        cur = getattr(self, kind)
+        if kind == "bridges_destroyed":
+            item = frozenset(item)
+        return self._with(**{kind: cur | {item} if present else cur - {item}})
