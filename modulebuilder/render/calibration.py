@@ -1,0 +1,60 @@
+"""A two-page duplex calibration sheet that measures how far the printer moves the back side.
+
+Print it duplex (long-edge flip) and hold it against the light.  The front carries millimetre scales
+around five targets; the back carries plain crosses at the mirrored positions.  Where a back cross
+falls on a front scale is the correction to pass as ``--back-offset X,Y`` (the scales are labelled with
+the correction itself, so no sign arithmetic is left to the user)."""
+from __future__ import annotations
+
+from modulebuilder.render.pdf import Canvas, PdfDocument
+from modulebuilder.render.physical import mm_to_points, paper_points
+
+SCALE_MM = 5          # ticks from -5 to +5 mm
+TARGET_INSET_PT = 90.0
+
+
+def targets(paper: str) -> list[tuple[float, float]]:
+    """Target centres (points, top-left origin): four near the corners and one in the middle."""
+    w, h = paper_points(paper)
+    i = TARGET_INSET_PT
+    return [(i, i), (w - i, i), (w / 2, h / 2), (i, h - i), (w - i, h - i)]
+
+
+def _scales(c: Canvas, x: float, y: float) -> None:
+    mm = mm_to_points(1)
+    c.line(x - SCALE_MM * mm, y, x + SCALE_MM * mm, y, width=0.25)
+    c.line(x, y - SCALE_MM * mm, x, y + SCALE_MM * mm, width=0.25)
+    for k in range(-SCALE_MM, SCALE_MM + 1):
+        t = 4.0 if k % 5 == 0 else 2.0
+        c.line(x + k * mm, y - t, x + k * mm, y + t, width=0.25)
+        c.line(x - t, y + k * mm, x + t, y + k * mm, width=0.25)
+        if k and k % 2 == 0:
+            # Seen from the front, a back drift of +d (right) shows at -d: the correction is the reading.
+            c.text(x + k * mm, y + 11, f"{k:+d}", size=4.5, align="centre")
+            # Vertical drift shows unmirrored: the correction is minus the reading.
+            c.text(x + 7, y + k * mm + 1.5, f"{-k:+d}", size=4.5)
+
+
+def calibration_pdf(paper: str, back_offset_mm: tuple[float, float] = (0.0, 0.0)) -> bytes:
+    """Front: scales at each target.  Back: crosses at the mirrored targets, shifted by the offset
+    under test, so printing again with the chosen offset should show every cross on zero."""
+    w, h = paper_points(paper)
+    doc = PdfDocument()
+    front = doc.new_page(w, h)
+    for x, y in targets(paper):
+        _scales(front, x, y)
+    front.text(w / 2, 40, "Duplex calibration - front. Print both pages duplex, flip on the long edge.", 9, "centre")
+    front.text(w / 2, 54, "Hold against the light: where each back cross meets the scales, read X (horizontal "
+               "scale) and Y (vertical scale) in mm,", 7, "centre")
+    front.text(w / 2, 64, "then print sheets with  --back-offset X,Y  (current offset "
+               f"{back_offset_mm[0]:g},{back_offset_mm[1]:g} mm).", 7, "centre")
+    back = doc.new_page(w, h)
+    dx, dy = (mm_to_points(v) for v in back_offset_mm)
+    arm = mm_to_points(SCALE_MM + 3)
+    for x, y in targets(paper):
+        bx, by = w - x + dx, y + dy                    # the back page is mirrored about the vertical centre line
+        back.line(bx - arm, by, bx + arm, by, width=0.5)
+        back.line(bx, by - arm, bx, by + arm, width=0.5)
+        back.circle(bx, by, mm_to_points(1.5), width=0.5)
+    back.text(w / 2, 40, "Duplex calibration - back", 9, "centre")
+    return doc.tobytes()

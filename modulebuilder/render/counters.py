@@ -1,0 +1,268 @@
+"""Counter faces: unit fronts and Disordered backs, commanders and markers, in the Triumph & Glory layout.
+
+A unit face (after the counter diagrams of the series, rules digest §2.1)::
+
+    +---------------------------+
+    |  designation (AG colour)  |   band: the activation group's colour
+    | DFE   [NATO box]   corps  |   DFE / cavalry type / artillery range  -  symbol  -  corps id
+    |                  brigade  |   brigade mark on infantry of a multi-counter brigade
+    |  assault  cohesion   MA   |   artillery: fire  cohesion  MA
+    +---------------------------+
+
+The Disordered back keeps the layout with its own values on a washed-out fill under a broad red diagonal
+stripe, so a flipped counter is recognised across the table.  All geometry is in fractions of the counter
+side, so every size and resolution is the same design."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+from PIL import Image, ImageDraw
+
+from modulebuilder.model import ActivationGroup, Face, Leader, Marker, Unit
+from modulebuilder.render import text as T
+from modulebuilder.render.colours import RGB, ink_on, mix, rgb
+from modulebuilder.render.symbols import SymbolKey, symbol_image, unit_symbol_key
+
+FaceName = Literal["front", "back"]
+
+# Layout, as fractions of the counter side.
+BAND_BOTTOM = 0.26
+NAME_MAX = 0.19            # designation text size (px / side) before shrinking
+MID_Y = 0.45               # centre line of the middle row
+SIDE_VALUE_MAX = 0.22      # DFE / type / range text size
+SYMBOL_W, SYMBOL_H = 0.40, 0.27
+VALUE_Y = 0.80             # centre line of the bottom row
+VALUE_MAX = 0.30           # bottom-row numbers
+VALUE_COLUMNS = (0.19, 0.50, 0.81)
+VALUE_COLUMN_W = 0.29
+INSET = 0.05
+
+WHITE: RGB = (255, 255, 255)
+DISORDER_RED: RGB = (200, 16, 16)
+LEADER_BAND: RGB = (38, 38, 38)
+LEADER_BODY: RGB = (236, 224, 186)
+
+
+# ----------------------------------------------------------------------------------------- colours
+
+def body_colour(ag: ActivationGroup) -> RGB:
+    """Counter body: a pale tint of the AG colour, so a corps reads as one family on the map."""
+    return mix(ag.colour, WHITE, 0.72)
+
+
+def washed(colour: RGB) -> RGB:
+    """Disordered backs are faded towards a pale grey: visibly 'less' than the front."""
+    return mix(colour, (235, 235, 235), 0.55)
+
+
+# ----------------------------------------------------------------------------------------- static parts
+
+@lru_cache(maxsize=512)
+def _stripe(size_px: int) -> Image.Image:
+    """A translucent red band from lower left to upper right, below the band: the Disordered mark."""
+    ss = 2
+    big = Image.new("RGBA", (size_px * ss, size_px * ss), (0, 0, 0, 0))
+    s = size_px * ss
+    half = s * 0.17
+    top = s * BAND_BOTTOM
+    poly = [(-half, s), (half, s), (s + half, top * 0.0), (s - half, 0)]
+    ImageDraw.Draw(big).polygon(poly, fill=DISORDER_RED + (120,))
+    stripe = big.resize((size_px, size_px), Image.Resampling.BOX)
+    band = Image.new("L", (size_px, int(round(size_px * BAND_BOTTOM))), 0)
+    alpha = stripe.getchannel("A")
+    alpha.paste(band, (0, 0))          # keep the band clean so the designation stays crisp
+    stripe.putalpha(alpha)
+    return stripe
+
+
+@lru_cache(maxsize=512)
+def _base(band: RGB, body: RGB, size_px: int, disordered: bool) -> Image.Image:
+    """Body + band (+ Disordered stripe) for one colour scheme; copied for every face that uses it."""
+    img = Image.new("RGB", (size_px, size_px), body)
+    band_h = int(round(size_px * BAND_BOTTOM))
+    ImageDraw.Draw(img).rectangle((0, 0, size_px - 1, band_h - 1), fill=band)
+    if disordered:
+        rgba = img.convert("RGBA")
+        rgba.alpha_composite(_stripe(size_px))
+        img = rgba.convert("RGB")
+    return img
+
+
+# ----------------------------------------------------------------------------------------- text helpers
+
+def _value_text(v: int | None) -> str | None:
+    return None if v is None else str(v)
+
+
+def _put(draw: ImageDraw.ImageDraw, text: str | None, centre: tuple[float, float], width: float, max_px: float,
+         min_px: float, ink: RGB, owner: str, field: str, align: str = "centre") -> None:
+    if not text:
+        return
+    size = T.fit(text, width, int(max_px), min_px, owner=owner, field=field)
+    if align == "centre":
+        T.draw_centred(draw, centre, text, size, ink)
+    elif align == "left":
+        T.draw_left(draw, (centre[0] - width / 2, centre[1]), text, size, ink)
+    else:
+        T.draw_right(draw, (centre[0] + width / 2, centre[1]), text, size, ink)
+
+
+def _designation(draw: ImageDraw.ImageDraw, name: str, s: int, min_px: float, ink: RGB, owner: str) -> None:
+    _put(draw, name, (s / 2, s * BAND_BOTTOM / 2), s * (1 - 2 * INSET), s * NAME_MAX, min_px, ink, owner, "name")
+
+
+def _bottom_row(draw: ImageDraw.ImageDraw, values: tuple[tuple[str, str | None], ...], s: int, min_px: float,
+                ink: RGB, owner: str) -> None:
+    for (field, value), cx in zip(values, VALUE_COLUMNS):
+        _put(draw, value, (s * cx, s * VALUE_Y), s * VALUE_COLUMN_W, s * VALUE_MAX, min_px, ink, owner, field)
+
+
+def _paste_symbol(img: Image.Image, key: SymbolKey, s: int) -> None:
+    w, h = int(round(s * SYMBOL_W)), int(round(s * SYMBOL_H))
+    sym = symbol_image(key, w, h)
+    img.paste(sym, (int(round((s - w) / 2)), int(round(s * MID_Y - h / 2))), sym)
+
+
+def _brigade_mark(draw: ImageDraw.ImageDraw, s: int, ink: RGB) -> None:
+    """Small filled diamond: this infantry belongs to a multi-counter brigade (6.21)."""
+    cx, cy, r = s * 0.855, s * 0.585, s * 0.04
+    draw.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=ink)
+
+
+# ----------------------------------------------------------------------------------------- unit faces
+
+def _side_value(unit: Unit, values: Face) -> tuple[str, str | None]:
+    """Left of the symbol: infantry DFE, cavalry type letter, artillery 'effective-maximum' range."""
+    if unit.kind == "infantry":
+        return "dfe", _value_text(values.dfe)
+    if unit.kind == "cavalry":
+        return "cav_type", unit.cav_type
+    if values.eff_range is None or values.max_range is None:
+        return "range", None
+    return "range", f"{values.eff_range}-{values.max_range}"
+
+
+def _bottom_values(unit: Unit, values: Face) -> tuple[tuple[str, str | None], ...]:
+    first = ("fire", values.fire) if unit.kind == "artillery" else ("assault", values.assault)
+    return ((first[0], _value_text(first[1])), ("cohesion", _value_text(values.cohesion)),
+            ("ma", _value_text(values.ma)))
+
+
+def render_unit_face(unit: Unit, ag: ActivationGroup, face: FaceName, size_px: int, *,
+                     dpi: float | None = None) -> Image.Image:
+    """One face of a combat unit as an RGB image of ``size_px`` square.
+
+    ``face="back"`` is the Disordered side (``ValueError`` if the unit has none).  ``dpi`` gives the
+    physical size for the legibility limit; without it the image is judged as a 5/8" counter."""
+    disordered = face == "back"
+    values = unit.back if disordered else unit.front
+    if values is None:
+        raise ValueError(f"unit {unit.id!r} has no back (Disordered) face")
+    s = size_px
+    band, body = rgb(ag.colour), body_colour(ag)
+    if disordered:
+        band, body = washed(band), washed(body)
+    img = _base(band, body, s, disordered).copy()
+    draw = ImageDraw.Draw(img)
+    min_px = T.min_text_px(s, dpi)
+    band_ink = rgb(ag.text_colour) if not disordered else ink_on(band)
+    ink = ink_on(body)
+    _designation(draw, unit.name, s, min_px, band_ink, unit.id)
+    field, side_text = _side_value(unit, values)
+    _put(draw, side_text, (s * 0.155, s * MID_Y), s * 0.25, s * SIDE_VALUE_MAX, min_px, ink, unit.id, field)
+    _paste_symbol(img, unit_symbol_key(unit), s)
+    corps = unit.corps or ag.label
+    _put(draw, corps, (s * 0.855, s * (MID_Y - 0.035)), s * 0.24, s * 0.15, min_px, ink, unit.id, "corps")
+    if unit.kind == "infantry" and unit.brigade:
+        _brigade_mark(draw, s, ink)
+    _bottom_row(draw, _bottom_values(unit, values), s, min_px, ink, unit.id)
+    return img
+
+
+# ----------------------------------------------------------------------------------------- commanders
+
+def _signed(v: int) -> str:
+    return f"{v:+d}" if v else "0"
+
+
+def render_leader_face(leader: Leader, size_px: int, *, dpi: float | None = None) -> Image.Image:
+    """A commander: orders rating ("?" when the scenario sets it) and delay rating beside a star;
+    below, CinC DRM, command range and MA ("d10" when variable)."""
+    s = size_px
+    img = _base(LEADER_BAND, LEADER_BODY, s, False).copy()
+    draw = ImageDraw.Draw(img)
+    min_px = T.min_text_px(s, dpi)
+    ink = ink_on(LEADER_BODY)
+    _designation(draw, leader.name, s, min_px, ink_on(LEADER_BAND), leader.id)
+    orders = "?" if leader.orders_rating is None else str(leader.orders_rating)
+    delay = "–" if leader.delay_rating is None else str(leader.delay_rating)
+    _put(draw, orders, (s * 0.155, s * MID_Y), s * 0.25, s * SIDE_VALUE_MAX, min_px, ink, leader.id, "orders_rating")
+    _put(draw, delay, (s * 0.845, s * MID_Y), s * 0.25, s * SIDE_VALUE_MAX, min_px, ink, leader.id, "delay_rating")
+    w = h = int(round(s * SYMBOL_H * 1.15))
+    star = symbol_image("commander", w, h)
+    img.paste(star, (int(round((s - w) / 2)), int(round(s * MID_Y - h / 2))), star)
+    ma = "d10" if leader.ma is None else str(leader.ma)
+    values = (("drm", _signed(leader.drm)), ("command_range", str(leader.command_range)), ("ma", ma))
+    _bottom_row(draw, values, s, min_px, ink, leader.id)
+    return img
+
+
+# ----------------------------------------------------------------------------------------- markers
+
+def _split_lines(text: str, lines: int) -> list[str]:
+    """``text`` broken at spaces into ``lines`` lines of balanced length (fewer if it has fewer words)."""
+    words = text.split()
+    if lines <= 1 or len(words) <= 1:
+        return [text]
+    lines = min(lines, len(words))
+    best: list[str] = [text]
+    best_len = float("inf")
+    # Few words on a marker: trying every break is cheap and finds the most even split.
+    def splits(ws: list[str], k: int) -> list[list[str]]:
+        if k == 1:
+            return [[" ".join(ws)]]
+        out = []
+        for i in range(1, len(ws) - k + 2):
+            out += [[" ".join(ws[:i])] + rest for rest in splits(ws[i:], k - 1)]
+        return out
+    for candidate in splits(words, lines):
+        longest = max(len(c) for c in candidate)
+        if longest < best_len:
+            best, best_len = candidate, longest
+    return best
+
+
+def render_marker_face(marker: Marker, face: FaceName, size_px: int, *, dpi: float | None = None) -> Image.Image:
+    """A game marker: its text, centred and as large as fits (wrapped onto up to three lines)."""
+    text = marker.text if face == "front" else marker.back_text
+    if text is None:
+        raise ValueError(f"marker {marker.id!r} has no back face")
+    s = size_px
+    fill = rgb(marker.colour)
+    img = Image.new("RGB", (s, s), fill)
+    draw = ImageDraw.Draw(img)
+    ink = rgb(marker.text_colour)
+    min_px = T.min_text_px(s, dpi)
+    field = "text" if face == "front" else "back_text"
+    width = s * (1 - 2 * INSET)
+    lines, size = [text], T.fitted_size(text, width, int(s * 0.36))
+    for n in (2, 3):               # wrap only when one line would have to shrink a lot
+        if size >= s * 0.2 or len(text.split()) < n:
+            break
+        cand = _split_lines(text, n)
+        cand_size = min(T.fitted_size(c, width, int(s * 0.78 / n / 1.25)) for c in cand)
+        if cand_size > size:
+            lines, size = cand, cand_size
+    if size < min_px or size == 0:
+        raise T.TextDoesNotFit(marker.id, field, text, min_px)
+    pitch = size * 1.2
+    top = s / 2 - pitch * (len(lines) - 1) / 2
+    for i, line in enumerate(lines):
+        T.draw_centred(draw, (s / 2, top + i * pitch), line, size, ink)
+    return img
+
+
+def render_blank_back(colour: str | RGB, size_px: int) -> Image.Image:
+    """The back of a one-sided counter on a duplex sheet: plain colour, so the cut counter looks finished."""
+    return Image.new("RGB", (size_px, size_px), rgb(colour))

@@ -1,0 +1,101 @@
+"""Every face of a counter set, rendered in parallel with a deterministic order.
+
+A face is keyed ``"<id>/front"`` or ``"<id>/back"``: units with a Disordered side and two-sided markers
+have a back; commanders, one-sided markers and units flagged ``no_back`` have only a front."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+from dataclasses import dataclass
+from typing import Callable, Iterator, Literal, Union
+
+from PIL import Image
+
+from modulebuilder.model import ActivationGroup, CounterSet, Leader, Marker, Unit
+from modulebuilder.render.counters import render_leader_face, render_marker_face, render_unit_face
+
+FaceName = Literal["front", "back"]
+Progress = Callable[[int, int], None]          # (faces done, faces in all)
+# Below this many faces a worker pool costs more to start than it saves.
+PARALLEL_THRESHOLD = 48
+
+
+@dataclass(frozen=True)
+class FaceJob:
+    """What to draw for one face key."""
+    key: str
+    piece: Union[Unit, Leader, Marker]
+    face: FaceName
+    ag: ActivationGroup | None = None
+
+
+def _ag_for(counters: CounterSet, unit: Unit) -> ActivationGroup:
+    for ag in counters.activation_groups:
+        if ag.id == unit.ag:
+            return ag
+    raise ValueError(f"unit {unit.id!r}: activation group {unit.ag!r} is not defined ({unit.source})")
+
+
+def face_jobs(counters: CounterSet) -> list[FaceJob]:
+    """All faces in a fixed order: units (front, back), commanders, markers (front, back)."""
+    jobs: list[FaceJob] = []
+    for u in counters.units:
+        ag = _ag_for(counters, u)
+        jobs.append(FaceJob(f"{u.id}/front", u, "front", ag))
+        if u.back is not None:
+            jobs.append(FaceJob(f"{u.id}/back", u, "back", ag))
+    for ldr in counters.leaders:
+        jobs.append(FaceJob(f"{ldr.id}/front", ldr, "front"))
+    for m in counters.markers:
+        jobs.append(FaceJob(f"{m.id}/front", m, "front"))
+        if m.back_text is not None:
+            jobs.append(FaceJob(f"{m.id}/back", m, "back"))
+    return jobs
+
+
+def render_job(job: FaceJob, size_px: int, dpi: float | None = None) -> Image.Image:
+    if isinstance(job.piece, Unit):
+        assert job.ag is not None
+        return render_unit_face(job.piece, job.ag, job.face, size_px, dpi=dpi)
+    if isinstance(job.piece, Leader):
+        return render_leader_face(job.piece, size_px, dpi=dpi)
+    return render_marker_face(job.piece, job.face, size_px, dpi=dpi)
+
+
+def _worker(args: tuple[FaceJob, int, float | None]) -> tuple[str, bytes]:
+    job, size_px, dpi = args
+    # Raw bytes cross the process boundary faster than a pickled Image.
+    return job.key, render_job(job, size_px, dpi).tobytes()
+
+
+def _rendered(jobs: list[FaceJob], size_px: int, dpi: float | None, workers: int) -> Iterator[tuple[str, Image.Image]]:
+    if workers <= 1 or len(jobs) < PARALLEL_THRESHOLD:
+        for job in jobs:
+            yield job.key, render_job(job, size_px, dpi)
+        return
+    # fork: children inherit the loaded fonts and caches; imap keeps the input order (determinism).
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(workers) as pool:
+        for key, raw in pool.imap(_worker, [(j, size_px, dpi) for j in jobs], chunksize=16):
+            yield key, Image.frombytes("RGB", (size_px, size_px), raw)
+
+
+def default_workers() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+def render_faces(counters: CounterSet, size_px: int, *, dpi: float | None = None, workers: int | None = None,
+                 progress: Progress | None = None) -> dict[str, Image.Image]:
+    """Every face of ``counters``, keyed ``"<id>/front"`` / ``"<id>/back"``, in :func:`face_jobs` order."""
+    jobs = face_jobs(counters)
+    out: dict[str, Image.Image] = {}
+    for i, (key, img) in enumerate(_rendered(jobs, size_px, dpi, default_workers() if workers is None else workers)):
+        out[key] = img
+        if progress:
+            progress(i + 1, len(jobs))
+    return out
+
+
+def counter_images(counters: CounterSet, size_px: int) -> dict[str, Image.Image]:
+    """Public API for the VASSAL writer: every face at ``size_px`` square, keyed by ``"<id>/<face>"``."""
+    return render_faces(counters, size_px)

@@ -1,0 +1,183 @@
+"""Geometry of a counter sheet: a fixed grid of slots on the paper, in points from the page's top left.
+
+Every slot sits at a position computed from its row and column directly (never by adding pitches one after
+another), so the last counter on a sheet is exactly where the first one's geometry says.  A slot's position
+does not depend on how many counters the sheet holds, so a partly filled sheet lines up with a cutter.
+
+Two ways to get backs behind fronts:
+
+* duplex: the back page is the front page turned over its long (vertical) edge, so the back of the slot
+  in column ``c`` is printed in column ``cols - 1 - c`` of the same row;
+* gutter fold: fronts on the left half of a page, backs on the right half mirrored about the fold line in
+  the middle, so folding the page along that line puts every back behind its front."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from modulebuilder.render.physical import POINTS_PER_INCH, mm_to_points, paper_points
+
+Side = Literal["front", "back"]
+# Crop marks: a short hairline beginning this far outside the outermost bleed, in points.
+CROP_GAP_PT = 3.0
+CROP_LENGTH_PT = 12.0
+CROP_WIDTH_PT = 0.25          # a hairline
+# Gutter-fold: clear space on each side of the fold line (points), enough for crop marks.
+FOLD_GUTTER_PT = 2 * (CROP_GAP_PT + CROP_LENGTH_PT) + 6
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
+
+    def contains(self, other: "Rect", tol: float = 1e-6) -> bool:
+        return (other.x >= self.x - tol and other.y >= self.y - tol and other.right <= self.right + tol
+                and other.bottom <= self.bottom + tol)
+
+    def intersects(self, other: "Rect") -> bool:
+        return not (other.x >= self.right or other.right <= self.x or other.y >= self.bottom or other.bottom <= self.y)
+
+
+@dataclass(frozen=True)
+class Segment:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+@dataclass(frozen=True)
+class SheetGeometry:
+    """A grid of ``rows`` x ``cols`` counter slots on one page (or one half of a gutter-fold page)."""
+    paper: str
+    counter_in: Fraction
+    bleed_in: Fraction
+    margin_in: Fraction
+    layout: Literal["duplex", "gutter"] = "duplex"
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def page(self) -> tuple[float, float]:
+        return paper_points(self.paper)
+
+    @property
+    def counter_pt(self) -> float:
+        return float(self.counter_in) * POINTS_PER_INCH
+
+    @property
+    def bleed_pt(self) -> float:
+        return float(self.bleed_in) * POINTS_PER_INCH
+
+    @property
+    def pitch_pt(self) -> float:
+        """Distance between the same edge of neighbouring slots: bleeds abut, so cut lines are
+        ``2 * bleed`` apart and the cutter never has to hit a shared line."""
+        return float(self.counter_in + 2 * self.bleed_in) * POINTS_PER_INCH
+
+    @property
+    def _area(self) -> Rect:
+        """Where fronts may go: inside the margins (left half only for gutter fold)."""
+        pw, ph = self.page
+        m = float(self.margin_in) * POINTS_PER_INCH + CROP_GAP_PT + CROP_LENGTH_PT
+        if self.layout == "gutter":
+            return Rect(m, m, pw / 2 - FOLD_GUTTER_PT / 2 - m, ph - 2 * m)
+        return Rect(m, m, pw - 2 * m, ph - 2 * m)
+
+    @property
+    def cols(self) -> int:
+        return max(0, math.floor(self._area.w / self.pitch_pt + 1e-9))
+
+    @property
+    def rows(self) -> int:
+        return max(0, math.floor(self._area.h / self.pitch_pt + 1e-9))
+
+    @property
+    def per_page(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def grid_origin(self) -> tuple[float, float]:
+        """Top-left of the outer bleed of slot (0, 0).  Duplex grids are centred on the page, so the
+        mirrored back grid coincides with the front grid; gutter grids hug the fold line."""
+        pw, ph = self.page
+        gw, gh = self.cols * self.pitch_pt, self.rows * self.pitch_pt
+        y = (ph - gh) / 2
+        if self.layout == "gutter":
+            return pw / 2 - FOLD_GUTTER_PT / 2 - gw, y
+        return (pw - gw) / 2, y
+
+    def slot(self, row: int, col: int) -> Rect:
+        """Cut box (the counter itself, without bleed) of the front slot at ``row``, ``col``."""
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
+            raise IndexError(f"slot ({row}, {col}) outside a {self.rows}x{self.cols} sheet")
+        ox, oy = self.grid_origin
+        return Rect(ox + self.bleed_pt + col * self.pitch_pt, oy + self.bleed_pt + row * self.pitch_pt,
+                    self.counter_pt, self.counter_pt)
+
+    def with_bleed(self, r: Rect) -> Rect:
+        b = self.bleed_pt
+        return Rect(r.x - b, r.y - b, r.w + 2 * b, r.h + 2 * b)
+
+    def back_slot(self, row: int, col: int) -> Rect:
+        """Cut box of the back of front slot (row, col): mirrored about the page's vertical centre line
+        (duplex, on the back page) or about the fold line (gutter, on the same page), then shifted by the
+        back offset (duplex only: it corrects the printer's drift between the two sides of a sheet)."""
+        f = self.slot(row, col)
+        pw, _ = self.page
+        x = pw - f.x - f.w                                   # mirror about x = page width / 2 (= fold)
+        if self.layout == "gutter":
+            return Rect(x, f.y, f.w, f.h)
+        dx, dy = (mm_to_points(v) for v in self.back_offset_mm)
+        return Rect(x + dx, f.y + dy, f.w, f.h)
+
+    def back_column(self, col: int) -> int:
+        """Column (in the back page's own grid) where the back of front column ``col`` is printed."""
+        return self.cols - 1 - col
+
+    def grid_box(self, side: Side = "front") -> Rect:
+        """Outer edge of all bleeds of one grid (front or back)."""
+        first = self.with_bleed(self.slot(0, 0) if side == "front" else self.back_slot(0, self.cols - 1))
+        return Rect(first.x, first.y, self.cols * self.pitch_pt, self.rows * self.pitch_pt)
+
+    def crop_marks(self, side: Side = "front") -> list[Segment]:
+        """Hairlines continuing every cut line outward beyond the grid's outer bleed, in the margins,
+        so they never touch counter art.  On a gutter sheet the marks along the fold side are omitted
+        (the two halves share that gutter)."""
+        box = self.grid_box(side)
+        xs: list[float] = []
+        ys: list[float] = []
+        for c in range(self.cols):
+            r = self.slot(0, c) if side == "front" else self.back_slot(0, self.back_column(c))
+            xs += [r.x, r.right]
+        for row in range(self.rows):
+            r = self.slot(row, 0) if side == "front" else self.back_slot(row, 0)
+            ys += [r.y, r.bottom]
+        g, n = CROP_GAP_PT, CROP_LENGTH_PT
+        marks = []
+        for x in xs:
+            marks.append(Segment(x, box.y - g - n, x, box.y - g))
+            marks.append(Segment(x, box.bottom + g, x, box.bottom + g + n))
+        fold_side = {"front": "right", "back": "left"}[side] if self.layout == "gutter" else None
+        for y in ys:
+            if fold_side != "left":
+                marks.append(Segment(box.x - g - n, y, box.x - g, y))
+            if fold_side != "right":
+                marks.append(Segment(box.right + g, y, box.right + g + n, y))
+        return marks
+
+    def fold_line(self) -> Segment:
+        pw, ph = self.page
+        return Segment(pw / 2, 0.0, pw / 2, ph)
