@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # keep this module importable without the rest of the package
 
 __all__ = [
     "Cube", "HexGrid", "HexLayout", "ORIENTATIONS", "SHIFTS",
-    "add_hours", "opposite", "POINTY_DIRECTIONS", "FLAT_DIRECTIONS",
+    "add_hours", "opposite", "POINTY_DIRECTIONS", "FLAT_DIRECTIONS", "POINTY_VERTICES", "FLAT_VERTICES",
 ]
 
 ORIENTATIONS = ("pointy", "flat")
@@ -56,6 +56,8 @@ SHIFTS = ("even", "odd")
 
 POINTY_DIRECTIONS: tuple[int, ...] = (1, 3, 5, 7, 9, 11)
 FLAT_DIRECTIONS: tuple[int, ...] = (12, 2, 4, 6, 8, 10)
+POINTY_VERTICES: tuple[int, ...] = FLAT_DIRECTIONS
+FLAT_VERTICES: tuple[int, ...] = POINTY_DIRECTIONS
 
 # Axial (dq, dr) of the neighbour at each direction hour.  Axial q/r are cube q/r; s = -q - r.
 _POINTY_DELTAS: dict[int, tuple[int, int]] = {
@@ -64,6 +66,7 @@ _FLAT_DELTAS: dict[int, tuple[int, int]] = {
     12: (0, -1), 2: (1, -1), 4: (1, 0), 6: (0, 1), 8: (-1, 1), 10: (-1, 0)}
 
 _DIGITS = frozenset("0123456789")
+_LINE_CACHE_SIZE = 200_000
 
 
 # ------------------------------------------------------------------------------------------ clock hours
@@ -177,6 +180,10 @@ def _cells_containing(pq: int, pr: int, scale: int) -> tuple[tuple[int, int], ..
     """The hexes (axial) whose closed cell contains the point ``(pq, pr) / scale``."""
     ps = -pq - pr
     cq, cr = _cube_round_scaled(pq, pr, ps, scale)
+    eq, er = pq - cq * scale, pr - cr * scale
+    es = -eq - er
+    if max(abs(eq - er), abs(er - es), abs(es - eq)) < scale:
+        return ((cq, cr),)  # strictly inside the nearest hex: the usual case
     found = []
     for hq, hr in ((cq, cr), (cq + 1, cr), (cq - 1, cr), (cq, cr + 1), (cq, cr - 1),
                    (cq + 1, cr - 1), (cq - 1, cr + 1)):
@@ -225,7 +232,7 @@ class HexGrid:
 
         deltas = _POINTY_DELTAS if self.pointy else _FLAT_DELTAS
         self.direction_hours: tuple[int, ...] = POINTY_DIRECTIONS if self.pointy else FLAT_DIRECTIONS
-        self.vertex_hours: tuple[int, ...] = tuple(add_hours(h, 1) for h in self.direction_hours)
+        self.vertex_hours: tuple[int, ...] = POINTY_VERTICES if self.pointy else FLAT_VERTICES
         self._deltas = deltas
         self._hour_of_delta = {d: h for h, d in deltas.items()}
 
@@ -243,6 +250,7 @@ class HexGrid:
                 self._axial[n] = a
                 self._by_axial[a] = n
         self._neighbour_table: dict[str, dict[int, str]] | None = None
+        self._line_cache: dict[tuple[int, int, int, int], tuple[tuple[str, ...], ...]] = {}
 
     @classmethod
     def from_model(cls, grid: "Grid") -> "HexGrid":
@@ -536,12 +544,18 @@ class HexGrid:
         qb, rb = self._axial_of(b)
         if (qa, ra) == (qb, rb):
             return [(a,)]
-        steps = []
-        for hexes in _trace_axial((qa, ra), (qb, rb)):
-            step = tuple(sorted(self._name_of_axial(h) for h in hexes))
-            if not steps or steps[-1] != step:
-                steps.append(step)
-        return steps
+        key = (qa, ra, qb, rb)
+        cached = self._line_cache.get(key)
+        if cached is None:
+            cached = []
+            for hexes in _trace_axial((qa, ra), (qb, rb)):
+                step = tuple(sorted(self._name_of_axial(h) for h in hexes))
+                if not cached or cached[-1] != step:
+                    cached.append(step)
+            if len(self._line_cache) >= _LINE_CACHE_SIZE:
+                self._line_cache.clear()  # crude bound; lines are cheap to recompute
+            self._line_cache[key] = cached = tuple(cached)
+        return list(cached)
 
     def hexside(self, a: str, b: str) -> tuple[str, str]:
         """A canonical key for the hexside between adjacent ``a`` and ``b`` (the names sorted)."""
