@@ -144,36 +144,42 @@ def _cube_round_scaled(q: int, r: int, s: int, scale: int) -> tuple[int, int]:
     return rq, rr
 
 
-def _trace_axial(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[tuple[int, int], ...]]:
-    """The cells (1 hex, or the 2 hexes either side of a hexside) along segment a-b, piece by piece.
+Cell = tuple[tuple[int, int], ...]  # the hexes (axial) whose closed cell holds a point: 1, 2 or 3 of them
+
+
+def _trace_axial(a: tuple[int, int], b: tuple[int, int]) -> tuple[list[Cell], list[Cell]]:
+    """Walk segment a-b: the hexes along it piece by piece, and the hexsides it crosses.
 
     Work in the edge coordinates u = q-r, v = r-s, w = s-q: a hex's cell is the set of points within 1
-    of its centre in all three, so hex edges lie on integer u, v or w lines.  Those lines cut the segment
-    into pieces that each lie inside one hex or along one hexside.  Parameters are scaled by `big` (a
-    common multiple of the denominators, times 2 so piece midpoints are integers too).
+    of its centre in all three, so every hex edge lies on a line where u, v or w is an integer.  Since a
+    and b are hex centres (integer u, v, w) those lines cut the segment at t = i/|du| (and likewise for
+    v, w); each piece between cuts lies inside one hex or runs along one hexside.  Parameters are scaled
+    by ``big`` (twice a common multiple of |du|, |dv|, |dw|) so cuts and piece midpoints are integers.
+
+    Returns ``(pieces, crossings)``: for each piece the hexes holding its midpoint (2 = along a hexside),
+    and for each cut point lying inside a hexside (exactly 2 hexes) the pair it crosses into.  Cut points
+    at vertices (3 hexes) or on a hex's internal spokes (1 hex) cross no hexside.
     """
     qa, ra = a
     dq, dr = b[0] - qa, b[1] - ra
-    sa, ds = -qa - ra, -dq - dr
-    ua, va, wa = qa - ra, ra - sa, sa - qa
-    du, dv, dw = dq - dr, dr - ds, ds - dq
-    denominators = [abs(d) for d in (du, dv, dw) if d]
-    lcm = math.lcm(*denominators)
-    big = 2 * lcm
-    # Breakpoints: t = (k - start) / d for every integer k strictly between start and start + d.
+    du, dv, dw = dq - dr, 2 * dr + dq, -2 * dq - dr      # q-r, r-s, s-q of (dq, dr, -dq-dr)
+    big = 2 * math.lcm(*(abs(d) for d in (du, dv, dw) if d))
     cuts = {0, big}
-    for start, d in ((ua, du), (va, dv), (wa, dw)):
+    for d in (du, dv, dw):
         if d:
             step = big // abs(d)
             cuts.update(step * i for i in range(1, abs(d)))
     ordered = sorted(cuts)
-    cells = []
+    pieces: list[Cell] = []
+    crossings: list[Cell] = []
     for t0, t1 in zip(ordered, ordered[1:]):
-        tm = (t0 + t1) // 2  # exact: cut points are multiples of 2, so midpoints are integers
-        # The point at parameter tm/big, scaled by big.
-        pq, pr = big * qa + dq * tm, big * ra + dr * tm
-        cells.append(_cells_containing(pq, pr, big))
-    return cells
+        if t0:
+            at_cut = _cells_containing(big * qa + dq * t0, big * ra + dr * t0, big)
+            if len(at_cut) == 2:
+                crossings.append(at_cut)
+        tm = (t0 + t1) // 2      # exact: every cut is even
+        pieces.append(_cells_containing(big * qa + dq * tm, big * ra + dr * tm, big))
+    return pieces, crossings
 
 
 def _cells_containing(pq: int, pr: int, scale: int) -> tuple[tuple[int, int], ...]:
@@ -250,7 +256,8 @@ class HexGrid:
                 self._axial[n] = a
                 self._by_axial[a] = n
         self._neighbour_table: dict[str, dict[int, str]] | None = None
-        self._line_cache: dict[tuple[int, int, int, int], tuple[tuple[str, ...], ...]] = {}
+        self._line_cache: dict[tuple[int, int, int, int],
+                               tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, str], ...]]] = {}
 
     @classmethod
     def from_model(cls, grid: "Grid") -> "HexGrid":
@@ -527,7 +534,9 @@ class HexGrid:
 
         Each step is a 1-tuple, or a 2-tuple of both hexes (sorted by name) where the line runs exactly
         along the hexside between them, so a line-of-sight rule can decide how to treat it ("the hexside
-        counts as an intervening hex", "blocked only if both block", ...).  Names may be off the map.
+        counts as an intervening hex", "blocked only if both block", ...).  Names may be off the map, and
+        so may the hexes the line passes along a map edge: check :meth:`contains`.  Off-map hexes beyond
+        column or row 0 have no name and are given signed labels such as ``"01-1"``.
 
         This is the true geometry, as a thread stretched across the printed map would show it: every hex
         whose interior the line enters is listed, including hexes whose corner it only clips, so a line
@@ -544,18 +553,49 @@ class HexGrid:
         qb, rb = self._axial_of(b)
         if (qa, ra) == (qb, rb):
             return [(a,)]
+        return list(self._trace(qa, ra, qb, rb)[0])
+
+    def hexsides_crossed(self, a: str, b: str) -> list[tuple[str, str]]:
+        """Hexsides that the centre-to-centre line from ``a`` to ``b`` crosses, in order.
+
+        Each is the pair of hexes either side, sorted by name (as :meth:`hexside`).  A hexside the line
+        merely runs along is not crossed (it shows as a 2-tuple step of :meth:`line`), nor is one the line
+        only touches at a vertex.  Names may be off the map.
+        """
+        qa, ra = self._axial_of(a)
+        qb, rb = self._axial_of(b)
+        if (qa, ra) == (qb, rb):
+            return []
+        return list(self._trace(qa, ra, qb, rb)[1])
+
+    def _trace(self, qa: int, ra: int, qb: int, rb: int) -> tuple[tuple[tuple[str, ...], ...],
+                                                                   tuple[tuple[str, str], ...]]:
         key = (qa, ra, qb, rb)
         cached = self._line_cache.get(key)
         if cached is None:
-            cached = []
-            for hexes in _trace_axial((qa, ra), (qb, rb)):
-                step = tuple(sorted(self._name_of_axial(h) for h in hexes))
-                if not cached or cached[-1] != step:
-                    cached.append(step)
+            pieces, crossings = _trace_axial((qa, ra), (qb, rb))
+            steps: list[tuple[str, ...]] = []
+            for cell in pieces:
+                step = tuple(sorted(self._label(h) for h in cell))
+                if not steps or steps[-1] != step:   # consecutive pieces inside the same hex
+                    steps.append(step)
+            sides = tuple(tuple(sorted(self._label(h) for h in cell)) for cell in crossings)
             if len(self._line_cache) >= _LINE_CACHE_SIZE:
                 self._line_cache.clear()  # crude bound; lines are cheap to recompute
-            self._line_cache[key] = cached = tuple(cached)
-        return list(cached)
+            self._line_cache[key] = cached = (tuple(steps), sides)  # type: ignore[assignment]
+        return cached
+
+    def _label(self, a: tuple[int, int]) -> str:
+        """Name of axial ``a``, or for a hex beyond the numbering a label such as ``"01-1"``."""
+        n = self._by_axial.get(a)
+        if n is None:
+            col, row = self._axial_to_offset(*a)
+            try:
+                n = self.name(col, row)
+            except ValueError:  # beyond the numbering: still say where it is
+                d = self.digits
+                n = f"{col:0{d}d}{row:0{d}d}"
+        return n
 
     def hexside(self, a: str, b: str) -> tuple[str, str]:
         """A canonical key for the hexside between adjacent ``a`` and ``b`` (the names sorted)."""

@@ -533,3 +533,40 @@ def test_layout_known_values():
 def test_layout_rejects_bad_size():
     with pytest.raises(ValueError):
         HexLayout(HexGrid("flat", "odd"), 0)
+
+
+# ----------------------------------------------------------------------------------- hexsides crossed
+
+@given(grid_and_hexes(count=2, max_size=10))
+def test_crossed_hexsides_join_consecutive_steps(args):
+    g, a, b = args
+    steps = g.line(a, b)
+    crossed = g.hexsides_crossed(a, b)
+    transitions = [tuple(sorted(s + t)) for s, t in zip(steps, steps[1:]) if len(s) == len(t) == 1]
+    # Every crossing is a step from one hex straight into the next; the transitions left over are the
+    # ones made through a vertex.  Along hexsides nothing is crossed.
+    it = iter(transitions)
+    assert all(side in it for side in crossed)       # a subsequence, in order
+    if _is_spine(g, a, b):
+        assert crossed == []
+    assert g.hexsides_crossed(b, a) == crossed[::-1]
+
+
+@pytest.mark.parametrize("orientation,shifted", COMBOS)
+def test_crossings_known_cases(orientation, shifted):
+    g = big_grid(orientation, shifted)
+    a = centre_of(g)
+    hour = g.direction_hours[1]
+    path = _walk(g, a, hour, 4)
+    assert g.hexsides_crossed(a, path[-1]) == [tuple(sorted(p)) for p in zip([a] + path, path)]
+    # Cube step (4, 1, -5) passes exactly through two vertices: 6 hexes, but only 3 hexsides crossed.
+    b = g.from_cube(g.to_cube(a) + Cube(4, 1, -5))
+    assert len(g.line(a, b)) == 6
+    assert len(g.hexsides_crossed(a, b)) == 3
+
+
+def test_line_along_the_map_edge_labels_hexes_beyond_row_zero():
+    g = HexGrid("flat", "odd", 0, 0, 5, 5)      # odd columns sit lower: the hexes above them are off the map
+    assert g.line("0000", "0400") == [("0000",), ("01-1", "0100"), ("0200",), ("03-1", "0300"), ("0400",)]
+    assert not g.contains("01-1")
+    assert g.hexsides_crossed("0000", "0400") == []
