@@ -1,0 +1,57 @@
+"""Storage for hosted games: SQLite (the default) or PostgreSQL behind one interface.
+
+    storage = open_storage()            # from DATABASE_URL, else ./referee.sqlite
+    created = storage.create_game(NewGame(scenario="borodino", ruleset="triumph-and-glory",
+                                          sides=("French", "Russian")))
+    side = storage.authenticate(created.game_id, token)            # None if the token is wrong
+    storage.append_events(created.game_id, side, expected_index, [NewEvent(event, ruling)])
+
+See docs/storage.md for the schema and the guarantees.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .base import Storage, Transaction
+from .crypto import seed_commitment
+from .errors import GameEnded, GameNotFound, StaleIndex, StorageBusy, StorageError
+from .model import CreatedGame, Game, NewEvent, NewGame, StoredEvent
+
+__all__ = [
+    "DEFAULT_URL", "CreatedGame", "Game", "GameEnded", "GameNotFound", "NewEvent", "NewGame",
+    "StaleIndex", "Storage", "StorageBusy", "StorageError", "StoredEvent", "Transaction",
+    "open_storage", "seed_commitment",
+]
+
+DEFAULT_URL = "sqlite:///referee.sqlite"
+"""A file in the working folder."""
+
+
+def open_storage(url: str | None = None) -> Storage:
+    """Open (creating and migrating as needed) the database at ``url``, or at ``$DATABASE_URL``,
+    or at DEFAULT_URL.
+
+    * ``sqlite:///relative/path.db``, ``sqlite:////absolute/path.db`` (SQLAlchemy's convention:
+      the path is everything after ``sqlite:///``), ``sqlite:///:memory:`` (tests only);
+    * ``postgresql://user:password@host:port/database`` (also ``postgres://``).
+    """
+    if url is None:
+        url = os.environ.get("DATABASE_URL") or DEFAULT_URL
+    if url.startswith("sqlite:///"):
+        path = url[len("sqlite:///"):]
+        if not path:
+            raise StorageError("DATABASE_URL names no SQLite file (sqlite:///path/to/file.db)")
+        from .sqlite import SQLiteStorage
+
+        return SQLiteStorage(path)
+    if url.startswith(("postgresql://", "postgres://")):
+        try:
+            from .postgres import PostgresStorage
+        except ImportError:
+            raise StorageError("PostgreSQL support needs psycopg: "
+                               "pip install 'hexwargame-tools[postgres]'") from None
+        return PostgresStorage(url)
+    scheme = url.split(":", 1)[0]
+    raise StorageError(f"unsupported DATABASE_URL scheme {scheme!r} "
+                       "(use sqlite:///path/to/file.db or postgresql://user:pass@host:port/db)")

@@ -1,0 +1,79 @@
+"""Plain values that go into and come out of storage.
+
+JSON documents (scenario, events, rulings) are passed as Python objects and stored as JSON text:
+storage never looks inside them, so it stays independent of the engine and the rulesets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, Mapping, NamedTuple
+
+JSONValue = Any
+"""Anything ``json.dumps`` accepts."""
+
+DiceMode = Literal["players", "referee"]
+GameStatus = Literal["active", "ended"]
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What the service knows when it creates a game."""
+
+    scenario: JSONValue
+    """The scenario id, or the resolved scenario document (DESIGN §4)."""
+    ruleset: str
+    sides: tuple[str, ...]
+    dice_mode: DiceMode = "referee"
+    dice_seed: str | None = None
+    """The referee's secret seed; generated (256 random bits, hex) when None."""
+    side_seeds: Mapping[str, str] = field(default_factory=dict)
+    """Optional per-side contributions mixed into the dice (public from the start)."""
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    """The result of creating a game.  The tokens exist only here: storage keeps their hashes."""
+
+    game_id: str
+    tokens: dict[str, str]
+    """side -> bearer token."""
+    dice_commitment: str
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    created_at: datetime
+    scenario: JSONValue
+    ruleset: str
+    sides: tuple[str, ...]
+    dice_mode: DiceMode
+    dice_commitment: str
+    side_seeds: dict[str, str]
+    status: GameStatus
+    ended_at: datetime | None
+    event_count: int
+    """The index the next event will get (events are numbered 0..event_count-1)."""
+    dice_seed: str | None
+    """The secret seed, revealed (non-None) only once the game has ended."""
+
+
+class NewEvent(NamedTuple):
+    """One event of a submission with the referee's ruling on it.  A plain ``(event, ruling)``
+    tuple works too."""
+
+    event: JSONValue
+    ruling: JSONValue
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    game_id: str
+    index: int
+    side: str
+    """The side whose token submitted the event."""
+    event: JSONValue
+    ruling: JSONValue
+    created_at: datetime

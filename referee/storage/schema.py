@@ -1,0 +1,95 @@
+"""The database schema, as numbered migrations per backend.
+
+Migration N is applied once, in one transaction with the bump of ``schema_version`` to N, so a
+database is always at exactly one version.  Append new migrations; never edit an applied one.
+
+The two backends carry the same tables and constraints; only the column types differ.  JSON
+documents are TEXT in both: storage never queries inside them, text keeps each document exactly as
+written (PostgreSQL's jsonb would reorder keys and drop duplicates), and both backends then return
+identical values.
+"""
+
+from __future__ import annotations
+
+Migration = tuple[str, ...]
+"""The statements of one migration (one statement each: sqlite3 runs one per call)."""
+
+SQLITE: tuple[Migration, ...] = (
+    (
+        # STRICT makes SQLite enforce the declared column types, as PostgreSQL does.
+        """CREATE TABLE games (
+            id              TEXT PRIMARY KEY,
+            created_at      TEXT NOT NULL,
+            scenario        TEXT NOT NULL,
+            ruleset         TEXT NOT NULL,
+            dice_mode       TEXT NOT NULL CHECK (dice_mode IN ('players', 'referee')),
+            dice_commitment TEXT NOT NULL,
+            dice_seed       TEXT NOT NULL,
+            side_seeds      TEXT NOT NULL,
+            status          TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'ended')),
+            ended_at        TEXT,
+            CHECK ((status = 'ended') = (ended_at IS NOT NULL))
+        ) STRICT""",
+        """CREATE TABLE sides (
+            game_id    TEXT NOT NULL REFERENCES games (id),
+            position   INTEGER NOT NULL CHECK (position >= 0),
+            name       TEXT NOT NULL,
+            token_hash TEXT NOT NULL,
+            PRIMARY KEY (game_id, name),
+            UNIQUE (game_id, position)
+        ) STRICT""",
+        # WITHOUT ROWID stores the events clustered by (game_id, event_index): reading a game's log
+        # is one range scan.
+        """CREATE TABLE events (
+            game_id     TEXT NOT NULL,
+            event_index INTEGER NOT NULL CHECK (event_index >= 0),
+            side        TEXT NOT NULL,
+            event       TEXT NOT NULL,
+            ruling      TEXT NOT NULL,
+            created_at  TEXT NOT NULL,
+            PRIMARY KEY (game_id, event_index),
+            FOREIGN KEY (game_id, side) REFERENCES sides (game_id, name)
+        ) STRICT, WITHOUT ROWID""",
+    ),
+)
+
+POSTGRES: tuple[Migration, ...] = (
+    (
+        """CREATE TABLE games (
+            id              TEXT PRIMARY KEY,
+            created_at      TIMESTAMPTZ NOT NULL,
+            scenario        TEXT NOT NULL,
+            ruleset         TEXT NOT NULL,
+            dice_mode       TEXT NOT NULL CHECK (dice_mode IN ('players', 'referee')),
+            dice_commitment TEXT NOT NULL,
+            dice_seed       TEXT NOT NULL,
+            side_seeds      TEXT NOT NULL,
+            status          TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'ended')),
+            ended_at        TIMESTAMPTZ,
+            CHECK ((status = 'ended') = (ended_at IS NOT NULL))
+        )""",
+        """CREATE TABLE sides (
+            game_id    TEXT NOT NULL REFERENCES games (id),
+            position   INTEGER NOT NULL CHECK (position >= 0),
+            name       TEXT NOT NULL,
+            token_hash TEXT NOT NULL,
+            PRIMARY KEY (game_id, name),
+            UNIQUE (game_id, position)
+        )""",
+        """CREATE TABLE events (
+            game_id     TEXT NOT NULL,
+            event_index INTEGER NOT NULL CHECK (event_index >= 0),
+            side        TEXT NOT NULL,
+            event       TEXT NOT NULL,
+            ruling      TEXT NOT NULL,
+            created_at  TIMESTAMPTZ NOT NULL,
+            PRIMARY KEY (game_id, event_index),
+            FOREIGN KEY (game_id, side) REFERENCES sides (game_id, name)
+        )""",
+    ),
+)
+
+VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (
+    id      INTEGER PRIMARY KEY CHECK (id = 1),
+    version INTEGER NOT NULL
+)"""
