@@ -1,0 +1,135 @@
+"""Stacking (6.21–6.24, BOR-STACK, BOR-MILITIA, the Borodino artillery-reserve set-up note).  Main digest §7.
+
+6.21 limits, judged at the end of a move (DESIGN §5: on the ``move`` that would break them) and in combat;
+units passing through are not checked; CinCs and markers never count:
+
+1. at most 3 combat units;
+2. infantry and cavalry never share a hex — skirmishers count as infantry;
+3. 3 infantry (or 3 cavalry) only if all three are of one brigade;
+4. at most one artillery unit with infantry/cavalry, and an artillery unit joins *two* of them only if
+   those two are of one brigade;
+5. an all-artillery hex: at most 2 units, of one AG, with combined fire ≤ 6 — ≤ 8 under BOR-STACK
+   (switch ``artillery_cap``; digest default A-11: the two-unit and same-AG limits still apply; A-19: the cap
+   is tested on two-unit artillery stacks only, so one big battery alone is legal);
+6. BOR-MILITIA: a militia unit stands alone;
+7. Borodino set-up note (``BOR-ART-RESERVE``): a hex holding only artillery-reserve batteries that have not
+   yet moved or fired may hold 3 of them (engine default: the fire cap does not apply to such a hex — the
+   set-up would otherwise break it).
+
+6.22: never enter or pass through a hex with an enemy combat unit.
+6.24: a unit ending its move in an occupied hex goes to the bottom (``Board.move``); a stack is re-ordered only
+at the start or end of the activation of its AG, and never while the hex is in an enemy ZOC (gaps §2).
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from .board import Board, RuleSwitches, UnitState
+from .errors import RuleError
+from .zoc import in_enemy_zoc
+
+__all__ = ["stacking_errors", "stacking_errors_entering", "enemy_hex_error", "stack_order_errors", "line_kind"]
+
+MAX_UNITS = 3          # 6.21
+MAX_ARTILLERY = 2      # 6.21
+
+
+def line_kind(u: UnitState) -> str:
+    """Stacking class of a unit: skirmishers count as infantry (6.21)."""
+    return "infantry" if "skirmisher" in u.flags else u.kind
+
+
+def _same_brigade(units: Sequence[UnitState]) -> bool:
+    """6.21: all of one multi-counter brigade (a unit without a brigade letter matches nobody)."""
+    b = units[0].brigade
+    return b is not None and all(u.brigade == b for u in units)
+
+
+def _names(units: Iterable[UnitState]) -> str:
+    return ", ".join(u.defn.name for u in units)
+
+
+def stacking_errors(units: Sequence[UnitState], rules: RuleSwitches) -> list[RuleError]:
+    """Every 6.21 / BOR limit that the combat units ``units`` (one hex) break; [] when the stack is legal."""
+    units = [u for u in units if u.is_combat]
+    if len(units) <= 1:
+        return []
+    if len({u.side for u in units}) > 1:
+        return [RuleError("6.22", "enemy_in_hex", f"units of both sides in one hex: {_names(units)}")]
+    if rules.militia_alone and any("militia" in u.flags for u in units):
+        return [RuleError("BOR-MILITIA", "militia_stacked",
+                          f"militia never stack with another unit: {_names(units)}")]
+    art = [u for u in units if u.kind == "artillery"]
+    line = [u for u in units if u.kind != "artillery"]
+    if not line and all(u.overstack for u in art):
+        if len(art) > rules.overstack_max:
+            return [RuleError("BOR-ART-RESERVE", "stack_too_many",
+                              f"at most {rules.overstack_max} reserve batteries per hex: {_names(art)}")]
+        return []
+    errors: list[RuleError] = []
+    if len(units) > MAX_UNITS:
+        errors.append(RuleError("6.21", "stack_too_many", f"more than {MAX_UNITS} units in a hex: {_names(units)}"))
+    if line:
+        kinds = {line_kind(u) for u in line}
+        if len(kinds) > 1:
+            errors.append(RuleError("6.21", "stack_infantry_cavalry",
+                                    f"infantry (skirmishers included) and cavalry never stack: {_names(line)}"))
+        if len(art) > 1:
+            errors.append(RuleError("6.21", "stack_artillery_with_line",
+                                    f"at most one artillery unit with infantry or cavalry: {_names(art)}"))
+        if len(line) >= 3 and not _same_brigade(line):
+            errors.append(RuleError("6.21", "stack_three_not_brigade",
+                                    f"three {line[0].kind} units stack only if of one brigade: {_names(line)}"))
+        if len(line) == 2 and art and not _same_brigade(line):
+            errors.append(RuleError("6.21", "stack_artillery_brigade",
+                                    f"artillery joins two units only if they are of one brigade: {_names(line)}"))
+        return errors
+    if len(art) > MAX_ARTILLERY:
+        errors.append(RuleError("6.21", "stack_artillery_count",
+                                f"at most {MAX_ARTILLERY} artillery units in a hex: {_names(art)}"))
+    if len({u.ag for u in art}) > 1:
+        errors.append(RuleError("6.21", "stack_artillery_ag",
+                                f"stacked artillery must belong to one activation group: {_names(art)}"))
+    total = sum(u.fire for u in art)
+    if total > rules.artillery_cap:
+        rule = "BOR-STACK" if rules.artillery_cap != 6 else "6.21"
+        errors.append(RuleError(rule, "stack_artillery_fire",
+                                f"stacked artillery fire {total} exceeds {rules.artillery_cap}: {_names(art)}"))
+    return errors
+
+
+def enemy_hex_error(board: Board, unit: UnitState, hex_id: str) -> RuleError | None:
+    """6.22 (7.32): a unit may never enter or pass through a hex holding an enemy combat unit."""
+    if board.has_enemy(hex_id, unit.side):
+        return RuleError("6.22", "enemy_occupied", f"{unit.defn.name} may not enter {hex_id}: enemy units there")
+    return None
+
+
+def stacking_errors_entering(board: Board, unit: UnitState, hex_id: str) -> list[RuleError]:
+    """6.21 / 6.22 for ``unit`` ending its move in ``hex_id`` (where it goes to the bottom, 6.24)."""
+    err = enemy_hex_error(board, unit, hex_id)
+    if err:
+        return [err]
+    stack = tuple(u for u in board.stack(hex_id) if u.id != unit.id) + (unit,)
+    return stacking_errors(stack, board.rules)
+
+
+def stack_order_errors(board: Board, hex_id: str, order: Sequence[str], side: str,
+                       active_ag: str | None, at_activation_edge: bool) -> list[RuleError]:
+    """6.24: may ``side`` re-order the stack in ``hex_id`` to ``order`` (unit ids, top first) now?
+
+    ``active_ag`` is the AG whose activation starts or ends; ``at_activation_edge`` says whether this is the
+    start or end of that activation (the only times a stack may be re-ordered)."""
+    current = board.stacks.get(hex_id, ())
+    if sorted(order) != sorted(current):
+        return [RuleError("6.24", "stack_order_units",
+                          f"{list(order)} is not an ordering of the units in {hex_id}", (tuple(current),))]
+    if not current or board.units[current[0]].side != side:
+        return [RuleError("6.24", "stack_order_owner", f"{side} has no stack in {hex_id}")]
+    errors: list[RuleError] = []
+    if not at_activation_edge or active_ag not in {board.units[u].ag for u in current}:
+        errors.append(RuleError("6.24", "stack_order_timing",
+                                "a stack is re-ordered only at the start or end of the activation of its units"))
+    if in_enemy_zoc(board, hex_id, side):
+        errors.append(RuleError("6.24", "stack_order_zoc", f"{hex_id} is in an enemy ZOC: its stack order is fixed"))
+    return errors

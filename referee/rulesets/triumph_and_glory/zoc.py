@@ -1,0 +1,86 @@
+"""Zones of control (6.31–6.35, gaps digest §2; 9.61, BOR-MILITIA).
+
+* 6.31 Every Good-Order infantry or cavalry unit projects a ZOC into the six hexes around it, whatever its
+  facing (6.12).  None for artillery, Disordered units (9.61), units in square (9.85), militia
+  (BOR-MILITIA), CinCs (not combat units).
+* 6.32 A ZOC does not extend across an impassable hexside (every movement-table column ``P``: river,
+  impassable — so never across the Moskva) nor across a bridge hexside (intact or destroyed).  It does
+  extend across streams and fords.
+* 6.33 / 6.34 entry and exit effects are costed by ``movement``; this module answers the position questions:
+  is a hex in an enemy ZOC, and is it an *enemy-controlled frontal hex* (in the ZOC of an enemy unit and
+  among that unit's standard front hexes — all six for infantry in a village; the defensive cavalry facing is
+  not used here, gaps §2 [inferred]).
+
+Answers are memoised per Board (an immutable position), keyed by hex and side; a query costs at most six
+stack look-ups, so movement searches never scan all units.
+"""
+from __future__ import annotations
+
+from .board import Board, UnitState
+from .facing import is_front
+
+__all__ = ["exerts_zoc", "zoc_crosses", "zoc_hexes", "zoc_sources", "in_enemy_zoc", "in_enemy_frontal_zoc",
+           "enemy_zoc_hexes"]
+
+
+def exerts_zoc(unit: UnitState) -> bool:
+    """6.31 / 9.61 / 9.85 / BOR-MILITIA: Good-Order infantry or cavalry on the map, not in square, not militia."""
+    return (unit.kind in ("infantry", "cavalry") and unit.hex is not None and not unit.disordered
+            and not unit.square and "militia" not in unit.flags)
+
+
+def zoc_crosses(board: Board, a: str, b: str) -> bool:
+    """6.32: a ZOC extends from ``a`` into the adjacent ``b`` unless the hexside is a bridge or impassable."""
+    table = board.table
+    for f in board.static.features(a, b):
+        if f == "bridge" or table.impassable(f):
+            return False
+    return True
+
+
+def zoc_hexes(board: Board, unit: UnitState) -> tuple[str, ...]:
+    """The hexes ``unit`` controls (6.31, 6.32); () when it has no ZOC."""
+    if not exerts_zoc(unit):
+        return ()
+    return tuple(n for n in board.neighbours(unit.hex) if zoc_crosses(board, unit.hex, n))  # type: ignore[arg-type]
+
+
+def zoc_sources(board: Board, hex_id: str, side: str) -> tuple[UnitState, ...]:
+    """The units of sides other than ``side`` whose ZOC covers ``hex_id`` (memoised per board)."""
+    key = ("zoc", hex_id, side)
+    hit = board.cache.get(key)
+    if hit is None:
+        found: list[UnitState] = []
+        for n in board.neighbours(hex_id):
+            if not board.has_enemy(n, side):
+                continue
+            crosses = None
+            for u in board.stack(n):
+                if exerts_zoc(u):
+                    if crosses is None:
+                        crosses = zoc_crosses(board, n, hex_id)
+                    if crosses:
+                        found.append(u)
+        hit = tuple(found)
+        board.cache[key] = hit
+    return hit
+
+
+def in_enemy_zoc(board: Board, hex_id: str, side: str) -> bool:
+    """6.33: is ``hex_id`` in the ZOC of a unit of another side than ``side``?"""
+    return bool(zoc_sources(board, hex_id, side))
+
+
+def in_enemy_frontal_zoc(board: Board, hex_id: str, side: str) -> bool:
+    """6.34: is ``hex_id`` an enemy-controlled frontal hex (in an enemy's ZOC and in that unit's front)?"""
+    return any(is_front(board, u, hex_id, "zoc") for u in zoc_sources(board, hex_id, side))
+
+
+def enemy_zoc_hexes(board: Board, side: str) -> frozenset[str]:
+    """Every hex in the ZOC of a unit of another side than ``side`` (for displays and the random player)."""
+    key = ("zoc_all", side)
+    hit = board.cache.get(key)
+    if hit is None:
+        hit = frozenset(h for u in board.on_map_units() if u.side != side for h in zoc_hexes(board, u))
+        board.cache[key] = hit
+    return hit
