@@ -81,6 +81,10 @@ def opposite(hour: int) -> int:
     return add_hours(hour, 6)
 
 
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def _check_hour(hour: object) -> int:
     if isinstance(hour, bool) or not isinstance(hour, int) or not 1 <= hour <= 12:
         raise ValueError(f"not a clock hour (1..12): {hour!r}")
@@ -262,8 +266,11 @@ class HexGrid:
     @classmethod
     def from_model(cls, grid: "Grid") -> "HexGrid":
         """The geometry of a map's ``grid`` (a :class:`modulebuilder.model.Grid`)."""
+        last = max(grid.first_column + grid.columns, grid.first_row + grid.rows) - 1
+        # "3 digits when the map needs it" (DESIGN §3): widen rather than refuse a big map.
+        digits = max(getattr(grid, "digits", 2), len(str(last)))
         return cls(grid.orientation, grid.shifted, grid.first_column, grid.first_row,
-                   grid.columns, grid.rows, getattr(grid, "digits", 2))
+                   grid.columns, grid.rows, digits)
 
     def _key(self) -> tuple[object, ...]:
         return (self.orientation, self.shifted, self.first_column, self.first_row,
@@ -368,12 +375,12 @@ class HexGrid:
     # ----------------------------------------------------------------------------------- directions
 
     def is_vertex(self, hour: int) -> bool:
-        """True if ``hour`` points at a vertex (a legal facing), False if at a hexside."""
-        return _check_hour(hour) in self.vertex_hours
+        """True if ``hour`` is a vertex hour (a legal facing); False for a hexside or anything else."""
+        return _is_int(hour) and hour in self.vertex_hours
 
     def is_direction(self, hour: int) -> bool:
-        """True if ``hour`` points across a hexside at a neighbour."""
-        return _check_hour(hour) in self._deltas
+        """True if ``hour`` points across a hexside at a neighbour; False otherwise."""
+        return _is_int(hour) and hour in self._deltas
 
     def _delta(self, hour: int) -> tuple[int, int]:
         d = self._deltas.get(hour) if isinstance(hour, int) and not isinstance(hour, bool) else None
@@ -729,6 +736,8 @@ class HexLayout:
 
     def hex_at(self, x: float, y: float) -> str | None:
         """The on-map hex containing pixel ``(x, y)``, or None (points on a boundary go either way)."""
+        if not (math.isfinite(x) and math.isfinite(y)):
+            return None
         px, py = x - self._base[0], y - self._base[1]
         if self.grid.pointy:
             r = py / self._dy

@@ -100,6 +100,8 @@ def test_from_model():
     g = HexGrid.from_model(Grid("flat", "even", 0, 1, 4, 3))
     assert g == HexGrid("flat", "even", 0, 1, 4, 3)
     assert len(g.hexes()) == 12 and g.contains("0003") and not g.contains("0000")
+    wide = HexGrid.from_model(Grid("pointy", "odd", 1, 1, 120, 5))     # needs 3 digits
+    assert wide.digits == 3 and wide.contains("120005")
 
 
 # ---------------------------------------------------------------------------------------------- cube
@@ -156,8 +158,8 @@ def test_direction_and_vertex_hours():
     assert p.direction_hours == (1, 3, 5, 7, 9, 11) and p.vertex_hours == (12, 2, 4, 6, 8, 10)
     assert f.direction_hours == (12, 2, 4, 6, 8, 10) and f.vertex_hours == (1, 3, 5, 7, 9, 11)
     assert p.is_vertex(12) and not p.is_vertex(1) and f.is_vertex(1) and not f.is_vertex(12)
-    with pytest.raises(ValueError):
-        p.is_vertex(0)
+    assert not p.is_vertex(0) and not p.is_vertex(14) and not p.is_vertex("12") and not p.is_vertex(True)
+    assert p.is_direction(1) and not p.is_direction(12) and f.is_direction(12)
     with pytest.raises(ValueError):
         p.neighbour("0505", 12)      # a vertex hour, not a direction
     with pytest.raises(ValueError):
@@ -456,6 +458,7 @@ def test_bounding_box_is_tight(layout):
     assert math.isclose(max(xs), ox + layout.width, abs_tol=tol)
     assert math.isclose(max(ys), oy + layout.height, abs_tol=tol)
     assert layout.hex_at(ox - layout.size, oy - layout.size) is None
+    assert layout.hex_at(math.nan, oy) is None
     assert layout.hex_at(ox + layout.width + layout.size, oy + layout.height / 2) is None
 
 
