@@ -33,6 +33,11 @@ Cube coordinates
     Cube axes in screen terms (y grows downward): +q points to 3 o'clock (pointy) or 4 o'clock (flat),
     +r to 5 o'clock (pointy) or 6 o'clock (flat).
 
+Lines
+    :meth:`HexGrid.line` follows the true geometry of a thread stretched from centre to centre: every hex
+    whose interior it enters, in order (so it can be longer than ``distance + 1`` when it clips corners),
+    with a 2-tuple where it runs exactly along a hexside.  Computed in exact integer arithmetic.
+
 Pixels
     :class:`HexLayout` places hexes in pixels: ``size`` is the centre-to-vertex distance and ``origin`` the
     top-left corner of the bounding box of all hexes.  Neighbouring centres are ``sqrt(3) * size`` apart.
@@ -484,10 +489,6 @@ class HexGrid:
         if add_hours(hour_b, 2) == hour_a:
             return add_hours(hour_b, 1)
         raise ValueError(f"hours {hour_a} and {hour_b} are not adjacent directions")
-
-    def hexside_hours(self, facing: int) -> tuple[int, int]:
-        """The two direction hours either side of vertex ``facing`` (same as :meth:`front_hours`)."""
-        return self.front_hours(facing)
 
     # ------------------------------------------------------------------------------ distance, areas
 
