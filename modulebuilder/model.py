@@ -84,7 +84,7 @@ class Unit:
     corps: str = ""                  # division / corps id printed on the counter ("MR", "CM", ...)
     brigade: str | None = None       # text before a final one-letter suffix unless given explicitly
     flags: frozenset[str] = frozenset()
-    source: str = ""                 # "file:line" of its definition, for messages
+    source: str = field(default="", compare=False)   # "file:line" of its definition, for messages
 
     # Convenience accessors for the good-order values the rules mostly read.
     @property
@@ -124,7 +124,7 @@ class Leader:
     command_range: int
     ma: int | None                   # None = variable (e.g. Napoleon's d10)
     flags: frozenset[str] = frozenset()
-    source: str = ""
+    source: str = field(default="", compare=False)   # provenance, not part of the value
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ class Marker:
     text_colour: str = "#000000"
     back_text: str | None = None     # a two-sided marker (e.g. Under Orders / No Orders)
     side: str | None = None
-    source: str = ""
+    source: str = field(default="", compare=False)   # provenance, not part of the value
 
 
 @dataclass(frozen=True)
@@ -209,7 +209,7 @@ class MapDef:
     markers: tuple[MapMarker, ...] = ()
     boxes: Mapping[str, str] = field(default_factory=lambda: EMPTY)         # off-map box id -> label (withdrawn, recovery, ...)
     style: MapStyle = MapStyle()
-    source: str = ""
+    source: str = field(default="", compare=False)   # provenance, not part of the value
 
     def terrain_of(self, hex_id: str) -> str:
         return self.terrain.get(hex_id, self.default_terrain)
@@ -279,4 +279,4 @@ class Scenario:
     tables: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
     start: Mapping[str, Any] = field(default_factory=lambda: EMPTY)         # {turn, phase}
     description: str = ""
-    source: str = ""
+    source: str = field(default="", compare=False)   # provenance, not part of the value

@@ -1,0 +1,152 @@
+"""Counters files: checks that need more than the schema, and the typed model they become.
+
+Ids are unique across all the counters files of a game because set-ups, logs and VASSAL pieces refer to
+units by id alone; units and leaders share one namespace for the same reason (a set-up line names either).
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, replace
+from typing import Iterable, Sequence
+
+from ..model import ActivationGroup, CounterSet, Face, Leader, Marker, Unit
+from .entries import Entry, entries
+from .problems import Problem
+from .yamlpos import Located
+
+FACE_FIELDS = ("assault", "cohesion", "ma", "dfe", "fire", "eff_range", "max_range")
+
+# "Dumon a" -> "Dumon": a designation ending in a space and one lower-case letter is one counter of a
+# multi-counter brigade (T&G digest §2.1).
+_BRIGADE_SUFFIX = re.compile(r"(.*\S)\s+[a-z]")
+
+
+def derive_brigade(name: str) -> str | None:
+    """The brigade a designation belongs to, or None for a unit that is a whole brigade by itself."""
+    m = _BRIGADE_SUFFIX.fullmatch(name.strip())
+    return m.group(1) if m else None
+
+
+@dataclass(frozen=True)
+class CounterEntries:
+    """Every definition of a game's counters files, in file order."""
+    activation_groups: tuple[Entry, ...]
+    units: tuple[Entry, ...]
+    leaders: tuple[Entry, ...]
+    markers: tuple[Entry, ...]
+
+    @classmethod
+    def of(cls, docs: Iterable[Located]) -> "CounterEntries":
+        docs = list(docs)
+        return cls(*(tuple(e for d in docs for e in entries(d, section))
+                     for section in ("activation_groups", "units", "leaders", "markers")))
+
+    def pieces(self) -> dict[str, Entry]:
+        """Units and leaders by id (the first definition wins; later ones are reported as duplicates)."""
+        out: dict[str, Entry] = {}
+        for e in self.units + self.leaders:
+            if e.text("id") is not None:
+                out.setdefault(e.data["id"], e)
+        return out
+
+
+def check_counters(found: CounterEntries) -> list[Problem]:
+    """Problems the schema cannot see: duplicate ids, unknown activation groups, ranges out of order."""
+    return [
+        *_duplicates(found.units + found.leaders, "unit or leader"),
+        *_duplicates(found.activation_groups, "activation group"),
+        *_duplicates(found.markers, "marker"),
+        *_activation_group_refs(found),
+        *_ranges(found.units),
+    ]
+
+
+def _duplicates(items: Sequence[Entry], what: str) -> Iterable[Problem]:
+    first: dict[str, Entry] = {}
+    for e in items:
+        uid = e.text("id")
+        if uid is None:
+            continue
+        if uid in first:
+            yield e.problem("id", f"duplicate {what} id {uid!r} (first defined at {first[uid].where})")
+        else:
+            first[uid] = e
+
+
+def _activation_group_refs(found: CounterEntries) -> Iterable[Problem]:
+    groups = {e.data["id"]: e for e in found.activation_groups if e.text("id") is not None}
+    for unit in found.units:
+        ag = unit.text("ag")
+        if ag is None:
+            continue
+        group = groups.get(ag)
+        if group is None:
+            yield unit.problem("ag", f"no activation group {ag!r}{_suggest(ag, groups)}")
+        elif unit.side is not None and group.side is not None and group.side != unit.side:
+            yield unit.problem("ag", f"activation group {ag!r} belongs to {group.side}, not {unit.side}")
+
+
+def _ranges(units: Sequence[Entry]) -> Iterable[Problem]:
+    for unit in units:
+        eff, top = unit.integer("eff_range"), unit.integer("max_range")
+        if eff is not None and top is not None and eff > top:
+            yield unit.problem("eff_range", f"effective range {eff} is greater than maximum range {top}")
+
+
+def _suggest(name: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+# --------------------------------------------------------------------------------------------- model
+
+def build_counters(found: CounterEntries) -> CounterSet:
+    """The model of checked entries (call only when :func:`check_counters` and the schema found nothing)."""
+    return CounterSet(
+        activation_groups=tuple(build_activation_group(e) for e in found.activation_groups),
+        units=tuple(build_unit(e) for e in found.units),
+        leaders=tuple(build_leader(e) for e in found.leaders),
+        markers=tuple(build_marker(e) for e in found.markers),
+    )
+
+
+def build_activation_group(e: Entry) -> ActivationGroup:
+    d = e.data
+    return ActivationGroup(
+        id=d["id"], name=d["name"], side=e.side or "", colour=d["colour"], io_rating=d["io_rating"],
+        markers=d.get("markers", 2), label=d.get("label", ""), army=d.get("army"),
+        text_colour=d.get("text_colour", "#000000"), flags=frozenset(d.get("flags", ())),
+    )
+
+
+def build_unit(e: Entry) -> Unit:
+    d = e.data
+    front = Face(**{k: d.get(k) for k in FACE_FIELDS})
+    flags = frozenset(d.get("flags", ()))
+    # The back face repeats the front except where ``disordered`` says otherwise; no_back = no back face.
+    back = None if "no_back" in flags else replace(front, **d.get("disordered", {}))
+    return Unit(
+        id=d["id"], name=d["name"], kind=d["kind"], side=e.side or "", ag=d["ag"], front=front, back=back,
+        cav_type=d.get("cav_type"), corps=d.get("corps", ""),
+        brigade=d["brigade"] if "brigade" in d else derive_brigade(d["name"]),
+        flags=flags, source=e.where,
+    )
+
+
+def build_leader(e: Entry) -> Leader:
+    d = e.data
+    return Leader(
+        id=d["id"], name=d["name"], side=e.side or "", orders_rating=d["orders_rating"],
+        delay_rating=d["delay_rating"], drm=d["drm"], command_range=d["command_range"], ma=d["ma"],
+        flags=frozenset(d.get("flags", ())), source=e.where,
+    )
+
+
+def build_marker(e: Entry) -> Marker:
+    d = e.data
+    return Marker(
+        id=d["id"], name=d["name"], text=d["text"], count=d.get("count", 1),
+        colour=d.get("colour", "#f0e6c8"), text_colour=d.get("text_colour", "#000000"),
+        back_text=d.get("back_text"), side=e.side, source=e.where,
+    )

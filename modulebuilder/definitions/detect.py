@@ -1,0 +1,53 @@
+"""Telling what kind of definition file a file is, so ``validate`` can be given any mix of files.
+
+In order of trust: the ``# yaml-language-server: $schema=...`` header the author chose, the top-level keys
+(each kind has keys no other kind has), then the folder the file sits in (``counters/``, ``maps/`` ...).
+"""
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from .schemas import KINDS, Kind
+
+_HEADER = re.compile(r"#\s*yaml-language-server:\s*\$schema=\S*?([a-z-]+)\.schema\.json")
+
+_KEYS: tuple[tuple[Kind, frozenset[str]], ...] = (
+    ("resolved-scenario", frozenset({"units"})),          # with ruleset: checked first, see kind_of_data
+    ("scenario", frozenset({"setup", "reinforcements"})),
+    ("map", frozenset({"grid"})),
+    ("counters", frozenset({"units", "leaders", "activation_groups", "markers"})),
+    ("tables", frozenset({"movement_costs", "shock_terrain", "odds", "shock_results", "fire"})),
+)
+
+_FOLDERS: dict[str, Kind] = {"counters": "counters", "maps": "map", "scenarios": "scenario", "tables": "tables"}
+
+
+def kind_from_header(text: str) -> Kind | None:
+    """The schema the file's editor header names, if it is one of ours."""
+    for line in text.splitlines()[:5]:
+        m = _HEADER.search(line)
+        if m and m.group(1) in KINDS:
+            return m.group(1)  # type: ignore[return-value]
+    return None
+
+
+def kind_of_data(data: Any) -> Kind | None:
+    if not isinstance(data, dict):
+        return None
+    keys = set(data)
+    if "ruleset" in keys and "units" in keys:
+        return "resolved-scenario"
+    for kind, marks in _KEYS[1:]:
+        if keys & marks:
+            return kind
+    return None
+
+
+def kind_from_folder(path: str) -> Kind | None:
+    parts = os.path.normpath(path).split(os.sep)
+    for folder in reversed(parts[:-1]):
+        if folder in _FOLDERS:
+            return _FOLDERS[folder]
+    return None

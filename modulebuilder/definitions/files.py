@@ -1,0 +1,35 @@
+"""Reading definition files: text from disk, parsed with positions, every failure as a :class:`Problem`."""
+from __future__ import annotations
+
+import os
+from pathlib import Path as FsPath
+
+from .problems import WHOLE_FILE, Problem
+from .yamlpos import Located, YamlSyntaxError, parse_yaml
+
+
+def display_name(path: str | os.PathLike[str]) -> str:
+    """How a file is named in messages: as given, normalised (``a/../b.yaml`` -> ``b.yaml``)."""
+    return os.path.normpath(os.fspath(path))
+
+
+def relative_to(owner: str, ref: str) -> str:
+    """``ref`` as written inside the file ``owner`` (relative to it), named as messages show it."""
+    return display_name(os.path.join(os.path.dirname(owner), ref))
+
+
+def read_document(path: str | os.PathLike[str]) -> Located | Problem:
+    """The parsed file, or the one problem that stops it being read (missing, unreadable, not YAML)."""
+    name = display_name(path)
+    try:
+        text = FsPath(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Problem(name, 1, 1, WHOLE_FILE, "file not found")
+    except UnicodeDecodeError as exc:
+        return Problem(name, 1, 1, WHOLE_FILE, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+    except OSError as exc:
+        return Problem(name, 1, 1, WHOLE_FILE, f"cannot read the file: {exc.strerror or exc}")
+    try:
+        return parse_yaml(text, name)
+    except YamlSyntaxError as exc:
+        return exc.problem

@@ -1,0 +1,116 @@
+"""Loading the map, counters and tables files of a game: schema, semantic checks, then the model.
+
+Each ``check_*`` function returns what it found plus every problem, never raising, so a scenario can gather
+the problems of all its files before it reports; the ``load_*`` functions raise :class:`DefinitionError`.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from ..hexgrid import HexGrid
+from ..model import CounterSet, Grid, MapDef, frozen_mapping
+from .counters import CounterEntries, build_counters, check_counters
+from .files import read_document
+from .geometry import grid_of, hex_grid
+from .maps import MapRefs, authored_refs, build_map, check_map_refs
+from .problems import Problem, raise_if_any
+from .schemas import schema_problems
+from .yamlpos import Located
+
+PathLike = str | os.PathLike[str]
+
+
+@dataclass
+class CheckedMap:
+    doc: Located | None
+    problems: list[Problem] = field(default_factory=list)
+    refs: MapRefs = field(default_factory=MapRefs)
+    grid: Grid | None = None
+    hexes: HexGrid | None = None
+
+    def model(self) -> MapDef:
+        assert self.doc is not None and self.grid is not None, "model() of a map that failed its checks"
+        return build_map(self.doc, (), self.grid, self.refs)
+
+
+def check_map(path: PathLike) -> CheckedMap:
+    doc = read_document(path)
+    if isinstance(doc, Problem):
+        return CheckedMap(None, [doc])
+    problems = schema_problems(doc, "map")
+    grid = grid_of(doc.get(("grid",)))
+    hexes, grid_problems = hex_grid(doc, ("grid",), grid)
+    refs = authored_refs(doc)
+    problems += grid_problems
+    if hexes is not None:
+        problems += check_map_refs(doc, hexes, refs)
+    return CheckedMap(doc, problems, refs, grid, hexes)
+
+
+@dataclass
+class CheckedCounters:
+    docs: list[Located]
+    problems: list[Problem]
+    found: CounterEntries
+
+    def model(self) -> CounterSet:
+        return build_counters(self.found)
+
+
+def check_counter_files(paths: Iterable[PathLike]) -> CheckedCounters:
+    docs: list[Located] = []
+    problems: list[Problem] = []
+    for path in paths:
+        doc = read_document(path)
+        if isinstance(doc, Problem):
+            problems.append(doc)
+            continue
+        docs.append(doc)
+        problems += schema_problems(doc, "counters")
+    found = CounterEntries.of(docs)
+    return CheckedCounters(docs, problems + check_counters(found), found)
+
+
+@dataclass
+class CheckedTables:
+    doc: Located | None
+    problems: list[Problem]
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        data = self.doc.data if self.doc is not None else None
+        return data if isinstance(data, dict) else {}
+
+
+def check_tables(path: PathLike) -> CheckedTables:
+    doc = read_document(path)
+    if isinstance(doc, Problem):
+        return CheckedTables(None, [doc])
+    return CheckedTables(doc, schema_problems(doc, "tables"))
+
+
+# --------------------------------------------------------------------------------------------- public
+
+def load_map(path: PathLike) -> MapDef:
+    """The map file at ``path`` as a model.  Raises DefinitionError listing every problem."""
+    checked = check_map(path)
+    raise_if_any(checked.problems)
+    return checked.model()
+
+
+def load_counters(paths: PathLike | Iterable[PathLike]) -> CounterSet:
+    """All units, leaders, activation groups and markers of one game's counters files, in file order."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    checked = check_counter_files(paths)
+    raise_if_any(checked.problems)
+    return checked.model()
+
+
+def load_tables(path: PathLike) -> Mapping[str, Any]:
+    """A rules-tables file as a read-only mapping (the shapes of DESIGN §4)."""
+    checked = check_tables(path)
+    raise_if_any(checked.problems)
+    return frozen_mapping(checked.data)

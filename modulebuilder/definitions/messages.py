@@ -1,0 +1,201 @@
+"""Turn jsonschema's validation errors into sentences a module author understands.
+
+jsonschema speaks about schemas ("'infantr' is not one of [...]", "Additional properties are not allowed");
+an author wants to know which field of which unit is wrong and what would be right.  Each error becomes one
+or more :class:`Problem` placed at the line and column of the offending key or value.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from functools import lru_cache
+from typing import Any, Iterable, Iterator
+
+from jsonschema.exceptions import ValidationError
+
+from .problems import Path, Problem, format_path
+from .yamlpos import Located
+
+_TYPE_NAMES = {
+    "integer": "an integer",
+    "number": "a number",
+    "string": "a string",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping of fields",
+    "null": "null",
+}
+
+# Errors that say "this branch wants a different kind of value", used to find the branch of an anyOf /
+# oneOf that the author meant.
+_SHAPE_VALIDATORS = {"type", "const", "enum"}
+
+
+def problems_from_errors(doc: Located, errors: Iterable[ValidationError]) -> list[Problem]:
+    out: list[Problem] = []
+    for error in errors:
+        out.extend(_translate(doc, error))
+    return sorted(set(out))
+
+
+def show(value: Any) -> str:
+    """A value as the author wrote it: strings quoted, null/true/false in YAML spelling."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return str(value)
+
+
+def _translate(doc: Located, e: ValidationError) -> Iterator[Problem]:
+    path: Path = tuple(e.absolute_path)
+    v = e.validator
+    if "propertyNames" in e.relative_schema_path:
+        # The instance is a key of the mapping at ``path``: point at that key.
+        key_path = path + (str(e.instance),)
+        yield doc.problem(key_path, f"key {_expected(e)}", at_key=True)
+        return
+    if v == "required":
+        present = e.instance if isinstance(e.instance, dict) else {}
+        for name in e.validator_value:
+            if name not in present:
+                yield _named(doc, path, path + (name,), "required field missing")
+        return
+    if v in ("additionalProperties", "unevaluatedProperties"):
+        yield from _unknown_fields(doc, path, e)
+        return
+    if v in ("anyOf", "oneOf"):
+        yield from _alternatives(doc, path, e)
+        return
+    if v == "not" or v is None:        # {"not": {}} marks a field that does not belong here
+        yield doc.problem(path, _forbidden(doc, path), at_key=True)
+        return
+    yield doc.problem(path, _message(e))
+
+
+def _named(doc: Located, where: Path, named: Path, message: str) -> Problem:
+    """A problem located at ``where`` but naming ``named`` (a field that is absent, so has no position)."""
+    line, column = doc.position(where)
+    return Problem(doc.file, line, column, format_path(named), message)
+
+
+def _unknown_fields(doc: Located, path: Path, e: ValidationError) -> Iterator[Problem]:
+    instance = e.instance if isinstance(e.instance, dict) else {}
+    # jsonschema lists the offending names, repr()-quoted, between parentheses at the end of its message.
+    listed = e.message[e.message.rfind("("):]
+    known = sorted((e.schema.get("properties") or {}).keys()) if isinstance(e.schema, dict) else []
+    for name in instance:
+        if repr(name) not in listed:
+            continue
+        message = f"unknown field {name!r}"
+        close = difflib.get_close_matches(name, known or _all_fields(), n=1, cutoff=0.75)
+        if close:
+            message += f" (did you mean {close[0]!r}?)"
+        yield doc.problem(path + (name,), message, at_key=True)
+
+
+def _forbidden(doc: Located, path: Path) -> str:
+    field = path[-1] if path else "this field"
+    parent = doc.get(path[:-1])
+    if isinstance(parent, dict) and isinstance(parent.get("kind"), str):
+        return f"{parent['kind']} units have no {field}"
+    if isinstance(parent, dict) and "box" in parent:
+        return f"not allowed with box (a unit in a box has no {field})"
+    return "not allowed here"
+
+
+def _alternatives(doc: Located, path: Path, e: ValidationError) -> Iterator[Problem]:
+    by_branch: dict[int, list[ValidationError]] = {}
+    for sub in e.context or ():
+        by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
+    # A branch whose errors are all deeper than this value, or are not about its shape, is the one the
+    # author was writing; report its errors rather than a vague "does not match any of".
+    meant = [errs for errs in by_branch.values()
+             if not any(s.validator in _SHAPE_VALIDATORS and len(s.absolute_path) == len(e.absolute_path)
+                        for s in errs)]
+    if len(meant) == 1 and meant[0]:
+        for sub in meant[0]:
+            yield from _translate(doc, sub)
+        return
+    yield doc.problem(path, f"{_expected(e)}")
+
+
+def _expected(e: ValidationError) -> str:
+    """``must be <what the schema wants> (got <value>)``."""
+    return f"must be {_wanted(e)} (got {show(e.instance)})"
+
+
+def _wanted(e: ValidationError) -> str:
+    schema = e.schema if isinstance(e.schema, dict) else {}
+    if schema.get("title"):
+        return str(schema["title"])
+    if e.validator == "pattern":
+        return f"text matching {e.validator_value}"
+    if e.validator == "type":
+        types = e.validator_value if isinstance(e.validator_value, list) else [e.validator_value]
+        return " or ".join(_TYPE_NAMES.get(t, t) for t in types)
+    if e.validator == "enum":
+        return "one of " + ", ".join(str(x) for x in e.validator_value)
+    return "valid"
+
+
+def _message(e: ValidationError) -> str:
+    v, want, got = e.validator, e.validator_value, e.instance
+    if v == "type":
+        types = want if isinstance(want, list) else [want]
+        text = f"must be {_wanted(e)} (got {show(got)})"
+        if "string" in types and isinstance(got, (int, float)) and not isinstance(got, bool):
+            text += "; put it in quotes"
+        return text
+    if v == "enum":
+        return f"must be one of {', '.join(str(x) for x in want)} (got {show(got)})"
+    if v == "const":
+        return f"must be {show(want)} (got {show(got)})"
+    if v == "pattern":
+        return _expected(e)
+    if v == "minimum":
+        return f"must be at least {want} (got {show(got)})"
+    if v == "maximum":
+        return f"must be at most {want} (got {show(got)})"
+    if v == "exclusiveMinimum":
+        return f"must be more than {want} (got {show(got)})"
+    if v == "exclusiveMaximum":
+        return f"must be less than {want} (got {show(got)})"
+    if v == "minItems":
+        return f"must have at least {want} {'item' if want == 1 else 'items'} (got {len(got)})"
+    if v == "maxItems":
+        return f"must have at most {want} {'item' if want == 1 else 'items'} (got {len(got)})"
+    if v in ("minLength", "minProperties"):
+        return "must not be empty"
+    if v == "uniqueItems":
+        return "must not list the same value twice"
+    return e.message
+
+
+@lru_cache(maxsize=None)
+def _all_fields() -> tuple[str, ...]:
+    """Every field name any schema knows, for "did you mean" when the local schema is behind a $ref."""
+    from .schemas import KINDS, load_schema   # local import: schemas imports this module
+
+    names: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            props = node.get("properties")
+            if isinstance(props, dict):
+                names.update(props)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for kind in KINDS:
+        walk(load_schema(kind))
+    return tuple(sorted(n for n in names if re.fullmatch(r"[a-z_]+", n)))

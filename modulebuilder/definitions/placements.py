@@ -1,0 +1,125 @@
+"""Where a scenario puts its units and leaders: the checks on set-up lines and reinforcements, and the
+:class:`~modulebuilder.model.Placement` / :class:`~modulebuilder.model.Reinforcement` models.
+
+The authored scenario writes ``setup: [{unit: dumon-a, hex: ..}]``; the resolved scenario writes the hex on
+the unit itself (``units: [{id: dumon-a, hex: ..}]``).  Both become :class:`Placed` entries here.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+from ..hexgrid import HexGrid
+from ..model import Placement, Reinforcement
+from .entries import Entry
+from .geometry import HexRef, bad_facing, off_map
+from .problems import Path, Problem, format_path
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One placement: ``entry`` is the set-up line (or the resolved unit), ``id_field`` names the piece."""
+    entry: Entry
+    id_field: str = "unit"
+
+    @property
+    def piece(self) -> str | None:
+        return self.entry.text(self.id_field)
+
+
+def check_placements(placed: Sequence[Placed], reinforcements: Sequence[Entry], pieces: Mapping[str, Entry],
+                     grid: HexGrid | None, sides: Sequence[str] | None) -> list[Problem]:
+    """Unknown pieces, pieces placed twice, hexes off the map, facings at hexsides, sides not in play."""
+    out: list[Problem] = []
+    seen: dict[str, Path] = {}
+
+    def once(entry: Entry, field: Path, uid: str) -> None:
+        path = entry.path + field
+        if uid in seen:
+            out.append(entry.doc.problem(path, f"{uid!r} is already placed at {format_path(seen[uid])}"))
+        else:
+            seen[uid] = path
+
+    for p in placed:
+        uid = p.piece
+        if uid is None:
+            continue
+        piece = pieces.get(uid)
+        if piece is None:
+            out.append(p.entry.problem(p.id_field, f"no unit or leader {uid!r} in the counters files{_suggest(uid, pieces)}"))
+            continue
+        once(p.entry, (p.id_field,), uid)
+        out += _side_in_play(p.entry, p.id_field, piece, sides)
+        out += _on_map(p.entry, piece, grid)
+    for r in reinforcements:
+        units = r.data.get("units")
+        for j, uid in enumerate(units if isinstance(units, list) else []):
+            if not isinstance(uid, str):
+                continue
+            if uid not in pieces:
+                out.append(r.doc.problem(r.path + ("units", j),
+                                         f"no unit or leader {uid!r} in the counters files{_suggest(uid, pieces)}"))
+                continue
+            once(r, ("units", j), uid)
+        entry_hexes = r.data.get("entry")
+        if grid is not None and isinstance(entry_hexes, list):
+            out += off_map(r.doc, grid, (HexRef(r.path + ("entry", k), h)
+                                         for k, h in enumerate(entry_hexes) if isinstance(h, str)))
+    return out
+
+
+def _on_map(e: Entry, piece: Entry, grid: HexGrid | None) -> list[Problem]:
+    hex_id, facing = e.text("hex"), e.integer("facing")
+    is_leader = piece.path[-2] == "leaders"
+    out: list[Problem] = []
+    if grid is not None and hex_id is not None:
+        out += off_map(e.doc, grid, [HexRef(e.path + ("hex",), hex_id)])
+    if is_leader:
+        if "facing" in e.data:
+            out.append(e.problem("facing", "leaders have no facing", at_key=True))
+    elif hex_id is not None and "facing" not in e.data:
+        out.append(e.missing("facing", "a unit on the map needs a facing"))
+    if grid is not None and facing is not None and 1 <= facing <= 12:
+        why = bad_facing(grid, facing)
+        if why:
+            out.append(e.problem("facing", why))
+    return out
+
+
+def _side_in_play(e: Entry, id_field: str, piece: Entry, sides: Sequence[str] | None) -> list[Problem]:
+    if sides is None or piece.side is None or piece.side in sides:
+        return []
+    return [e.problem(id_field, f"{piece.data.get('id')!r} is on side {piece.side}, which is not one of the "
+                                f"scenario's sides ({', '.join(sides)})")]
+
+
+def _suggest(name: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+# --------------------------------------------------------------------------------------------- model
+
+def build_placements(placed: Sequence[Placed], pieces: Mapping[str, Entry]) -> tuple[Placement, ...]:
+    """Unit placements in list order (that order is the stacking order), then leader placements.
+
+    Leaders do not stack with units in any rule, so keeping them apart loses nothing and lets the
+    resolved form (which lists units and leaders separately) come back to an equal model.
+    """
+    def placement(p: Placed) -> Placement:
+        d = p.entry.data
+        return Placement(unit=d[p.id_field], hex=d.get("hex"), box=d.get("box"), facing=d.get("facing"),
+                         status=d.get("status", "good"))
+
+    def is_leader(p: Placed) -> bool:
+        return pieces[p.piece].path[-2] == "leaders"
+
+    return tuple(placement(p) for p in placed if not is_leader(p)) + \
+        tuple(placement(p) for p in placed if is_leader(p))
+
+
+def build_reinforcement(e: Entry) -> Reinforcement:
+    d = e.data
+    return Reinforcement(units=tuple(d["units"]), entry=tuple(d["entry"]), turn=d.get("turn"),
+                         condition=d.get("condition"), ag=d.get("ag"))

@@ -1,0 +1,118 @@
+"""Loading an authored scenario file and every file it names, with all their problems at once."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from ..model import Scenario
+from . import assemble
+from .entries import Entry, entries
+from .files import read_document, relative_to
+from .loaders import CheckedCounters, CheckedMap, CheckedTables, check_counter_files, check_map, check_tables
+from .maps import missing_table_rows
+from .placements import Placed, build_placements, build_reinforcement, check_placements
+from .problems import Problem, raise_if_any
+from .schemas import schema_problems
+from .yamlpos import Located
+
+
+@dataclass
+class CheckedScenario:
+    problems: list[Problem] = field(default_factory=list)
+    scenario: Scenario | None = None
+    files: list[str] = field(default_factory=list)       # every file read, the scenario first
+
+
+def load_scenario(path: str | os.PathLike[str]) -> Scenario:
+    """The scenario at ``path`` with its map, counters and tables.  Raises DefinitionError."""
+    checked = check_scenario(path)
+    raise_if_any(checked.problems)
+    assert checked.scenario is not None
+    return checked.scenario
+
+
+def check_scenario(path: str | os.PathLike[str]) -> CheckedScenario:
+    doc = read_document(path)
+    if isinstance(doc, Problem):
+        return CheckedScenario([doc])
+    problems = schema_problems(doc, "scenario")
+
+    map_file = _referenced(doc, ("map",), problems)
+    counter_files = [f for i in range(len(_list(doc.get(("counters",)))))
+                     if (f := _referenced(doc, ("counters", i), problems))]
+    tables_file = _referenced(doc, ("tables",), problems)
+
+    the_map = check_map(map_file) if map_file else CheckedMap(None)
+    counters = check_counter_files(counter_files)
+    tables = check_tables(tables_file) if tables_file else CheckedTables(None, [])
+    problems += the_map.problems + counters.problems + tables.problems
+    problems += _scenario_checks(doc, the_map, counters)
+    if the_map.doc is not None and tables.doc is not None:
+        problems += missing_table_rows(the_map.doc, the_map.refs, tables.data, tables.doc.file)
+
+    files = [doc.file] + [f for f in [map_file, *counter_files, tables_file] if f]
+    if problems or the_map.doc is None:
+        return CheckedScenario(problems, None, files)
+    return CheckedScenario([], _build(doc, the_map, counters, tables), files)
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _referenced(doc: Located, path: tuple[str | int, ...], problems: list[Problem]) -> str | None:
+    """The file named at ``path`` (relative to the scenario), or None, noting a file that does not exist."""
+    ref = doc.get(path)
+    if not isinstance(ref, str) or not ref:
+        return None
+    target = relative_to(doc.file, ref)
+    if not os.path.isfile(target):
+        problems.append(doc.problem(path, f"no such file: {target}"))
+        return None
+    return target
+
+
+def _scenario_checks(doc: Located, the_map: CheckedMap, counters: CheckedCounters) -> list[Problem]:
+    pieces = counters.found.pieces()
+    sides = doc.get(("sides",))
+    side_names = list(sides) if isinstance(sides, dict) else None
+    placed = [Placed(e) for e in entries(doc, "setup")]
+    out = check_placements(placed, list(entries(doc, "reinforcements")), pieces, the_map.hexes, side_names)
+    out += _cinc_checks(doc, pieces)
+    out += _reinforcement_groups(doc, {e.data["id"] for e in counters.found.activation_groups if e.text("id")})
+    return out
+
+
+def _cinc_checks(doc: Located, pieces: Mapping[str, Entry]) -> Iterable[Problem]:
+    """A side's CinC must be one of its own leaders: the rules read his ratings every turn."""
+    sides = doc.get(("sides",))
+    for name, side in (sides.items() if isinstance(sides, dict) else ()):
+        cinc = side.get("cinc") if isinstance(side, dict) else None
+        if not isinstance(cinc, str):
+            continue
+        leader = pieces.get(cinc)
+        path = ("sides", name, "cinc")
+        if leader is None or leader.path[-2] != "leaders":
+            yield doc.problem(path, f"no leader {cinc!r} in the counters files")
+        elif leader.side is not None and leader.side != name:
+            yield doc.problem(path, f"leader {cinc!r} is on side {leader.side}, not {name}")
+
+
+def _reinforcement_groups(doc: Located, groups: set[str]) -> Iterable[Problem]:
+    for e in entries(doc, "reinforcements"):
+        ag = e.text("ag")
+        if ag is not None and ag not in groups:
+            yield e.problem("ag", f"no activation group {ag!r}")
+
+
+def _build(doc: Located, the_map: CheckedMap, counters: CheckedCounters, tables: CheckedTables) -> Scenario:
+    pieces = counters.found.pieces()
+    placed = [Placed(e) for e in entries(doc, "setup")]
+    reinforcements = [build_reinforcement(e) for e in entries(doc, "reinforcements")]
+    order = [p.piece for p in placed] + [u for r in reinforcements for u in r.units]
+    line, _ = doc.position(())
+    return assemble.scenario(
+        doc.data, map_def=the_map.model(), counters=assemble.in_play(counters.found, order),
+        setup=build_placements(placed, pieces), reinforcements=tuple(reinforcements),
+        tables=tables.data, source=f"{doc.file}:{line}")

@@ -1,0 +1,52 @@
+"""The JSON Schemas shipped in ``modulebuilder/schemas`` and validation of a parsed document against one.
+
+The schemas refer to each other by file name (``counters.schema.json#/$defs/unit_fields``) so that editors,
+which resolve references relative to the schema file, and this module see the same thing.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Literal
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from .messages import problems_from_errors
+from .problems import Problem
+from .yamlpos import Located
+
+Kind = Literal["counters", "map", "scenario", "tables", "resolved-scenario"]
+KINDS: tuple[Kind, ...] = ("counters", "map", "scenario", "tables", "resolved-scenario")
+
+
+def schema_file(kind: Kind) -> str:
+    return f"{kind}.schema.json"
+
+
+@lru_cache(maxsize=None)
+def load_schema(kind: Kind) -> dict[str, Any]:
+    text = resources.files("modulebuilder.schemas").joinpath(schema_file(kind)).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+@lru_cache(maxsize=None)
+def _registry() -> Registry:
+    return Registry().with_resources(
+        (schema_file(k), Resource.from_contents(load_schema(k), default_specification=DRAFT202012)) for k in KINDS
+    )
+
+
+@lru_cache(maxsize=None)
+def validator(kind: Kind) -> Draft202012Validator:
+    # The schema is registered under its file name and validated from that base, so "tables.schema.json"
+    # and "#/$defs/hex" inside it resolve exactly as an editor resolves them.
+    schema = {"$ref": schema_file(kind)}
+    return Draft202012Validator(schema, registry=_registry())
+
+
+def schema_problems(doc: Located, kind: Kind) -> list[Problem]:
+    """Every way ``doc`` breaks the ``kind`` schema, as author-readable problems."""
+    return problems_from_errors(doc, validator(kind).iter_errors(doc.data))

@@ -1,0 +1,64 @@
+"""``validate_files``: check any mix of definition files, each according to its kind."""
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from typing import Iterable
+
+from .detect import kind_from_folder, kind_from_header, kind_of_data
+from .files import display_name, read_document
+from .loaders import check_counter_files, check_map, check_tables
+from .problems import WHOLE_FILE, Problem, unique_sorted
+from .resolved import check_resolved
+from .scenario import check_scenario
+from .schemas import Kind
+
+PathLike = str | os.PathLike[str]
+
+UNKNOWN_KIND = ("cannot tell what kind of definition file this is; start it with a header such as "
+                "'# yaml-language-server: $schema=../modulebuilder/schemas/map.schema.json' "
+                "(counters, map, scenario, tables or resolved-scenario)")
+
+
+def file_kind(path: PathLike) -> Kind | Problem:
+    """The kind of the file at ``path``, or the problem that prevents knowing it."""
+    doc = read_document(path)
+    if isinstance(doc, Problem):
+        return doc
+    with open(path, encoding="utf-8") as f:
+        head = f.read(2000)
+    kind = kind_from_header(head) or kind_of_data(doc.data) or kind_from_folder(doc.file)
+    return kind if kind is not None else Problem(doc.file, 1, 1, WHOLE_FILE, UNKNOWN_KIND)
+
+
+def validate_files(paths: Iterable[PathLike]) -> list[Problem]:
+    """Every problem in ``paths``; a scenario brings its whole tree (map, counters, tables).
+
+    Counters files of one game (same ``game:`` or, without one, same folder) are checked together,
+    because ids must be unique across them.
+    """
+    problems: list[Problem] = []
+    counter_groups: dict[str, list[str]] = defaultdict(list)
+    for path in paths:
+        kind = file_kind(path)
+        if isinstance(kind, Problem):
+            problems.append(kind)
+        elif kind == "scenario":
+            problems += check_scenario(path).problems
+        elif kind == "map":
+            problems += check_map(path).problems
+        elif kind == "tables":
+            problems += check_tables(path).problems
+        elif kind == "resolved-scenario":
+            problems += check_resolved(os.fspath(path))
+        else:
+            counter_groups[_game_of(path)].append(os.fspath(path))
+    for group in counter_groups.values():
+        problems += check_counter_files(group).problems
+    return unique_sorted(problems)
+
+
+def _game_of(path: PathLike) -> str:
+    doc = read_document(path)
+    game = doc.get(("game",)) if not isinstance(doc, Problem) else None
+    return f"game:{game}" if isinstance(game, str) else f"dir:{os.path.dirname(display_name(path))}"
