@@ -1,0 +1,215 @@
+"""The whole .vmod from scenarios: images (cached), pieces, grid, holding boxes, set-ups, buildFile.
+
+Deterministic: entries in a fixed order with fixed dates, ids derived from unit ids, no wall clock -- the
+same scenarios give a byte-identical module.  Everything slow (drawing the map and the counters) goes
+through :class:`cache.ImageCache`, so a rebuild with nothing changed only re-zips.
+"""
+from __future__ import annotations
+
+import io
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from PIL import Image
+
+from ..model import CounterSet, MapDef, Scenario
+from . import holding, ids
+from .buildfile import MapSpec, ModuleSpec, TurnSpec, build_file
+from .cache import ImageCache, key_of
+from .gridmap import VassalHexGrid, vassal_grid
+from .metadata import moduledata
+from .pieces import PieceSpec, image_name, piece_specs, prototype_name, prototype_traits
+from .setupfile import box_groups, saved_game_text, scenario_placements, vsav_bytes
+from .traits import Piece
+from .zipio import deterministic_zip
+
+HOLDING_MAP = "Holding"
+MODULE_VERSION = "1.0"
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    path: Path
+    seconds: float
+    images_rendered: int
+    images_cached: int
+
+
+def png(img: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, "PNG")
+    return buf.getvalue()
+
+
+def merged_counters(scenarios: Sequence[Scenario]) -> CounterSet:
+    """All counters of all scenarios, each id once (first definition wins), in definition order."""
+    seen: set[tuple[str, str]] = set()
+    parts: dict[str, list] = {"activation_groups": [], "units": [], "leaders": [], "markers": []}
+    for s in scenarios:
+        for attr, items in parts.items():
+            for item in getattr(s.counters, attr):
+                if (attr, item.id) not in seen:
+                    seen.add((attr, item.id))
+                    items.append(item)
+    return CounterSet(**{k: tuple(v) for k, v in parts.items()})
+
+
+def default_counter_size(mapdef: MapDef, hex_size: float | None) -> int:
+    # A counter a little smaller than the hex's inner circle (sqrt(3)/2 * size across) stays inside it.
+    return max(40, round(1.2 * float(hex_size or mapdef.style.hex_size)))
+
+
+# --------------------------------------------------------------------------------------------- images
+
+def counter_pngs(counters: CounterSet, size: int, cache: ImageCache) -> dict[str, bytes]:
+    """Every face as PNG bytes keyed like ``render.counter_images`` (``"<id>/front"``)."""
+    from ..render.faces import face_jobs, render_faces
+    jobs = face_jobs(counters)
+    keys = {j.key: key_of("face", j.piece, j.face, j.ag, size) for j in jobs}
+    out = {k: cache.get(ck) for k, ck in keys.items()}
+    missing = {k.split("/")[0] for k, v in out.items() if v is None}
+    if missing:
+        subset = CounterSet(counters.activation_groups,
+                            tuple(u for u in counters.units if u.id in missing),
+                            tuple(ldr for ldr in counters.leaders if ldr.id in missing),
+                            tuple(m for m in counters.markers if m.id in missing))
+        for k, img in render_faces(subset, size).items():
+            data = png(img)
+            cache.put(keys[k], data)
+            out[k] = data
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def map_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache):
+    """(PNG bytes, HexLayout) of the rendered map; the layout is recomputed, only the pixels are cached."""
+    from ..render import render_map
+    from ..render.map import map_layout
+    layout, _ = map_layout(mapdef, hex_size)
+    data = cache.get_or_make(key_of("map", mapdef, hex_size), lambda: png(render_map(mapdef, hex_size)[0]))
+    return data, layout
+
+
+# --------------------------------------------------------------------------------------------- module
+
+def holding_boxes(scenarios: Sequence[Scenario]) -> tuple[holding.Box, ...]:
+    """The standard boxes, then reinforcement turns in order, each as wide as its largest use."""
+    labels = dict(holding.STANDARD_BOXES)
+    for s in scenarios:
+        labels.update({k: v for k, v in s.map.boxes.items()})
+    cells: dict[str, int] = {k: 2 for k in labels}
+    for s in scenarios:
+        for key, groups in box_groups(s).items():
+            cells[key] = max(cells.get(key, 1), len(groups))
+    turns = sorted(int(k.split("-")[1]) for k in cells if k.startswith("reinforcement-") and k[14:].isdigit())
+    order = [f"reinforcement-{t}" for t in turns]
+    order += [k for k in cells if k == "reinforcement-later"]
+    order += [k for k in cells if k not in order]
+
+    def label(key: str) -> str:
+        if key.startswith("reinforcement-"):
+            rest = key.split("-", 1)[1]
+            return f"Reinforcements, turn {rest}" if rest.isdigit() else "Reinforcements, later"
+        return labels.get(key, key.replace("-", " ").capitalize())
+    return tuple(holding.Box(k, label(k), cells[k]) for k in order)
+
+
+def turn_specs(scenarios: Sequence[Scenario]) -> tuple[TurnSpec, ...]:
+    """One turn tracker per distinct turn track (Borodino and Schevardino keep different clocks)."""
+    tracks: dict[tuple[str, ...], list[str]] = {}
+    for s in scenarios:
+        tt = s.turns
+        labels = tuple(f"Turn {n} ({tt.label(n)})" if tt.start else f"Turn {n}" for n in range(tt.first, tt.last + 1))
+        tracks.setdefault(labels, []).append(s.name)
+    out = []
+    for i, (labels, names) in enumerate(tracks.items()):
+        name = "Turn" if len(tracks) == 1 else f"Turn ({', '.join(names)})"
+        out.append(TurnSpec(name, labels, "Turn" if i == 0 else f"Turn{i + 1}"))
+    return tuple(out)
+
+
+def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_size: int | None = None,
+                 hex_size: float | None = None) -> tuple[str, bytes]:
+    """(file stem, .vmod bytes) of a module holding every scenario as a predefined set-up."""
+    if not scenarios:
+        raise ValueError("no scenario to build")
+    maps: dict[str, MapDef] = {}
+    for s in scenarios:
+        maps.setdefault(s.map.id, s.map)
+    first_map = scenarios[0].map
+    size = counter_size or default_counter_size(first_map, hex_size)
+    counters = merged_counters(scenarios)
+    specs = piece_specs(counters)
+    ids.check_unique(((p.key, p.gpid) for p in specs), "piece slot ids")
+    by_key = {p.key: p for p in specs}
+
+    images: list[tuple[str, bytes]] = []
+    for k, data in counter_pngs(counters, size, cache).items():
+        uid, face = k.split("/")
+        images.append((image_name(uid, face), data))
+    map_specs: list[MapSpec] = []
+    centres = {}
+    grids: dict[str, VassalHexGrid] = {}
+    for mid, mapdef in maps.items():
+        data, layout = map_png(mapdef, hex_size, cache)
+        image = f"map-{mid}.png"
+        images.append((image, data))
+        grids[mid] = vassal_grid(mapdef.grid, layout.center)
+        centres[mid] = layout.center
+        map_specs.append(MapSpec(map_name(mapdef, len(maps)), image, grid=grids[mid]))
+    boxes = holding_boxes(scenarios)
+    hold = holding.layout(boxes, size)
+    images.append(("holding.png", holding.render(boxes, hold)))
+    map_specs.append(MapSpec(HOLDING_MAP, "holding.png", zones=hold.zones(boxes), button="Holding boxes"))
+
+    setups, setup_entries = [], []
+    name = first_map.title or first_map.id
+    description = "; ".join(s.name for s in scenarios)
+    for s in scenarios:
+        centre = centres[s.map.id]
+        placements = scenario_placements(s, map_name(s.map, len(maps)),
+                                         lambda h, c=centre: _round(c(h)), hold.cells, HOLDING_MAP)
+        text = saved_game_text(s.id, placements, by_key, s.map.grid.orientation,
+                               [m.name for m in map_specs])
+        file = f"{s.id}.vsav"
+        setups.append((s.name, file))
+        setup_entries.append((file, vsav_bytes(text, name, MODULE_VERSION, description, s.name)))
+
+    orientation = first_map.grid.orientation
+    proto_names = sorted({(p.side or "", p.kind) for p in specs})
+    prototypes = tuple((prototype_name(side or None, kind),
+                        Piece(prototype_traits(side or None, kind, orientation))) for side, kind in proto_names)
+    sides = tuple(dict.fromkeys(sd.name for s in scenarios for sd in s.sides))
+    spec = ModuleSpec(name=name, version=MODULE_VERSION, description=description, sides=sides,
+                      prototypes=prototypes, pieces=tuple(specs), maps=tuple(map_specs),
+                      turns=turn_specs(scenarios), setups=tuple(setups), counter_size=size,
+                      palette_order=sides + ("Markers",))
+    entries = [("buildFile.xml", build_file(spec)), ("moduledata", moduledata(name, MODULE_VERSION, description))]
+    entries += [(f"images/{n}", d) for n, d in sorted(images)]
+    entries += setup_entries
+    return first_map.id, deterministic_zip(entries)
+
+
+def map_name(mapdef: MapDef, n_maps: int) -> str:
+    """The map id in piece states: "Main Map" when there is one map, else each map's title."""
+    return "Main Map" if n_maps == 1 else (mapdef.title or mapdef.id)
+
+
+def _round(p: tuple[float, float]) -> tuple[int, int]:
+    return round(p[0]), round(p[1])
+
+
+def build(scenarios: Sequence[Scenario], out_dir: Path, *, counter_size: int | None = None,
+          hex_size: float | None = None) -> BuildResult:
+    """Write ``<out_dir>/<map id>.vmod`` (unchanged bytes are not rewritten) with a cache in out_dir/.cache."""
+    start = time.perf_counter()
+    cache = ImageCache(out_dir / ".cache")
+    stem, data = module_bytes(scenarios, cache, counter_size=counter_size, hex_size=hex_size)
+    path = out_dir / f"{stem}.vmod"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_bytes() != data:
+        tmp = path.with_suffix(".vmod.tmp")
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    return BuildResult(path, time.perf_counter() - start, cache.misses, cache.hits)

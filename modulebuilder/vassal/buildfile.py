@@ -1,0 +1,189 @@
+"""``buildFile.xml``: the module's component tree (vassal.md §2), written with lxml.
+
+Tags are Java class names; attributes are written in sorted order, as the engine itself saves them, so
+the output depends only on the input.  Piece and prototype texts are plain text nodes (never CDATA, which
+the engine ignores).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from lxml import etree
+
+from .gridmap import VassalHexGrid
+from .metadata import VASSAL_VERSION
+from .pieces import PieceSpec
+from .seqenc import encode
+from .traits import Piece, add_piece
+
+P = "VASSAL.build."
+BOARD = P + "module.map.boardPicker.Board"
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A named region of an off-map board: VASSAL reports a piece in it by this name."""
+    name: str
+    polygon: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class MapSpec:
+    name: str                          # the map id used in piece states and commands (mapName)
+    image: str
+    grid: VassalHexGrid | None = None  # the hex grid of the main map
+    zones: tuple[Zone, ...] = ()       # the boxes of the holding map
+    button: str = ""                   # toolbar button of a secondary (windowed) map
+
+
+@dataclass(frozen=True)
+class TurnSpec:
+    name: str                          # e.g. "Turn" or "Turn (Schevardino)"
+    labels: tuple[str, ...]            # one per turn, e.g. "Turn 1 (0600)"
+    property: str = "Turn"             # the global property holding the current label
+
+
+@dataclass(frozen=True)
+class ModuleSpec:
+    name: str
+    version: str
+    description: str
+    sides: tuple[str, ...]
+    prototypes: tuple[tuple[str, Piece], ...]
+    pieces: tuple[PieceSpec, ...]
+    maps: tuple[MapSpec, ...]
+    turns: tuple[TurnSpec, ...]
+    setups: tuple[tuple[str, str], ...]    # (menu name, .vsav entry name)
+    counter_size: int = 60
+    palette_order: tuple[str, ...] = field(default=())   # top-level palette folders in this order
+
+
+def _el(parent: etree._Element | None, tag: str, attrs: Mapping[str, str] | None = None,
+        text: str | None = None) -> etree._Element:
+    # Component classes are written relative to VASSAL.build; plain tags ("entry") stay as they are.
+    tag = tag if tag.startswith("VASSAL.") or "." not in tag else P + tag
+    el = etree.Element(tag) if parent is None else etree.SubElement(parent, tag)
+    for k in sorted(attrs or {}):
+        el.set(k, attrs[k])
+    if text is not None:
+        el.text = text
+    return el
+
+
+def build_file(spec: ModuleSpec) -> bytes:
+    max_gpid = max((p.gpid for p in spec.pieces), default=0)
+    root = _el(None, "GameModule", {
+        "ModuleOther1": "", "ModuleOther2": "", "VassalVersion": VASSAL_VERSION, "description": spec.description,
+        "name": spec.name, "nextPieceSlotId": str(max_gpid + 1), "version": spec.version})
+    _el(root, "module.BasicCommandEncoder")
+    _el(root, "module.Documentation")
+    roster = _el(root, "module.PlayerRoster", {"buttonKeyStroke": "", "buttonText": "Retire",
+                                               "buttonToolTip": "Switch sides"})
+    for side in spec.sides:
+        _el(roster, "entry", text=side)
+    _el(root, "module.GlobalOptions", {"autoReport": "Always", "chatterHTMLSupport": "Never",
+                                       "nonOwnerUnmaskable": "Never", "playerIdFormat": "$PlayerName$",
+                                       "promptString": "Opponents can unmask my pieces"})
+    _el(root, "module.Chatter")
+    _el(root, "module.KeyNamer")
+    _el(root, "module.properties.GlobalProperties")
+    protos = _el(root, "module.PrototypesContainer")
+    for name, piece in spec.prototypes:
+        _el(protos, "module.PrototypeDefinition", {"description": "", "name": name}, add_piece("null", piece))
+    for m in spec.maps:
+        _map(root, m)
+    _palette(root, spec)
+    _dice(root)
+    for turn in spec.turns:
+        _turn_tracker(root, turn)
+    for name, file in spec.setups:
+        _el(root, "module.PredefinedSetup", {"description": "", "file": file, "isMenu": "false", "name": name,
+                                             "useFile": "true"})
+    _el(root, "VASSAL.i18n.Language")
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False, pretty_print=True)
+
+
+def _map(root: etree._Element, m: MapSpec) -> None:
+    fmt = "$pieceName$ moves $previousLocation$ -> $location$ *"
+    attrs = {
+        "allowMultiple": "false", "backgroundcolor": "255,255,255", "buttonName": m.button, "changeFormat": "$message$",
+        "color": "0,0,0", "createFormat": "$pieceName$ created in $location$ *", "edgeHeight": "0",
+        "edgeWidth": "0", "hotkey": "", "icon": "/images/map.gif" if m.button else "", "launch": "false",
+        "mapName": m.name, "markMoved": "Never", "markUnmovedHotkey": "", "markUnmovedIcon": "/images/unmoved.gif",
+        "markUnmovedText": "", "markUnmovedTooltip": "", "moveToFormat": fmt, "moveWithinFormat": fmt,
+        "thickness": "3",
+    }
+    if m.button:
+        attrs["launch"] = "true"    # a windowed map behind a toolbar button (the holding boxes)
+    mp = _el(root, "module.Map", attrs)
+    picker = _el(mp, "module.map.BoardPicker", {
+        "addColumnText": "Add column", "addRowText": "Add row", "boardPrompt": "Select board", "slotHeight": "125",
+        "slotScale": "0.2", "slotWidth": "350", "title": "Choose Boards"})
+    board = _el(picker, BOARD, {"image": m.image, "name": m.name, "reversible": "false"})
+    if m.grid is not None:
+        grid = _el(board, "module.map.boardPicker.board.HexGrid", m.grid.grid_attributes())
+        _el(grid, "module.map.boardPicker.board.mapgrid.HexGridNumbering", m.grid.numbering_attributes())
+    elif m.zones:
+        zoned = _el(board, "module.map.boardPicker.board.ZonedGrid")
+        for z in m.zones:
+            path = ";".join(f"{x},{y}" for x, y in z.polygon)
+            _el(zoned, "module.map.boardPicker.board.mapgrid.Zone", {
+                "highlightProperty": "", "locationFormat": "$name$", "name": z.name, "path": path,
+                "useHighlight": "false", "useParentGrid": "false"})
+    _el(mp, "module.map.StackMetrics", {"bottom": "40,0", "disabled": "false", "down": "37,0", "exSepX": "6",
+                                        "exSepY": "18", "top": "38,0", "unexSepX": "3", "unexSepY": "5",
+                                        "up": "39,0"})
+    for child in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
+                  "StackExpander", "PieceMover", "KeyBufferer", "SelectionHighlighters"):
+        _el(mp, "module.map." + child)
+    _el(mp, "module.map.HighlightLastMoved", {"color": "255,0,0", "enabled": "true", "thickness": "2"})
+    _el(mp, "module.map.CounterDetailViewer", {
+        "delay": "700", "display": "from top-most layer only", "fontSize": "11", "hotkey": "",
+        "minDisplayPieces": "2", "showgraph": "true", "showtext": "true", "version": "4", "zoomlevel": "1.0"})
+    _el(mp, "module.map.Zoomer", {"inTooltip": "Zoom in", "outTooltip": "Zoom out", "pickTooltip": "Select zoom",
+                                  "zoomLevels": "0.25,0.4,0.6,0.8,1.0,1.5", "zoomStart": "2"})
+
+
+def _palette(root: etree._Element, spec: ModuleSpec) -> None:
+    window = _el(root, "module.PieceWindow", {
+        "defaultWidth": "0", "hidden": "false", "hotkey": "67,520", "icon": "/images/counter.gif",
+        "name": "Counters", "scale": "1.0", "text": "Counters", "tooltip": "Counters"})
+    folders: dict[tuple[str, ...], etree._Element] = {}
+
+    def folder(path: tuple[str, ...]) -> etree._Element:
+        if path not in folders:
+            parent = window if len(path) == 1 else folder(path[:-1])
+            folders[path] = _el(parent, "widget.ListWidget", {
+                "divider": "150", "entryName": path[-1], "height": "0", "scale": "1.0", "width": "0"})
+        return folders[path]
+
+    for top in spec.palette_order:
+        folder((top,))
+    size = str(spec.counter_size)
+    for p in spec.pieces:
+        _el(folder(p.palette_path), "widget.PieceSlot", {"entryName": p.name, "gpid": str(p.gpid),
+                                                         "height": size, "width": size},
+            add_piece("null", p.palette_piece()))
+
+
+def _dice(root: etree._Element) -> None:
+    # A natural d10 reads 0-9 (0 is zero, DESIGN §5): one 10-sided die, each roll minus one.
+    _el(root, "module.DiceButton", {
+        "addToTotal": "0", "canDisable": "false", "hotkey": "68,520", "icon": "", "keepCount": "1",
+        "keepDice": "false", "keepOption": ">", "lockAdd": "true", "lockDice": "true", "lockPlus": "true",
+        "lockSides": "true", "nDice": "1", "nSides": "10", "name": "d10", "plus": "-1", "prompt": "false",
+        "propertyGate": "", "reportFormat": "** $name$ = $result$ *** &lt;$PlayerName$&gt;",
+        "reportTotal": "false", "sortDice": "false", "text": "d10 (0-9)", "tooltip": "Roll a d10, 0 to 9"})
+
+
+def _turn_tracker(root: etree._Element, turn: TurnSpec) -> None:
+    tracker = _el(root, "module.turn.TurnTracker", {
+        "buttonText": turn.name, "hotkey": "", "icon": "", "length": "-1", "lengthStyle": "Maximum",
+        "name": turn.name, "nexthotkey": "84,520", "plusButtonSize": "22", "prevhotkey": "84,195",
+        "reportFormat": "* &lt;$PlayerName$&gt; Turn Updated from $oldTurn$ to $newTurn$",
+        "turnButtonHeight": "22", "turnFormat": "$level1$"})
+    _el(tracker, "module.turn.ListTurnLevel", {
+        "configFirst": "false", "configList": "false", "list": encode(turn.labels, ","), "property": turn.property,
+        "prompt": "", "turnFormat": "$value$"})
+

@@ -1,0 +1,154 @@
+"""Our units, leaders and markers as VASSAL pieces: prototypes, palette pieces and placed pieces.
+
+Traits, outermost first (outer traits see a keystroke first; the Report is outermost so it reports the
+result of the whole chain):
+
+* prototype ``<Side> <kind>`` (shared):  Report, Delete, ``Side``, ``Kind``, and for units the facing
+  rotator(s) (``facing.py``) -- outside the Disorder layer so the back turns with the front;
+* the piece's own traits:  ``UnitId``, ``AG``, printed values (``Assault``, ``Cohesion``, ``MA``, ``DFE``,
+  ``Fire``, ``EffRange``, ``MaxRange``, ``CavType``, and ``D_<name>`` for the back), then the Disorder
+  layer (back image, menu "Disorder", Ctrl+F), then the BasicPiece (front image, name).
+
+A palette piece says ``prototype;<name>``; a placed piece (set-up) carries the prototype expanded in place,
+as the engine itself writes pieces into saves (vassal.md §3.3 UsePrototype).  Both come from the same
+functions, so :func:`expand` of a palette piece equals the placed piece in its default state.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from ..model import CounterSet, Face, Leader, Marker, Orientation, Unit
+from . import traits as t
+from .facing import facing_traits
+from .ids import gpid
+from .traits import Piece, Trait
+
+DISORDER_LAYER = "Disorder"   # exposes Disorder_Active (true when the back shows)
+FLIP_LAYER = "Flipped"        # two-sided markers
+REPORT_FORMAT = "$location$: $newPieceName$ $menuCommand$ *"
+REPORT_KEYS = (t.CTRL_F, t.CTRL_CLOSE_BRACKET, t.CTRL_OPEN_BRACKET, t.DELETE_KEY)
+FACE_PROPERTIES = (("assault", "Assault"), ("cohesion", "Cohesion"), ("ma", "MA"), ("dfe", "DFE"),
+                   ("fire", "Fire"), ("eff_range", "EffRange"), ("max_range", "MaxRange"))
+
+
+def image_name(key: str, face: str) -> str:
+    """The module image of a face; ``key`` is a unit/leader/marker id (ids are kebab-case, path-safe)."""
+    return f"{key}-{face}.png"
+
+
+@dataclass(frozen=True)
+class PieceSpec:
+    """Everything the writer needs for one counter: how to draw it in the palette and on a map."""
+    key: str                       # unit / leader / marker id
+    name: str
+    prototype: str                 # prototype name, e.g. "French infantry"
+    palette_path: tuple[str, ...]  # palette folders, e.g. ("French", "I Corps (Davout)")
+    own: tuple[Trait, ...]         # own traits, outermost first, BasicPiece last (default states)
+    side: str | None
+    kind: str
+    has_back: bool
+
+    @property
+    def gpid(self) -> int:
+        return gpid(self.key)
+
+    def palette_piece(self) -> Piece:
+        return Piece((t.use_prototype(self.prototype),) + self.own)
+
+
+# --------------------------------------------------------------------------------------------- prototypes
+
+def prototype_name(side: str | None, kind: str) -> str:
+    return f"{side} {kind}" if side else kind.capitalize()
+
+
+def prototype_traits(side: str | None, kind: str, orientation: Orientation,
+                     facing_hour: int | None = None) -> tuple[Trait, ...]:
+    """The shared traits of a prototype (ending with the empty BasicPiece every prototype has)."""
+    shared: list[Trait] = [t.report(REPORT_KEYS, REPORT_FORMAT), t.delete()]
+    if side:
+        shared.append(t.marker("Side", side))
+    shared.append(t.marker("Kind", kind))
+    if kind in ("infantry", "cavalry", "artillery"):
+        shared.extend(facing_traits(orientation, facing_hour))
+    return tuple(shared) + (t.PROTOTYPE_BASE,)
+
+
+# --------------------------------------------------------------------------------------------- own traits
+
+def _face_markers(face: Face, prefix: str) -> list[Trait]:
+    out = []
+    for attr, prop in FACE_PROPERTIES:
+        value = getattr(face, attr)
+        if value is not None:
+            out.append(t.marker(prefix + prop, str(value)))
+    return out
+
+
+def unit_spec(unit: Unit, ag_name: str) -> PieceSpec:
+    own: list[Trait] = [t.marker("UnitId", unit.id), t.marker("AG", unit.ag)]
+    own += _face_markers(unit.front, "")
+    if unit.cav_type:
+        own.append(t.marker("CavType", unit.cav_type))
+    if unit.back is not None:
+        own += _face_markers(unit.back, "D_")
+        own.append(t.layer(DISORDER_LAYER, image_name(unit.id, "back"), "+ (D)", "Disorder", t.CTRL_F))
+    own.append(t.basic_piece(image_name(unit.id, "front"), unit.name, gpid=str(gpid(unit.id))))
+    return PieceSpec(unit.id, unit.name, prototype_name(unit.side, unit.kind), (unit.side, ag_name),
+                     tuple(own), unit.side, unit.kind, unit.back is not None)
+
+
+def leader_spec(leader: Leader) -> PieceSpec:
+    own: list[Trait] = [t.marker("UnitId", leader.id)]
+    for attr, prop in (("orders_rating", "OrdersRating"), ("delay_rating", "DelayRating"), ("drm", "DRM"),
+                       ("command_range", "CommandRange"), ("ma", "MA")):
+        value = getattr(leader, attr)
+        own.append(t.marker(prop, "" if value is None else str(value)))
+    own.append(t.basic_piece(image_name(leader.id, "front"), leader.name, gpid=str(gpid(leader.id))))
+    return PieceSpec(leader.id, leader.name, prototype_name(leader.side, "leader"), (leader.side, "Leaders"),
+                     tuple(own), leader.side, "leader", False)
+
+
+def marker_spec(m: Marker) -> PieceSpec:
+    own: list[Trait] = [t.marker("MarkerId", m.id)]
+    if m.back_text is not None:
+        own.append(t.layer(FLIP_LAYER, image_name(m.id, "back"), f"+ ({m.back_text})", "Flip", t.CTRL_F))
+    own.append(t.basic_piece(image_name(m.id, "front"), m.name, gpid=str(gpid(m.id))))
+    return PieceSpec(m.id, m.name, prototype_name(m.side, "marker"), ("Markers",), tuple(own), m.side,
+                     "marker", m.back_text is not None)
+
+
+def piece_specs(counters: CounterSet) -> list[PieceSpec]:
+    """Every counter of ``counters`` in definition order: units, leaders, markers."""
+    ag_names = {ag.id: ag.name for ag in counters.activation_groups}
+    specs = [unit_spec(u, ag_names.get(u.ag, u.ag)) for u in counters.units]
+    specs += [leader_spec(ldr) for ldr in counters.leaders]
+    specs += [marker_spec(m) for m in counters.markers]
+    return specs
+
+
+# --------------------------------------------------------------------------------------------- placing
+
+def placed_piece(spec: PieceSpec, orientation: Orientation, map_id: str, x: int, y: int, *,
+                 facing_hour: int | None = None, disordered: bool = False) -> Piece:
+    """The piece as a set-up puts it on a map: prototype expanded, facing and Disorder layer set."""
+    shared = prototype_traits(spec.side, spec.kind, orientation, facing_hour)[:-1]
+    own = list(spec.own)
+    if disordered:
+        if not spec.has_back:
+            raise ValueError(f"{spec.key}: disordered in the set-up but its counter has no back")
+        own[-2] = Trait(own[-2].type, "1")     # the layer sits just outside the BasicPiece
+    own[-1] = t.placed(own[-1], map_id, x, y)
+    return Piece(shared + tuple(own))
+
+
+def expand(piece: Piece, prototypes: Mapping[str, Sequence[Trait]]) -> Piece:
+    """Replace every ``prototype;name`` trait by that prototype's traits, as the engine's PieceCloner does."""
+    out: list[Trait] = []
+    for trait in piece.traits:
+        if trait.type.startswith("prototype;"):
+            out.extend(expand(Piece(tuple(prototypes[trait.type[len("prototype;"):]])), prototypes).traits[:-1])
+        else:
+            out.append(trait)
+    return Piece(tuple(out))
