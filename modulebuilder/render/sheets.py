@@ -15,6 +15,7 @@ from modulebuilder.render.bleed import with_bleed
 from modulebuilder.render.counters import LEADER_BODY, body_colour, render_blank_back
 from modulebuilder.render.pdf import Canvas, PdfDocument
 from modulebuilder.render.physical import POINTS_PER_INCH
+from modulebuilder.render.stable import stable_hash
 from modulebuilder.render.sheet_layout import CROP_WIDTH_PT, Rect, SheetGeometry
 
 
@@ -103,21 +104,13 @@ class FaceSource:
 
     def resource_name(self, key: str) -> str:
         """PDF names allow few characters: a stable, readable name derived from the key."""
-        return "F" + "".join(c if c.isalnum() else "_" for c in key) + f"_{abs(hash_stable(key)) % 10**6}"
+        return "F" + "".join(c if c.isalnum() else "_" for c in key) + f"_{stable_hash(key) % 10**6}"
 
     def drawn_box(self, cut: Rect) -> Rect:
         """Box for the image with bleed, scaled so the face's own pixels map exactly onto ``cut``."""
         scale = cut.w / self.size_px
         b = self.bleed_px * scale
         return Rect(cut.x - b, cut.y - b, cut.w + 2 * b, cut.h + 2 * b)
-
-
-def hash_stable(text: str) -> int:
-    """A hash that, unlike ``hash()``, is the same in every run (keeps resource names deterministic)."""
-    h = 2166136261
-    for ch in text.encode():
-        h = ((h ^ ch) * 16777619) & 0xFFFFFFFF
-    return h
 
 
 def draw_counters(doc: PdfDocument, canvas: Canvas, src: FaceSource, placements: list[Placement]) -> None:

@@ -1,0 +1,160 @@
+"""Sub-commands ``counters``, ``sheets`` and ``map`` of ``modulebuilder``.
+
+Input problems (bad definitions, text that will not fit, a counter size that does not fit the paper)
+are printed as plain lines and exit 1; progress of long builds goes to stderr."""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable
+
+from modulebuilder.render.physical import COUNTER_SIZES, parse_inches, px
+
+DEFAULT_HEX_INCHES = Fraction(3, 4)          # across the flats; fits 5/8" counters with room to see terrain
+
+
+def _size(text: str) -> Fraction:
+    value = parse_inches(text)
+    if value not in COUNTER_SIZES:
+        raise argparse.ArgumentTypeError(
+            f"counter size {text!r}: choose one of {', '.join(str(s) for s in COUNTER_SIZES)} (inches)")
+    return value
+
+
+def _inches(text: str) -> Fraction:
+    try:
+        return parse_inches(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _offset(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"back offset {text!r}: expected X,Y in millimetres, e.g. 0.5,-1") from None
+    return x, y
+
+
+def _dpi(text: str) -> int:
+    v = int(text)
+    if not 72 <= v <= 1200:
+        raise argparse.ArgumentTypeError(f"dpi {v}: choose 72..1200 (300 is the usual, 600 for fine printers)")
+    return v
+
+
+def _progress(label: str) -> Callable[[int, int], None]:
+    """A stderr progress line, updated about every 5 %."""
+    def report(done: int, total: int) -> None:
+        if done == total or done % max(1, total // 20) == 0:
+            print(f"\r{label}: {done}/{total}", end="\n" if done == total else "", file=sys.stderr, flush=True)
+    return report
+
+
+def _guarded(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        from modulebuilder.render.text import TextDoesNotFit
+        try:
+            return command(args)
+        except TextDoesNotFit as exc:
+            print(f"error: {exc}", file=sys.stderr)
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+        except OSError as exc:
+            print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        except Exception as exc:                       # the loader's DefinitionError: one line per problem
+            problems = getattr(exc, "problems", None)
+            if problems is None:
+                raise
+            for p in problems:
+                print(p, file=sys.stderr)
+        return 1
+    return run
+
+
+def cmd_counters(args: argparse.Namespace) -> int:
+    from modulebuilder.render.faces import render_faces
+    from modulebuilder.render.sources import load_counter_sources
+    counters = load_counter_sources(args.sources)
+    size_px = args.px or px(args.size, args.dpi)
+    faces = render_faces(counters, size_px, dpi=None if args.px else args.dpi, progress=_progress("counter faces"))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for key, img in faces.items():
+        img.save(out / (key.replace("/", "-") + ".png"), optimize=False)
+    print(f"{len(faces)} faces ({size_px} px) in {out}")
+    return 0
+
+
+def cmd_sheets(args: argparse.Namespace) -> int:
+    from modulebuilder.render.print_job import PrintOptions, build_print_job
+    from modulebuilder.render.sources import load_counter_sources
+    counters = load_counter_sources(args.sources)
+    opts = PrintOptions(args.size, args.paper, args.dpi, args.bleed, args.margin, args.layout, args.back_offset,
+                        args.png, args.title or "")
+    files = build_print_job(counters, Path(args.out), opts, progress=_progress("counter faces"),
+                            log=lambda s: print(s, file=sys.stderr))
+    for f in files:
+        print(f)
+    return 0
+
+
+def cmd_map(args: argparse.Namespace) -> int:
+    from modulebuilder.render.map import render_map
+    from modulebuilder.render.map_print import full_map_pdf, tiled_map_pdf
+    from modulebuilder.render.sources import load_map_source
+    mapdef = load_map_source(args.map)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    img, _ = render_map(mapdef, args.hex_size)
+    png = out / f"{mapdef.id}.png"
+    img.save(png)
+    print(png)
+    # Print version: hexes of the chosen physical size (across the flats = sqrt(3) * centre-to-vertex).
+    print_size = float(args.hex_inches) * args.dpi / math.sqrt(3)
+    print(f"print map: rendering at {args.dpi} dpi ...", file=sys.stderr)
+    pimg, _ = render_map(mapdef, print_size)
+    for name, data in ((f"{mapdef.id}-full.pdf", full_map_pdf(pimg, args.dpi)),
+                       (f"{mapdef.id}-tiles-{args.paper}.pdf",
+                        tiled_map_pdf(pimg, args.dpi, args.paper, title=mapdef.title))):
+        (out / name).write_bytes(data)
+        print(out / name)
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("counters", help="render one PNG per counter face")
+    p.add_argument("sources", nargs="+", metavar="SCENARIO_OR_COUNTERS")
+    p.add_argument("--size", type=_size, default=Fraction(5, 8), help='counter size in inches (default 5/8)')
+    p.add_argument("--dpi", type=_dpi, default=300)
+    p.add_argument("--px", type=int, default=None, help="pixel size for screen images (overrides --size/--dpi)")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.set_defaults(func=_guarded(cmd_counters))
+
+    p = subparsers.add_parser("sheets", help="print-ready counter sheets (PDF, optional PNG pages)")
+    p.add_argument("sources", nargs="+", metavar="SCENARIO_OR_COUNTERS")
+    p.add_argument("--size", type=_size, default=Fraction(5, 8), help="counter size in inches: 1/2 9/16 5/8 3/4 1")
+    p.add_argument("--paper", choices=("letter", "a4"), default="letter")
+    p.add_argument("--dpi", type=_dpi, default=300)
+    p.add_argument("--bleed", type=_inches, default=Fraction(1, 16), help="bleed in inches (default 1/16)")
+    p.add_argument("--margin", type=_inches, default=Fraction(1, 4), help="paper margin in inches (default 1/4)")
+    p.add_argument("--layout", choices=("duplex", "gutter", "both"), default="duplex")
+    p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
+                   help="shift back pages by X,Y mm to correct duplex drift (see calibration.pdf)")
+    p.add_argument("--png", action="store_true", help="also write each page as a PNG at --dpi")
+    p.add_argument("--title", default="", help="text in each sheet's footer")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.set_defaults(func=_guarded(cmd_sheets))
+
+    p = subparsers.add_parser("map", help="render the map (PNG) and its print versions (PDF, full and tiled)")
+    p.add_argument("map", metavar="MAP_OR_SCENARIO")
+    p.add_argument("--hex-size", type=float, default=None, help="PNG hex size, centre to vertex in px")
+    p.add_argument("--hex-inches", type=_inches, default=DEFAULT_HEX_INCHES,
+                   help="printed hex size across the flats, inches (default 3/4)")
+    p.add_argument("--dpi", type=_dpi, default=150, help="resolution of the print PDFs (default 150)")
+    p.add_argument("--paper", choices=("letter", "a4"), default="letter")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.set_defaults(func=_guarded(cmd_map))
