@@ -1,0 +1,602 @@
+"""Movement (7.1–7.4, 6.33–6.34, 6.22, 6.21 at the end of a move; gaps digest §3, §2, §4; DESIGN §5 ``move``).
+
+Public API (all pure; nothing here changes a Board):
+
+* ``check_move(board, unit_id, path, mode=None, context=MoveContext(), facing=None) -> MoveResult`` — the
+  ruling on one ``move`` event: legal?, every error with its rule, MP per step, effects (``disordered`` by
+  terrain), whether it stopped in an enemy ZOC.  ``path`` is the hexes entered, in order (a leading start hex
+  is tolerated).  ``apply_move(board, result)`` then gives the new Board.
+* ``reachable(...) -> {hex: cost}`` and ``cheapest_path(...) -> [hexes] | None`` — Dijkstra over the same step
+  rules, so ``check_move(cheapest_path(d))`` is legal and costs ``reachable()[d]`` (property-tested).
+* ``legal_moves(...)`` — every (mode, destination, cost) a unit may take now, for a random-legal-play driver.
+* ``allowance(unit, mode, fired, rules)`` — 7.11–7.13, 7.36.  ``begin_activation(board, ids)`` resets the
+  per-activation flags and records who starts in an enemy ZOC (6.34).
+
+Rules and the engine defaults chosen (gaps digest tags [inferred] are switches or documented here):
+
+* 7.11 normal = printed MA of the face now up (Under Orders).  7.12 limited = ⌈MA/2⌉ (No Orders, and every
+  Reserve activation, 5.53); a No-Orders unit asking for ``normal`` is refused.  A group that failed its IO
+  may not move (5.28, ``context.may_move``).
+* 7.13 extended = 2×MA: Under Orders only, not Disordered (9.61), not for the sides in ``no_extended_sides``
+  (BOR-NO-EXTENDED: Russians), never through friends, non-artillery never ends stacked (artillery only with
+  artillery, within the 6.21 cap), and — default for "within three hexes" — illegal if the unit's start or any
+  hex of its path, or the start hex of any other unit of its OG (``context.og_hexes``), is ≤ 3 hexes from an
+  enemy combat unit.  Fired artillery may not extend (7.36 tail).
+* 7.21 each hex costs its table cell for the unit's column (horse artillery: artillery; CinC: commander);
+  ``{cost, disorders}`` cells Disorder a Good-Order unit at the end of its move (effect ``disordered``).
+* 7.22 road rate only from a hex with a connecting road; path = half the terrain, rounded up; roads never
+  cancel elevation costs.  7.37 no road/path rate into a hex adjacent to an enemy combat unit.
+* 7.23 a prohibited hex or hexside (``P``) may not be entered / crossed; an intact bridge crosses any
+  hexside at no extra cost (BOR-TERRAIN: the Moskva only there); a road crossing a prohibited *hex* allows it at
+  the road rate.
+* 7.24 a road/path crossing a stream cancels its cost (a ford); with BOR-TERRAIN (switch ``ford_only``) only
+  where a ``ford`` is printed.  A hexside marked only ``ford`` is a stream with a ford.
+* 6.22 / 7.32 never into or through an enemy combat unit.  BOR-5 never into an On Fire hex.
+* 6.33 entering an enemy ZOC ends the move; a Disordered unit pays +1 to enter.  6.34 only a unit that started
+  its activation in an enemy ZOC may leave it, paying +1 on the first hex, and may then not enter an
+  enemy-controlled frontal hex.  CinCs ignore ZOC (gaps §4 default).
+* 7.34 a hex is entered only with enough MPs; 7.35 minimum move: one hex whatever its cost, if the unit has
+  spent nothing this activation, the hex may be entered, it is not in an enemy ZOC and the unit is not in
+  square (9.85).
+* 7.36 artillery that fired: ⌈allowance/2⌉ (No Orders: ½ of ⌈MA/2⌉, switch ``fired_half_of_limited``) and
+  never into a hex adjacent to an enemy.
+* 7.38 passing through a friendly-occupied hex costs +1 MP (not when stopping there; CinCs do not pay).
+* 6.21 stacking and 6.11/6.14 facing are judged at the end of the move; the unit goes to the bottom (6.24).
+* 7.41 a reinforcement enters through an entry hex; the k-th unit of its AG pays k × the entry hex's cost
+  (``context.entry_index``).  7.42b Reinforcement Extended Movement (mode ``reinforcement``): 2×MA, every hex
+  entered along a road.  7.44 hexes within two of an enemy entry hex still in use (``context.forbidden_hexes``,
+  see :func:`entry_exclusion`) may not be entered.
+* 9.85 a unit in square moves at most one hex of cost ≤ 2, never into an enemy ZOC.
+"""
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+from typing import Iterable, Literal, Sequence
+
+from .board import Board, UnitState
+from .errors import RuleError
+from .facing import facing_error, required_facing
+from .stacking import stacking_errors_entering
+from .terrain import Cost, column_of
+from .zoc import in_enemy_frontal_zoc, in_enemy_zoc
+
+__all__ = ["MoveContext", "MoveResult", "Step", "Effect", "allowance", "check_move", "apply_move", "reachable",
+           "cheapest_path", "legal_moves", "begin_activation", "entry_exclusion", "MODES"]
+
+Mode = Literal["normal", "limited", "extended", "reinforcement"]
+MODES: tuple[str, ...] = ("normal", "limited", "extended", "reinforcement")
+EXTENDED_DISTANCE = 3        # 7.13
+ENTRY_EXCLUSION = 2          # 7.44
+SQUARE_MAX_COST = 2          # 9.85
+
+
+@dataclass(frozen=True, slots=True)
+class MoveContext:
+    """What the state machine knows about the mover's activation (the Board knows the position)."""
+    under_orders: bool = True                 # its order group is Under Orders (or won an IO), 5.26
+    reserve: bool = False                     # Reserve Activation: moves as a No-Orders unit, 5.53
+    may_move: bool = True                     # False after a failed Individual Order, 5.28
+    og_hexes: tuple[str, ...] = ()            # hexes where the rest of its OG started (7.13 all-or-nothing)
+    allowance: int | None = None              # overrides the MA (CinC: Napoleon's d10, BOR-NAPOLEON)
+    entry_hexes: tuple[str, ...] = ()         # 7.41 entry hexes of a reinforcement (default: the scenario's)
+    entry_index: int = 1                      # 7.41 k-th unit of its AG to enter pays k × the entry cost
+    forbidden_hexes: frozenset[str] = frozenset()   # 7.44 (see entry_exclusion) and scenario limits
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    hex: str
+    cost: int                                 # MP paid for this hex (terrain + hexside + ZOC + pass-through)
+    total: int
+    notes: tuple[str, ...] = ()               # the rules that priced it, e.g. ("7.22 road", "6.34 leave ZOC")
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    unit: str
+    effect: str                               # DESIGN §5 result effect: "disordered"
+    rule: str
+    hex: str | None = None
+
+    def to_json(self) -> dict:
+        out = {"unit": self.unit, "effect": self.effect, "rule": self.rule}
+        if self.hex:
+            out["hex"] = self.hex
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    unit: str
+    legal: bool
+    errors: tuple[RuleError, ...]
+    steps: tuple[Step, ...]
+    mode: str
+    allowance: int
+    start: str | None
+    end: str | None
+    facing: int | None
+    effects: tuple[Effect, ...] = ()
+    stops_in_zoc: bool = False
+    minimum_move: bool = False
+    rules: tuple[str, ...] = ()
+
+    @property
+    def mp_spent(self) -> int:
+        return self.steps[-1].total if self.steps else 0
+
+    @property
+    def path(self) -> list[str]:
+        return [s.hex for s in self.steps]
+
+
+# ------------------------------------------------------------------------------------------- allowance
+
+def allowance(unit: UnitState, mode: str, fired: bool = False, half_of_limited: bool = True) -> int:
+    """7.11 normal MA; 7.12 limited ⌈MA/2⌉; 7.13 / 7.42 extended 2×MA; 7.36 fired artillery halves it."""
+    ma = unit.ma
+    base = {"normal": ma, "limited": math.ceil(ma / 2), "extended": 2 * ma, "reinforcement": 2 * ma}[mode]
+    if fired and unit.kind == "artillery":
+        return math.ceil((base if (mode == "limited" and half_of_limited) else ma) / 2)
+    return base
+
+
+def entry_exclusion(board: Board, enemy_entry_hexes: Iterable[str]) -> frozenset[str]:
+    """7.44: hexes within two of an enemy entry hex, closed while the enemy still has units to enter."""
+    grid = board.grid
+    return frozenset(h for e in enemy_entry_hexes if board.on_map(e) for h in grid.within(e, ENTRY_EXCLUSION))
+
+
+def begin_activation(board: Board, unit_ids: Iterable[str]) -> Board:
+    """Reset the per-activation flags of ``unit_ids`` and record which start in an enemy ZOC (6.34)."""
+    changes = {}
+    for uid in unit_ids:
+        u = board.units[uid]
+        changes[uid] = {"moved": False, "fired": False, "mode": None, "mp_spent": 0,
+                        "started_in_zoc": u.hex is not None and in_enemy_zoc(board, u.hex, u.side)}
+    return board.update_many(changes)
+
+
+# ------------------------------------------------------------------------------------------- the plan
+
+class _Plan:
+    """Everything about one mover that does not change along its path (built once per check/search)."""
+
+    __slots__ = ("board", "unit", "side", "column", "mode", "ctx", "start", "allowance", "leader", "extended",
+                 "fired_art", "start_in_zoc", "started_in_zoc", "restricted", "spent_before", "entering", "entry_hexes")
+
+    def __init__(self, board: Board, unit: UnitState, mode: str, ctx: MoveContext) -> None:
+        self.board, self.unit, self.side, self.mode, self.ctx = board, unit, unit.side, mode, ctx
+        self.column = column_of(unit.kind)
+        self.leader = unit.is_leader
+        self.start = unit.hex
+        self.entering = unit.hex is None and unit.box == "reinforcement"
+        self.entry_hexes = tuple(ctx.entry_hexes) or tuple(sorted(board.static.entry_hexes))
+        self.extended = mode in ("extended", "reinforcement")
+        self.fired_art = unit.kind == "artillery" and unit.fired
+        if self.leader:
+            self.allowance = ctx.allowance if ctx.allowance is not None else (unit.defn.ma or 8)   # 5.62
+        else:
+            self.allowance = ctx.allowance if ctx.allowance is not None else allowance(
+                unit, mode, unit.fired, board.rules.fired_half_of_limited)
+        self.start_in_zoc = (not self.leader and self.start is not None
+                             and in_enemy_zoc(board, self.start, self.side))
+        # 6.34: did the unit start its activation in an enemy ZOC?  A unit that has not moved yet is where it
+        # started, so the flag set by begin_activation is only needed once it has moved.
+        self.started_in_zoc = unit.started_in_zoc or (self.start_in_zoc and not unit.moved)
+        self.restricted = self.started_in_zoc          # 6.34: once it leaves, no enemy frontal ZOC hex
+        self.spent_before = unit.mp_spent if unit.moved else 0
+
+    def zoc(self, h: str) -> bool:
+        return not self.leader and in_enemy_zoc(self.board, h, self.side)
+
+    def friends(self, h: str) -> bool:
+        """A friendly combat unit (not the mover) stands in ``h``."""
+        ids = self.board.stacks.get(h, ())
+        return any(i != self.unit.id for i in ids) and self.board.side_at(h) == self.side
+
+    def pass_through(self, h: str) -> int:
+        """7.38: +1 to go on from an intermediate hex holding friends (CinCs are not units: free)."""
+        return 1 if (not self.leader and h != self.start and self.friends(h)) else 0
+
+    def near_enemy(self, h: str) -> bool:
+        """7.13: is ``h`` within three hexes of an enemy combat unit?"""
+        b = self.board
+        return any(b.has_enemy(n, self.side) for n in b.grid.within(h, EXTENDED_DISTANCE))
+
+
+def _err(rule: str, code: str, msg: str, alt: Sequence | None = None) -> RuleError:
+    return RuleError(rule, code, msg, tuple(alt) if alt is not None else None)
+
+
+# ------------------------------------------------------------------------------------------- one step
+
+def _crossing(plan: _Plan, a: str, b: str, link: str | None) -> tuple[int, bool, list[str]] | RuleError:
+    """7.23 / 7.24 / 7.22: MP added for crossing the hexside a|b (and climbing), or why it may not be crossed."""
+    board, col, table = plan.board, plan.column, plan.board.table
+    feats = board.static.features(a, b)
+    mp, disorders, notes = 0, False, []
+    if feats:
+        if board.bridge_intact(a, b):
+            notes.append("7.23 bridge")            # BOR-TERRAIN: across the bridge at no extra cost
+        else:
+            fs = [f for f in feats if f != "bridge"]
+            has_ford = "ford" in fs
+            if has_ford and not any(f.startswith("stream") for f in fs):
+                fs.append("stream")                # a printed ford sits on a stream
+            for f in fs:
+                if f == "ford":
+                    continue
+                if f.startswith("stream") and link and (has_ford or not board.rules.ford_only):
+                    notes.append("7.24 ford")
+                    continue
+                c = table.hexside_cost(f, col)
+                if c.prohibited:
+                    return _err("7.23", "prohibited_hexside",
+                                f"{plan.unit.defn.name} may not cross the {f} between {a} and {b}")
+                mp += c.mp  # type: ignore[operator]
+                disorders |= c.disorders
+                if c.mp:
+                    notes.append(f"7.21 {f} +{c.mp}")
+    climb = board.static.elevation(b) - board.static.elevation(a)
+    if climb > 0:
+        c = table.hexside_cost("up_one_level", col)
+        if c.prohibited:
+            return _err("7.23", "prohibited_climb", f"{plan.unit.defn.name} may not climb from {a} to {b}")
+        if c.mp:
+            mp += c.mp * climb
+            notes.append(f"7.22 climb +{c.mp * climb}")
+        disorders |= c.disorders
+    return mp, disorders, notes
+
+
+def _hex_cost(plan: _Plan, a: str | None, b: str) -> tuple[Cost, list[str]]:
+    """7.21 / 7.22 / 7.37: the cost of the hex ``b`` entered from ``a`` (None = from off the map)."""
+    board, col, table = plan.board, plan.column, plan.board.table
+    terrain = board.static.terrain(b)
+    if b in board.rubble and "rubble" in table.rows:
+        terrain = "rubble"                                                   # BOR-5
+    cost = table.hex_cost(terrain, col)
+    link = board.static.road_link.get(frozenset((a, b))) if a else None
+    if link is None:
+        return cost, []
+    if board.adjacent_to_enemy(b, plan.side):
+        return cost, ["7.37 no road rate next to an enemy"]
+    if link == "road":
+        road = table.road_cost(col)
+        if road is not None and (cost.prohibited or road.mp < cost.mp):     # type: ignore[operator]
+            return Cost(road.mp), ["7.22 road"]
+        return Cost(cost.mp), []                                             # a road never disorders
+    return cost.halved(), ["7.22 path"]
+
+
+def _step(plan: _Plan, a: str | None, b: str, first: bool) -> tuple[int, bool, tuple[str, ...]] | RuleError:
+    """The MP to enter ``b`` from ``a`` (its hexside, hex, ZOC surcharges — not 7.38), or the rule against it."""
+    board, unit, side = plan.board, plan.unit, plan.side
+    name = unit.defn.name
+    if not board.on_map(b):
+        return _err("7.31", "off_map", f"{b} is not a hex of the map")
+    if a is not None and b not in board.neighbours(a):
+        return _err("7.31", "not_adjacent", f"{b} is not adjacent to {a}: a move is a path of adjacent hexes")
+    if board.has_enemy(b, side):
+        return _err("6.22", "enemy_occupied", f"{name} may not enter {b}: enemy units there (7.32)")
+    if b in board.on_fire:
+        return _err("BOR-5", "on_fire", f"no unit may enter the burning hex {b}")
+    if b in plan.ctx.forbidden_hexes:
+        return _err("7.44", "forbidden_hex", f"{name} may not enter {b} (within two hexes of an enemy entry hex)")
+    if plan.fired_art and board.adjacent_to_enemy(b, side):
+        return _err("7.36", "fired_artillery_adjacent", f"{name} fired and may not move next to an enemy ({b})")
+    if plan.extended:
+        if plan.near_enemy(b):
+            return _err("7.13", "extended_near_enemy", f"extended movement may not come within "
+                        f"{EXTENDED_DISTANCE} hexes of an enemy ({b})")
+        if plan.friends(b) and (unit.kind != "artillery"
+                                or any(u.kind != "artillery" for u in board.friendly_units_at(b, side))):
+            return _err("7.13", "extended_friends", f"extended movement may not enter friendly units ({b})")
+        if plan.mode == "reinforcement" and a is not None and board.static.road_link.get(frozenset((a, b))) != "road":
+            return _err("7.42", "reinforcement_off_road",
+                        f"reinforcement extended movement only along a road ({a} to {b})")
+    notes: list[str] = []
+    disorders = False
+    mp = 0
+    link = board.static.road_link.get(frozenset((a, b))) if a else None
+    if a is not None:
+        crossing = _crossing(plan, a, b, link)
+        if isinstance(crossing, RuleError):
+            return crossing
+        mp, disorders, notes = crossing[0], crossing[1], list(crossing[2])
+    cost, hex_notes = _hex_cost(plan, a, b)
+    if cost.prohibited:
+        return _err("7.23", "prohibited_terrain", f"{name} may not enter the {board.static.terrain(b)} hex {b}")
+    mp += cost.mp  # type: ignore[operator]
+    disorders |= cost.disorders
+    notes += hex_notes
+    if a is None:                                          # 7.41: k-th unit through the entry hex pays k times
+        mp *= max(plan.ctx.entry_index, 1)
+        notes.append(f"7.41 entry x{plan.ctx.entry_index}")
+    if first and plan.start_in_zoc:
+        mp += 1
+        notes.append("6.34 leave ZOC +1")
+    if plan.zoc(b):
+        if plan.restricted and in_enemy_frontal_zoc(board, b, side):
+            return _err("6.34", "zoc_frontal_after_leaving",
+                        f"{name} left an enemy ZOC and may not enter the enemy-controlled frontal hex {b}")
+        if unit.disordered:
+            mp += 1
+            notes.append("6.33 disordered into ZOC +1")
+    return mp, disorders, tuple(notes)
+
+
+# ------------------------------------------------------------------------------------------- whole move
+
+def _mode_errors(board: Board, unit: UnitState, mode: str, ctx: MoveContext) -> list[RuleError]:
+    """7.1x / 5.26–5.28 / 5.53 / 9.61 / BOR-NO-EXTENDED: may this unit move, in this mode, now?"""
+    name = unit.defn.name
+    if not ctx.may_move:
+        return [_err("5.28", "failed_individual_order", f"{name}'s group failed its Individual Order: rally only")]
+    if unit.moved and unit.mode is not None and unit.mode != mode and not unit.is_leader:
+        return [_err("7.13", "one_movement_type", f"{name} already moved with {unit.mode} movement this "
+                                                  f"activation", (unit.mode,))]
+    if unit.is_leader:
+        return [] if mode == "normal" else [_err("5.62", "cinc_mode", "a CinC moves at its normal allowance",
+                                                 ("normal",))]
+    under = ctx.under_orders and not ctx.reserve
+    if mode == "normal" and not under:
+        return [_err("7.12", "no_orders_limited",
+                     f"{name} is {'Reserve-activated' if ctx.reserve else 'without orders'}: limited movement only",
+                     ("limited",))]
+    if mode in ("extended", "reinforcement"):
+        if unit.side in board.rules.no_extended_sides:
+            return [_err("BOR-NO-EXTENDED", "no_extended", f"{unit.side} units may not use extended movement",
+                         ("normal", "limited") if under else ("limited",))]
+        if not under:
+            return [_err("7.13", "extended_needs_orders", "extended movement needs Under Orders", ("limited",))]
+        if unit.disordered:
+            return [_err("9.61", "extended_disordered", f"{name} is Disordered: no extended movement",
+                         ("normal", "limited"))]
+        if unit.fired:
+            return [_err("7.36", "extended_after_fire", "artillery that fired may not use extended movement",
+                         ("normal", "limited"))]
+        if mode == "reinforcement" and unit.box != "reinforcement":
+            return [_err("7.42", "not_a_reinforcement", f"{name} is not entering as a reinforcement")]
+    if unit.hex is None and unit.box != "reinforcement":
+        return [_err("7.31", "not_on_map", f"{name} is not on the map ({unit.box})")]
+    return []
+
+
+def _default_mode(unit: UnitState, ctx: MoveContext) -> str:
+    return "normal" if unit.is_leader or (ctx.under_orders and not ctx.reserve) else "limited"
+
+
+def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None = None,
+               context: MoveContext = MoveContext(), facing: int | None = None) -> MoveResult:
+    """Rule on moving ``unit_id`` along ``path`` (hexes entered, in order) and ending with ``facing``."""
+    unit = board.units[unit_id]
+    mode = mode or _default_mode(unit, context)
+    path = list(path)
+    if path and unit.hex is not None and path[0] == unit.hex:
+        path = path[1:]                                    # tolerate a path that repeats the start hex
+    plan = _Plan(board, unit, mode, context) if mode in MODES else None
+    rules = ["7.1" if unit.is_leader else {"normal": "7.11", "limited": "7.12"}.get(mode, "7.13")]
+
+    def result(errors: list[RuleError], steps=(), end=None, effects=(), zoc=False, minimum=False):
+        return MoveResult(unit_id, not errors, tuple(errors), tuple(steps), mode, plan.allowance if plan else 0,
+                          unit.hex, end if end is not None else unit.hex, facing, tuple(effects), zoc, minimum,
+                          tuple(dict.fromkeys(rules)))
+
+    if plan is None:
+        return result([_err("7.1", "bad_mode", f"unknown movement mode {mode!r}", MODES)])
+    errors = _mode_errors(board, unit, mode, context)
+    if errors:
+        return result(errors)
+    if plan.start_in_zoc and not plan.started_in_zoc and path:
+        return result([_err("6.34", "zoc_leave", f"{unit.defn.name} did not start its activation in the enemy "
+                                                  f"ZOC of {unit.hex} and may not leave it")])
+    if plan.entering and path and path[0] not in plan.entry_hexes:
+        return result([_err("7.41", "entry_hex", f"reinforcements enter through {', '.join(plan.entry_hexes)}",
+                            plan.entry_hexes)])
+    if plan.entering and not path:
+        return result([_err("7.41", "entry_hex", "a reinforcement must enter the map", plan.entry_hexes)])
+    if context.og_hexes and plan.extended and any(plan.near_enemy(h) for h in context.og_hexes if h):
+        return result([_err("7.13", "extended_group_near_enemy", "a unit of the order group starts within "
+                                                                 f"{EXTENDED_DISTANCE} hexes of an enemy")])
+    if plan.extended and unit.hex and plan.near_enemy(unit.hex):
+        return result([_err("7.13", "extended_near_enemy", f"{unit.defn.name} starts within "
+                                                           f"{EXTENDED_DISTANCE} hexes of an enemy")])
+
+    steps: list[Step] = []
+    total = 0
+    disorders_at: str | None = None
+    prev = unit.hex
+    stopped = False
+    for i, h in enumerate(path):
+        if stopped:
+            rules.append("6.33")
+            return result([_err("6.33", "zoc_stop", f"{unit.defn.name} entered an enemy ZOC at {prev} and must "
+                                                    f"stop there", sorted(reachable(board, unit_id, mode, context)))],
+                          steps)
+        step = _step(plan, prev, h, first=(i == 0))
+        if isinstance(step, RuleError):
+            rules.append(step.rule)
+            alt = sorted(reachable(board, unit_id, mode, context))
+            return result([RuleError(step.rule, step.code, step.message, tuple(alt))], steps)
+        mp, dis, notes = step
+        if i > 0 and plan.extended and plan.friends(prev):
+            rules.append("7.13")
+            return result([_err("7.13", "extended_through_friends",
+                                f"extended movement may not pass through friendly units ({prev})")], steps)
+        surcharge = plan.pass_through(prev) if i > 0 else 0   # 7.38 for the hex we just passed through
+        if surcharge:
+            notes = notes + ("7.38 pass through friends +1",)
+        cost = mp + surcharge
+        total += cost
+        steps.append(Step(h, cost, total, notes))
+        rules.extend(n.split()[0] for n in notes)
+        if dis and disorders_at is None:
+            disorders_at = h
+        if plan.zoc(h):
+            stopped = True
+            rules.append("6.33")
+        prev = h
+    end = prev
+    minimum = False
+    if total + plan.spent_before > plan.allowance:
+        minimum = (len(steps) == 1 and plan.spent_before == 0 and not unit.moved and not stopped
+                   and not unit.square and not plan.entering and not plan.leader)
+        if minimum:
+            rules.append("7.35")
+        else:
+            alt = sorted(reachable(board, unit_id, mode, context))
+            rules.append("7.34")
+            return result([_err("7.34", "not_enough_mp", f"{unit.defn.name} needs {total} MP but has "
+                                                         f"{plan.allowance - plan.spent_before}", alt)], steps)
+    if unit.square and (len(steps) > 1 or stopped or (steps and steps[0].cost > SQUARE_MAX_COST)):
+        rules.append("9.85")
+        return result([_err("9.85", "square_move", "a unit in square moves one hex of cost 2 or less, never "
+                                                   "into an enemy ZOC")], steps)
+    errors = _end_errors(plan, end, facing) if steps or facing is not None else []
+    if errors:
+        rules.extend(e.rule for e in errors)
+        return result(errors, steps, end)
+    effects = []
+    if disorders_at is not None and not unit.disordered:
+        effects.append(Effect(unit_id, "disordered", "7.21", disorders_at))
+    return result([], steps, end, effects, stopped, minimum)
+
+
+def _end_errors(plan: _Plan, end: str | None, facing: int | None) -> list[RuleError]:
+    """6.21 / 6.22 / 7.13 / 6.11 / 6.14 at the end of the move."""
+    board, unit = plan.board, plan.unit
+    errors: list[RuleError] = []
+    if end is None:
+        return errors
+    if not plan.leader and end != plan.start:
+        errors += stacking_errors_entering(board, unit, end)
+        if plan.extended and unit.kind != "artillery" and plan.friends(end):
+            errors.append(_err("7.13", "extended_ends_stacked", "a unit using extended movement may not end stacked"))
+    if facing is not None and not plan.leader:
+        fe = facing_error(board, facing)
+        if fe:
+            errors.append(fe)
+        else:
+            need = required_facing(board, unit, end)
+            if need is not None and need != facing:
+                errors.append(_err("6.11", "stack_facing_differs",
+                                   f"{unit.defn.name} must share the facing {need} of the units in {end} (6.14: "
+                                   f"artillery excepted)", (need,)))
+    return errors
+
+
+def apply_move(board: Board, result: MoveResult) -> Board:
+    """The Board after a legal move: the unit at the bottom of its new stack (6.24), facing set, moved,
+    mode and MP recorded, Disordered if the terrain said so (7.21)."""
+    if not result.legal:
+        raise ValueError("apply_move needs a legal MoveResult")
+    unit = board.units[result.unit]
+    facing = result.facing
+    if facing is None and result.end:
+        facing = required_facing(board, unit, result.end) or unit.facing
+    changes = {"mode": result.mode, "mp_spent": unit.mp_spent + result.mp_spent}
+    if any(e.effect == "disordered" for e in result.effects):
+        changes["status"] = "disordered"
+    if result.end == unit.hex or result.end is None:
+        return board.update(result.unit, facing=facing, moved=bool(result.steps) or unit.moved, **changes)
+    return board.move(result.unit, result.end, facing, **changes)
+
+
+# ------------------------------------------------------------------------------------------- search
+
+@dataclass
+class _Search:
+    cost: dict[str, int] = field(default_factory=dict)
+    prev: dict[str, str | None] = field(default_factory=dict)
+    ends: dict[str, int] = field(default_factory=dict)        # legal destinations -> cost
+
+
+def _search(board: Board, unit_id: str, mode: str | None, ctx: MoveContext) -> _Search:
+    """Dijkstra from the unit's hex with the very step rules of check_move; then keep legal end hexes."""
+    unit = board.units[unit_id]
+    mode = mode or _default_mode(unit, ctx)
+    out = _Search()
+    if mode not in MODES or _mode_errors(board, unit, mode, ctx):
+        return out
+    plan = _Plan(board, unit, mode, ctx)
+    if plan.start_in_zoc and not plan.started_in_zoc:
+        return out
+    if plan.extended and (unit.hex and plan.near_enemy(unit.hex)
+                          or any(plan.near_enemy(h) for h in ctx.og_hexes if h)):
+        return out
+    budget = plan.allowance - plan.spent_before
+    heap: list[tuple[int, int, str]] = []
+    counter = 0
+    if plan.entering:
+        firsts: list[tuple[str | None, str]] = [(None, h) for h in plan.entry_hexes if board.on_map(h)]
+    else:
+        firsts = [(unit.hex, n) for n in board.neighbours(unit.hex)]  # type: ignore[index]
+    for a, b in firsts:
+        st = _step(plan, a, b, first=True)
+        if isinstance(st, RuleError):
+            continue
+        mp = st[0]
+        minimum = (mp > budget and a is not None and plan.spent_before == 0 and not unit.moved
+                   and not plan.zoc(b) and not unit.square and not plan.leader)
+        if (mp <= budget or minimum) and mp < out.cost.get(b, 1 << 30):
+            out.cost[b], out.prev[b] = mp, a
+            counter += 1
+            heapq.heappush(heap, (mp, counter, b))
+    done: set[str] = set()
+    while heap:
+        g, _, x = heapq.heappop(heap)
+        if x in done or g != out.cost.get(x):
+            continue
+        done.add(x)
+        if g > budget or plan.zoc(x) or unit.square:   # 6.33 stop in ZOC; 7.35 min move; 9.85 one hex only
+            continue
+        if plan.extended and plan.friends(x):
+            continue                                   # 7.13 never through friends
+        extra = plan.pass_through(x)
+        for y in board.neighbours(x):
+            if y in done or y == plan.start:
+                continue
+            st = _step(plan, x, y, first=False)
+            if isinstance(st, RuleError):
+                continue
+            ng = g + extra + st[0]
+            if ng <= budget and ng < out.cost.get(y, 1 << 30):
+                out.cost[y], out.prev[y] = ng, x
+                counter += 1
+                heapq.heappush(heap, (ng, counter, y))
+    for h, g in out.cost.items():
+        if unit.square and g > SQUARE_MAX_COST:
+            continue
+        if not _end_errors(plan, h, None):
+            out.ends[h] = g
+    return out
+
+
+def reachable(board: Board, unit_id: str, mode: str | None = None,
+              context: MoveContext = MoveContext()) -> dict[str, int]:
+    """Every hex ``unit_id`` may legally end its move in now, with the least MP to get there (start excluded)."""
+    return dict(_search(board, unit_id, mode, context).ends)
+
+
+def cheapest_path(board: Board, unit_id: str, dest: str, mode: str | None = None,
+                  context: MoveContext = MoveContext()) -> list[str] | None:
+    """The cheapest legal path to ``dest`` (hexes entered, in order), or None if it cannot end there."""
+    s = _search(board, unit_id, mode, context)
+    if dest not in s.ends:
+        return None
+    path = [dest]
+    while (p := s.prev[path[-1]]) is not None and p != board.units[unit_id].hex:
+        path.append(p)
+    return path[::-1]
+
+
+def legal_moves(board: Board, unit_id: str, context: MoveContext = MoveContext()) -> list[tuple[str, str, int]]:
+    """Every (mode, destination, MP) open to ``unit_id`` now — for a random-legal-play driver."""
+    unit = board.units[unit_id]
+    modes = ("normal",) if unit.is_leader else (
+        ("reinforcement", "normal", "limited") if unit.box == "reinforcement" else ("normal", "limited", "extended"))
+    return [(m, h, c) for m in modes for h, c in sorted(reachable(board, unit_id, m, context).items())]

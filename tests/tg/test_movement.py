@@ -1,0 +1,358 @@
+"""Movement (7.x), ZOC effects (6.33–6.34): gaps digest §17 items 1–14, main digest items 19, 121, 124, 125.
+
+Pointy 8x8 map, clear terrain unless said (default table: clear inf 1 / cav 1 / art 2).  Useful geometry:
+row 04 runs 0104-0204-...-0804 (hours 3/9); 0604's neighbours are 0703 0704 0705 0605 0504 0603 (1..11);
+0504's are 0603 0604 0605 0505 0404 0503.
+"""
+from __future__ import annotations
+
+from referee.rulesets.triumph_and_glory.movement import (MoveContext, allowance, apply_move, begin_activation,
+                                                         check_move, cheapest_path, entry_exclusion, legal_moves,
+                                                         reachable)
+
+from .helpers import FR, RU, art, at, board, cav, inf, leader
+
+NO_ORDERS = MoveContext(under_orders=False)
+
+
+def codes(result):
+    return [e.code for e in result.errors]
+
+
+# ----------------------------------------------------------------------------------------------- ZOC
+
+def test_cat_gaps_1_entering_a_hex_next_to_good_order_enemy_ends_the_move():
+    b = board(at(inf("a", ma=6), "0204"), at(inf("r", side=RU), "0604", facing=10))
+    ok = check_move(b, "a", ["0304", "0404", "0504"])
+    assert ok.legal and ok.stops_in_zoc and ok.mp_spent == 3
+    on = check_move(b, "a", ["0304", "0404", "0504", "0505"])
+    assert codes(on) == ["zoc_stop"] and on.errors[0].rule == "6.33"
+    assert "0505" in on.errors[0].alternatives                # reachable another way (around the ZOC)
+
+
+def test_cat_gaps_2_disordered_enemy_has_no_zoc_so_the_unit_goes_on():
+    b = board(at(inf("a", ma=6), "0204"), at(inf("r", side=RU), "0604", status="disordered"))
+    r = check_move(b, "a", ["0304", "0404", "0504", "0505"])
+    assert r.legal and not r.stops_in_zoc and r.mp_spent == 4
+
+
+def test_cat_gaps_4_hex_beyond_a_bridge_is_not_in_the_enemy_zoc():
+    b = board(at(inf("a", ma=6), "0204"), at(inf("r", side=RU), "0604"), hexsides=[("0504", "0604", "bridge")])
+    r = check_move(b, "a", ["0304", "0404", "0504", "0505"])
+    assert r.legal and not r.stops_in_zoc
+
+
+def test_cat_gaps_5_disordered_unit_pays_one_more_to_enter_enemy_zoc():
+    good = board(at(inf("a"), "0204"), at(inf("r", side=RU), "0604"))
+    dis = board(at(inf("a"), "0204", status="disordered"), at(inf("r", side=RU), "0604"))
+    assert check_move(good, "a", ["0304", "0404", "0504"]).mp_spent == 3
+    r = check_move(dis, "a", ["0304", "0404", "0504"])
+    assert r.legal and r.mp_spent == 4 and "6.33 disordered into ZOC +1" in r.steps[-1].notes
+
+
+def test_cat_gaps_7_unit_that_did_not_start_in_zoc_cannot_leave_one_it_entered():
+    b = board(at(inf("a", ma=6), "0204"), at(inf("r", side=RU), "0604"))
+    b = begin_activation(b, ["a"])
+    first = check_move(b, "a", ["0304", "0404", "0504"])
+    b2 = apply_move(b, first)                                   # a is now in ZOC, moved, did not start there
+    again = check_move(b2, "a", ["0505"])
+    assert codes(again) == ["zoc_leave"] and again.errors[0].rule == "6.34"
+
+
+def test_unit_that_started_in_zoc_leaves_paying_one_more():
+    b = begin_activation(board(at(inf("a"), "0504"), at(inf("r", side=RU), "0604", facing=10)), ["a"])
+    assert b.unit("a").started_in_zoc
+    r = check_move(b, "a", ["0404"])
+    assert r.legal and r.mp_spent == 2 and "6.34 leave ZOC +1" in r.steps[0].notes
+
+
+def test_after_leaving_zoc_no_enemy_frontal_hex_but_non_frontal_zoc_hex_is_allowed():
+    b = begin_activation(board(at(inf("a"), "0504"), at(inf("r", side=RU), "0604", facing=10)), ["a"])
+    frontal = check_move(b, "a", ["0503", "0603"])             # 0603 is at 11 o'clock: r's front
+    assert codes(frontal) == ["zoc_frontal_after_leaving"] and frontal.errors[0].rule == "6.34"
+    flank = check_move(b, "a", ["0505", "0605"])               # 0605 is at 7 o'clock: ZOC, not front
+    assert flank.legal and flank.stops_in_zoc and flank.mp_spent == 3
+
+
+# ----------------------------------------------------------------------------------------------- allowances
+
+def test_cat_gaps_8_no_orders_infantry_ma4_gets_2_ma5_gets_3():
+    b = board(at(inf("a", ma=4), "0104"), at(inf("c", ma=5), "0106"))
+    assert allowance(b.unit("a"), "limited") == 2 and allowance(b.unit("c"), "limited") == 3
+    assert check_move(b, "a", ["0204", "0304"], context=NO_ORDERS).legal
+    assert codes(check_move(b, "a", ["0204", "0304", "0404"], context=NO_ORDERS)) == ["not_enough_mp"]
+    assert check_move(b, "c", ["0206", "0306", "0406"], context=NO_ORDERS).mp_spent == 3
+    refused = check_move(b, "a", ["0204"], mode="normal", context=NO_ORDERS)
+    assert codes(refused) == ["no_orders_limited"] and refused.errors[0].alternatives == ("limited",)
+
+
+def test_reserve_activation_moves_as_no_orders():
+    b = board(at(inf("a", ma=4), "0104"))
+    r = check_move(b, "a", ["0204", "0304", "0404"], context=MoveContext(reserve=True))
+    assert codes(r) == ["not_enough_mp"] and r.allowance == 2
+
+
+def test_failed_individual_order_may_not_move():
+    b = board(at(inf("a"), "0104"))
+    assert codes(check_move(b, "a", ["0204"], context=MoveContext(may_move=False))) == ["failed_individual_order"]
+
+
+def test_cat_gaps_10_extended_movement_doubles_ma():
+    b = board(at(inf("a", ma=4), "0101"), at(inf("r", side=RU), "0808"))
+    path = ["0201", "0301", "0401", "0501", "0601", "0701", "0801"]
+    assert check_move(b, "a", path, mode="extended").legal          # 7 MP of 8
+    assert codes(check_move(b, "a", path, mode="normal")) == ["not_enough_mp"]
+
+
+def test_cat_gaps_10_extended_mover_may_not_end_stacked_nor_pass_through_friends():
+    b = board(at(inf("a", ma=4), "0101"), at(inf("f"), "0301"), at(inf("r", side=RU), "0808"))
+    assert codes(check_move(b, "a", ["0201", "0301"], mode="extended")) == ["extended_friends"]
+    assert codes(check_move(b, "a", ["0201", "0301", "0401"], mode="extended")) == ["extended_friends"]
+    assert "0301" not in reachable(b, "a", "extended") and "0401" in reachable(b, "a", "extended")
+    assert check_move(b, "a", ["0201", "0301", "0401"], mode="normal").mp_spent == 4    # +1 passing through
+
+
+def test_cat_gaps_10_extended_artillery_may_join_artillery():
+    b = board(at(art("g", ma=4, fire=2), "0101"), at(art("h", fire=2), "0301"), at(inf("r", side=RU), "0808"))
+    assert check_move(b, "a" if False else "g", ["0201", "0301"], mode="extended").legal
+
+
+def test_extended_never_within_three_hexes_of_an_enemy():
+    b = board(at(inf("a", ma=4), "0101"), at(inf("r", side=RU), "0502"))     # 0201 is 4 away, 0301 only 3
+    r = check_move(b, "a", ["0201", "0301"], mode="extended")
+    assert codes(r) == ["extended_near_enemy"] and r.errors[0].rule == "7.13"
+
+
+def test_extended_refused_when_another_unit_of_the_order_group_starts_near_an_enemy():
+    b = board(at(inf("a", ma=4), "0101"), at(inf("r", side=RU), "0808"))
+    ctx = MoveContext(og_hexes=("0707",))
+    assert codes(check_move(b, "a", ["0201"], mode="extended", context=ctx)) == ["extended_group_near_enemy"]
+
+
+def test_extended_needs_orders_and_good_order():
+    b = board(at(inf("a"), "0101"), at(inf("d"), "0103", status="disordered"), at(inf("r", side=RU), "0808"))
+    assert codes(check_move(b, "a", ["0201"], mode="extended", context=NO_ORDERS)) == ["extended_needs_orders"]
+    assert codes(check_move(b, "d", ["0203"], mode="extended")) == ["extended_disordered"]
+
+
+def test_cat_124_russian_extended_movement_illegal_in_borodino():
+    b = board(at(inf("r", side=RU), "0101"), at(inf("f"), "0808"), special_rules=["BOR-NO-EXTENDED"])
+    r = check_move(b, "r", ["0201"], mode="extended")
+    assert codes(r) == ["no_extended"] and r.errors[0].rule == "BOR-NO-EXTENDED"
+    assert reachable(b, "r", "extended") == {}
+
+
+# ----------------------------------------------------------------------------------------------- terrain
+
+def test_cat_gaps_11_road_rate_refused_next_to_an_enemy_but_ford_still_cancels_the_stream():
+    road = ["0104", "0204", "0304", "0404", "0504", "0604", "0704"]
+    kw = dict(roads=[road], hexsides=[("0404", "0504", "stream"), ("0404", "0504", "ford")],
+              special_rules=["BOR-TERRAIN"])
+    free = board(at(art("g", ma=6), "0104"), **kw)
+    r = check_move(free, "g", ["0204", "0304", "0404", "0504"])
+    assert r.legal and r.mp_spent == 4 and "7.24 ford" in r.steps[-1].notes       # road 1 each, no stream
+    near = board(at(art("g", ma=6), "0104"), at(inf("r", side=RU), "0605"), **kw)   # 0605 touches 0504
+    r = check_move(near, "g", ["0204", "0304", "0404", "0504"])
+    assert r.legal and r.mp_spent == 5                                              # clear 2 into 0504
+    assert "7.37 no road rate next to an enemy" in r.steps[-1].notes and "7.24 ford" in r.steps[-1].notes
+
+
+def test_borodino_stream_without_a_printed_ford_is_not_cancelled_by_the_road():
+    road = ["0104", "0204", "0304", "0404", "0504"]
+    b = board(at(art("g", ma=6), "0104"), roads=[road], hexsides=[("0404", "0504", "stream")],
+              special_rules=["BOR-TERRAIN"])
+    assert check_move(b, "g", ["0204", "0304", "0404", "0504"]).mp_spent == 5       # 1+1+1 + (1 road + 1 stream)
+    plain = board(at(art("g", ma=6), "0104"), roads=[road], hexsides=[("0404", "0504", "stream")])
+    assert check_move(plain, "g", ["0204", "0304", "0404", "0504"]).mp_spent == 4   # 7.24: any road is a ford
+
+
+def test_road_rate_only_along_a_connected_road():
+    b = board(at(art("g", ma=4), "0104"), roads=[["0204", "0304"]])
+    assert check_move(b, "g", ["0204", "0304"]).mp_spent == 3                       # clear 2, then road 1
+
+
+def test_path_costs_half_the_terrain_rounded_up_cavalry_woods_3_to_2():
+    b = board(at(cav("c"), "0104"), terrain={"0204": "woods"}, paths=[["0104", "0204"]])
+    r = check_move(b, "c", ["0204"])
+    assert r.mp_spent == 2 and [e.effect for e in r.effects] == ["disordered"]      # a path does not stop 'D'
+
+
+def test_cavalry_entering_woods_becomes_disordered():
+    b = board(at(cav("c"), "0104"), terrain={"0204": "woods"})
+    r = check_move(b, "c", ["0204", "0304"])
+    assert r.legal and r.mp_spent == 4 and [(e.effect, e.rule) for e in r.effects] == [("disordered", "7.21")]
+    assert apply_move(b, r).unit("c").disordered
+
+
+def test_prohibited_terrain_from_the_table():
+    b = board(at(art("g"), "0104"), terrain={"0204": "marsh"})
+    assert codes(check_move(b, "g", ["0204"])) == ["prohibited_terrain"]
+
+
+def test_cat_125_moskva_only_at_a_bridge_and_at_no_extra_cost():
+    sides = [("0104", "0204", "river"), ("0105", "0205", "river"), ("0105", "0205", "bridge")]
+    b = board(at(inf("a"), "0104"), at(inf("c"), "0105"), hexsides=sides, special_rules=["BOR-TERRAIN"])
+    r = check_move(b, "a", ["0204"])
+    assert codes(r) == ["prohibited_hexside"] and r.errors[0].rule == "7.23"
+    ok = check_move(b, "c", ["0205"])
+    assert ok.legal and ok.mp_spent == 1
+
+
+def test_destroyed_bridge_cannot_be_crossed():
+    sides = [("0105", "0205", "river"), ("0105", "0205", "bridge")]
+    b = board(at(inf("c"), "0105"), hexsides=sides, markers=[("bridge_destroyed", ("0105", "0205"))])
+    assert codes(check_move(b, "c", ["0205"])) == ["prohibited_hexside"]
+
+
+def test_cat_121_entering_an_on_fire_hex_illegal():
+    b = board(at(inf("a"), "0104"), markers=[("on_fire", ("0204",))])
+    r = check_move(b, "a", ["0204"])
+    assert codes(r) == ["on_fire"] and r.errors[0].rule == "BOR-5"
+
+
+def test_cat_19_passing_through_an_enemy_hex_illegal():
+    b = board(at(inf("a"), "0104"), at(art("r", side=RU), "0204"))      # artillery: no ZOC, still blocks
+    r = check_move(b, "a", ["0204", "0304"])
+    assert codes(r) == ["enemy_occupied"] and r.errors[0].rule == "6.22"
+    assert all(h != "0204" for h in reachable(b, "a"))
+
+
+# ----------------------------------------------------------------------------------------------- restrictions
+
+def test_cat_gaps_13_minimum_move_one_hex_even_if_short_of_mp():
+    b = board(at(inf("a", ma=2), "0104"), terrain={"0204": "woods"})
+    r = check_move(b, "a", ["0204"], context=NO_ORDERS)                     # 1 MP, woods costs 2
+    assert r.legal and r.minimum_move and r.mp_spent == 2
+    assert reachable(b, "a", context=NO_ORDERS)["0204"] == 2
+
+
+def test_cat_gaps_13_minimum_move_never_into_enemy_zoc():
+    b = board(at(inf("a", ma=2), "0104"), at(inf("r", side=RU), "0304"), terrain={"0204": "woods"})
+    r = check_move(b, "a", ["0204"], context=NO_ORDERS)
+    assert codes(r) == ["not_enough_mp"] and "0204" not in reachable(b, "a", context=NO_ORDERS)
+
+
+def test_cat_gaps_13_no_minimum_move_in_square():
+    b = board(at(inf("a", ma=2), "0104"), terrain={"0204": "woods"})
+    b = b.update("a", square=True)
+    assert codes(check_move(b, "a", ["0204"], context=NO_ORDERS)) == ["not_enough_mp"]
+
+
+def test_unit_in_square_moves_one_hex_only():
+    b = board(at(inf("a", ma=4), "0104")).update("a", square=True)
+    assert check_move(b, "a", ["0204"]).legal
+    assert codes(check_move(b, "a", ["0204", "0304"])) == ["square_move"]
+    assert set(reachable(b, "a")) == set(b.neighbours("0104"))
+
+
+def test_cat_gaps_14_fired_artillery_moves_half_and_never_next_to_an_enemy():
+    b = board(at(art("g", ma=4), "0104"), at(inf("r", side=RU), "0404")).update("g", fired=True)
+    assert allowance(b.unit("g"), "normal", fired=True) == 2
+    assert check_move(b, "g", ["0204"]).legal                                # clear 2 = ½ MA
+    assert codes(check_move(b, "g", ["0204", "0205"])) == ["not_enough_mp"]
+    near = check_move(b, "g", ["0203"], facing=12)
+    assert near.legal                                                       # 0203 is not next to 0404
+    b2 = board(at(art("g", ma=8), "0104"), at(inf("r", side=RU), "0404")).update("g", fired=True)
+    r = check_move(b2, "g", ["0204", "0304"])
+    assert codes(r) == ["fired_artillery_adjacent"] and r.errors[0].rule == "7.36"
+
+
+def test_fired_no_orders_artillery_gets_half_of_its_restricted_allowance():
+    b = board(at(art("g", ma=8), "0104")).update("g", fired=True)
+    assert allowance(b.unit("g"), "limited", fired=True) == 2               # ⌈⌈8/2⌉/2⌉
+    assert allowance(b.unit("g"), "limited", fired=True, half_of_limited=False) == 4
+
+
+def test_passing_through_friends_costs_one_more_but_stopping_does_not():
+    b = board(at(inf("a"), "0104"), at(inf("f"), "0204"))
+    assert check_move(b, "a", ["0204"]).mp_spent == 1
+    r = check_move(b, "a", ["0204", "0304"])
+    assert r.mp_spent == 3 and "7.38 pass through friends +1" in r.steps[1].notes
+
+
+def test_stacking_is_judged_at_the_end_of_the_move_not_in_passing():
+    b = board(at(cav("c"), "0104"), at(inf("f"), "0204"), at(inf("g"), "0204"))
+    assert check_move(b, "c", ["0204", "0304"]).legal
+    r = check_move(b, "c", ["0204"])
+    assert "stack_infantry_cavalry" in codes(r)
+
+
+def test_facing_at_the_end_must_be_a_vertex_and_match_the_stack():
+    b = board(at(inf("a"), "0104"), at(inf("f"), "0204", facing=4))
+    assert codes(check_move(b, "a", ["0105"], facing=3)) == ["facing_hexside"]
+    r = check_move(b, "a", ["0204"], facing=12)
+    assert codes(r) == ["stack_facing_differs"] and r.errors[0].alternatives == (4,)
+    assert check_move(b, "a", ["0204"], facing=4).legal
+    moved = apply_move(b, check_move(b, "a", ["0204"]))                      # no facing given: takes the stack's
+    assert moved.unit("a").facing == 4 and [u.id for u in moved.stack("0204")] == ["f", "a"]
+
+
+def test_path_must_be_adjacent_hexes_on_the_map():
+    b = board(at(inf("a"), "0104"))
+    assert codes(check_move(b, "a", ["0304"])) == ["not_adjacent"]
+    assert codes(check_move(b, "a", ["0004"])) == ["off_map"]
+
+
+def test_a_path_that_repeats_the_start_hex_is_tolerated():
+    b = board(at(inf("a"), "0104"))
+    assert check_move(b, "a", ["0104", "0204"]).path == ["0204"]
+
+
+def test_moving_in_two_segments_accumulates_mp_and_keeps_the_mode():
+    b = board(at(inf("a", ma=4), "0104"))
+    b2 = apply_move(b, check_move(b, "a", ["0204", "0304"]))
+    assert b2.unit("a").mp_spent == 2
+    assert check_move(b2, "a", ["0404", "0504"]).legal
+    assert codes(check_move(b2, "a", ["0404", "0504", "0604"])) == ["not_enough_mp"]
+    assert codes(check_move(b2, "a", ["0404"], mode="limited")) == ["one_movement_type"]
+
+
+# ----------------------------------------------------------------------------------------------- others
+
+def test_reinforcement_enters_through_the_entry_hex_paying_k_times_its_cost():
+    b = board(at(inf("a"), "0808"), at(art("g", ma=6), None, box="reinforcement"))
+    ctx = MoveContext(entry_hexes=("0104",), entry_index=2)
+    r = check_move(b, "g", ["0104", "0204"], context=ctx)
+    assert r.legal and r.mp_spent == 6                                        # 2 x clear 2, then 2
+    assert codes(check_move(b, "g", ["0105"], context=ctx)) == ["entry_hex"]
+    assert reachable(b, "g", context=ctx)["0104"] == 4
+
+
+def test_reinforcement_extended_movement_only_along_a_road():
+    road = ["0104", "0204", "0304", "0404"]
+    b = board(at(inf("r", side=RU), "0808"), at(inf("a", ma=3), None, box="reinforcement"), roads=[road])
+    ctx = MoveContext(entry_hexes=("0104",))
+    assert check_move(b, "a", ["0104", "0204", "0304", "0404"], mode="reinforcement", context=ctx).legal
+    assert codes(check_move(b, "a", ["0104", "0205"], mode="reinforcement", context=ctx)) == [
+        "reinforcement_off_road"]
+
+
+def test_no_unit_within_two_hexes_of_an_enemy_entry_hex_7_44():
+    b = board(at(inf("a"), "0104"))
+    ctx = MoveContext(forbidden_hexes=entry_exclusion(b, ["0404"]))
+    assert codes(check_move(b, "a", ["0204"], context=ctx)) == ["forbidden_hex"]
+    assert "0204" not in reachable(b, "a", context=ctx)
+
+
+def test_cinc_uses_the_commander_column_and_ignores_zoc():
+    tables = {"movement_costs": {"rows": {"clear": {"infantry": 1, "cavalry": 1, "artillery": 2, "commander": 2}}}}
+    b = board(at(leader("nap"), "0204"), at(inf("r", side=RU), "0604"), tables=tables)
+    r = check_move(b, "nap", ["0304", "0404", "0504", "0505"], context=MoveContext(allowance=8))
+    assert r.legal and r.mp_spent == 8 and not r.stops_in_zoc
+    assert codes(check_move(b, "nap", ["0304", "0404", "0504", "0604"], context=MoveContext(allowance=9))) == [
+        "enemy_occupied"]
+    assert codes(check_move(b, "nap", ["0304"], context=MoveContext(allowance=1))) == ["not_enough_mp"]   # 7.35: units only
+
+
+def test_legal_moves_lists_modes_and_destinations():
+    b = board(at(inf("a", ma=2), "0101"), at(inf("r", side=RU), "0808"))
+    moves = legal_moves(b, "a")
+    assert ("normal", "0301", 2) in moves and ("limited", "0201", 1) in moves and ("extended", "0501", 4) in moves
+
+
+def test_cheapest_path_goes_around_woods():
+    b = board(at(inf("a", ma=4), "0104"), terrain={"0204": "woods", "0304": "woods"})
+    path = cheapest_path(b, "a", "0404")
+    r = check_move(b, "a", path)
+    assert r.legal and r.mp_spent == 4 and "0204" not in path and "0304" not in path
+    assert reachable(b, "a")["0404"] == 4
