@@ -168,11 +168,12 @@ def _palette(root: etree._Element, spec: ModuleSpec) -> None:
 
 
 def _dice(root: etree._Element) -> None:
-    # A natural d10 reads 0-9 (0 is zero, DESIGN §5): one 10-sided die, each roll minus one.
+    # A natural d10 reads 0-9 (0 is zero, DESIGN §5): one 10-sided die, each roll minus one.  The lock*
+    # attributes stay false: the 3.6 engine rolls an empty result when they are true.
     _el(root, "module.DiceButton", {
         "addToTotal": "0", "canDisable": "false", "hotkey": "68,520", "icon": "", "keepCount": "1",
-        "keepDice": "false", "keepOption": ">", "lockAdd": "true", "lockDice": "true", "lockPlus": "true",
-        "lockSides": "true", "nDice": "1", "nSides": "10", "name": "d10", "plus": "-1", "prompt": "false",
+        "keepDice": "false", "keepOption": ">", "lockAdd": "false", "lockDice": "false", "lockPlus": "false",
+        "lockSides": "false", "nDice": "1", "nSides": "10", "name": "d10", "plus": "-1", "prompt": "false",
         "propertyGate": "", "reportFormat": "** $name$ = $result$ *** &lt;$PlayerName$&gt;",
         "reportTotal": "false", "sortDice": "false", "text": "d10 (0-9)", "tooltip": "Roll a d10, 0 to 9"})
 

@@ -1,0 +1,216 @@
+"""Reading VASSAL saves (.vsav) and logs (.vlog): the pieces, where they are, and what each step did.
+
+``read_game`` opens the zip (bounded, see ``zipio``), undoes the obfuscation and parses the command tree
+(``savecodec``).  The text between ``begin_save`` and ``end_save`` is the starting position; each
+top-level ``LOG`` token after it is one step (one press of the engine's "Step forward").
+:meth:`GameFile.pieces` gives every piece at the start, :meth:`GameFile.replay` the pieces after each
+step, as the engine applies ``+/`` (add), ``-/`` (remove), ``D/`` (change state) and ``M/`` (move).
+Every problem with the input is a :class:`VassalFileError` with a sentence, never another exception.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Mapping
+
+from . import savecodec, seqenc
+from .errors import VassalFileError
+from .zipio import read_entries
+
+
+@dataclass(frozen=True)
+class PieceInfo:
+    """One piece as a save describes it."""
+    id: str
+    type: str
+    state: str
+    name: str
+    map: str | None          # map id (mapName), None off-map
+    x: int
+    y: int
+    gpid: str
+    properties: Mapping[str, str]   # Marker values plus <layer>_Active/_Level and <rotator>_Facing
+
+    def get(self, prop: str, default: str | None = None) -> str | None:
+        return self.properties.get(prop, default)
+
+    @property
+    def unit_id(self) -> str | None:
+        return self.properties.get("UnitId")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One logged step: its commands in execution order (``null`` bookkeeping removed)."""
+    index: int
+    commands: tuple[str, ...]
+
+    @property
+    def chat(self) -> tuple[str, ...]:
+        return tuple(c[4:] for c in self.commands if c.startswith("CHAT"))
+
+
+@dataclass
+class GameFile:
+    text: str
+    key: int | None
+    nodes: list[savecodec.Node]
+    setup_commands: tuple[str, ...] = field(default=())
+    steps: tuple[Step, ...] = field(default=())
+
+    def encode(self) -> str:
+        """The savedGame text again from the parsed tree (equal to :attr:`text` for engine files)."""
+        return savecodec.join_top_level(self.nodes)
+
+    def pieces(self) -> dict[str, PieceInfo]:
+        """Every piece (not stacks) of the starting position, by piece id."""
+        table: dict[str, tuple[str, str]] = {}
+        for cmd in self.setup_commands:
+            _apply(table, cmd)
+        return _pieces(table)
+
+    def replay(self) -> Iterator[tuple[Step, dict[str, PieceInfo]]]:
+        """Each step with the pieces after it."""
+        table: dict[str, tuple[str, str]] = {}
+        for cmd in self.setup_commands:
+            _apply(table, cmd)
+        for step in self.steps:
+            for cmd in step.commands:
+                _apply(table, cmd)
+            yield step, _pieces(table)
+
+    def by_unit(self) -> dict[str, PieceInfo]:
+        """Pieces of the starting position that carry a ``UnitId``, by unit id."""
+        return {p.unit_id: p for p in self.pieces().values() if p.unit_id}
+
+
+# --------------------------------------------------------------------------------------------- reading
+
+def read_game(source: bytes | str | os.PathLike[str], *, what: str | None = None) -> GameFile:
+    """Parse a .vsav/.vlog from its bytes or path."""
+    if isinstance(source, bytes):
+        data, label = source, what or "the file"
+    else:
+        label = what or Path(source).name
+        try:
+            data = Path(source).read_bytes()
+        except OSError as e:
+            raise VassalFileError(f"cannot read {label}: {e.strerror}.") from None
+    entries = read_entries(data, ["savedGame"], what=label)
+    if "savedGame" not in entries:
+        raise VassalFileError(f"{label} has no 'savedGame' entry, so it is not a VASSAL save or log.")
+    raw = entries["savedGame"]
+    key = int(raw[5:7], 16) if raw.startswith(savecodec.HEADER) and _is_hex(raw[5:7]) else None
+    text = savecodec.deobfuscate(raw, what=f"{label}: savedGame")
+    return parse_text(text, key=key, what=label)
+
+
+def _is_hex(b: bytes) -> bool:
+    return len(b) == 2 and all(c in b"0123456789abcdefABCDEF" for c in b)
+
+
+def parse_text(text: str, *, key: int | None = None, what: str = "the saved game") -> GameFile:
+    nodes = savecodec.top_level(text)
+    heads = [n.text if isinstance(n, savecodec.Leaf) else None for n in nodes]
+    if "begin_save" not in heads or "end_save" not in heads:
+        raise VassalFileError(f"{what} does not contain a begin_save ... end_save game state.")
+    start, end = heads.index("begin_save"), heads.index("end_save")
+    if end < start:
+        raise VassalFileError(f"{what} has end_save before begin_save.")
+    setup = tuple(c for n in nodes[start + 1:end] for c in savecodec.leaves(n))
+    steps = []
+    for n in nodes[end + 1:]:
+        if isinstance(n, savecodec.Log) or (isinstance(n, savecodec.Seq) and isinstance(n.items[0], savecodec.Log)):
+            steps.append(Step(len(steps) + 1, tuple(savecodec.leaves(n))))
+    gf = GameFile(text, key, nodes, setup, tuple(steps))
+    gf.pieces()   # surface malformed pieces now, as a VassalFileError, not later in a caller
+    return gf
+
+
+# --------------------------------------------------------------------------------------------- commands
+
+def _apply(table: dict[str, tuple[str, str]], cmd: str) -> None:
+    """Apply one command to ``id -> (type, state)`` as the engine would (other commands change no piece)."""
+    try:
+        if cmd.startswith("+/"):
+            pid, ptype, pstate = (seqenc.decode(cmd[2:], "/") + ["", ""])[:3]
+            table[pid] = (ptype, pstate)
+        elif cmd.startswith("-/"):
+            table.pop(cmd[2:], None)
+        elif cmd.startswith("D/"):
+            parts = seqenc.decode(cmd[2:], "/")
+            if parts[0] in table:
+                table[parts[0]] = (table[parts[0]][0], parts[1])
+        elif cmd.startswith("M/"):
+            parts = seqenc.decode(cmd[2:], "/")
+            pid, new_map, x, y = parts[0], parts[1], parts[2], parts[3]
+            if pid in table:
+                ptype, pstate = table[pid]
+                table[pid] = (ptype, _moved_state(ptype, pstate, new_map, x, y))
+    except (IndexError, ValueError) as e:
+        raise VassalFileError(f"malformed command {cmd[:60]!r} ({e}).") from None
+
+
+def _moved_state(ptype: str, pstate: str, new_map: str, x: str, y: str) -> str:
+    if ptype == "stack":
+        fields = seqenc.decode(pstate, ";")
+        fields[0:3] = [new_map, x, y]
+        return seqenc.encode(fields, ";")
+    states = seqenc.unchain(pstate)
+    fields = seqenc.decode(states[-1], ";")
+    fields[0:3] = [new_map, x, y]
+    states[-1] = seqenc.encode(fields, ";")
+    return seqenc.chain(states)
+
+
+# --------------------------------------------------------------------------------------------- pieces
+
+def _pieces(table: Mapping[str, tuple[str, str]]) -> dict[str, PieceInfo]:
+    return {pid: parse_piece(pid, t, s) for pid, (t, s) in table.items() if t != "stack"}
+
+
+def parse_piece(pid: str, ptype: str, pstate: str) -> PieceInfo:
+    """The properties our modules (and most others) expose, from a piece's type and state strings."""
+    try:
+        types = seqenc.unchain(ptype)
+        states = seqenc.unchain(pstate)
+        states += [""] * (len(types) - len(states))
+        props: dict[str, str] = {}
+        for tt, st in zip(types[:-1], states):
+            _trait_properties(tt, st, props)
+        basic_type = seqenc.decode(types[-1], ";")
+        basic = seqenc.decode(states[len(types) - 1], ";") + ["", "", "", ""]
+        if not types[-1].startswith("piece;"):
+            raise ValueError("the innermost trait is not a BasicPiece")
+        name = basic_type[4] if len(basic_type) > 4 else ""
+        count = int(basic[4] or 0) if basic[4:5] and basic[4].isdigit() else 0
+        for i in range(count):
+            k, v = basic[5 + 2 * i:7 + 2 * i] if len(basic) >= 7 + 2 * i else ("", "")
+            if k:
+                props.setdefault(k, v)
+        return PieceInfo(pid, ptype, pstate, name, None if basic[0] in ("null", "") else basic[0],
+                         int(basic[1] or 0), int(basic[2] or 0), basic[3], props)
+    except (IndexError, ValueError) as e:
+        raise VassalFileError(f"piece {pid!r} is malformed ({e}).") from None
+
+
+def _trait_properties(ttype: str, tstate: str, props: dict[str, str]) -> None:
+    if ttype.startswith("mark;"):
+        names = seqenc.decode(ttype[5:], ",")
+        values = seqenc.decode(tstate, ",")
+        for n, v in zip(names, values + [""] * len(names)):
+            props.setdefault(n, v)
+    elif ttype.startswith("emb2;"):
+        fields = seqenc.decode(ttype[5:], ";")
+        level = int(tstate or "-1")
+        name = fields[18] if len(fields) > 18 else ""
+        props.setdefault(f"{name}_Active", "true" if level > 0 else "false")
+        props.setdefault(f"{name}_Level", str(abs(level)))
+    elif ttype.startswith("rotate;"):
+        fields = seqenc.decode(ttype[7:], ";")
+        n = int(fields[0])
+        name = fields[5 if n == 1 else 7] if len(fields) > (5 if n == 1 else 7) else ""
+        if n > 1:
+            props.setdefault(f"{name}_Facing", str(int(tstate or "0") + 1))
+        props.setdefault(f"{name}_State", tstate)
