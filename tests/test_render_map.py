@@ -1,0 +1,111 @@
+"""The rendered map: hex centres where the layout says, terrain colours, both orientations and shifts,
+margins, elevation shading, bad input, determinism."""
+from __future__ import annotations
+
+import math
+from types import MappingProxyType
+
+import pytest
+
+from modulebuilder.hexgrid import HexGrid, HexLayout
+from modulebuilder.model import Grid, Hexside, MapDef, MapStyle, Road
+from modulebuilder.render import render_map
+from modulebuilder.render.map import SUPERSAMPLE, map_layout
+from modulebuilder.render.map_style import Palette, shaded
+from modulebuilder.render.colours import luminance, rgb
+
+GRIDS = [(o, s, fc, fr) for o in ("pointy", "flat") for s in ("even", "odd") for fc, fr in ((1, 1), (13, 0))]
+# Terrain ids with no symbol, so the hex centre shows the plain fill.
+PLAIN = {"sea": "#2050a0", "sand": "#e0c080", "heath": "#a05070"}
+
+
+def _map(orientation: str, shifted: str, first_col: int = 1, first_row: int = 1, **kw) -> MapDef:
+    g = Grid(orientation, shifted, first_col, first_row, 6, 5)  # type: ignore[arg-type]
+    names = HexGrid.from_model(g).hexes()
+    terrain = {h: ("sea", "sand", "heath")[i % 3] for i, h in enumerate(names) if i % 2 == 0}
+    return MapDef("t", "Test", g, "clear", MappingProxyType(terrain),
+                  style=MapStyle(hex_size=40, colours=MappingProxyType(PLAIN)), **kw)
+
+
+@pytest.mark.parametrize("orientation,shifted,first_col,first_row", GRIDS)
+def test_hex_centres_show_their_terrain(orientation: str, shifted: str, first_col: int, first_row: int) -> None:
+    m = _map(orientation, shifted, first_col, first_row)
+    img, layout = render_map(m)
+    pal = Palette(m.style.colours)
+    for h in layout.grid.hexes():
+        x, y = layout.center(h)
+        if m.terrain_of(h) in PLAIN:
+            assert img.getpixel((round(x), round(y))) == pal[m.terrain_of(h)], h
+    # Neighbours really are sqrt(3) * size apart, as the picture was drawn.
+    a = layout.grid.hexes()[0]
+    for n in layout.grid.neighbours(a).values():
+        assert math.dist(layout.center(a), layout.center(n)) == pytest.approx(math.sqrt(3) * 40)
+
+
+@pytest.mark.parametrize("orientation", ["pointy", "flat"])
+def test_margin_holds_title_and_legend_and_origin_accounts_for_it(orientation: str) -> None:
+    m = _map(orientation, "odd")
+    img, layout = render_map(m, 30)
+    assert layout.size == 30
+    left, top = layout.origin
+    assert left > 0 and top > 30                       # title line above the grid
+    assert img.width >= left + layout.width and img.height > top + layout.height + 30   # legend below
+    assert map_layout(m, 30)[1] == img.size
+    # Outside the grid, the margin is the background colour.
+    assert img.getpixel((1, 1)) == Palette()["background"]
+
+
+def test_hex_size_parameter_scales_the_map() -> None:
+    m = _map("flat", "even")
+    small, ls = render_map(m, 20)
+    big, lb = render_map(m, 40)
+    assert lb.width == pytest.approx(2 * ls.width)
+    assert big.width == pytest.approx(2 * small.width, abs=2)
+
+
+def test_elevation_is_shaded_lighter_up_and_darker_down() -> None:
+    base = rgb("#e0c080")
+    assert luminance(shaded(base, 1)) > luminance(base) > luminance(shaded(base, -1))
+    g = Grid("pointy", "even", 1, 1, 3, 1)
+    m = MapDef("e", "E", g, "sand", MappingProxyType({}), elevation=MappingProxyType({"0101": -1, "0301": 1}),
+               style=MapStyle(hex_size=40, colours=MappingProxyType(PLAIN)))
+    img, lay = render_map(m)
+    lum = {h: luminance(img.getpixel(tuple(round(v) for v in lay.center(h)))) for h in ("0101", "0201", "0301")}
+    assert lum["0101"] < lum["0201"] < lum["0301"]
+
+
+def test_hexside_features_draw_on_the_shared_edge() -> None:
+    m = _map("flat", "odd", hexsides=(Hexside(("0202", "0203"), "river"),))
+    img, lay = render_map(m)
+    hour = lay.grid.direction("0202", "0203")
+    x, y = lay.edge_midpoint("0202", hour)
+    r, g, b = img.getpixel((round(x), round(y)))
+    assert b > r + 40                                  # blue water on the hexside
+    with pytest.raises(ValueError, match="not adjacent"):
+        render_map(_map("flat", "odd", hexsides=(Hexside(("0101", "0505"), "stream"),)))
+
+
+def test_roads_pass_through_hex_centres() -> None:
+    road = Road(("0101", "0201", "0301"), "road")
+    m = _map("pointy", "even", roads=(road,))
+    img, lay = render_map(m)
+    for h in road.hexes:
+        x, y = lay.center(h)
+        assert img.getpixel((round(x), round(y))) == Palette()["road"]
+    with pytest.raises(ValueError, match="9999"):
+        render_map(_map("pointy", "even", roads=(Road(("0101", "9999")),)))
+
+
+def test_render_is_deterministic() -> None:
+    m = _map("flat", "odd", hexsides=(Hexside(("0202", "0203"), "stream"),))
+    a, _ = render_map(m)
+    b, _ = render_map(m)
+    assert a.tobytes() == b.tobytes()
+
+
+def test_layout_is_the_hexgrid_layout() -> None:
+    m = _map("pointy", "odd")
+    _, lay = render_map(m)
+    assert isinstance(lay, HexLayout)
+    assert lay.hex_at(*lay.center("0304")) == "0304"
+    assert SUPERSAMPLE >= 1
