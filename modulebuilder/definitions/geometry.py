@@ -4,6 +4,7 @@ resolved scenario and a scenario's set-up share them.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
@@ -12,6 +13,7 @@ from ..model import Grid
 from .problems import Path, Problem
 from .yamlpos import Located
 
+_HEX_NAME = re.compile(r"[0-9]{4}([0-9]{2})?")     # as the schemas' hex pattern
 GRID_FIELDS = ("orientation", "shifted", "first_column", "first_row", "columns", "rows", "digits")
 
 
@@ -25,8 +27,10 @@ class HexRef:
 
 def grid_of(data: Any) -> Grid | None:
     """The grid model of a schema-valid ``grid`` mapping, or None when it is not usable."""
-    if not isinstance(data, dict):
-        return None
+    if not isinstance(data, dict) or data.get("orientation") not in ("pointy", "flat") \
+            or data.get("shifted") not in ("even", "odd") \
+            or not all(isinstance(data.get(k, 2), int) and not isinstance(data.get(k), bool) for k in GRID_FIELDS[2:]):
+        return None        # the schema says what is wrong with it
     try:
         return Grid(**{k: data[k] for k in GRID_FIELDS if k in data})
     except TypeError:      # a required field is missing: the schema reports it
@@ -48,8 +52,9 @@ def describe_extent(grid: HexGrid) -> str:
 
 
 def off_map(doc: Located, grid: HexGrid, refs: Iterable[HexRef]) -> list[Problem]:
+    """Hexes that are well-formed numbers but not on this map (the schema reports malformed ones)."""
     return [doc.problem(r.path, f"hex {r.hex!r} is not on the map ({describe_extent(grid)})", at_key=r.at_key)
-            for r in refs if not grid.contains(r.hex)]
+            for r in refs if _HEX_NAME.fullmatch(r.hex) and not grid.contains(r.hex)]
 
 
 def non_adjacent_pairs(doc: Located, grid: HexGrid, pairs: Iterable[tuple[Path, str, str]]) -> list[Problem]:

@@ -150,7 +150,8 @@ def _message(e: ValidationError) -> str:
     if v == "type":
         types = want if isinstance(want, list) else [want]
         text = f"must be {_wanted(e)} (got {show(got)})"
-        if "string" in types and isinstance(got, (int, float)) and not isinstance(got, bool):
+        if "string" in types and isinstance(got, (int, float)) and not isinstance(got, bool) \
+                and "quotes" not in text:
             text += "; put it in quotes"
         return text
     if v == "enum":

@@ -35,11 +35,10 @@ def check_placements(placed: Sequence[Placed], reinforcements: Sequence[Entry], 
     seen: dict[str, Path] = {}
 
     def once(entry: Entry, field: Path, uid: str) -> None:
-        path = entry.path + field
         if uid in seen:
-            out.append(entry.doc.problem(path, f"{uid!r} is already placed at {format_path(seen[uid])}"))
+            out.append(entry.doc.problem(entry.path + field, f"{uid!r} is already placed at {format_path(seen[uid])}"))
         else:
-            seen[uid] = path
+            seen[uid] = entry.path
 
     for p in placed:
         uid = p.piece
@@ -78,7 +77,7 @@ def _on_map(e: Entry, piece: Entry, grid: HexGrid | None) -> list[Problem]:
     if is_leader:
         if "facing" in e.data:
             out.append(e.problem("facing", "leaders have no facing", at_key=True))
-    elif hex_id is not None and "facing" not in e.data:
+    elif hex_id is not None and "facing" not in e.data and "box" not in e.data:
         out.append(e.missing("facing", "a unit on the map needs a facing"))
     if grid is not None and facing is not None and 1 <= facing <= 12:
         why = bad_facing(grid, facing)

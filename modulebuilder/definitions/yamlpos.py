@@ -90,6 +90,10 @@ def _syntax_problem(exc: MarkedYAMLError, file: str) -> Problem:
     what = exc.problem or exc.context or "not valid YAML"
     # ruamel appends advice on how to silence the duplicate-key check; an author needs the fact only.
     what = what.split("\n")[0]
+    opened = exc.context_mark
+    # "while parsing a flow mapping started at line 5" finds the unclosed bracket; other contexts add noise.
+    if exc.context and exc.context.startswith("while parsing") and opened is not None and opened.line + 1 != line:
+        what += f" ({exc.context} started at line {opened.line + 1})"
     return Problem(file, line, column, WHOLE_FILE, f"YAML syntax error: {what}")
 
 
