@@ -1,0 +1,121 @@
+"""Triumph & Glory v2.2 (as in *Borodino*) — the referee's ruleset plugin.
+
+Registered under the entry-point group ``referee.rulesets`` as ``triumph-and-glory``.  Part 1: the sequence of
+play (3.0), initiative (4.0), orders and order groups (5.1x–5.2x), activation markers (5.3x), reserve
+activation (5.5x), commanders-in-chief (5.6x), the *Borodino* command rules and *Schevardino*'s command
+activation, with movement, facing and stacking judged by the positional modules.  Fire, shock, rally,
+recovery and collapse (chapters 8–10) are part 2: their events are not accepted yet.
+
+Module map (data flows one way: event → ``dispatch`` → rule function → new state → ``sequence.advance``):
+``state`` (records), ``sequence`` (3.0 phases), ``initiative`` (4.0, 5.51 go-first), ``orders`` (5.1x–5.2x),
+``activation`` (5.3x, the cup, Schevardino), ``reserve`` (5.5x), ``cinc`` (5.6x), ``moves`` (move/face/stack
+order → positional rules), ``scenario_rules`` (special rules as data), ``legal`` (legal actions), ``views``.
+"""
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from importlib import resources
+from typing import Any, Mapping
+
+from referee.engine.dice import EventDice
+from referee.engine.ruling import Ruling
+
+from . import dispatch, legal, sequence, views
+from .board import Board
+from .state import Static, TGState
+
+UNIT_FIELDS = ("unit",)
+UNIT_LIST_FIELDS = ("units", "order")
+HEX_FIELDS = ("hex", "to", "target")
+HEX_LIST_FIELDS = ("path",)
+
+
+class TriumphAndGlory:
+    id = "triumph-and-glory"
+    name = "Triumph & Glory v2.2"
+
+    @cached_property
+    def _schema(self) -> dict[str, Any]:
+        return json.loads(resources.files(__package__).joinpath("events.schema.json").read_text("utf-8"))
+
+    def event_schema(self) -> Mapping[str, Any]:
+        return self._schema
+
+    def check_references(self, scenario: Any, event: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Units, hexes, sides, markers and AGs an event names must exist (else the log is bad input)."""
+        ids = {u.id for u in scenario.counters.units} | {ldr.id for ldr in scenario.counters.leaders}
+        grid = scenario.map.grid
+        sides = [s.name for s in scenario.sides]
+        ags = {a.id for a in scenario.counters.activation_groups}
+        problems: list[tuple[str, str]] = []
+
+        def unit(where: str, uid: Any) -> None:
+            if uid not in ids:
+                problems.append((where, f"no unit '{uid}' in the scenario"))
+
+        def hex_(where: str, h: Any) -> None:
+            if not _on_grid(grid, h):
+                problems.append((where, f"no hex '{h}' on the map"))
+
+        for f in UNIT_FIELDS:
+            if f in event:
+                unit(f, event[f])
+        for f in UNIT_LIST_FIELDS:
+            for i, uid in enumerate(event.get(f, ()) or ()):
+                unit(f"{f}[{i}]", uid)
+        for i, entry in enumerate(event.get("under_orders", ()) or ()):
+            if isinstance(entry, str):
+                unit(f"under_orders[{i}]", entry)
+            else:
+                for j, uid in enumerate(entry):
+                    unit(f"under_orders[{i}][{j}]", uid)
+        for f in HEX_FIELDS:
+            if isinstance(event.get(f), str):
+                hex_(f, event[f])
+        for f in HEX_LIST_FIELDS:
+            for i, h in enumerate(event.get(f, ()) or ()):
+                hex_(f"{f}[{i}]", h)
+        for f in ("side", "first"):
+            if f in event and event[f] not in sides:
+                problems.append((f, f"no side '{event[f]}' in the scenario (sides: {', '.join(sides)})"))
+        for s in (event.get("rolls") or {}):
+            if s not in sides:
+                problems.append((f"rolls.{s}", f"no side '{s}' in the scenario"))
+        if "marker" in event:
+            m = event["marker"]
+            known = ags | {"destruction"} | {f"{k}:{s}" for k in ("barrage", "cga") for s in sides}
+            if m not in known:
+                problems.append(("marker", f"no marker '{m}' in the scenario"))
+        if "ag" in event and event["ag"] not in ags:
+            problems.append(("ag", f"no activation group '{event['ag']}' in the scenario"))
+        return problems
+
+    def initial_state(self, scenario: Any) -> TGState:
+        return sequence.initial_state(Static.from_scenario(scenario), Board.from_scenario(scenario))
+
+    def rule(self, state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+        return dispatch.rule(state, event, dice)
+
+    def view(self, state: TGState, side: str | None) -> dict[str, Any]:
+        return views.view(state, side)
+
+    def legal_actions(self, state: TGState) -> list[dict[str, Any]]:
+        return legal.legal_actions(state)
+
+    def progress(self, state: TGState) -> tuple[str, str]:
+        return state.label()
+
+    def is_over(self, state: TGState) -> bool:
+        return state.over
+
+
+def _on_grid(grid: Any, h: Any) -> bool:
+    if not isinstance(h, str) or not h.isdigit() or len(h) != 2 * grid.digits:
+        return False
+    col, row = int(h[:grid.digits]), int(h[grid.digits:])
+    return (grid.first_column <= col < grid.first_column + grid.columns
+            and grid.first_row <= row < grid.first_row + grid.rows)
+
+
+RULESET = TriumphAndGlory()

@@ -1,0 +1,101 @@
+"""Dice: rolls carried by the log, rolls still owed, and the referee's verifiable seeded rolls.
+
+The referee's source is a commitment scheme (DESIGN §6): the secret ``seed`` is fixed when the game starts and
+``commitment(seed)`` (its SHA-256) is published; roll number ``index`` for ``purpose`` is
+``HMAC-SHA256(seed, f"{index}:{purpose}")`` reduced to 0–9 by rejection sampling (so every face has exactly
+probability 1/10).  Revealing the seed at the end lets anyone re-derive every roll with ``natural``.
+
+A rule function never talks to a source directly: it asks its :class:`EventDice` for the roll that belongs
+in one *slot* of the event (``"roll"``, ``"rolls.French"``).  The event's own value wins; otherwise the
+referee rolls (``dice: referee``) or the roll is recorded as owed (``dice: players``).
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any, Mapping
+
+_LIMIT = (1 << 256) - (1 << 256) % 10     # largest multiple of 10 below 2**256: rejection bound
+
+
+def commitment(seed: str) -> str:
+    """The published hash of the secret seed."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+def natural(seed: str, index: int, purpose: str) -> int:
+    """Roll number ``index`` (0-based, counted over the whole game) for ``purpose``: a fair d10, 0–9."""
+    key = seed.encode("utf-8")
+    attempt = 0
+    while True:
+        msg = f"{index}:{purpose}" if attempt == 0 else f"{index}:{purpose}:{attempt}"
+        x = int.from_bytes(hmac.new(key, msg.encode("utf-8"), hashlib.sha256).digest(), "big")
+        if x < _LIMIT:                      # rejection sampling: never biased toward low faces
+            return x % 10
+        attempt += 1
+
+
+def verify(seed: str, published: str) -> bool:
+    """Whether ``seed`` is the one the published commitment was made for."""
+    return hmac.compare_digest(commitment(seed), published)
+
+
+def get_slot(event: Mapping[str, Any], slot: str) -> Any:
+    """The value at a dotted slot path of an event, or None."""
+    cur: Any = event
+    for part in slot.split("."):
+        if not isinstance(cur, Mapping) or part not in cur:
+            return None
+        cur = cur[part]
+    return cur
+
+
+def set_slot(event: Mapping[str, Any], slot: str, value: Any) -> dict[str, Any]:
+    """A copy of ``event`` with ``value`` stored at ``slot`` (intermediate objects created as needed)."""
+    out = dict(event)
+    parts = slot.split(".")
+    cur = out
+    for part in parts[:-1]:
+        nxt = dict(cur.get(part) or {})
+        cur[part] = nxt
+        cur = nxt
+    cur[parts[-1]] = value
+    return out
+
+
+class EventDice:
+    """The dice handed to one rule call.
+
+    ``seed`` is None when the players roll.  ``next_index`` is the game-wide number of the next referee roll;
+    the engine advances it by ``len(drawn)`` only when the ruling is legal, so an illegal attempt re-rolls
+    nothing (the same attempt gets the same roll).
+    """
+    __slots__ = ("event", "seed", "next_index", "owed", "drawn")
+
+    def __init__(self, event: Mapping[str, Any], seed: str | None = None, next_index: int = 0) -> None:
+        self.event = event
+        self.seed = seed
+        self.next_index = next_index
+        self.owed: list[tuple[str, str]] = []       # (slot, purpose) still to be rolled by the players
+        self.drawn: dict[str, int] = {}             # slot -> natural the referee rolled
+
+    def roll(self, slot: str, purpose: str) -> int | None:
+        given = get_slot(self.event, slot)
+        if given is not None:
+            return int(given)
+        if slot in self.drawn:
+            return self.drawn[slot]
+        if self.seed is not None:
+            value = natural(self.seed, self.next_index + len(self.drawn), purpose)
+            self.drawn[slot] = value
+            return value
+        if (slot, purpose) not in self.owed:
+            self.owed.append((slot, purpose))
+        return None
+
+    def filled_event(self) -> dict[str, Any]:
+        """The event with the referee's rolls written in (what a players'-dice log of the game would hold)."""
+        out = dict(self.event)
+        for slot, value in self.drawn.items():
+            out = set_slot(out, slot, value)
+        return out

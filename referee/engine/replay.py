@@ -1,0 +1,152 @@
+"""Replaying a log: one ruling per event, in order, and the state at the end.
+
+The engine's own concern is the roll protocol (DESIGN §5): an event whose roll is missing is ruled with the
+roll owed; it waits (``Pending``) until ``{"type": "roll", "roll": N}`` events pay every owed roll, and is then
+ruled on again, complete — that ruling is the one the ``roll`` event gets.  Everything game-specific is the
+ruleset's.
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, Iterable, Mapping, TypeVar
+
+from referee.engine.dice import EventDice, commitment, set_slot
+from referee.engine.ruleset import Ruleset
+from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal
+
+S = TypeVar("S")
+
+ROLL = "roll"          # the engine's event type that pays an owed roll
+
+
+@dataclass(frozen=True)
+class Pending:
+    """An event waiting for rolls: its log index, the event with the rolls paid so far, the owed slots."""
+    index: int
+    event: Mapping[str, Any]
+    owed: tuple[tuple[str, str], ...]          # (slot, purpose)
+
+
+@dataclass(frozen=True)
+class Game(Generic[S]):
+    """The engine's state: the ruleset's state plus what the roll protocol needs."""
+    ruleset: Ruleset[S]
+    state: S
+    dice: str = "players"                       # "players" | "referee"
+    seed: str | None = None
+    rolls_used: int = 0                         # referee rolls consumed so far (the next roll's index)
+    pending: Pending | None = None
+
+    @property
+    def commitment(self) -> str | None:
+        return commitment(self.seed) if self.seed is not None else None
+
+
+def new_game(ruleset: Ruleset[S], scenario: Any, dice: str = "players", seed: str | None = None) -> Game[S]:
+    if dice == "referee" and seed is None:
+        seed = secrets.token_hex(16)            # a fresh secret; revealed in the final state
+    return Game(ruleset=ruleset, state=ruleset.initial_state(scenario), dice=dice,
+                seed=seed if dice == "referee" else None)
+
+
+def step(game: Game[S], index: int, event: Mapping[str, Any]) -> tuple[Ruling, Game[S], dict[str, Any]]:
+    """Rule on one event.  Returns the ruling, the new game and the event as played (referee rolls filled)."""
+    if event.get("type") == ROLL:
+        return _pay_roll(game, index, event)
+    if game.pending is not None:
+        p = game.pending
+        owed = ", ".join(purpose for _, purpose in p.owed)
+        return (illegal(event.get("type", "?"), [Error(
+            "roll", "roll_owed", f"event {p.index} ({p.event.get('type')}) still owes a roll ({owed}); "
+            "send {\"type\": \"roll\", \"roll\": N} first")]).with_index(index), game, dict(event))
+    return _rule(game, index, event, event.get("type", "?"))
+
+
+def _rule(game: Game[S], index: int, event: Mapping[str, Any], type_: str,
+          pending_index: int | None = None) -> tuple[Ruling, Game[S], dict[str, Any]]:
+    dice = EventDice(event, game.seed if game.dice == "referee" else None, game.rolls_used)
+    ruling, new_state = game.ruleset.rule(game.state, event, dice)
+    ruling = ruling.with_index(index, type_)
+    if not ruling.legal:
+        return ruling, game, dict(event)
+    if dice.owed:
+        # The rule validated the event but cannot finish without the roll: nothing changes yet.
+        waiting = Pending(index=index if pending_index is None else pending_index, event=event,
+                          owed=tuple(dice.owed))
+        ruling = replace(ruling, awaiting=ruling.awaiting + _awaiting_rolls(event, ruling, dice.owed))
+        return ruling, replace(game, pending=waiting), dict(event)
+    return ruling, replace(game, state=new_state, rolls_used=game.rolls_used + len(dice.drawn),
+                           pending=None), dice.filled_event()
+
+
+def _pay_roll(game: Game[S], index: int, event: Mapping[str, Any]) -> tuple[Ruling, Game[S], dict[str, Any]]:
+    p = game.pending
+    if p is None:
+        return (illegal(ROLL, [Error("roll", "no_roll_owed", "no roll is owed now")]).with_index(index),
+                game, dict(event))
+    side = event.get("side")
+    slot, purpose = next(((s, pu) for s, pu in p.owed if side is not None and s.endswith("." + side)), p.owed[0])
+    completed = set_slot(p.event, slot, int(event["roll"]))
+    rest = tuple(o for o in p.owed if o[0] != slot)
+    if rest:
+        waiting = replace(p, event=completed, owed=rest)
+        ruling = legal(ROLL, rules=(), awaiting=_awaiting_rolls(completed, None, rest)).with_index(index)
+        return ruling, replace(game, pending=waiting), dict(event)
+    ruling, new_game, _ = _rule(replace(game, pending=None), index, completed, ROLL, pending_index=p.index)
+    if not ruling.legal:
+        # The completed event turned out illegal (e.g. a path longer than the rolled allowance): the event
+        # and its rolls are void, nothing changes, and nothing is owed any more.
+        return ruling, replace(game, pending=None), dict(event)
+    return ruling, new_game, dict(event)
+
+
+def _awaiting_rolls(event: Mapping[str, Any], ruling: Ruling | None,
+                    owed: Iterable[tuple[str, str]]) -> tuple[Awaiting, ...]:
+    out = []
+    for slot, purpose in owed:
+        side = slot.split(".", 1)[1] if slot.startswith("rolls.") else event.get("side")
+        rule = next((r.base_rule for r in (ruling.rolls if ruling else ()) if r.purpose == purpose and r.base_rule),
+                    None) or (ruling.rules[0] if ruling and ruling.rules else purpose)
+        out.append(Awaiting(type=ROLL, side=side, rule=rule, unit=event.get("unit")))
+    return tuple(out)
+
+
+@dataclass
+class Replay(Generic[S]):
+    """The outcome of replaying a log."""
+    rulings: list[Ruling] = field(default_factory=list)
+    places: list[tuple[str, str]] = field(default_factory=list)   # (turn, phase) before each event
+    played: list[dict[str, Any]] = field(default_factory=list)     # events with referee rolls written in
+    game: Game[S] | None = None
+
+    @property
+    def any_illegal(self) -> bool:
+        return any(not r.legal for r in self.rulings)
+
+
+def replay(ruleset: Ruleset[S], scenario: Any, events: Iterable[Mapping[str, Any]], dice: str = "players",
+           seed: str | None = None) -> Replay[S]:
+    """Rule on every event of a log, in order.  Illegal events are rulings; replay always goes on."""
+    game = new_game(ruleset, scenario, dice, seed)
+    out: Replay[S] = Replay()
+    for i, event in enumerate(events):
+        out.places.append(ruleset.progress(game.state))
+        ruling, game, played = step(game, i, event)
+        out.rulings.append(ruling)
+        out.played.append(played)
+    out.game = game
+    return out
+
+
+def final_state(game: Game[Any]) -> dict[str, Any]:
+    """The ``state`` object of ``referee check --format json``: the ruleset's full view plus the dice."""
+    body = dict(game.ruleset.view(game.state, None))
+    body["dice"] = {"mode": game.dice, "rolls_used": game.rolls_used}
+    if game.seed is not None:
+        # The log is over: reveal the seed so anyone can re-derive every roll (DESIGN §6).
+        body["dice"].update(commitment=game.commitment, seed=game.seed)
+    if game.pending is not None:
+        body["pending"] = {"index": game.pending.index, "type": game.pending.event.get("type"),
+                           "owed": [purpose for _, purpose in game.pending.owed]}
+    return body

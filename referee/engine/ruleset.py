@@ -1,0 +1,51 @@
+"""The protocol a ruleset plugin implements.  The engine calls nothing else.
+
+A ruleset is found through the entry-point group ``referee.rulesets`` (see :mod:`referee.engine.registry`),
+so a third party can ship one.  Its state type is opaque to the engine; it must be immutable, because the
+engine keeps the state from before an event and relies on an illegal event changing nothing.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
+
+from referee.engine.dice import EventDice
+from referee.engine.ruling import Ruling
+
+S = TypeVar("S")
+
+
+@runtime_checkable
+class Ruleset(Protocol[S]):
+    #: the plugin id scenarios name in ``ruleset:`` (e.g. ``triumph-and-glory``)
+    id: str
+    #: human name for reports
+    name: str
+
+    def event_schema(self) -> Mapping[str, Any]:
+        """JSON Schema (draft 2020-12) of the events this ruleset accepts (without the engine's ``roll``)."""
+
+    def check_references(self, scenario: Any, event: Mapping[str, Any]) -> Sequence[tuple[str, str]]:
+        """Input problems of one schema-valid event against the scenario: ``(field, message)`` pairs for
+        units, hexes, sides, markers that do not exist.  These make the log bad input, not illegal moves."""
+
+    def initial_state(self, scenario: Any) -> S:
+        """The state before the first event (turn and phase from the scenario's ``start``)."""
+
+    def rule(self, state: S, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, S]:
+        """Rule on one event.  Illegal → the same ``state`` back.  If a roll the event needs is owed
+        (``dice.roll`` returned None) the ruling lists it with ``natural`` null and the state is unchanged:
+        the engine completes the event when the roll arrives and rules on it again."""
+
+    def view(self, state: S, side: str | None) -> dict[str, Any]:
+        """What ``side`` may see (None = the referee's full view), JSON-able.  Hidden information stays
+        hidden (T&G 5.23: the opponent's orders until the first activation of that group)."""
+
+    def legal_actions(self, state: S) -> list[dict[str, Any]]:
+        """Every event that is legal now, without rolls (the dice fill them).  Finite and exhaustive for the
+        decisions it lists; an empty list means the game is over."""
+
+    def progress(self, state: S) -> tuple[str, str]:
+        """(turn label, phase label) for reports: where in the sequence of play the state is."""
+
+    def is_over(self, state: S) -> bool:
+        """Whether the game has ended."""

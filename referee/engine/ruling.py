@@ -1,0 +1,200 @@
+"""Ruling objects, exactly the shape of DESIGN §5.
+
+Everything here is immutable and JSON-able through ``to_dict``; rule functions build rulings with the small
+constructors at the bottom (``legal``, ``illegal``) and the roll helpers (``pass_fail_roll``, ``table_roll``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping, Sequence
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A die-roll modifier and the rule that grants it."""
+    value: int
+    rule: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "rule": self.rule, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Error:
+    """Why an event is illegal.  ``alternatives`` lists what would be legal, where that helps."""
+    rule: str
+    code: str
+    message: str
+    alternatives: tuple[Any, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"rule": self.rule, "code": self.code, "message": self.message}
+        if self.alternatives is not None:
+            d["alternatives"] = list(self.alternatives)
+        return d
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One d10 roll a rule requires.
+
+    A pass/fail roll has ``base`` (the target) and ``pass_max``/``p_success``; a table roll has ``modified``
+    and ``result``.  ``natural`` is None while the roll is owed.
+    """
+    purpose: str
+    natural: int | None
+    unit: str | None = None
+    side: str | None = None
+    die: str = "d10"
+    base: int | None = None
+    base_label: str | None = None
+    base_rule: str | None = None
+    modifiers: tuple[Modifier, ...] = ()
+    pass_max: int | None = None
+    p_success: float | None = None
+    outcome: str | None = None
+    modified: int | None = None
+    result: Any = None
+    table: bool = False
+
+    @property
+    def total_modifier(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+    @property
+    def passed(self) -> bool | None:
+        return None if self.outcome is None else self.outcome == "pass"
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"purpose": self.purpose}
+        if self.unit is not None:
+            d["unit"] = self.unit
+        if self.side is not None:
+            d["side"] = self.side
+        d["die"] = self.die
+        d["natural"] = self.natural
+        if self.table:
+            d["modifiers"] = [m.to_dict() for m in self.modifiers]
+            d["modified"] = self.modified
+            d["result"] = self.result
+            return d
+        d.update(base=self.base, base_label=self.base_label, base_rule=self.base_rule,
+                 modifiers=[m.to_dict() for m in self.modifiers],
+                 pass_max=self.pass_max, p_success=self.p_success, outcome=self.outcome)
+        return d
+
+
+def pass_max_for(base: int, modifiers: Sequence[Modifier]) -> int:
+    """Highest natural roll that passes "natural + ΣDRM ≤ base", clamped to −1..9.
+
+    §0 of the digest: no natural roll passes or fails automatically, so −1 means nothing passes, 9 means all.
+    """
+    return max(-1, min(9, base - sum(m.value for m in modifiers)))
+
+
+def pass_fail_roll(purpose: str, natural: int | None, base: int, *, base_label: str, base_rule: str,
+                   modifiers: Iterable[Modifier] = (), unit: str | None = None,
+                   side: str | None = None) -> Roll:
+    """A "pass on modified ≤ base" roll (also the "fail on > cohesion" checks, which are the same test)."""
+    mods = tuple(modifiers)
+    pm = pass_max_for(base, mods)
+    outcome = None if natural is None else ("pass" if natural <= pm else "fail")
+    return Roll(purpose=purpose, natural=natural, unit=unit, side=side, base=base, base_label=base_label,
+                base_rule=base_rule, modifiers=mods, pass_max=pm, p_success=round((pm + 1) / 10, 2),
+                outcome=outcome)
+
+
+def table_roll(purpose: str, natural: int | None, result: Any, *, modifiers: Iterable[Modifier] = (),
+               unit: str | None = None, side: str | None = None) -> Roll:
+    """A roll read off a table (or compared between players): ``modified`` = natural + ΣDRM."""
+    mods = tuple(modifiers)
+    modified = None if natural is None else natural + sum(m.value for m in mods)
+    return Roll(purpose=purpose, natural=natural, unit=unit, side=side, modifiers=mods, modified=modified,
+                result=result if natural is not None else None, table=True)
+
+
+@dataclass(frozen=True)
+class Result:
+    """A state change the rules produced: ``{unit?, effect, rule, ...}``."""
+    effect: str
+    rule: str
+    unit: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {}
+        if self.unit is not None:
+            d["unit"] = self.unit
+        d["effect"] = self.effect
+        d["rule"] = self.rule
+        d.update(self.extra)
+        return d
+
+
+def result(effect: str, rule: str, unit: str | None = None, **extra: Any) -> Result:
+    return Result(effect=effect, rule=rule, unit=unit, extra=extra)
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    """What the rules require next: ``{type, side, unit?, rule}``."""
+    type: str
+    side: str | None
+    rule: str
+    unit: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.type, "side": self.side}
+        if self.unit is not None:
+            d["unit"] = self.unit
+        d["rule"] = self.rule
+        return d
+
+
+@dataclass(frozen=True)
+class Ruling:
+    index: int
+    type: str
+    verdict: str                                  # "legal" | "illegal"
+    rules: tuple[str, ...] = ()
+    errors: tuple[Error, ...] = ()
+    rolls: tuple[Roll, ...] = ()
+    results: tuple[Result, ...] = ()
+    awaiting: tuple[Awaiting, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        return self.verdict == "legal"
+
+    @property
+    def owes_roll(self) -> bool:
+        return any(r.natural is None for r in self.rolls)
+
+    def with_index(self, index: int, type_: str | None = None) -> "Ruling":
+        return replace(self, index=index, type=type_ or self.type)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "type": self.type, "verdict": self.verdict,
+                "rules": list(self.rules), "errors": [e.to_dict() for e in self.errors],
+                "rolls": [r.to_dict() for r in self.rolls], "results": [r.to_dict() for r in self.results],
+                "awaiting": [a.to_dict() for a in self.awaiting]}
+
+
+def legal(type_: str, rules: Iterable[str] = (), *, rolls: Iterable[Roll] = (), results: Iterable[Result] = (),
+          awaiting: Iterable[Awaiting] = ()) -> Ruling:
+    """A legal ruling; the engine sets ``index``."""
+    return Ruling(index=-1, type=type_, verdict="legal", rules=_unique(rules), rolls=tuple(rolls),
+                  results=tuple(results), awaiting=tuple(awaiting))
+
+
+def illegal(type_: str, errors: Iterable[Error], rules: Iterable[str] = ()) -> Ruling:
+    errs = tuple(errors)
+    if not errs:
+        raise ValueError("an illegal ruling needs at least one error")
+    return Ruling(index=-1, type=type_, verdict="illegal",
+                  rules=_unique([*rules, *(e.rule for e in errs)]), errors=errs)
+
+
+def _unique(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))

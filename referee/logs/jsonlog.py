@@ -1,0 +1,183 @@
+"""Reading a JSON or YAML log: ``{"scenario", "dice", "seed"?, "events"}`` (DESIGN §5).
+
+Input checking happens here, before any ruling: the text parses, the scenario loads (DESIGN §4), every event
+has a known type and well-formed fields (the ruleset's JSON Schema), every roll is 0–9, and every unit, hex,
+side and marker it names exists.  All problems are collected, one line each.
+"""
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+from jsonschema import Draft202012Validator
+
+from referee.engine import registry
+from referee.logs.problems import InputError
+
+DICE_MODES = ("players", "referee")
+ROLL_EVENT_SCHEMA = {
+    "type": "object", "required": ["type", "roll"], "additionalProperties": False,
+    "properties": {"type": {"const": "roll"}, "roll": {"type": "integer", "minimum": 0, "maximum": 9},
+                   "side": {"type": "string"}, "note": {"type": "string"}},
+}
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Log:
+    scenario: Any                     # modulebuilder.model.Scenario
+    ruleset: Any                      # the ruleset plugin
+    dice: str
+    seed: str | None
+    events: list[dict[str, Any]]
+
+
+def read_log(path: str | Path) -> Log:
+    """Read and check a log file (JSON or YAML)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError([f"{p}: cannot read ({exc.strerror or exc})"]) from None
+    except UnicodeDecodeError:
+        raise InputError([f"{p}: not a text file (JSON or YAML expected)"]) from None
+    return parse_log(parse_text(text, str(p)), base_dir=p.parent)
+
+
+def parse_text(text: str, name: str = "log") -> Any:
+    """JSON, or else YAML (YAML 1.2 is a superset of JSON, but JSON errors read better)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as jerr:
+        if text.lstrip().startswith(("{", "[")):
+            raise InputError([f"{name}:{jerr.lineno}:{jerr.colno}: not valid JSON ({jerr.msg})"]) from None
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+    try:
+        return YAML(typ="safe", pure=True).load(io.StringIO(text))
+    except YAMLError as yerr:
+        mark = getattr(yerr, "problem_mark", None)
+        where = f"{name}:{mark.line + 1}:{mark.column + 1}" if mark else name
+        raise InputError([f"{where}: not valid JSON or YAML ({getattr(yerr, 'problem', None) or yerr})"]) from None
+
+
+def parse_log(doc: Any, base_dir: Path | None = None, scenario: Any = None) -> Log:
+    """Check a parsed log document.  ``scenario`` (a model.Scenario) overrides the document's, for tests."""
+    if not isinstance(doc, Mapping):
+        raise InputError(["log: expected an object with scenario, dice and events"])
+    problems: list[str] = []
+    for key in doc:
+        if key not in ("scenario", "dice", "seed", "events", "note", "meta"):
+            problems.append(f"{key}: unexpected field")
+    dice = doc.get("dice", "players")
+    if dice not in DICE_MODES:
+        problems.append(f"dice: must be 'players' or 'referee', not {dice!r}")
+    seed = doc.get("seed")
+    if seed is not None and not isinstance(seed, (str, int)):
+        problems.append("seed: must be a string")
+    events = doc.get("events")
+    if not isinstance(events, list):
+        problems.append("events: expected a list of events")
+        events = []
+    if scenario is None:
+        if "scenario" not in doc:
+            problems.append("scenario: missing (a scenario id or a resolved scenario)")
+        else:
+            try:
+                scenario = load_scenario(doc["scenario"], base_dir)
+            except InputError as exc:
+                problems.extend(exc.problems)
+    ruleset = None
+    if scenario is not None:
+        try:
+            ruleset = registry.get(scenario.ruleset)
+        except registry.UnknownRuleset as exc:
+            problems.append(f"scenario.ruleset: {exc}")
+    if ruleset is not None:
+        problems.extend(check_events(ruleset, scenario, events))
+    if problems:
+        raise InputError(problems)
+    return Log(scenario=scenario, ruleset=ruleset, dice=dice, seed=None if seed is None else str(seed),
+               events=[dict(e) for e in events])
+
+
+def load_scenario(ref: Any, base_dir: Path | None = None) -> Any:
+    """A scenario id (``scenarios/<id>.yaml`` under ./, the log's folder or the project) or a resolved one."""
+    try:
+        from modulebuilder.definitions import DefinitionError, load_resolved, load_scenario as load_file
+    except ImportError:
+        raise InputError(["scenario: the definitions loader (modulebuilder.definitions) is not installed"]) from None
+    try:
+        if isinstance(ref, Mapping):
+            return load_resolved(dict(ref))
+        if isinstance(ref, str):
+            path = find_scenario(ref, base_dir)
+            if path is None:
+                raise InputError([f"scenario: no scenario '{ref}' (looked for scenarios/{ref}.yaml)"])
+            return load_file(path)
+    except DefinitionError as exc:
+        raise InputError([f"scenario: {p}" for p in (getattr(exc, "problems", None) or [str(exc)])]) from None
+    raise InputError(["scenario: expected a scenario id or a resolved scenario object"])
+
+
+def find_scenario(ref: str, base_dir: Path | None = None) -> Path | None:
+    candidates = [Path(ref)] if ref.endswith((".yaml", ".yml", ".json")) else []
+    for root in (Path.cwd(), base_dir, PROJECT_ROOT):
+        if root is not None:
+            candidates += [root / "scenarios" / f"{ref}.yaml", root / "scenarios" / f"{ref}.yml"]
+    return next((c for c in candidates if c.is_file()), None)
+
+
+@lru_cache(maxsize=None)
+def _validators(ruleset_id: str) -> dict[str, Draft202012Validator]:
+    """One validator per event type, each resolving ``$ref``s against the ruleset's whole schema."""
+    schema = registry.get(ruleset_id).event_schema()
+    out = {"roll": Draft202012Validator(ROLL_EVENT_SCHEMA)}
+    for name in schema.get("$defs", {}).get("events", {}).get("properties", {}):
+        out[name] = Draft202012Validator({**schema, "$ref": f"#/$defs/events/properties/{name}"})
+    return out
+
+
+def event_types(ruleset: Any) -> list[str]:
+    return sorted(_validators(ruleset.id))
+
+
+def check_events(ruleset: Any, scenario: Any, events: list[Any]) -> list[str]:
+    validators = _validators(ruleset.id)
+    problems: list[str] = []
+    for i, event in enumerate(events):
+        where = f"events[{i}]"
+        if not isinstance(event, Mapping):
+            problems.append(f"{where}: expected an object with a 'type'")
+            continue
+        type_ = event.get("type")
+        if type_ not in validators:
+            known = ", ".join(sorted(validators))
+            problems.append(f"{where}.type: unknown event type {type_!r} (known: {known})")
+            continue
+        errors = sorted(validators[type_].iter_errors(event), key=lambda e: list(e.absolute_path))
+        if errors:
+            problems.extend(_describe(where, e) for e in errors)
+            continue
+        if type_ != "roll":
+            problems.extend(f"{where}.{fld}: {msg}" if fld else f"{where}: {msg}"
+                            for fld, msg in ruleset.check_references(scenario, event))
+    return problems
+
+
+def _describe(where: str, err: Any) -> str:
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
+    if err.validator == "required":
+        missing = next((r for r in err.validator_value if r not in err.instance), None)
+        return f"{where}{path}.{missing}: missing" if missing else f"{where}{path}: {err.message}"
+    if err.validator == "additionalProperties":
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        return f"{where}{path}: unexpected field{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}"
+    if err.validator in ("minimum", "maximum") and err.schema.get("maximum") == 9 \
+            and err.schema.get("minimum") == 0:
+        return f"{where}{path}: a d10 roll is 0–9, not {err.instance}"
+    return f"{where}{path}: {err.message}"

@@ -1,0 +1,226 @@
+"""Activation markers and the cup (5.31–5.35, BOR-BARRAGE, BOR-GUARD, BOR-5's marker), the draw, the start and
+end of an activation, and *Schevardino*'s command activation (gaps §13.1).
+
+Marker ids (DESIGN §5): an AG id, ``barrage:<side>``, ``cga:<side>``, ``destruction``.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Iterable, Mapping
+
+from referee.engine.dice import EventDice
+from referee.engine.ruling import Error, Result, Ruling, illegal, legal, result
+
+from . import scenario_rules as sr
+from .state import ACTIVATION, COMMAND, INITIATIVE, SIDE_TURN, Activation, TGState
+
+DESTRUCTION = "destruction"
+
+
+def barrage_marker(side: str) -> str:
+    return f"barrage:{side}"
+
+
+def marker_side(state: TGState, marker: str) -> str | None:
+    if marker.startswith(("barrage:", "cga:")):
+        return marker.split(":", 1)[1]
+    if marker == DESTRUCTION:
+        return "Russian"
+    ag = state.static.ags.get(marker)
+    return ag.side if ag else None
+
+
+def ags_in_play(state: TGState) -> list[str]:
+    """5.32: AGs with a unit on the map, or whose reinforcements arrive this turn."""
+    on_map = {u.ag for u in state.board.on_map_units()}
+    arriving = {ag for ag, t in state.static.reinforcement_turn.items() if t == state.turn}
+    return [a for a in state.static.ags if a in on_map or a in arriving]
+
+
+def markers_of(state: TGState, ag_id: str) -> int:
+    """5.31/5.32: two AMs per AG (the AG's ``markers``); some reinforcements get one on their entry turn."""
+    ag = state.static.ags[ag_id]
+    if ag_id in state.rules.one_marker_on_entry and state.static.reinforcement_turn.get(ag_id) == state.turn:
+        return 1
+    return ag.markers
+
+
+def guard_marker_allowed(state: TGState, ag_id: str) -> bool:
+    """BOR-GUARD [inferred]: an un-ordered Guard AM does not go into the cup (so no reserve activation, 5.57)."""
+    if ag_id not in state.rules.guard_ags:
+        return True
+    o = state.orders[state.static.ags[ag_id].side]
+    return any(state.unit(o.groups[g][0]).ag == ag_id for g in o.under_orders)
+
+
+def cup_markers(state: TGState) -> tuple[str, ...]:
+    """Every marker that goes into the cup this turn (5.32, 5.33, BOR-5), sorted."""
+    out: list[str] = []
+    for ag in ags_in_play(state):
+        if guard_marker_allowed(state, ag):
+            out += [ag] * markers_of(state, ag)
+    for side, o in state.orders.items():
+        if o.barrage:
+            out.append(barrage_marker(side))
+    if state.rules.destruction_marker:
+        out.append(DESTRUCTION)            # BOR-5: compulsory, every turn, no orders cost
+    return tuple(sorted(out))
+
+
+def fill_cup(state: TGState, held_back: str | None = None) -> TGState:
+    """5.32/5.35: all markers into the cup, except the one the initiative holder picked to go first."""
+    cup = list(cup_markers(state))
+    if held_back is not None:
+        cup.remove(held_back)
+    ags = frozenset(m for m in cup_markers(state) if m in state.static.ags)
+    return replace(state, cup=tuple(cup), cup_ags=ags, phase=ACTIVATION)
+
+
+def begin(state: TGState, marker: str) -> tuple[TGState, list[Result]]:
+    """5.31: drawing a marker activates every unit of its AG; the AG's order statuses are revealed at its
+    first draw this turn (5.23)."""
+    side = marker_side(state, marker)
+    results: list[Result] = []
+    if marker in state.static.ags:
+        units = frozenset(u.id for u in state.board.on_map_units() if u.ag == marker)
+        if marker not in state.revealed:
+            o = state.orders[side]  # type: ignore[index]
+            for i, g in enumerate(o.groups):
+                if state.unit(g[0]).ag == marker:
+                    effect = "under_orders" if i in o.under_orders else "no_orders"
+                    results.append(result(effect, "5.23", g[0], units=list(g)))
+        state = replace(state, revealed=state.revealed | {marker})
+        act = Activation(marker=marker, side=side, ags=frozenset({marker}), units=units)
+    else:
+        act = Activation(marker=marker, side=side)       # barrage / destruction: their acts are part 2
+    act = replace(act, start_hexes={u: state.unit(u).hex for u in act.units})
+    return replace(state, activation=act, board=reset_activation_flags(state, act.units)), results
+
+
+def reset_activation_flags(state: TGState, units: Iterable[str]):
+    """Per-activation unit flags start clean (moved, fired, mode, MP; 6.34 notes who starts in enemy ZOC)."""
+    try:
+        from .movement import begin_activation
+    except ImportError:               # positional rules not installed in this checkout
+        return state.board
+    return begin_activation(state.board, list(units))
+
+
+# --------------------------------------------------------------------------------------------- events
+
+
+def rule_first_marker(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """4.0 / 5.35: the initiative holder picks one AM (either order status, or a special marker) to go first."""
+    side, marker = event["side"], event["marker"]
+    if state.phase != INITIATIVE or not state.initiative_decided:
+        return _bad("first_marker", "3.0", "wrong_phase",
+                    "the first marker is chosen in the Initiative Phase, after the initiative roll"), state
+    if state.initiative != side:
+        return _bad("first_marker", "4.0", "no_initiative",
+                    f"{side} does not have the initiative" + ("" if state.initiative else
+                                                                " (nobody has: every AM goes into the cup)")), state
+    available = cup_markers(state)
+    own = sorted({m for m in available if marker_side(state, m) == side})
+    if marker not in own:
+        err = _not_in_cup(state, marker, own, "4.0")
+        return illegal("first_marker", [err]), state
+    state = fill_cup(state, held_back=marker)
+    state, res = begin(state, marker)
+    return legal("first_marker", ["4.0", "5.35", "5.31"], results=res), state
+
+
+def rule_draw(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    marker = event["marker"]
+    if state.phase != ACTIVATION:
+        return _bad("draw", "3.0", "wrong_phase", "markers are drawn in the Activation Phase"), state
+    if state.activation is not None:
+        return _bad("draw", "5.31", "activation_in_progress",
+                    f"the activation of {state.activation.marker} has not ended"), state
+    if marker not in state.cup:
+        return illegal("draw", [_not_in_cup(state, marker, sorted(set(state.cup)), "5.31")]), state
+    cup = list(state.cup)
+    cup.remove(marker)
+    state, res = begin(replace(state, cup=tuple(cup)), marker)
+    return legal("draw", ["5.31"] + (["5.23"] if res else []), results=res), state
+
+
+def _not_in_cup(state: TGState, marker: str, alternatives: list[str], rule: str) -> Error:
+    side = marker_side(state, marker)
+    if marker.startswith("barrage:") and side and not state.orders[side].barrage:
+        # 5.33 + BOR-BARRAGE: a barrage marker is in the cup only if it was ordered (and paid for).
+        why_rule = "BOR-BARRAGE" if state.rules.barrage_must_be_ordered else "5.33"
+        return Error(why_rule, "barrage_not_ordered", f"{side} did not order the barrage in the Orders Phase",
+                     alternatives=tuple(alternatives))
+    if marker in state.rules.guard_ags:
+        return Error("BOR-GUARD", "guard_not_ordered", "the Guard's AM is in the cup only when Napoleon "
+                     "gave the Guard orders", alternatives=tuple(alternatives))
+    return Error(rule, "not_in_cup", f"marker '{marker}' is not in the cup", alternatives=tuple(alternatives))
+
+
+def rule_end_activation(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    act = state.activation
+    if state.phase != ACTIVATION or act is None or act.reserve:
+        return _bad("end_activation", "3.0", "no_activation", "no activation is in progress"), state
+    side = event.get("side")
+    if side is not None and act.side is not None and side != act.side:
+        return _bad("end_activation", "5.31", "not_your_activation", f"the activation is {act.side}'s"), state
+    return legal("end_activation", ["3.0", "5.31"]), replace(state, activation=None)
+
+
+# --------------------------------------------------------------------------------------------- Schevardino
+
+
+def command_choices(state: TGState) -> list[str]:
+    """Schevardino: the inactive commands the chooser may activate this turn (not before their earliest turn)."""
+    cmd = state.rules.command_activation
+    if cmd is None:
+        return []
+    return [a.id for a in state.static.ags.values()
+            if a.side == cmd.chooser and a.id not in state.active_commands
+            and cmd.earliest.get(a.id, 0) <= state.turn]
+
+
+def rule_activate_command(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    cmd = state.rules.command_activation
+    side, ag = event["side"], event["ag"]
+    if cmd is None or state.phase != COMMAND:
+        return _bad("activate_command", "SCH-COMMAND", "wrong_phase",
+                    "commands are activated at the start of a Schevardino turn"), state
+    if side != cmd.chooser:
+        return _bad("activate_command", "SCH-COMMAND", "not_chooser", f"only the {cmd.chooser} activate commands"), state
+    choices = command_choices(state)
+    if ag not in choices:
+        why = ("is already active" if ag in state.active_commands else
+               f"may not be activated before turn {cmd.earliest.get(ag)}" if ag in cmd.earliest else
+               "is not one of the chooser's commands")
+        return illegal("activate_command", [Error("SCH-COMMAND", "cannot_activate", f"command '{ag}' {why}",
+                                                  alternatives=tuple(choices))]), state
+    new = replace(state, active_commands=state.active_commands | {ag}, command_chosen=True)
+    return legal("activate_command", ["SCH-COMMAND"], results=[result("activated", "SCH-COMMAND", None, ag=ag)]), new
+
+
+def begin_side_turn(state: TGState, side: str) -> TGState:
+    """Schevardino: the side moves and fights with every unit of its active commands, all Under Orders."""
+    units = frozenset(u.id for u in state.board.on_map_units()
+                      if u.side == side and u.ag in state.active_commands)
+    act = Activation(marker=f"side:{side}", side=side, ags=frozenset(a for a in state.active_commands
+                                                                      if state.static.ags[a].side == side),
+                     units=units)
+    act = replace(act, start_hexes={u: state.unit(u).hex for u in units})
+    return replace(state, phase=SIDE_TURN, side_turn=side, activation=act,
+                   board=reset_activation_flags(state, units))
+
+
+def commands_active_now(state: TGState) -> frozenset[str]:
+    """Schevardino: the chooser's commands active from the start or chosen; every other side's commands are
+    active except those that wait for a later turn (the Russian 2nd Grenadiers: turn 2)."""
+    cmd = state.rules.command_activation
+    if cmd is None:
+        return state.active_commands
+    others = {a.id for a in state.static.ags.values()
+              if a.side != cmd.chooser and cmd.from_turn.get(a.id, 0) <= state.turn}
+    return state.active_commands | cmd.active | others
+
+
+def _bad(type_: str, rule: str, code: str, message: str) -> Ruling:
+    return illegal(type_, [Error(rule, code, message)])

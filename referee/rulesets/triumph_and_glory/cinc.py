@@ -1,0 +1,101 @@
+"""Commanders-in-chief (5.61–5.63, BOR-KUTUZOV, BOR-NAPOLEON): command range is ``TGState.in_command_range``
+(5.61); CinCs move only in the CinC Movement Phase (5.62), Kutuzov 4 MP (his carriage, BOR-KUTUZOV), Napoleon
+a d10 rolled before he moves (BOR-NAPOLEON); an enemy unit entering a CinC's hex displaces him (5.63).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Iterable, Mapping
+
+from referee.engine.dice import EventDice
+from referee.engine.ruling import Error, Result, Roll, Ruling, illegal, legal, result, table_roll
+
+from . import movement
+from . import scenario_rules as sr
+from .board import Board
+from .state import CINC, TGState
+
+def fixed_allowance(state: TGState, side: str) -> int | None:
+    """5.62: the CinC's MA this turn — the scenario rule's value (Kutuzov 4), else the printed MA; None when it
+    is rolled (BOR-NAPOLEON, or a counter printed with a variable MA)."""
+    return sr.cinc_movement_allowance(state.rules, state.static.cinc[side])  # type: ignore[arg-type]
+
+
+def ma_roll(natural: int | None, side: str, name: str) -> Roll:
+    """BOR-NAPOLEON: the natural d10 (0–9) is the MA this turn."""
+    return table_roll("napoleon_ma", natural, natural, side=side)
+
+
+def rule_cinc_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    side = event["side"]
+    ts = state.two_sided
+    if state.phase != CINC or ts is None:
+        return _bad("5.62", "cinc_phase_only", "a commander-in-chief moves only in the CinC Movement Phase"), state
+    if ts.order is None:
+        return _bad("4.0", "go_first_first", "who moves first in the CinC Movement Phase is not decided yet"), state
+    if ts.current != side:
+        return _bad("4.0", "not_your_turn", f"it is {ts.current}'s CinC movement"), state
+    leader = state.cinc_of(side)
+    if leader is None or leader.hex is None:
+        return _bad("5.62", "no_cinc", f"{side} has no commander-in-chief on the map"), state
+    rolls: list[Roll] = []
+    rules = ["5.62"]
+    ma = ts.ma.get(side)
+    if ma is None:
+        ma = fixed_allowance(state, side)
+        if ma is None:
+            natural = dice.roll("roll", "napoleon_ma")
+            rolls.append(ma_roll(natural, side, leader.defn.name))
+            rules.append("BOR-NAPOLEON")
+            if natural is None:
+                return legal("cinc_move", rules, rolls=rolls), state
+            ma = natural
+        elif leader.id in state.rules.cinc_ma:
+            rules.append("BOR-KUTUZOV")
+    spent = ts.mp_spent.get(side, 0)
+    path = list(event.get("path", []))
+    check = movement.check_move(state.board, leader.id, path, "normal",
+                                movement.MoveContext(allowance=ma - spent))
+    if not check.legal:
+        errors = [_error(e) for e in check.errors]
+        if any(e.code == "not_enough_mp" for e in errors):
+            errors = [Error("5.62", "over_allowance", f"{leader.defn.name} has {ma - spent} MP left "
+                            f"(MA {ma} this turn)", alternatives=errors[0].alternatives if errors else None)] + errors
+        return illegal("cinc_move", errors, rules), state
+    board = movement.apply_move(state.board, check) if path else state.board
+    new_ts = replace(ts, ma={**ts.ma, side: ma}, mp_spent={**ts.mp_spent, side: spent + check.mp_spent})
+    res = [result("moved", "5.62", leader.id, to=check.end)] if path else []
+    return legal("cinc_move", rules, rolls=rolls, results=res), replace(state, board=board, two_sided=new_ts)
+
+
+def nearest_friendly_hex(board: Board, leader_id: str) -> str | None:
+    """5.63: the hex of the nearest friendly combat unit (A-22: equal distances → the first in set-up order)."""
+    ldr = board.units[leader_id]
+    best: tuple[int, str] | None = None
+    for u in board.on_map_units():
+        if u.side == ldr.side:
+            d = board.grid.distance(ldr.hex, u.hex)  # type: ignore[arg-type]
+            if best is None or d < best[0]:
+                best = (d, u.hex)  # type: ignore[assignment]
+    return best[1] if best else None
+
+
+def displace_cincs(board: Board, entered: Iterable[str], mover_side: str) -> tuple[Board, list[Result]]:
+    """5.63: every enemy CinC in a hex an enemy unit entered moves at once onto the nearest friendly unit."""
+    results = []
+    for h in entered:
+        for ldr in board.leaders_at(h):
+            if ldr.side != mover_side:
+                dest = nearest_friendly_hex(board, ldr.id)
+                if dest is not None and dest != h:
+                    board = board.place(ldr.id, dest)
+                    results.append(result("moved", "5.63", ldr.id, to=dest))
+    return board, results
+
+
+def _error(e: Any) -> Error:
+    return Error(e.rule, e.code, e.message, tuple(e.alternatives) if e.alternatives is not None else None)
+
+
+def _bad(rule: str, code: str, message: str) -> Ruling:
+    return illegal("cinc_move", [Error(rule, code, message)])

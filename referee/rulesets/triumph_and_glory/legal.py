@@ -1,0 +1,189 @@
+"""The actions that are legal now (``legal_actions``): the random-legal-play driver chooses among them, and the
+ruleset promises the referee accepts each one.
+
+Decisions with few choices are listed exhaustively.  Orders, whose choices are combinatorial, are listed as a
+representative family — no orders, each single group, and runs of consecutive groups up to the limit (with and
+without the barrage) — each one checked by the orders rule itself.  Moves come from the movement search behind
+``movement.reachable`` / ``cheapest_path`` (legal by construction), in the unit's own mode (normal Under
+Orders, limited otherwise; extended is never listed) with the facing the movement rules choose, and only for
+the first ``MAX_UNITS_LISTED`` units that have not acted — each search costs milliseconds, and a unit that is
+not listed now is listed once those before it have moved (or the activation ends).
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from referee.engine.dice import EventDice
+
+from . import movement, orders, reserve
+from .activation import command_choices, cup_markers, marker_side
+from .moves import may_act_error, move_context, orders_error
+from .scenario_rules import extended_movement_banned
+from .state import ACTIVATION, CINC, COMMAND, INITIATIVE, ORDERS, OVER, RESERVE, SIDE_TURN, TGState
+
+NO_DICE = EventDice({})          # rolls come back owed: the rule validates without rolling
+
+
+def legal_actions(state: TGState) -> list[dict[str, Any]]:
+    p = state.phase
+    if p == OVER:
+        return []
+    if p == ORDERS:
+        return [a for s in state.static.sides if not state.orders[s].given for a in _orders_actions(state, s)]
+    if p == INITIATIVE:
+        if not state.initiative_decided:
+            return [{"type": "initiative"}]
+        side = state.initiative
+        return [{"type": "first_marker", "side": side, "marker": m}
+                for m in sorted(set(cup_markers(state))) if marker_side(state, m) == side]
+    if p == ACTIVATION:
+        if state.activation is None:
+            return [{"type": "draw", "marker": m} for m in sorted(set(state.cup))]
+        return _activation_actions(state) + [{"type": "end_activation", "side": state.activation.side}]
+    if p in (RESERVE, CINC):
+        return _two_sided_actions(state)
+    if p == COMMAND:
+        cmd = state.rules.command_activation
+        chooser = cmd.chooser if cmd else state.static.sides[0]
+        return ([{"type": "activate_command", "side": chooser, "ag": a} for a in command_choices(state)]
+                + [{"type": "end_phase", "side": chooser}])
+    if p == SIDE_TURN:
+        return _activation_actions(state) + [{"type": "end_phase", "side": state.side_turn}]
+    return []
+
+
+def _accepted(state: TGState, events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    from .dispatch import RULES
+    out = []
+    for e in events:
+        ruling, _ = RULES[e["type"]](state, e, NO_DICE)
+        if ruling.legal:
+            out.append(e)
+    return out
+
+
+def _orders_actions(state: TGState, side: str) -> list[dict[str, Any]]:
+    o = state.orders[side]
+    if o.delay == "owed":
+        return [{"type": "orders_delay", "side": side}]
+    if o.delay == "failed":
+        kept = []
+        for prev in o.previous_uo:
+            piece = next((g for g, members in enumerate(o.groups) if set(members) & prev), None)
+            if piece is not None and o.groups[piece][0] not in kept:
+                kept.append(o.groups[piece][0])
+        return _accepted(state, [{"type": "orders", "side": side, "under_orders": kept}])
+    army_rule = state.rules.army_orders if state.rules.army_orders and state.rules.army_orders.side == side else None
+    candidates: list[dict[str, Any]] = [{"type": "orders", "side": side, "under_orders": []}]
+    options = list(army_rule.options.items()) if army_rule else [(None, orders.orders_limit(state, side, None)[0])]
+    for army, limit in options:
+        groups = [g[0] for g in o.groups
+                  if army is None or state.static.ags[state.unit(g[0]).ag].army == army]
+        extra = {"army": army} if army else {}
+        for k in range(1, limit + 1):
+            for i in range(0, max(len(groups) - k + 1, 0), k):
+                candidates.append({"type": "orders", "side": side, "under_orders": groups[i:i + k], **extra})
+                candidates.append({"type": "orders", "side": side, "under_orders": groups[i:i + k - 1],
+                                   "barrage": True, **extra})
+    return _accepted(state, candidates)
+
+
+def _activation_actions(state: TGState) -> list[dict[str, Any]]:
+    act = state.activation
+    assert act is not None
+    side = act.side
+    out: list[dict[str, Any]] = []
+    if act.checks_owed:
+        return [{"type": "cohesion_check", "side": side, "unit": u} for u in act.checks_owed]
+    o = state.orders.get(side) if side else None
+    if o is not None and not act.reserve:
+        tried = set(act.io)
+        seen: set[int] = set()
+        for uid in sorted(act.units):
+            g = o.group_of.get(uid)
+            if g is None or g in seen or g in tried:
+                continue
+            seen.add(g)
+            out += _accepted(state, [{"type": "individual_order", "side": side, "unit": o.groups[g][0]}])
+    listed = 0
+    for uid in sorted(act.units):
+        if listed >= MAX_UNITS_LISTED:
+            break
+        if uid in act.acted or may_act_error(state, side, uid) or orders_error(state, uid):  # type: ignore[arg-type]
+            continue
+        moves = _unit_moves(state, uid)
+        if moves:
+            out += moves
+            listed += 1
+    return out
+
+
+MAX_UNITS_LISTED = 3     # moves are listed for the first few units that have not acted (see module doc)
+
+
+def paths_to_all(board: Any, uid: str, mode: str, ctx: movement.MoveContext) -> dict[str, list[str]]:
+    """Every legal destination with its cheapest path, from one search (``cheapest_path`` per destination
+    would repeat the search for each).  Uses the movement module's search, which ``reachable`` and
+    ``cheapest_path`` share."""
+    s = movement._search(board, uid, mode, ctx)   # noqa: SLF001 — same search as reachable/cheapest_path
+    start = board.units[uid].hex
+    out = {}
+    for dest in sorted(s.ends):
+        path = [dest]
+        while (p := s.prev.get(path[-1])) is not None and p != start:
+            path.append(p)
+        out[dest] = path[::-1]
+    return out
+
+
+def _unit_moves(state: TGState, uid: str) -> list[dict[str, Any]]:
+    from .orders import acting_status
+    act = state.activation
+    assert act is not None
+    u = state.unit(uid)
+    mode = "normal" if acting_status(state, uid) == "UO" and not act.reserve else "limited"
+    ctx = move_context(state, uid)
+    return [{"type": "move", "side": u.side, "unit": uid, "path": path, "mode": mode}
+            for dest, path in paths_to_all(state.board, uid, mode, ctx).items()]
+
+
+def _two_sided_actions(state: TGState) -> list[dict[str, Any]]:
+    ts = state.two_sided
+    assert ts is not None
+    sides = state.static.sides
+    if ts.order is None:
+        if state.initiative is not None:
+            return [{"type": "go_first", "side": state.initiative, "first": s} for s in sides]
+        return [{"type": "go_first"}]
+    side = ts.current
+    if side is None:
+        return []
+    end = [{"type": "end_phase", "side": side}]
+    if state.phase == RESERVE:
+        act = state.activation
+        if act is not None:
+            if act.checks_owed:
+                return [{"type": "cohesion_check", "side": side, "unit": u} for u in act.checks_owed]
+            return _activation_actions(state) + end
+        if side not in ts.reserve_used:
+            o = state.orders[side]
+            return [{"type": "reserve", "side": side, "unit": o.groups[g][0]}
+                    for g in reserve.candidate_groups(state, side)] + end
+        return end
+    # CinC Movement Phase
+    from .cinc import fixed_allowance
+    leader = state.cinc_of(side)
+    if leader is None or leader.hex is None:
+        return end
+    ma = ts.ma.get(side)
+    if ma is None:
+        ma = fixed_allowance(state, side)
+        if ma is None:
+            return [{"type": "cinc_move", "side": side, "path": []}]      # roll the d10 first
+    left = ma - ts.mp_spent.get(side, 0)
+    out = []
+    if left > 0:
+        ctx = movement.MoveContext(allowance=left)
+        for path in paths_to_all(state.board, leader.id, "normal", ctx).values():
+            out.append({"type": "cinc_move", "side": side, "path": path})
+    return out + end

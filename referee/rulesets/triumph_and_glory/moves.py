@@ -1,0 +1,146 @@
+"""The acts of an activated unit that the positional rules judge: ``move`` (7.x via ``movement.check_move``),
+``face`` (6.12 via ``facing``), ``stack_order`` (6.24 via ``stacking``).  This module decides *whether the unit
+may act now and how* — activated? its order status (5.26–5.28, 5.53), the special rules (BOR-GUARD,
+BOR-RUSSIAN-ORDERS reserve, BOR-NO-EXTENDED) — builds the ``MoveContext`` and applies the result; the
+position itself is judged by the other modules.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from referee.engine.dice import EventDice
+from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal, result
+
+from . import movement
+from . import scenario_rules as sr
+from .cinc import displace_cincs
+from .facing import facing_error, shared_facing_errors
+from .orders import acting_status
+from .reserve import needs_check
+from .stacking import stack_order_errors
+from .state import TGState
+
+
+def to_error(e: Any) -> Error:
+    """The positional modules' RuleError as a ruling error."""
+    return Error(e.rule, e.code, e.message, tuple(e.alternatives) if e.alternatives is not None else None)
+
+
+def may_act_error(state: TGState, side: str, uid: str) -> Error | None:
+    """Is ``uid`` one of the units activated now, and ``side``'s?"""
+    u = state.board.units[uid]
+    if u.is_leader:
+        return Error("5.62", "cinc_moves_in_cinc_phase",
+                     f"{u.defn.name} is a commander-in-chief: he moves only in the CinC Movement Phase")
+    if u.side != side:
+        return Error("3.0", "not_your_unit", f"{uid} is not {side}'s")
+    act = state.activation
+    if act is None:
+        return Error("3.0", "no_activation", "no activation is in progress: units act when their AM is drawn")
+    if uid not in act.units:
+        if act.reserve and state.unit(uid).ag in act.ags:
+            return Error("5.52", "adjacent_to_enemy", f"{uid} was adjacent to an enemy unit when the reserve "
+                         "group was chosen and may not be activated")
+        return Error("5.31", "not_activated", f"{uid} is not activated by {act.marker}")
+    return None
+
+
+def orders_error(state: TGState, uid: str) -> Error | None:
+    """May the unit move or turn at all under its orders this activation?"""
+    status = acting_status(state, uid)
+    if status == "rally_only":
+        return Error("5.28", "rally_only", f"the group of {uid} failed its individual order: it may only rally")
+    u = state.unit(uid)
+    ag = state.static.ags[u.ag]  # type: ignore[index]
+    uo = status == "UO"
+    if not sr.guard_may_act(state.rules, ag.id, uo):
+        return Error("BOR-GUARD", "guard_not_ordered", "Guard units act only under Napoleon's orders")
+    if sr.reserve_without_orders_frozen(state.rules, ag, uo):
+        return Error("BOR-RUSSIAN-ORDERS", "reserve_not_ordered",
+                     "a Reserve-army command without orders may not move")
+    return None
+
+
+def move_context(state: TGState, uid: str) -> movement.MoveContext:
+    """What the movement rules need to know about the mover's activation: its order status (5.26/5.27),
+    reserve (5.53), and where the rest of its order group began (7.13 is all-or-nothing for the group)."""
+    act = state.activation
+    assert act is not None
+    o = state.orders.get(state.unit(uid).side)
+    g = o.group_of.get(uid) if o else None
+    og_hexes = tuple(h for m, h in act.start_hexes.items()
+                     if m != uid and h and o is not None and g is not None and o.group_of.get(m) == g)
+    return movement.MoveContext(under_orders=acting_status(state, uid) == "UO", reserve=act.reserve,
+                                og_hexes=og_hexes)
+
+
+def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    side, uid = event["side"], event["unit"]
+    err = may_act_error(state, side, uid) or orders_error(state, uid)
+    act = state.activation
+    if err is None and act is not None and uid in act.acted:
+        err = Error("7.31", "already_moved", f"{uid} has already moved this activation (one move per unit)")
+    mode = event.get("mode")
+    u = state.unit(uid)
+    if err is None and mode == "extended" and sr.extended_movement_banned(state.rules, side):
+        err = Error("BOR-NO-EXTENDED", "no_extended", f"{side} units may not use extended movement")
+    if err is not None:
+        return illegal("move", [err]), state
+    assert act is not None
+    ctx = move_context(state, uid)
+    check = movement.check_move(state.board, uid, list(event["path"]), mode, ctx, facing=event.get("facing"))
+    if not check.legal:
+        return illegal("move", [to_error(e) for e in check.errors], check.rules), state
+    board = movement.apply_move(state.board, check)
+    board, displaced = displace_cincs(board, check.path, side)
+    results = [result(e.effect, e.rule, e.unit, **({"hex": e.hex} if e.hex else {})) for e in check.effects]
+    results += displaced
+    owed = act.checks_owed
+    awaiting = []
+    if act.reserve and needs_check(u, moved=bool(check.steps), fired=False) and uid in board.units \
+            and board.units[uid].hex is not None:
+        owed = owed + (uid,)
+        awaiting.append(Awaiting("cohesion_check", side, "5.54", uid))
+    new_act = replace(act, acted=act.acted | {uid}, checks_owed=owed)
+    rules = list(check.rules) + (["5.53"] if act.reserve else []) + (["5.63"] if displaced else [])
+    return (legal("move", rules, results=results, awaiting=awaiting),
+            replace(state, board=board, activation=new_act))
+
+
+def rule_face(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """6.12: a free change of facing, in the unit's movement step (A-12) — it counts as that step."""
+    side, uid, facing = event["side"], event["unit"], event["facing"]
+    err = may_act_error(state, side, uid) or orders_error(state, uid)
+    act = state.activation
+    if err is None and act is not None and uid in act.acted:
+        err = Error("6.12", "already_moved", f"{uid} has finished its movement this activation; it turns as part "
+                    "of its move")
+    if err is None:
+        fe = facing_error(state.board, facing)
+        err = to_error(fe) if fe else None
+    if err is None:
+        u = state.unit(uid)
+        errs = shared_facing_errors(state.board.stack(u.hex), {uid: facing})  # type: ignore[arg-type]
+        err = to_error(errs[0]) if errs else None
+    if err is not None:
+        return illegal("face", [err]), state
+    assert act is not None
+    board = state.board.update(uid, facing=facing)
+    return (legal("face", ["6.12"]),
+            replace(state, board=board, activation=replace(act, acted=act.acted | {uid})))
+
+
+def rule_stack_order(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """6.24: re-order a stack at the start of its units' activation (before any unit acted) or at its end
+    (every activated unit of the stack has moved)."""
+    side, hex_id, order = event["side"], event["hex"], list(event["order"])
+    act = state.activation
+    stack = state.board.stacks.get(hex_id, ())
+    active_here = [u for u in stack if act is not None and u in act.units]
+    edge = act is not None and (not act.acted or (bool(active_here) and all(u in act.acted for u in active_here)))
+    active_ag = next((state.unit(u).ag for u in active_here), None)
+    errs = stack_order_errors(state.board, hex_id, order, side, active_ag, edge)
+    if errs:
+        return illegal("stack_order", [to_error(e) for e in errs]), state
+    return legal("stack_order", ["6.24"]), replace(state, board=state.board.restack(hex_id, order))

@@ -1,0 +1,147 @@
+"""Reserve Activation (5.51–5.57): each player may activate one order group, which then acts as a No-Orders
+group (5.53) and checks for disorder after moving (5.54–5.56).
+
+Who goes first is :func:`initiative.rule_go_first` (5.51); the phase ends with each side's ``end_phase``.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping, Sequence
+
+from referee.engine.dice import EventDice
+from referee.engine.ruling import (Awaiting, Error, Result, Roll, Ruling, illegal, legal, pass_fail_roll,
+                                   result)
+
+from .activation import reset_activation_flags
+from .board import Board, UnitState
+from .state import RESERVE, Activation, TGState
+
+# --------------------------------------------------------------------------------------------- eligibility
+
+
+def group_in_range(state: TGState, members: Sequence[str]) -> bool:
+    """5.52: at least one unit of the group within the CinC's command range."""
+    return any(state.in_command_range(u) for u in members)
+
+
+def may_be_activated(board: Board, unit: UnitState) -> bool:
+    """5.52 (A-20): only members not adjacent to an enemy unit, tested when the group is chosen."""
+    return unit.hex is not None and not board.adjacent_to_enemy(unit.hex, unit.side)
+
+
+def group_eligibility_errors(state: TGState, side: str, g: int) -> list[Error]:
+    o = state.orders[side]
+    members = o.groups[g]
+    ag = state.unit(members[0]).ag
+    errors = []
+    if ag not in state.cup_ags:
+        errors.append(Error("5.57", "am_not_in_cup", f"the AM of {ag} was not in the cup this turn"))
+    if not group_in_range(state, members):
+        cinc = state.static.cinc.get(side)
+        rng = f"{cinc.command_range} hexes of {cinc.name}" if cinc else "a commander-in-chief's range"
+        errors.append(Error("5.52", "out_of_range", f"no unit of the group of {members[0]} is within {rng}"))
+    elif not any(may_be_activated(state.board, state.unit(u)) for u in members):
+        errors.append(Error("5.52", "all_adjacent", "every unit of the group is adjacent to an enemy unit"))
+    return errors
+
+
+def candidate_groups(state: TGState, side: str) -> list[int]:
+    o = state.orders[side]
+    return [g for g in range(len(o.groups)) if not group_eligibility_errors(state, side, g)]
+
+
+# --------------------------------------------------------------------------------------------- 5.54–5.56 checks
+
+
+def needs_check(unit: UnitState, moved: bool, fired: bool) -> bool:
+    """5.54–5.56: non-artillery units that moved and artillery that fired check; nobody else."""
+    return fired if unit.kind == "artillery" else moved
+
+
+def disorder_check_roll(unit: UnitState, natural: int | None) -> Roll:
+    """5.54: fail iff natural > cohesion on the face now up; no modifiers."""
+    return pass_fail_roll("cohesion_check", natural, unit.value("cohesion") or 0,
+                          base_label=f"cohesion of {unit.defn.name}", base_rule="5.54", unit=unit.id)
+
+
+def failed_check(board: Board, unit: UnitState, militia_rule: bool) -> tuple[Board, Result]:
+    """5.54 on a fail: Good Order → Disordered; already Disordered → rout to the Withdrawn Box (9.66);
+    a counter without a Disordered side (cossacks) → Withdrawn Box (BOR-COSSACK); militia → eliminated
+    (BOR-MILITIA, A-26)."""
+    if militia_rule and "militia" in unit.flags:
+        return board.remove(unit.id, "eliminated"), result("eliminated", "BOR-MILITIA", unit.id)
+    no_back = "no_back" in unit.flags or getattr(unit.defn, "back", 1) is None
+    if no_back and unit.status == "good":
+        rule = "BOR-COSSACK" if getattr(unit.defn, "cav_type", None) == "C" else "9.61"
+        return board.remove(unit.id, "withdrawn"), result("routed", rule, unit.id, to="withdrawn")
+    if unit.status == "disordered":
+        if unit.kind == "artillery":
+            return board.remove(unit.id, "destroyed"), result("destroyed", "9.66", unit.id)
+        return board.remove(unit.id, "withdrawn"), result("routed", "9.66", unit.id, to="withdrawn")
+    return board.update(unit.id, status="disordered"), result("disordered", "5.54", unit.id)
+
+
+# --------------------------------------------------------------------------------------------- events
+
+
+def rule_reserve(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    side, uid = event["side"], event["unit"]
+    ts = state.two_sided
+    if state.phase != RESERVE or ts is None:
+        return _bad("3.0", "wrong_phase", "reserve activation happens in the Reserve Activation Phase"), state
+    if ts.order is None:
+        return _bad("5.51", "go_first_first", "who goes first in the Reserve Phase is not decided yet"), state
+    if ts.current != side:
+        return _bad("5.51", "not_your_turn", f"it is {ts.current}'s reserve activation"), state
+    if side in ts.reserve_used:
+        return _bad("5.51", "one_group", f"{side} has already activated a group in reserve"), state
+    u = state.unit(uid)
+    o = state.orders[side]
+    if u.side != side or u.is_leader or uid not in o.group_of:
+        return _bad("5.51", "not_your_group", f"{uid} is not in one of {side}'s order groups"), state
+    g = o.group_of[uid]
+    errors = group_eligibility_errors(state, side, g)
+    if errors:
+        return illegal("reserve", errors), state
+    members = o.groups[g]
+    active = frozenset(m for m in members if may_be_activated(state.board, state.unit(m)))
+    left_out = [m for m in members if m not in active]
+    act = Activation(marker=f"reserve:{side}", side=side, ags=frozenset({u.ag}), units=active, reserve=True,
+                     start_hexes={m: state.unit(m).hex for m in active})
+    new = replace(state, activation=act, board=reset_activation_flags(state, active),
+                  two_sided=replace(ts, reserve_used=ts.reserve_used | {side}))
+    res = [result("activated", "5.51", m, reserve=True) for m in members if m in active]
+    res += [result("not_activated", "5.52", m, reason="adjacent to an enemy unit") for m in left_out]
+    return legal("reserve", ["5.51", "5.52", "5.53"], results=res), new
+
+
+def rule_cohesion_check(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    side, uid = event["side"], event["unit"]
+    act = state.activation
+    if act is None or not act.reserve or uid not in act.checks_owed:
+        return illegal("cohesion_check", [Error("5.54", "no_check_owed", f"no cohesion check is owed by {uid}",
+                                                alternatives=tuple(act.checks_owed) if act else ())]), state
+    u = state.unit(uid)
+    if u.side != side:
+        return illegal("cohesion_check", [Error("5.54", "not_your_unit", f"{uid} is not {side}'s")]), state
+    natural = dice.roll("roll", "cohesion_check")
+    roll = disorder_check_roll(u, natural)
+    if natural is None:
+        return legal("cohesion_check", ["5.54"], rolls=[roll]), state
+    owed = tuple(x for x in act.checks_owed if x != uid)
+    board = state.board
+    results = []
+    if not roll.passed:
+        board, res = failed_check(board, u, board.rules.militia_alone)
+        results.append(res)
+    rules = ["5.54"] + [r.rule for r in results if r.rule != "5.54"]
+    return (legal("cohesion_check", rules, rolls=[roll], results=results),
+            replace(state, board=board, activation=replace(act, checks_owed=owed)))
+
+
+def owed_check_awaiting(act: Activation) -> list[Awaiting]:
+    return [Awaiting("cohesion_check", act.side, "5.54", u) for u in act.checks_owed]
+
+
+def _bad(rule: str, code: str, message: str) -> Ruling:
+    return illegal("reserve", [Error(rule, code, message)])

@@ -1,0 +1,137 @@
+"""The sequence of play (3.0) as a state machine: which phase follows which, and what happens by itself at each
+change.  Phases end by themselves when the rules leave nothing to do (DESIGN §5): Orders once both sides have
+given orders, Initiative once it is decided (and the holder has picked his first marker), Activation when the
+cup is empty and the last activation has ended, Morale (nothing to do until the part-2 rules: collapse and
+recovery plug in at :func:`morale_steps`); Reserve and CinC Movement end with ``end_phase`` from each side.
+The CinC Movement Phase is the last phase of the turn (gaps §1; the main digest's A-14 is superseded).
+
+*Schevardino* (SCH-COMMAND) runs its own short turn: command activation, then each side in turn.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable
+
+from referee.engine.ruling import Result, result
+
+from . import activation, initiative, orders
+from .board import Board
+from .state import (ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, OVER, RESERVE, SIDE_TURN,
+                    SideOrders, Static, TGState, TwoSided)
+
+
+def initial_state(static: Static, board: Board) -> TGState:
+    start = static.scenario.start or {}
+    turn = int(start.get("turn", static.scenario.turns.first))
+    state = TGState(static=static, board=board, turn=turn, phase=ORDERS,
+                    orders={s: SideOrders() for s in static.sides})
+    state = start_turn(state, turn, first=True)
+    state, _ = advance(state)
+    return state
+
+
+def start_turn(state: TGState, turn: int, first: bool = False) -> TGState:
+    """3.0 A (or Schevardino's command step): per-turn records cleared, order groups formed (5.12), who must
+    roll for orders delay (5.29); last turn's Under-Orders groups remembered for a failed delay roll."""
+    if state.rules.command_activation is not None:
+        s = replace(state, turn=turn, phase=COMMAND, command_chosen=False, activation=None, side_turn=None)
+        return replace(s, active_commands=activation.commands_active_now(s))
+    new_orders = {}
+    base = replace(state, turn=turn, phase=ORDERS, initiative=None, initiative_decided=False, cup=(),
+                   cup_ags=frozenset(), revealed=frozenset(), activation=None, two_sided=None)
+    for side in state.static.sides:
+        old = state.orders[side]
+        groups = orders.order_groups(state.board, side)
+        prev = tuple(frozenset(old.groups[g]) for g in sorted(old.under_orders)) if not first else ()
+        new_orders[side] = SideOrders(
+            delay="owed" if orders.delay_required(base, side) else "none", failures=old.failures,
+            groups=groups, group_of=orders.group_index(groups), previous_uo=prev,
+            previous_army=old.army or old.previous_army)
+    return replace(base, orders=new_orders)
+
+
+def morale_steps() -> tuple[Callable[[TGState], tuple[TGState, list[Result]]], ...]:
+    """3.0 E: collapse (10.5) then recovery (10.2).  Part 2 of the ruleset adds them here; until then the Morale
+    Phase has nothing to do (no unit can be withdrawn without fire or shock)."""
+    return ()
+
+
+def _cinc_sides(state: TGState) -> tuple[str, ...]:
+    return tuple(s for s in state.static.sides
+                 if (c := state.cinc_of(s)) is not None and c.hex is not None)
+
+
+def end_turn(state: TGState) -> TGState:
+    if state.turn >= state.static.scenario.turns.last:
+        return replace(state, phase=OVER, activation=None, two_sided=None)
+    return start_turn(state, state.turn + 1)
+
+
+def _next(state: TGState, results: list[Result]) -> TGState | None:
+    """One automatic transition, or None when the current phase waits for an event."""
+    p = state.phase
+    if p == ORDERS:
+        if all(o.given for o in state.orders.values()):
+            auto = initiative.automatic_initiative(state)
+            if auto is not None:
+                results.append(result("initiative", "BOR-INITIATIVE", None, side=auto))
+                return replace(state, phase=INITIATIVE, initiative=auto, initiative_decided=True)
+            return replace(state, phase=INITIATIVE)
+        return None
+    if p == INITIATIVE:
+        if state.initiative_decided and state.initiative is None:
+            return activation.fill_cup(state)
+        return None
+    if p == ACTIVATION:
+        if state.activation is None and not state.cup:
+            return replace(state, phase=RESERVE, two_sided=TwoSided())
+        return None
+    if p == RESERVE:
+        ts = state.two_sided
+        if ts is not None and ts.order is not None and ts.current is None:
+            return replace(state, phase=MORALE, two_sided=None, activation=None)
+        return None
+    if p == MORALE:
+        for step in morale_steps():
+            state, res = step(state)
+            results.extend(res)
+        sides = _cinc_sides(state)
+        if not sides:
+            return end_turn(state)
+        order = sides if len(sides) == 1 else None    # one CinC on the map: nobody to go first against
+        return replace(state, phase=CINC, two_sided=TwoSided(order=order))
+    if p == CINC:
+        ts = state.two_sided
+        if ts is not None and ts.order is not None and ts.current is None:
+            return end_turn(state)
+        return None
+    if p == COMMAND:
+        cmd = state.rules.command_activation
+        if state.command_chosen or not activation.command_choices(state):
+            return activation.begin_side_turn(state, cmd.order[0])  # type: ignore[union-attr]
+        return None
+    if p == SIDE_TURN:
+        return None
+    return None
+
+
+def advance(state: TGState) -> tuple[TGState, list[Result]]:
+    """Every automatic transition from ``state`` until a phase waits for an event; the results of rules that act
+    without an event (the automatic initiative) are reported on the event that triggered them."""
+    results: list[Result] = []
+    for _ in range(64):                       # a turn has fewer transitions than this; guards a cycle
+        nxt = _next(state, results)
+        if nxt is None:
+            return state, results
+        state = nxt
+    raise RuntimeError("sequence of play does not settle")
+
+
+def end_side_turn(state: TGState) -> TGState:
+    """Schevardino: the next side moves, or the turn ends."""
+    cmd = state.rules.command_activation
+    order = cmd.order if cmd else state.static.sides
+    i = order.index(state.side_turn) if state.side_turn in order else len(order)
+    if i + 1 < len(order):
+        return activation.begin_side_turn(state, order[i + 1])
+    return end_turn(replace(state, activation=None, side_turn=None))
