@@ -81,7 +81,11 @@ def _base(band: RGB, body: RGB, size_px: int, disordered: bool) -> Image.Image:
     """Body + band (+ Disordered stripe) for one colour scheme; copied for every face that uses it."""
     img = Image.new("RGB", (size_px, size_px), body)
     band_h = int(round(size_px * BAND_BOTTOM))
-    ImageDraw.Draw(img).rectangle((0, 0, size_px - 1, band_h - 1), fill=band)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, size_px - 1, band_h - 1), fill=band)
+    # A darker rule under the band keeps it distinct even when the AG colour is as pale as the body.
+    rule = max(1, round(size_px * 0.012))
+    draw.rectangle((0, band_h - rule, size_px - 1, band_h - 1), fill=mix(band, (0, 0, 0), 0.4))
     if disordered:
         rgba = img.convert("RGBA")
         rgba.alpha_composite(_stripe(size_px))
@@ -95,27 +99,22 @@ def _value_text(v: int | None) -> str | None:
     return None if v is None else str(v)
 
 
-def _put(draw: ImageDraw.ImageDraw, text: str | None, centre: tuple[float, float], width: float, max_px: float,
-         min_px: float, ink: RGB, owner: str, field: str, align: str = "centre") -> None:
+def _put(img: Image.Image, text: str | None, centre: tuple[float, float], width: float, max_px: float,
+         min_px: float, ink: RGB, owner: str, field: str) -> None:
     if not text:
         return
-    size = T.fit(text, width, int(max_px), min_px, owner=owner, field=field)
-    if align == "centre":
-        T.draw_centred(draw, centre, text, size, ink)
-    elif align == "left":
-        T.draw_left(draw, (centre[0] - width / 2, centre[1]), text, size, ink)
-    else:
-        T.draw_right(draw, (centre[0] + width / 2, centre[1]), text, size, ink)
+    size, bold = T.fit(text, width, int(max_px), min_px, owner=owner, field=field)
+    T.paste_centred(img, centre, text, size, ink, bold)
 
 
-def _designation(draw: ImageDraw.ImageDraw, name: str, s: int, min_px: float, ink: RGB, owner: str) -> None:
-    _put(draw, name, (s / 2, s * BAND_BOTTOM / 2), s * (1 - 2 * INSET), s * NAME_MAX, min_px, ink, owner, "name")
+def _designation(img: Image.Image, name: str, s: int, min_px: float, ink: RGB, owner: str) -> None:
+    _put(img, name, (s / 2, s * BAND_BOTTOM / 2), s * (1 - 2 * INSET), s * NAME_MAX, min_px, ink, owner, "name")
 
 
-def _bottom_row(draw: ImageDraw.ImageDraw, values: tuple[tuple[str, str | None], ...], s: int, min_px: float,
+def _bottom_row(img: Image.Image, values: tuple[tuple[str, str | None], ...], s: int, min_px: float,
                 ink: RGB, owner: str) -> None:
     for (field, value), cx in zip(values, VALUE_COLUMNS):
-        _put(draw, value, (s * cx, s * VALUE_Y), s * VALUE_COLUMN_W, s * VALUE_MAX, min_px, ink, owner, field)
+        _put(img, value, (s * cx, s * VALUE_Y), s * VALUE_COLUMN_W, s * VALUE_MAX, min_px, ink, owner, field)
 
 
 def _paste_symbol(img: Image.Image, key: SymbolKey, s: int) -> None:
@@ -168,15 +167,16 @@ def render_unit_face(unit: Unit, ag: ActivationGroup, face: FaceName, size_px: i
     min_px = T.min_text_px(s, dpi)
     band_ink = rgb(ag.text_colour) if not disordered else ink_on(band)
     ink = ink_on(body)
-    _designation(draw, unit.name, s, min_px, band_ink, unit.id)
+    _designation(img, unit.name, s, min_px, band_ink, unit.id)
     field, side_text = _side_value(unit, values)
-    _put(draw, side_text, (s * 0.155, s * MID_Y), s * 0.25, s * SIDE_VALUE_MAX, min_px, ink, unit.id, field)
+    _put(img, side_text, (s * 0.155, s * MID_Y), s * 0.25, s * SIDE_VALUE_MAX, min_px, ink, unit.id, field)
     _paste_symbol(img, unit_symbol_key(unit), s)
-    corps = unit.corps or ag.label
-    _put(draw, corps, (s * 0.855, s * (MID_Y - 0.035)), s * 0.24, s * 0.15, min_px, ink, unit.id, "corps")
+    if unit.kind != "artillery":            # T&G artillery counters carry no corps id (rules digest 2.1)
+        corps = unit.corps or ag.label
+        _put(img, corps, (s * 0.85, s * (MID_Y - 0.035)), s * 0.27, s * 0.15, min_px, ink, unit.id, "corps")
     if unit.kind == "infantry" and unit.brigade:
         _brigade_mark(draw, s, ink)
-    _bottom_row(draw, _bottom_values(unit, values), s, min_px, ink, unit.id)
+    _bottom_row(img, _bottom_values(unit, values), s, min_px, ink, unit.id)
     return img
 
 
@@ -191,20 +191,19 @@ def render_leader_face(leader: Leader, size_px: int, *, dpi: float | None = None
     below, CinC DRM, command range and MA ("d10" when variable)."""
     s = size_px
     img = _base(LEADER_BAND, LEADER_BODY, s, False).copy()
-    draw = ImageDraw.Draw(img)
     min_px = T.min_text_px(s, dpi)
     ink = ink_on(LEADER_BODY)
-    _designation(draw, leader.name, s, min_px, ink_on(LEADER_BAND), leader.id)
+    _designation(img, leader.name, s, min_px, ink_on(LEADER_BAND), leader.id)
     orders = "?" if leader.orders_rating is None else str(leader.orders_rating)
     delay = "–" if leader.delay_rating is None else str(leader.delay_rating)
-    _put(draw, orders, (s * 0.155, s * MID_Y), s * 0.25, s * SIDE_VALUE_MAX, min_px, ink, leader.id, "orders_rating")
-    _put(draw, delay, (s * 0.845, s * MID_Y), s * 0.25, s * SIDE_VALUE_MAX, min_px, ink, leader.id, "delay_rating")
+    _put(img, orders, (s * 0.155, s * MID_Y), s * 0.25, s * SIDE_VALUE_MAX, min_px, ink, leader.id, "orders_rating")
+    _put(img, delay, (s * 0.845, s * MID_Y), s * 0.25, s * SIDE_VALUE_MAX, min_px, ink, leader.id, "delay_rating")
     w = h = int(round(s * SYMBOL_H * 1.15))
     star = symbol_image("commander", w, h)
     img.paste(star, (int(round((s - w) / 2)), int(round(s * MID_Y - h / 2))), star)
     ma = "d10" if leader.ma is None else str(leader.ma)
     values = (("drm", _signed(leader.drm)), ("command_range", str(leader.command_range)), ("ma", ma))
-    _bottom_row(draw, values, s, min_px, ink, leader.id)
+    _bottom_row(img, values, s, min_px, ink, leader.id)
     return img
 
 
@@ -241,7 +240,6 @@ def render_marker_face(marker: Marker, face: FaceName, size_px: int, *, dpi: flo
     s = size_px
     fill = rgb(marker.colour)
     img = Image.new("RGB", (s, s), fill)
-    draw = ImageDraw.Draw(img)
     ink = rgb(marker.text_colour)
     min_px = T.min_text_px(s, dpi)
     field = "text" if face == "front" else "back_text"
@@ -259,7 +257,7 @@ def render_marker_face(marker: Marker, face: FaceName, size_px: int, *, dpi: flo
     pitch = size * 1.2
     top = s / 2 - pitch * (len(lines) - 1) / 2
     for i, line in enumerate(lines):
-        T.draw_centred(draw, (s / 2, top + i * pitch), line, size, ink)
+        T.paste_centred(img, (s / 2, top + i * pitch), line, size, ink)
     return img
 
 

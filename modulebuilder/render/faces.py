@@ -4,8 +4,6 @@ A face is keyed ``"<id>/front"`` or ``"<id>/back"``: units with a Disordered sid
 have a back; commanders, one-sided markers and units flagged ``no_back`` have only a front."""
 from __future__ import annotations
 
-import multiprocessing
-import os
 from dataclasses import dataclass
 from typing import Callable, Iterator, Literal, Union
 
@@ -13,11 +11,10 @@ from PIL import Image
 
 from modulebuilder.model import ActivationGroup, CounterSet, Leader, Marker, Unit
 from modulebuilder.render.counters import render_leader_face, render_marker_face, render_unit_face
+from modulebuilder.render.parallel import ordered_map
 
 FaceName = Literal["front", "back"]
 Progress = Callable[[int, int], None]          # (faces done, faces in all)
-# Below this many faces a worker pool costs more to start than it saves.
-PARALLEL_THRESHOLD = 48
 
 
 @dataclass(frozen=True)
@@ -68,20 +65,10 @@ def _worker(args: tuple[FaceJob, int, float | None]) -> tuple[str, bytes]:
     return job.key, render_job(job, size_px, dpi).tobytes()
 
 
-def _rendered(jobs: list[FaceJob], size_px: int, dpi: float | None, workers: int) -> Iterator[tuple[str, Image.Image]]:
-    if workers <= 1 or len(jobs) < PARALLEL_THRESHOLD:
-        for job in jobs:
-            yield job.key, render_job(job, size_px, dpi)
-        return
-    # fork: children inherit the loaded fonts and caches; imap keeps the input order (determinism).
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(workers) as pool:
-        for key, raw in pool.imap(_worker, [(j, size_px, dpi) for j in jobs], chunksize=16):
-            yield key, Image.frombytes("RGB", (size_px, size_px), raw)
-
-
-def default_workers() -> int:
-    return max(1, min(os.cpu_count() or 1, 8))
+def _rendered(jobs: list[FaceJob], size_px: int, dpi: float | None,
+              workers: int | None) -> Iterator[tuple[str, Image.Image]]:
+    for key, raw in ordered_map(_worker, [(j, size_px, dpi) for j in jobs], workers):
+        yield key, Image.frombytes("RGB", (size_px, size_px), raw)
 
 
 def render_faces(counters: CounterSet, size_px: int, *, dpi: float | None = None, workers: int | None = None,
@@ -89,7 +76,7 @@ def render_faces(counters: CounterSet, size_px: int, *, dpi: float | None = None
     """Every face of ``counters``, keyed ``"<id>/front"`` / ``"<id>/back"``, in :func:`face_jobs` order."""
     jobs = face_jobs(counters)
     out: dict[str, Image.Image] = {}
-    for i, (key, img) in enumerate(_rendered(jobs, size_px, dpi, default_workers() if workers is None else workers)):
+    for i, (key, img) in enumerate(_rendered(jobs, size_px, dpi, workers)):
         out[key] = img
         if progress:
             progress(i + 1, len(jobs))

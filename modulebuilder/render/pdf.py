@@ -10,7 +10,6 @@ layouts are computed); the canvas flips them into PDF's bottom-left system."""
 from __future__ import annotations
 
 import io
-import struct
 import zlib
 from dataclasses import dataclass, field
 
@@ -29,21 +28,21 @@ def pdf_string(text: str) -> str:
     return "(" + raw.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
 
 
-def png_idat(img: Image.Image) -> tuple[bytes, int]:
-    """(zlib stream with PNG row filters, colour components) for ``img``: Pillow's fast C encoder
-    chooses good row predictors, and PDF's FlateDecode with /Predictor 15 reads them directly."""
+@dataclass(frozen=True)
+class EncodedImage:
+    """Pixels compressed for a PDF image XObject (8 bits per component, Flate, no predictor)."""
+    width: int
+    height: int
+    colours: int            # 3 = RGB, 1 = grey
+    data: bytes
+
+
+def encode_image(img: Image.Image, level: int = 3) -> EncodedImage:
+    """Plain zlib of the raw pixels.  Measured on counter art, level 3 without PNG row predictors is
+    both faster (about 2 ms a face) and smaller than Pillow's PNG encoder with its adaptive filters."""
     if img.mode not in ("RGB", "L"):
         img = img.convert("RGB")
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=6)
-    data = buf.getvalue()
-    pos, chunks = 8, []
-    while pos < len(data):
-        length, ctype = struct.unpack(">I4s", data[pos:pos + 8])
-        if ctype == b"IDAT":
-            chunks.append(data[pos + 8:pos + 8 + length])
-        pos += 12 + length
-    return b"".join(chunks), (3 if img.mode == "RGB" else 1)
+    return EncodedImage(img.width, img.height, 3 if img.mode == "RGB" else 1, zlib.compress(img.tobytes(), level))
 
 
 @dataclass
@@ -114,13 +113,13 @@ class PdfDocument:
     """Pages and shared image XObjects, serialised deterministically by :meth:`tobytes`."""
 
     def __init__(self) -> None:
-        self._images: dict[str, tuple[Image.Image, bytes | None]] = {}
+        self._images: dict[str, Image.Image | EncodedImage] = {}
         self._pages: list[Canvas] = []
 
-    def add_image(self, name: str, img: Image.Image) -> str:
+    def add_image(self, name: str, img: Image.Image | EncodedImage) -> str:
         """Register ``img`` under resource ``name`` (once; later pages refer to it by name)."""
         if name not in self._images:
-            self._images[name] = (img, None)
+            self._images[name] = img
         return name
 
     def has_image(self, name: str) -> bool:
@@ -147,14 +146,13 @@ class PdfDocument:
         font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
         image_ids: dict[str, int] = {}
         for name in sorted(self._images):                # sorted: object numbers independent of call order
-            img = self._images[name][0]
-            data, colours = png_idat(img)
-            cs = "/DeviceRGB" if colours == 3 else "/DeviceGray"
-            head = (f"<< /Type /XObject /Subtype /Image /Width {img.width} /Height {img.height} "
+            item = self._images[name]
+            enc = item if isinstance(item, EncodedImage) else encode_image(item)
+            cs = "/DeviceRGB" if enc.colours == 3 else "/DeviceGray"
+            head = (f"<< /Type /XObject /Subtype /Image /Width {enc.width} /Height {enc.height} "
                     f"/ColorSpace {cs} /BitsPerComponent 8 /Filter /FlateDecode "
-                    f"/DecodeParms << /Predictor 15 /Colors {colours} /BitsPerComponent 8 /Columns {img.width} >> "
-                    f"/Length {len(data)} >>\nstream\n").encode()
-            image_ids[name] = add(head + data + b"\nendstream")
+                    f"/Length {len(enc.data)} >>\nstream\n").encode()
+            image_ids[name] = add(head + enc.data + b"\nendstream")
         kids = []
         for page in self._pages:
             stream = zlib.compress(page.content(), 6)

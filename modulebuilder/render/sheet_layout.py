@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Literal
 
@@ -61,7 +62,8 @@ class Segment:
 
 @dataclass(frozen=True)
 class SheetGeometry:
-    """A grid of ``rows`` x ``cols`` counter slots on one page (or one half of a gutter-fold page)."""
+    """A grid of ``rows`` x ``cols`` counter slots on one page (or one half of a gutter-fold page).
+    Derived sizes are cached properties: a sheet asks for them thousands of times."""
     paper: str
     counter_in: Fraction
     bleed_in: Fraction
@@ -69,25 +71,25 @@ class SheetGeometry:
     layout: Literal["duplex", "gutter"] = "duplex"
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
 
-    @property
+    @cached_property
     def page(self) -> tuple[float, float]:
         return paper_points(self.paper)
 
-    @property
+    @cached_property
     def counter_pt(self) -> float:
         return float(self.counter_in) * POINTS_PER_INCH
 
-    @property
+    @cached_property
     def bleed_pt(self) -> float:
         return float(self.bleed_in) * POINTS_PER_INCH
 
-    @property
+    @cached_property
     def pitch_pt(self) -> float:
         """Distance between the same edge of neighbouring slots: bleeds abut, so cut lines are
         ``2 * bleed`` apart and the cutter never has to hit a shared line."""
         return float(self.counter_in + 2 * self.bleed_in) * POINTS_PER_INCH
 
-    @property
+    @cached_property
     def _area(self) -> Rect:
         """Where fronts may go: inside the margins (left half only for gutter fold)."""
         pw, ph = self.page
@@ -96,19 +98,19 @@ class SheetGeometry:
             return Rect(m, m, pw / 2 - FOLD_GUTTER_PT / 2 - m, ph - 2 * m)
         return Rect(m, m, pw - 2 * m, ph - 2 * m)
 
-    @property
+    @cached_property
     def cols(self) -> int:
         return max(0, math.floor(self._area.w / self.pitch_pt + 1e-9))
 
-    @property
+    @cached_property
     def rows(self) -> int:
         return max(0, math.floor(self._area.h / self.pitch_pt + 1e-9))
 
-    @property
+    @cached_property
     def per_page(self) -> int:
         return self.rows * self.cols
 
-    @property
+    @cached_property
     def grid_origin(self) -> tuple[float, float]:
         """Top-left of the outer bleed of slot (0, 0).  Duplex grids are centred on the page, so the
         mirrored back grid coincides with the front grid; gutter grids hug the fold line."""

@@ -13,7 +13,8 @@ from PIL import Image, ImageDraw
 from modulebuilder.model import CounterSet
 from modulebuilder.render.bleed import with_bleed
 from modulebuilder.render.counters import LEADER_BODY, body_colour, render_blank_back
-from modulebuilder.render.pdf import Canvas, PdfDocument
+from modulebuilder.render.parallel import ordered_map
+from modulebuilder.render.pdf import Canvas, EncodedImage, PdfDocument, encode_image
 from modulebuilder.render.physical import POINTS_PER_INCH
 from modulebuilder.render.stable import stable_hash
 from modulebuilder.render.sheet_layout import CROP_WIDTH_PT, Rect, SheetGeometry
@@ -86,21 +87,41 @@ def page_placements(geo: SheetGeometry, page: list[PrintItem], side: str) -> lis
     return out
 
 
+def _face_with_bleed(faces: Mapping[str, Image.Image], key: str, size_px: int, bleed_px: int) -> Image.Image:
+    face = render_blank_back(key.removeprefix("blank:"), size_px) if key.startswith("blank:") else faces[key]
+    return with_bleed(face, bleed_px)
+
+
+def _encode_worker(args: tuple[str, bytes, int, int]) -> EncodedImage:
+    key, raw, size_px, bleed_px = args
+    faces = {} if key.startswith("blank:") else {key: Image.frombytes("RGB", (size_px, size_px), raw)}
+    return encode_image(_face_with_bleed(faces, key, size_px, bleed_px))
+
+
 class FaceSource:
-    """Face images with bleed, made once per key and shared by every copy on every page."""
+    """Face images with bleed, made and compressed once per key and shared by every copy on every page
+    of every layout."""
 
     def __init__(self, faces: Mapping[str, Image.Image], size_px: int, bleed_px: int):
         self.faces, self.size_px, self.bleed_px = faces, size_px, bleed_px
-        self._cache: dict[str, Image.Image] = {}
+        self._encoded: dict[str, EncodedImage] = {}
 
     def image(self, key: str) -> Image.Image:
-        if key not in self._cache:
-            if key.startswith("blank:"):
-                face = render_blank_back(key.removeprefix("blank:"), self.size_px)
-            else:
-                face = self.faces[key]
-            self._cache[key] = with_bleed(face, self.bleed_px)
-        return self._cache[key]
+        """The face with its bleed, as pixels (for PNG pages)."""
+        return _face_with_bleed(self.faces, key, self.size_px, self.bleed_px)
+
+    def prepare(self, keys: Iterable[str], workers: int | None = None) -> None:
+        """Compress the faces ``keys`` on all cores (the slowest step of a print build otherwise)."""
+        todo = sorted(set(keys) - set(self._encoded))
+        jobs = [(k, b"" if k.startswith("blank:") else self.faces[k].tobytes(), self.size_px, self.bleed_px)
+                for k in todo]
+        for key, enc in zip(todo, ordered_map(_encode_worker, jobs, workers)):
+            self._encoded[key] = enc
+
+    def encoded(self, key: str) -> EncodedImage:
+        if key not in self._encoded:
+            self.prepare([key], workers=1)
+        return self._encoded[key]
 
     def resource_name(self, key: str) -> str:
         """PDF names allow few characters: a stable, readable name derived from the key."""
@@ -117,7 +138,7 @@ def draw_counters(doc: PdfDocument, canvas: Canvas, src: FaceSource, placements:
     for p in placements:
         name = src.resource_name(p.key)
         if not doc.has_image(name):
-            doc.add_image(name, src.image(p.key))
+            doc.add_image(name, src.encoded(p.key))
         box = src.drawn_box(p.cut)
         canvas.image(name, box.x, box.y, box.w, box.h)
 
@@ -137,6 +158,7 @@ def sheets_pdf(geo: SheetGeometry, pages: list[list[PrintItem]], src: FaceSource
     doc = PdfDocument()
     pw, ph = geo.page
     n = len(pages)
+    src.prepare(key for page in pages for item in page for key in (item.front, item.back))
     for i, page in enumerate(pages, start=1):
         if geo.layout == "duplex":
             for side in ("front", "back"):

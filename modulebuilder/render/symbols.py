@@ -71,28 +71,28 @@ def _dot(d: ImageDraw.ImageDraw, box: Box) -> None:
 
 
 def _horn(d: ImageDraw.ImageDraw, box: Box, lw: int) -> None:
-    """A hunting horn (the jäger badge) in the lower triangle of the X."""
+    """A hunting horn (the jäger badge) in the lower triangle of the X: ring and flared bell."""
     x0, y0, x1, y1 = box
-    w, h = x1 - x0, y1 - y0
-    cx, top = (x0 + x1) / 2, y0 + h * 0.55
-    r = h * 0.2
-    d.arc((cx - r, top, cx + r, top + 2 * r), 200, 340 + 360, fill=INK, width=max(1, lw * 3 // 4))
-    d.arc((cx - r, top, cx + r, top + 2 * r), 0, 200, fill=INK, width=max(1, lw * 3 // 4))
-    bell = [(cx + r * 0.9, top + r * 0.6), (cx + r * 1.9, top + r * 0.1), (cx + r * 1.9, top + r * 1.5)]
-    d.polygon(bell, fill=INK)
-    del w
+    h = y1 - y0
+    cx, cy = (x0 + x1) / 2 - h * 0.12, y0 + h * 0.72
+    r = h * 0.19
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=PAPER, outline=INK, width=max(1, lw * 3 // 4))
+    d.polygon([(cx + r * 0.8, cy - r * 0.3), (cx + r * 2.3, cy - r * 1.0), (cx + r * 2.3, cy + r * 1.0),
+               (cx + r * 0.8, cy + r * 0.3)], fill=INK)
 
 
 def _lance(d: ImageDraw.ImageDraw, box: Box, lw: int) -> None:
-    """Cossacks: the slash becomes a lance with a pennant at its head."""
+    """Cossacks: the cavalry slash as a lance, with a pennant flying from below its point."""
     x0, y0, x1, y1 = box
-    h = y1 - y0
     _slash(d, box, lw)
-    ang = math.atan2(y0 - y1, x1 - x0)
-    hx, hy = x0 + (x1 - x0) * 0.78, y1 + (y0 - y1) * 0.78
-    px_, py_ = math.cos(ang - math.pi / 2), -math.sin(ang - math.pi / 2)
-    d.polygon([(hx, hy), (hx - h * 0.28 * math.cos(ang), hy + h * 0.28 * math.sin(ang)),
-               (hx + px_ * h * 0.25 - h * 0.05 * math.cos(ang), hy + py_ * h * 0.25)], fill=INK)
+    length = math.hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / length, (y0 - y1) / length        # unit vector up the lance
+    nx, ny = uy, -ux                                       # perpendicular, pointing down and right
+    size = (y1 - y0) * 0.42
+    tip = (x0 + (x1 - x0) * 0.8, y1 + (y0 - y1) * 0.8)
+    root = (tip[0] - ux * size, tip[1] - uy * size)
+    fly = (tip[0] - ux * size * 0.35 - nx * size * 0.9, tip[1] - uy * size * 0.35 - ny * size * 0.9)
+    d.polygon([tip, root, fly], fill=INK)
 
 
 def _star(d: ImageDraw.ImageDraw, box: Box) -> None:
@@ -128,13 +128,25 @@ def _draw(key: SymbolKey, d: ImageDraw.ImageDraw, w: int, h: int) -> None:
         return
     _frame(d, box, lw, dashed=(key == "militia"))
     marks[key]()
-    if key != "militia":                   # redraw the frame over line ends that overshoot it
-        d.rectangle(box, outline=INK, width=lw)
+
+
+def _clipped_marks(key: SymbolKey, w: int, h: int) -> Image.Image:
+    """Frame and branch marks, with marks that overshoot the frame (slash ends, pennants) cut away."""
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    _draw(key, ImageDraw.Draw(img), w, h)
+    if key in ("commander", "militia"):
+        return img
+    lw = max(SUPERSAMPLE, int(round(min(w, h) * 0.075)))
+    inside = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(inside).rectangle((lw / 2, lw / 2, w - 1 - lw / 2, h - 1 - lw / 2), fill=255)
+    alpha = Image.composite(img.getchannel("A"), Image.new("L", (w, h), 0), inside)
+    img.putalpha(alpha)
+    ImageDraw.Draw(img).rectangle((lw / 2, lw / 2, w - 1 - lw / 2, h - 1 - lw / 2), outline=INK, width=lw)
+    return img
 
 
 @lru_cache(maxsize=256)
 def symbol_image(key: SymbolKey, width: int, height: int) -> Image.Image:
     """The symbol ``key`` as an RGBA image of exactly ``width`` x ``height`` pixels (cached; do not modify)."""
-    big = Image.new("RGBA", (width * SUPERSAMPLE, height * SUPERSAMPLE), (0, 0, 0, 0))
-    _draw(key, ImageDraw.Draw(big), big.width, big.height)
+    big = _clipped_marks(key, width * SUPERSAMPLE, height * SUPERSAMPLE)
     return big.resize((width, height), Image.Resampling.LANCZOS)

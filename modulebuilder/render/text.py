@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from modulebuilder.fonts import BOLD, REGULAR
 from modulebuilder.render.physical import pt_to_px
@@ -60,13 +60,19 @@ def fitted_size(text: str, max_width: float, max_px: int, bold: bool = True) -> 
     return lo
 
 
-def fit(text: str, max_width: float, max_px: int, min_px: float, *, owner: str, field: str,
-        bold: bool = True) -> int:
-    """Size for ``text`` in a box ``max_width`` wide, shrinking from ``max_px``; raises TextDoesNotFit."""
-    size = fitted_size(text, float(max_width), int(max_px), bold)
-    if size < min_px or size == 0:
-        raise TextDoesNotFit(owner, field, text, min_px)
-    return size
+def fit(text: str, max_width: float, max_px: int, min_px: float, *, owner: str, field: str) -> tuple[int, bool]:
+    """(size, bold) for ``text`` in a box ``max_width`` wide, shrinking from ``max_px``.
+
+    Bold is preferred; when bold would fall below ``min_px`` the narrower regular weight is tried at the
+    largest size that fits, because a legible light name beats an illegible bold one.  Raises
+    :class:`TextDoesNotFit` when neither weight reaches ``min_px``."""
+    size = fitted_size(text, float(max_width), int(max_px), True)
+    if size >= min_px and size > 0:
+        return size, True
+    size = fitted_size(text, float(max_width), int(max_px), False)
+    if size >= min_px and size > 0:
+        return size, False
+    raise TextDoesNotFit(owner, field, text, min_px)
 
 
 def draw_centred(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size_px: int,
@@ -82,7 +88,24 @@ def draw_left(draw: ImageDraw.ImageDraw, left_middle: tuple[float, float], text:
     draw.text((x, cy + cap_height(size_px, bold) / 2), text, font=font(size_px, bold), fill=fill, anchor="ls")
 
 
-def draw_right(draw: ImageDraw.ImageDraw, right_middle: tuple[float, float], text: str, size_px: int,
-               fill: str | tuple[int, ...], bold: bool = True) -> None:
-    x, cy = right_middle
-    draw.text((x, cy + cap_height(size_px, bold) / 2), text, font=font(size_px, bold), fill=fill, anchor="rs")
+
+@lru_cache(maxsize=8192)
+def _stamp(text: str, size_px: int, bold: bool) -> tuple[Image.Image, int, int]:
+    """Anti-aliased coverage mask of ``text`` and its offset from the centred anchor point.
+
+    Counter faces repeat the same few strings (digits, corps ids, type letters) hundreds of times;
+    rasterising each once and pasting the mask is several times faster than drawing text anew."""
+    f = font(size_px, bold)
+    left, top, right, bottom = f.getbbox(text, anchor="ms")
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor="ms")
+    return mask, left, top
+
+
+def paste_centred(img: Image.Image, centre: tuple[float, float], text: str, size_px: int,
+                  fill: tuple[int, int, int], bold: bool = True) -> None:
+    """Same placement as :func:`draw_centred`, from a cached mask."""
+    mask, left, top = _stamp(text, size_px, bold)
+    x = int(round(centre[0])) + left
+    y = int(round(centre[1] + cap_height(size_px, bold) / 2)) + top
+    img.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
