@@ -356,3 +356,88 @@ def test_cheapest_path_goes_around_woods():
     r = check_move(b, "a", path)
     assert r.legal and r.mp_spent == 4 and "0204" not in path and "0304" not in path
     assert reachable(b, "a")["0404"] == 4
+
+
+# ----------------------------------------------------------------------------------------------- properties
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from modulebuilder.hexgrid import HexGrid  # noqa: E402
+
+SIZE = 6
+TERRAINS = ["clear", "clear", "clear", "woods", "village", "marsh", "cultivated"]
+
+
+@st.composite
+def positions(draw):
+    """A random 6x6 position: terrain, streams/rivers/bridges, a road, a few units of both sides, one mover."""
+    orientation = draw(st.sampled_from(["pointy", "flat"]))
+    grid = HexGrid(orientation, "even", 1, 1, SIZE, SIZE)
+    hexes = grid.hexes()
+    terrain = {h: draw(st.sampled_from(TERRAINS)) for h in draw(st.lists(st.sampled_from(hexes), max_size=10))}
+    sides = []
+    for h in draw(st.lists(st.sampled_from(hexes), max_size=6, unique=True)):
+        n = draw(st.sampled_from(sorted(grid.neighbours(h).values())))
+        sides.append((h, n, draw(st.sampled_from(["stream", "river", "bridge", "ford"]))))
+    road = [draw(st.sampled_from(hexes))]
+    for _ in range(draw(st.integers(0, 6))):
+        road.append(draw(st.sampled_from(sorted(grid.neighbours(road[-1]).values()))))
+    cells = draw(st.lists(st.sampled_from(hexes), min_size=2, max_size=7, unique=True))
+    kind = draw(st.sampled_from(["infantry", "cavalry", "artillery"]))
+    ma = draw(st.integers(1, 8))
+    mover = {"infantry": inf, "cavalry": cav, "artillery": art}[kind]("m", ma=ma)
+    status = draw(st.sampled_from(["good", "disordered"]))
+    placed = [at(mover, cells[0], status=status)]
+    for i, h in enumerate(cells[1:]):
+        side = draw(st.sampled_from([FR, RU]))
+        unit = draw(st.sampled_from([inf, cav, art]))(f"u{i}", side=side)
+        placed.append(at(unit, h, facing=draw(st.sampled_from(grid.vertex_hours)),
+                         status=draw(st.sampled_from(["good", "good", "disordered"]))))
+    b = board(*placed, orientation=orientation, columns=SIZE, rows=SIZE, terrain=terrain, hexsides=sides,
+              roads=[road] if len(road) > 1 else [])
+    b = begin_activation(b, ["m"])
+    if kind == "artillery" and draw(st.booleans()):
+        b = b.update("m", fired=True)
+    ctx = MoveContext(under_orders=draw(st.booleans()))
+    mode = draw(st.sampled_from([None, "limited", "extended"]))
+    return b, mode, ctx
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_property_every_reachable_hex_has_a_legal_cheapest_path_of_that_cost(pos):
+    b, mode, ctx = pos
+    for dest, cost in reachable(b, "m", mode, ctx).items():
+        path = cheapest_path(b, "m", dest, mode, ctx)
+        r = check_move(b, "m", path, mode, ctx)
+        assert r.legal, (dest, path, r.errors)
+        assert r.mp_spent == cost and r.end == dest
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), st.data())
+def test_property_any_legal_walk_ends_in_a_reachable_hex_at_no_less_cost(pos, data):
+    b, mode, ctx = pos
+    here = b.unit("m").hex
+    walk = []
+    for _ in range(data.draw(st.integers(1, 5))):
+        here = data.draw(st.sampled_from(b.neighbours(here)))
+        walk.append(here)
+    r = check_move(b, "m", walk, mode, ctx)
+    if r.legal and r.end != b.unit("m").hex:
+        best = reachable(b, "m", mode, ctx)
+        assert r.end in best and best[r.end] <= r.mp_spent
+    for h in (walk if r.legal else ()):
+        assert not b.has_enemy(h, FR)                          # 6.22: never into or through an enemy
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), st.integers(0, 6))
+def test_property_more_movement_points_never_lose_a_destination(pos, extra):
+    b, _, ctx = pos
+    base = b.unit("m").ma
+    small = reachable(b, "m", "normal", MoveContext(allowance=base))
+    large = reachable(b, "m", "normal", MoveContext(allowance=base + extra))
+    assert all(h in large and large[h] <= c for h, c in small.items())
+    assert all(not b.has_enemy(h, FR) for h in large)

@@ -22,7 +22,7 @@ Rule switches read from the scenario are collected in :class:`RuleSwitches` (its
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Iterable, Literal, Mapping
 
@@ -39,6 +39,7 @@ Mode = Literal["normal", "limited", "extended", "reinforcement"]
 # 6.11: infantry in these hexes has an all-round front (module switch `all_round_terrain`).
 ALL_ROUND_TERRAIN = frozenset({"village", "chateau", "castle", "redoubt"})
 
+_NONE: Mapping[str, Any] = MappingProxyType({})
 _SUFFIX = re.compile(r"^(?P<brigade>.*\S)\s+(?P<letter>[A-Za-z])$")
 
 
@@ -124,6 +125,11 @@ class UnitState:
     square: bool = False                  # 9.85: no ZOC, no minimum move
     overstack: bool = False               # Borodino artillery reserve: may stand 3 per hex until moved/fired
 
+    def evolve(self, **changes: Any) -> "UnitState":
+        """A copy with some fields changed (``dataclasses.replace`` without its per-call introspection)."""
+        return UnitState(*[changes.pop(n) if n in changes else getattr(self, n) for n in _UNIT_FIELDS],
+                         **changes)    # a leftover name is a bad field: let __init__ say so
+
     @property
     def side(self) -> str:
         return self.defn.side
@@ -174,13 +180,16 @@ class UnitState:
         return self.value("fire") or 0
 
 
+_UNIT_FIELDS = tuple(f.name for f in fields(UnitState))
+
+
 # --------------------------------------------------------------------------------------------- static map
 
 class BoardMap:
     """Everything about a Board that never changes during a game, built once and shared by every Board."""
 
-    __slots__ = ("map", "grid", "table", "rules", "scenario", "adjacent", "hexside", "road_link",
-                 "entry_hexes")
+    __slots__ = ("map", "grid", "table", "rules", "scenario", "adjacent", "hexside", "hexside_at", "road_link",
+                 "road_at", "entry_hexes", "memo")
 
     def __init__(self, mapdef: MapDef, table: MovementTable, rules: RuleSwitches,
                  scenario: Scenario | None = None) -> None:
@@ -206,6 +215,18 @@ class BoardMap:
                 if links.get(key) != "road":
                     links[key] = "road" if road.kind != "path" else "path"
         self.road_link = links
+        # The same two indices keyed a -> b -> value: the movement search reads them without building sets.
+        self.hexside_at: dict[str, dict[str, tuple[str, ...]]] = {}
+        for key, feats in sides.items():
+            a, b = tuple(key)
+            self.hexside_at.setdefault(a, {})[b] = feats
+            self.hexside_at.setdefault(b, {})[a] = feats
+        self.road_at: dict[str, dict[str, str]] = {}
+        for key, kind in links.items():
+            a, b = tuple(key)
+            self.road_at.setdefault(a, {})[b] = kind
+            self.road_at.setdefault(b, {})[a] = kind
+        self.memo: dict[Any, Any] = {}      # position-independent answers (e.g. terrain cost of a step)
         self.entry_hexes: frozenset[str] = frozenset(
             h for r in (scenario.reinforcements if scenario else ()) for h in r.entry)
 
@@ -213,7 +234,11 @@ class BoardMap:
         return self.map.terrain_of(hex_id)
 
     def features(self, a: str, b: str) -> tuple[str, ...]:
-        return self.hexside.get(frozenset((a, b)), ())
+        return self.hexside_at.get(a, _NONE).get(b, ())
+
+    def link(self, a: str, b: str) -> str | None:
+        """``road`` / ``path`` when one runs from ``a`` to ``b`` (7.22), else None."""
+        return self.road_at.get(a, _NONE).get(b)
 
     def elevation(self, hex_id: str) -> int:
         return self.map.elevation.get(hex_id, 0)
@@ -313,7 +338,7 @@ class Board:
     def side_at(self, hex_id: str) -> str | None:
         """Side of the combat units in the hex (never mixed, 6.22), or None if it holds none."""
         ids = self.stacks.get(hex_id)
-        return self.units[ids[0]].side if ids else None
+        return self.units[ids[0]].defn.side if ids else None
 
     def enemy_units_at(self, hex_id: str, side: str) -> tuple[UnitState, ...]:
         return tuple(u for u in self.stack(hex_id) if u.side != side)
@@ -322,8 +347,8 @@ class Board:
         return tuple(u for u in self.stack(hex_id) if u.side == side)
 
     def has_enemy(self, hex_id: str, side: str) -> bool:
-        s = self.side_at(hex_id)
-        return s is not None and s != side
+        ids = self.stacks.get(hex_id)
+        return bool(ids) and self.units[ids[0]].defn.side != side
 
     def adjacent_to_enemy(self, hex_id: str, side: str) -> bool:
         """True if a combat unit of another side stands next to ``hex_id`` (7.36, 7.37).  Memoised."""
@@ -363,20 +388,21 @@ class Board:
         if "hex" in changes or "box" in changes:
             raise ValueError("use place/move/remove to change where a unit is")
         units = dict(self.units)
-        units[uid] = replace(units[uid], **changes)
+        units[uid] = units[uid].evolve(**changes)
         return self._with(units=units)
 
     def update_many(self, changes: Mapping[str, Mapping[str, Any]]) -> "Board":
         """Several units' fields at once (e.g. resetting activation flags): one copy, not one per unit."""
         units = dict(self.units)
         for uid, ch in changes.items():
-            units[uid] = replace(units[uid], **ch)
+            units[uid] = units[uid].evolve(**ch)
         return self._with(units=units)
 
-    def _detach(self, u: UnitState, stacks: dict, leaders: dict) -> None:
+    @staticmethod
+    def _detach(u: UnitState, index: dict[str, tuple[str, ...]]) -> None:
+        """Take ``u`` out of ``index`` (the stacks or the leaders copy that is being built)."""
         if u.hex is None:
             return
-        index = leaders if u.is_leader else stacks
         rest = tuple(x for x in index.get(u.hex, ()) if x != u.id)
         if rest:
             index[u.hex] = rest
@@ -388,13 +414,14 @@ class Board:
         """``uid`` is put into ``hex_id`` — at the bottom of the stack (6.24) unless ``top`` — wherever it
         was before (map or box).  Legality is the caller's business: validate first, then apply."""
         u = self.units[uid]
-        units, stacks, leaders = dict(self.units), dict(self.stacks), dict(self.leaders_by_hex)
-        self._detach(u, stacks, leaders)
-        index = leaders if u.is_leader else stacks
+        units = dict(self.units)
+        # copy only the index that changes: leaders and combat units are indexed apart
+        index = dict(self.leaders_by_hex) if u.is_leader else dict(self.stacks)
+        self._detach(u, index)
         here = tuple(x for x in index.get(hex_id, ()) if x != uid)
         index[hex_id] = (uid,) + here if top else here + (uid,)
-        units[uid] = replace(u, hex=hex_id, box=None, facing=u.facing if facing is None else facing, **changes)
-        return self._with(units, stacks, leaders)
+        units[uid] = u.evolve(hex=hex_id, box=None, facing=u.facing if facing is None else facing, **changes)
+        return self._with(units, None if u.is_leader else index, index if u.is_leader else None)
 
     def move(self, uid: str, hex_id: str, facing: int | None = None, **changes: Any) -> "Board":
         """A completed move: to the bottom of the stack in ``hex_id`` (6.24), marked as moved; a moved
@@ -405,10 +432,11 @@ class Board:
     def remove(self, uid: str, box: str) -> "Board":
         """``uid`` leaves the map for an off-map box (withdrawn, recovery, eliminated, destroyed ...)."""
         u = self.units[uid]
-        units, stacks, leaders = dict(self.units), dict(self.stacks), dict(self.leaders_by_hex)
-        self._detach(u, stacks, leaders)
-        units[uid] = replace(u, hex=None, box=box)
-        return self._with(units, stacks, leaders)
+        units = dict(self.units)
+        index = dict(self.leaders_by_hex) if u.is_leader else dict(self.stacks)
+        self._detach(u, index)
+        units[uid] = u.evolve(hex=None, box=box)
+        return self._with(units, None if u.is_leader else index, index if u.is_leader else None)
 
     def restack(self, hex_id: str, order: Iterable[str]) -> "Board":
         """The stack in ``hex_id`` re-ordered, top first.  ``order`` must be a permutation of the stack

@@ -10,7 +10,14 @@ Public API (all pure; nothing here changes a Board):
   rules, so ``check_move(cheapest_path(d))`` is legal and costs ``reachable()[d]`` (property-tested).
 * ``legal_moves(...)`` — every (mode, destination, cost) a unit may take now, for a random-legal-play driver.
 * ``allowance(unit, mode, fired, rules)`` — 7.11–7.13, 7.36.  ``begin_activation(board, ids)`` resets the
-  per-activation flags and records who starts in an enemy ZOC (6.34).
+  per-activation flags and records who starts in an enemy ZOC (6.34); call it when an activation starts.
+* A unit may move in several ``move`` events in one activation (a board tool logs each drag): the MPs add up
+  (``UnitState.mp_spent``), the mode may not change (7.13 play note: one movement type per activation), the
+  minimum move is only for the first, and a unit that stopped in an enemy ZOC stays there (6.33/6.34).
+
+Speed: the terrain price of a step is memoised on the static map per (column, from, to); ZOC and enemy
+adjacency are memoised per Board; so a legal ``check_move`` costs a few dict look-ups per hex.  Illegal moves
+pay one search for their ``alternatives`` (``alternatives=False`` skips it).
 
 Rules and the engine defaults chosen (gaps digest tags [inferred] are switches or documented here):
 
@@ -173,7 +180,7 @@ class _Plan:
         self.leader = unit.is_leader
         self.start = unit.hex
         self.entering = unit.hex is None and unit.box == "reinforcement"
-        self.entry_hexes = tuple(ctx.entry_hexes) or tuple(sorted(board.static.entry_hexes))
+        self.entry_hexes = (tuple(ctx.entry_hexes) or tuple(sorted(board.static.entry_hexes))) if self.entering else ()
         self.extended = mode in ("extended", "reinforcement")
         self.fired_art = unit.kind == "artillery" and unit.fired
         if self.leader:
@@ -190,6 +197,7 @@ class _Plan:
         self.spent_before = unit.mp_spent if unit.moved else 0
 
     def zoc(self, h: str) -> bool:
+        """6.33: is ``h`` in an enemy ZOC for this mover (CinCs ignore ZOC)?"""
         return not self.leader and in_enemy_zoc(self.board, h, self.side)
 
     def friends(self, h: str) -> bool:
@@ -213,10 +221,27 @@ def _err(rule: str, code: str, msg: str, alt: Sequence | None = None) -> RuleErr
 
 # ------------------------------------------------------------------------------------------- one step
 
-def _crossing(plan: _Plan, a: str, b: str, link: str | None) -> tuple[int, bool, list[str]] | RuleError:
-    """7.23 / 7.24 / 7.22: MP added for crossing the hexside a|b (and climbing), or why it may not be crossed."""
-    board, col, table = plan.board, plan.column, plan.board.table
-    feats = board.static.features(a, b)
+@dataclass(frozen=True, slots=True)
+class _Price:
+    """MP to step into a hex, hexside and climb included; ``mp is None`` = refused by ``refusal``."""
+    mp: int | None
+    disorders: bool = False
+    notes: tuple[str, ...] = ()
+    refusal: tuple[str, str, str] | None = None      # (rule, code, message)
+
+
+@dataclass(frozen=True, slots=True)
+class _Edge:
+    """The position-independent price of the step a -> b for one table column: off-road, and at the road or
+    path rate when one connects a and b (``linked``; whether that rate applies depends on 7.37)."""
+    plain: _Price
+    linked: _Price | None
+
+
+def _crossing(board: Board, column: str, a: str, b: str, link: str | None) -> _Price:
+    """7.23 / 7.24 / 7.22: MP added for crossing the hexside a|b and climbing, or why it may not be crossed."""
+    static, table = board.static, board.table
+    feats = static.features(a, b)
     mp, disorders, notes = 0, False, []
     if feats:
         if board.bridge_intact(a, b):
@@ -232,62 +257,85 @@ def _crossing(plan: _Plan, a: str, b: str, link: str | None) -> tuple[int, bool,
                 if f.startswith("stream") and link and (has_ford or not board.rules.ford_only):
                     notes.append("7.24 ford")
                     continue
-                c = table.hexside_cost(f, col)
+                c = table.hexside_cost(f, column)
                 if c.prohibited:
-                    return _err("7.23", "prohibited_hexside",
-                                f"{plan.unit.defn.name} may not cross the {f} between {a} and {b}")
+                    return _Price(None, refusal=("7.23", "prohibited_hexside", f"may not cross the {f} between "
+                                                                               f"{a} and {b}"))
                 mp += c.mp  # type: ignore[operator]
                 disorders |= c.disorders
                 if c.mp:
                     notes.append(f"7.21 {f} +{c.mp}")
-    climb = board.static.elevation(b) - board.static.elevation(a)
+    climb = static.elevation(b) - static.elevation(a)
     if climb > 0:
-        c = table.hexside_cost("up_one_level", col)
+        c = table.hexside_cost("up_one_level", column)
         if c.prohibited:
-            return _err("7.23", "prohibited_climb", f"{plan.unit.defn.name} may not climb from {a} to {b}")
+            return _Price(None, refusal=("7.23", "prohibited_climb", f"may not climb from {a} to {b}"))
         if c.mp:
             mp += c.mp * climb
             notes.append(f"7.22 climb +{c.mp * climb}")
         disorders |= c.disorders
-    return mp, disorders, notes
+    return _Price(mp, disorders, tuple(notes))
 
 
-def _hex_cost(plan: _Plan, a: str | None, b: str) -> tuple[Cost, list[str]]:
-    """7.21 / 7.22 / 7.37: the cost of the hex ``b`` entered from ``a`` (None = from off the map)."""
-    board, col, table = plan.board, plan.column, plan.board.table
+def _with_hex(crossing: _Price, cost: Cost, notes: tuple[str, ...], b: str, terrain: str) -> _Price:
+    if crossing.mp is None:
+        return crossing
+    if cost.prohibited:
+        return _Price(None, refusal=("7.23", "prohibited_terrain", f"may not enter the {terrain} hex {b}"))
+    return _Price(crossing.mp + cost.mp, crossing.disorders or cost.disorders,  # type: ignore[operator]
+                  crossing.notes + notes)
+
+
+def _compute_edge(board: Board, column: str, a: str | None, b: str) -> _Edge:
+    """7.21–7.24: the terrain price of a -> b (a None = entering from off the map, 7.41)."""
+    table = board.table
     terrain = board.static.terrain(b)
     if b in board.rubble and "rubble" in table.rows:
         terrain = "rubble"                                                   # BOR-5
-    cost = table.hex_cost(terrain, col)
-    link = board.static.road_link.get(frozenset((a, b))) if a else None
+    cost = table.hex_cost(terrain, column)
+    link = board.static.link(a, b) if a else None
+    crossing = _crossing(board, column, a, b, link) if a else _Price(0)
+    plain = _with_hex(crossing, cost, (), b, terrain)
     if link is None:
-        return cost, []
-    if board.adjacent_to_enemy(b, plan.side):
-        return cost, ["7.37 no road rate next to an enemy"]
+        return _Edge(plain, None)
     if link == "road":
-        road = table.road_cost(col)
+        road = table.road_cost(column)
         if road is not None and (cost.prohibited or road.mp < cost.mp):     # type: ignore[operator]
-            return Cost(road.mp), ["7.22 road"]
-        return Cost(cost.mp), []                                             # a road never disorders
-    return cost.halved(), ["7.22 path"]
+            return _Edge(plain, _with_hex(crossing, Cost(road.mp), ("7.22 road",), b, terrain))
+        return _Edge(plain, _with_hex(crossing, Cost(cost.mp), (), b, terrain))   # a road never disorders
+    return _Edge(plain, _with_hex(crossing, cost.halved(), ("7.22 path",), b, terrain))
+
+
+def _edge(board: Board, column: str, a: str | None, b: str) -> _Edge:
+    """``_compute_edge`` memoised on the static map — unless a marker that changes in play (a bridge that can
+    be destroyed, Rubble) is involved."""
+    static = board.static
+    if (a is not None and "bridge" in static.features(a, b)) or b in board.rubble:
+        return _compute_edge(board, column, a, b)
+    key = (column, a, b)
+    hit = static.memo.get(key)
+    if hit is None:
+        hit = static.memo[key] = _compute_edge(board, column, a, b)
+    return hit
 
 
 def _step(plan: _Plan, a: str | None, b: str, first: bool) -> tuple[int, bool, tuple[str, ...]] | RuleError:
     """The MP to enter ``b`` from ``a`` (its hexside, hex, ZOC surcharges — not 7.38), or the rule against it."""
     board, unit, side = plan.board, plan.unit, plan.side
-    name = unit.defn.name
-    if not board.on_map(b):
+    if b not in board.static.adjacent:
         return _err("7.31", "off_map", f"{b} is not a hex of the map")
-    if a is not None and b not in board.neighbours(a):
+    if a is not None and b not in board.static.adjacent[a]:
         return _err("7.31", "not_adjacent", f"{b} is not adjacent to {a}: a move is a path of adjacent hexes")
     if board.has_enemy(b, side):
-        return _err("6.22", "enemy_occupied", f"{name} may not enter {b}: enemy units there (7.32)")
+        return _err("6.22", "enemy_occupied", f"{unit.defn.name} may not enter {b}: enemy units there (7.32)")
     if b in board.on_fire:
         return _err("BOR-5", "on_fire", f"no unit may enter the burning hex {b}")
     if b in plan.ctx.forbidden_hexes:
-        return _err("7.44", "forbidden_hex", f"{name} may not enter {b} (within two hexes of an enemy entry hex)")
+        return _err("7.44", "forbidden_hex", f"{unit.defn.name} may not enter {b} (within two hexes of an enemy "
+                                             f"entry hex)")
     if plan.fired_art and board.adjacent_to_enemy(b, side):
-        return _err("7.36", "fired_artillery_adjacent", f"{name} fired and may not move next to an enemy ({b})")
+        return _err("7.36", "fired_artillery_adjacent", f"{unit.defn.name} fired and may not move next to an "
+                                                        f"enemy ({b})")
     if plan.extended:
         if plan.near_enemy(b):
             return _err("7.13", "extended_near_enemy", f"extended movement may not come within "
@@ -295,38 +343,35 @@ def _step(plan: _Plan, a: str | None, b: str, first: bool) -> tuple[int, bool, t
         if plan.friends(b) and (unit.kind != "artillery"
                                 or any(u.kind != "artillery" for u in board.friendly_units_at(b, side))):
             return _err("7.13", "extended_friends", f"extended movement may not enter friendly units ({b})")
-        if plan.mode == "reinforcement" and a is not None and board.static.road_link.get(frozenset((a, b))) != "road":
+        if plan.mode == "reinforcement" and a is not None and board.static.link(a, b) != "road":
             return _err("7.42", "reinforcement_off_road",
                         f"reinforcement extended movement only along a road ({a} to {b})")
-    notes: list[str] = []
-    disorders = False
-    mp = 0
-    link = board.static.road_link.get(frozenset((a, b))) if a else None
-    if a is not None:
-        crossing = _crossing(plan, a, b, link)
-        if isinstance(crossing, RuleError):
-            return crossing
-        mp, disorders, notes = crossing[0], crossing[1], list(crossing[2])
-    cost, hex_notes = _hex_cost(plan, a, b)
-    if cost.prohibited:
-        return _err("7.23", "prohibited_terrain", f"{name} may not enter the {board.static.terrain(b)} hex {b}")
-    mp += cost.mp  # type: ignore[operator]
-    disorders |= cost.disorders
-    notes += hex_notes
+    edge = _edge(board, plan.column, a, b)
+    price = edge.plain
+    if edge.linked is not None:
+        if board.adjacent_to_enemy(b, side):
+            price = _Price(price.mp, price.disorders, price.notes + ("7.37 no road rate next to an enemy",),
+                           price.refusal)
+        else:
+            price = edge.linked
+    if price.mp is None:
+        rule, code, msg = price.refusal  # type: ignore[misc]
+        return _err(rule, code, f"{unit.defn.name} {msg}")
+    mp, notes = price.mp, price.notes
     if a is None:                                          # 7.41: k-th unit through the entry hex pays k times
         mp *= max(plan.ctx.entry_index, 1)
-        notes.append(f"7.41 entry x{plan.ctx.entry_index}")
+        notes += (f"7.41 entry x{plan.ctx.entry_index}",)
     if first and plan.start_in_zoc:
         mp += 1
-        notes.append("6.34 leave ZOC +1")
+        notes += ("6.34 leave ZOC +1",)
     if plan.zoc(b):
         if plan.restricted and in_enemy_frontal_zoc(board, b, side):
-            return _err("6.34", "zoc_frontal_after_leaving",
-                        f"{name} left an enemy ZOC and may not enter the enemy-controlled frontal hex {b}")
+            return _err("6.34", "zoc_frontal_after_leaving", f"{unit.defn.name} left an enemy ZOC and may not "
+                                                             f"enter the enemy-controlled frontal hex {b}")
         if unit.disordered:
             mp += 1
-            notes.append("6.33 disordered into ZOC +1")
-    return mp, disorders, tuple(notes)
+            notes += ("6.33 disordered into ZOC +1",)
+    return mp, price.disorders, notes
 
 
 # ------------------------------------------------------------------------------------------- whole move
@@ -371,8 +416,12 @@ def _default_mode(unit: UnitState, ctx: MoveContext) -> str:
 
 
 def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None = None,
-               context: MoveContext = MoveContext(), facing: int | None = None) -> MoveResult:
-    """Rule on moving ``unit_id`` along ``path`` (hexes entered, in order) and ending with ``facing``."""
+               context: MoveContext = MoveContext(), facing: int | None = None,
+               alternatives: bool = True) -> MoveResult:
+    """Rule on moving ``unit_id`` along ``path`` (hexes entered, in order) and ending with ``facing``.
+
+    With ``alternatives`` (default) an error about the path lists the hexes the unit could reach instead —
+    one extra search, paid only by illegal moves; pass False where nobody reads them."""
     unit = board.units[unit_id]
     mode = mode or _default_mode(unit, context)
     path = list(path)
@@ -415,13 +464,14 @@ def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None
         if stopped:
             rules.append("6.33")
             return result([_err("6.33", "zoc_stop", f"{unit.defn.name} entered an enemy ZOC at {prev} and must "
-                                                    f"stop there", sorted(reachable(board, unit_id, mode, context)))],
+                                                    f"stop there",
+                                sorted(reachable(board, unit_id, mode, context)) if alternatives else None)],
                           steps)
         step = _step(plan, prev, h, first=(i == 0))
         if isinstance(step, RuleError):
             rules.append(step.rule)
-            alt = sorted(reachable(board, unit_id, mode, context))
-            return result([RuleError(step.rule, step.code, step.message, tuple(alt))], steps)
+            alt = sorted(reachable(board, unit_id, mode, context)) if alternatives else None
+            return result([_err(step.rule, step.code, step.message, alt)], steps)
         mp, dis, notes = step
         if i > 0 and plan.extended and plan.friends(prev):
             rules.append("7.13")
@@ -448,7 +498,7 @@ def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None
         if minimum:
             rules.append("7.35")
         else:
-            alt = sorted(reachable(board, unit_id, mode, context))
+            alt = sorted(reachable(board, unit_id, mode, context)) if alternatives else None
             rules.append("7.34")
             return result([_err("7.34", "not_enough_mp", f"{unit.defn.name} needs {total} MP but has "
                                                          f"{plan.allowance - plan.spent_before}", alt)], steps)
@@ -571,7 +621,7 @@ def _search(board: Board, unit_id: str, mode: str | None, ctx: MoveContext) -> _
     for h, g in out.cost.items():
         if unit.square and g > SQUARE_MAX_COST:
             continue
-        if not _end_errors(plan, h, None):
+        if plan.leader or not plan.friends(h) or not _end_errors(plan, h, None):   # alone: nothing to judge
             out.ends[h] = g
     return out
 

@@ -48,21 +48,19 @@ def zoc_hexes(board: Board, unit: UnitState) -> tuple[str, ...]:
 def zoc_sources(board: Board, hex_id: str, side: str) -> tuple[UnitState, ...]:
     """The units of sides other than ``side`` whose ZOC covers ``hex_id`` (memoised per board)."""
     key = ("zoc", hex_id, side)
-    hit = board.cache.get(key)
+    cache = board.cache
+    hit = cache.get(key)
     if hit is None:
         found: list[UnitState] = []
-        for n in board.neighbours(hex_id):
-            if not board.has_enemy(n, side):
+        stacks, units = board.stacks, board.units
+        for n in board.static.adjacent[hex_id]:
+            ids = stacks.get(n)
+            if not ids or units[ids[0]].defn.side == side:     # empty or friendly (sides never mix, 6.22)
                 continue
-            crosses = None
-            for u in board.stack(n):
-                if exerts_zoc(u):
-                    if crosses is None:
-                        crosses = zoc_crosses(board, n, hex_id)
-                    if crosses:
-                        found.append(u)
-        hit = tuple(found)
-        board.cache[key] = hit
+            zoc_units = [u for u in (units[i] for i in ids) if exerts_zoc(u)]
+            if zoc_units and zoc_crosses(board, n, hex_id):
+                found.extend(zoc_units)
+        hit = cache[key] = tuple(found)
     return hit
 
 
