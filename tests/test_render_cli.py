@@ -1,7 +1,6 @@
 """The ``counters``, ``sheets`` and ``map`` sub-commands on small definition files."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest

@@ -9,7 +9,7 @@ from __future__ import annotations
 from modulebuilder.render.pdf import Canvas, PdfDocument
 from modulebuilder.render.physical import mm_to_points, paper_points
 
-SCALE_MM = 5          # ticks from -5 to +5 mm
+SCALE_MM = 10         # ticks every millimetre from -10 to +10, labelled every 5
 TARGET_INSET_PT = 90.0
 
 
@@ -28,11 +28,11 @@ def _scales(c: Canvas, x: float, y: float) -> None:
         t = 4.0 if k % 5 == 0 else 2.0
         c.line(x + k * mm, y - t, x + k * mm, y + t, width=0.25)
         c.line(x - t, y + k * mm, x + t, y + k * mm, width=0.25)
-        if k and k % 2 == 0:
+        if k and k % 5 == 0:
             # Seen from the front, a back drift of +d (right) shows at -d: the correction is the reading.
-            c.text(x + k * mm, y + 11, f"{k:+d}", size=4.5, align="centre")
+            c.text(x + k * mm, y - 6, f"{k:+d}", size=5, align="centre")
             # Vertical drift shows unmirrored: the correction is minus the reading.
-            c.text(x + 7, y + k * mm + 1.5, f"{-k:+d}", size=4.5)
+            c.text(x + 6, y + k * mm + 1.8, f"{-k:+d}", size=5)
 
 
 def calibration_pdf(paper: str, back_offset_mm: tuple[float, float] = (0.0, 0.0)) -> bytes:

@@ -52,7 +52,7 @@ def village(d: Draw, cx: float, cy: float, s: float, pal: Palette, rng: random.R
         d.line((x - bw / 2, y, x + bw / 2, y), fill=pal["building"], width=max(1, round(s * 0.02)))
 
 
-def redoubt(d: Draw, cx: float, cy: float, s: float, pal: Palette, rng: random.Random) -> None:
+def redoubt(d: Draw, cx: float, cy: float, s: float, pal: Palette, _rng: random.Random) -> None:
     """An earthwork: a closed five-sided work with its ditch shown by short ticks outside."""
     r = s * 0.42
     pts = [(cx + r * math.cos(a), cy + r * 0.85 * math.sin(a))
@@ -67,7 +67,6 @@ def redoubt(d: Draw, cx: float, cy: float, s: float, pal: Palette, rng: random.R
             px_, py_ = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
             d.line((px_ + nx * w * 0.6, py_ + ny * w * 0.6, px_ + nx * w * 1.8, py_ + ny * w * 1.8),
                    fill=pal["earthwork"], width=max(1, w // 3))
-    del rng
 
 
 def marsh(d: Draw, cx: float, cy: float, s: float, pal: Palette, rng: random.Random) -> None:
@@ -85,7 +84,7 @@ def rough(d: Draw, cx: float, cy: float, s: float, pal: Palette, rng: random.Ran
         d.ellipse((cx + x - r, cy + y - r, cx + x + r, cy + y + r), fill=pal["rubble"])
 
 
-def cultivated(d: Draw, cx: float, cy: float, s: float, pal: Palette, rng: random.Random) -> None:
+def cultivated(d: Draw, cx: float, cy: float, s: float, pal: Palette, _rng: random.Random) -> None:
     """Furrows: short parallel strokes, the usual sign of fields."""
     w = max(1, round(s * 0.02))
     colour = pal["contour"]
@@ -93,7 +92,6 @@ def cultivated(d: Draw, cx: float, cy: float, s: float, pal: Palette, rng: rando
         y = cy + k * s * 0.13
         half = s * (0.42 - 0.06 * abs(k))
         d.line((cx - half, y, cx + half, y - s * 0.05), fill=colour, width=w)
-    del rng
 
 
 def rubble(d: Draw, cx: float, cy: float, s: float, pal: Palette, rng: random.Random) -> None:
@@ -103,12 +101,11 @@ def rubble(d: Draw, cx: float, cy: float, s: float, pal: Palette, rng: random.Ra
                   fill=pal["rubble"], outline=(40, 35, 30))
 
 
-def on_fire(d: Draw, cx: float, cy: float, s: float, pal: Palette, rng: random.Random) -> None:
+def on_fire(d: Draw, cx: float, cy: float, s: float, pal: Palette, _rng: random.Random) -> None:
     for dx, hgt in ((-0.15, 0.35), (0.0, 0.5), (0.15, 0.3)):
         x = cx + dx * s
         d.polygon([(x - s * 0.1, cy + s * 0.15), (x, cy + s * 0.15 - hgt * s), (x + s * 0.1, cy + s * 0.15)],
                   fill=pal["fire"], outline=(150, 30, 0))
-    del rng
 
 
 TERRAIN_SYMBOLS: dict[str, Symbol] = {
