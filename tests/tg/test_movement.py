@@ -441,3 +441,14 @@ def test_property_more_movement_points_never_lose_a_destination(pos, extra):
     large = reachable(b, "m", "normal", MoveContext(allowance=base + extra))
     assert all(h in large and large[h] <= c for h, c in small.items())
     assert all(not b.has_enemy(h, FR) for h in large)
+
+
+def test_every_stream_grade_is_cancelled_by_a_road_at_a_ford_7_24():
+    tables = {"movement_costs": {"rows": {"clear": {"infantry": 1, "cavalry": 1, "artillery": 2},
+                                          "road": {"infantry": 1, "cavalry": 1, "artillery": 1}},
+                                 "hexsides": {"minor_stream": {"infantry": 1, "cavalry": 1, "artillery": 1}}}}
+    kw = dict(roads=[["0104", "0204"]], tables=tables, special_rules=["BOR-TERRAIN"])
+    ford = board(at(inf("a"), "0104"), hexsides=[("0104", "0204", "minor_stream"), ("0104", "0204", "ford")], **kw)
+    none = board(at(inf("a"), "0104"), hexsides=[("0104", "0204", "minor_stream")], **kw)
+    assert check_move(ford, "a", ["0204"]).mp_spent == 1
+    assert check_move(none, "a", ["0204"]).mp_spent == 2

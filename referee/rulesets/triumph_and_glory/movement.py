@@ -249,12 +249,12 @@ def _crossing(board: Board, column: str, a: str, b: str, link: str | None) -> _P
         else:
             fs = [f for f in feats if f != "bridge"]
             has_ford = "ford" in fs
-            if has_ford and not any(f.startswith("stream") for f in fs):
+            if has_ford and not any("stream" in f for f in fs):
                 fs.append("stream")                # a printed ford sits on a stream
             for f in fs:
                 if f == "ford":
                     continue
-                if f.startswith("stream") and link and (has_ford or not board.rules.ford_only):
+                if "stream" in f and link and (has_ford or not board.rules.ford_only):
                     notes.append("7.24 ford")
                     continue
                 c = table.hexside_cost(f, column)
