@@ -133,7 +133,8 @@ def test_borodino_artillery_reserve_overstacks_three_until_moved():
     b = board(*(at(art(f"g{i}", side=RU, ag="res", fire=4), "0404") for i in range(3)),
               at(art("g3", side=RU, ag="res", fire=4), "0405"), **kw)
     assert stacking_errors(b.stack("0404"), b.rules) == []
-    assert codes(stacking_errors_entering(b, b.unit("g3"), "0404")) == ["stack_too_many"]   # 4 > 3
+    # g3 moves, so it has lost the allowance: normal stacking judges the hex it enters
+    assert "stack_artillery_count" in codes(stacking_errors_entering(b, b.unit("g3"), "0404"))
     moved = b.update("g0", overstack=False)                        # once one has moved: normal stacking
     assert "stack_artillery_count" in codes(stacking_errors(moved.stack("0404"), moved.rules))
 
@@ -145,3 +146,12 @@ def test_stack_order_only_at_activation_edge_and_not_in_enemy_zoc():
     assert codes(stack_order_errors(b, "0404", ["b", "x"], FR, "i-corps", True)) == ["stack_order_units"]
     near = board(at(inf("a", name="D a"), "0404"), at(inf("b", name="D b"), "0404"), at(inf("r", side=RU), "0405"))
     assert codes(stack_order_errors(near, "0404", ["b", "a"], FR, "i-corps", True)) == ["stack_order_zoc"]
+
+
+def test_borodino_reserve_battery_that_moves_stacks_normally():
+    kw = dict(special_rules=["BOR-STACK", "BOR-ART-RESERVE"], options={"artillery_reserve_ags": ["res"]})
+    b = board(at(art("g0", side=RU, ag="res", fire=4), "0404"), at(art("g1", side=RU, ag="res", fire=4), "0405"),
+              **kw)
+    assert stacking_errors_entering(b, b.unit("g1"), "0404") == []               # 2 units, fire 8 <= 8
+    b3 = board(*(at(art(f"g{i}", side=RU, ag="res", fire=4), "0404") for i in range(4)), **kw)
+    assert codes(stacking_errors(b3.stack("0404"), b3.rules)) == ["stack_too_many"]   # 4 > 3 even in set-up

@@ -110,7 +110,8 @@ def stacking_errors_entering(board: Board, unit: UnitState, hex_id: str) -> list
     err = enemy_hex_error(board, unit, hex_id)
     if err:
         return [err]
-    stack = tuple(u for u in board.stack(hex_id) if u.id != unit.id) + (unit,)
+    mover = unit.evolve(overstack=False) if unit.overstack else unit    # a battery that moves loses the allowance
+    stack = tuple(u for u in board.stack(hex_id) if u.id != unit.id) + (mover,)
     return stacking_errors(stack, board.rules)
 
 
