@@ -76,3 +76,31 @@ class Play:
 
 def play(sc: Scenario, seed: str | None = None) -> Play:
     return Play(sc, seed)
+
+
+PREFERRED = ("end_activation", "end_phase", "draw", "first_marker", "go_first", "initiative", "orders",
+             "orders_delay", "cinc_move", "cohesion_check", "reserve", "activate_command")
+
+
+def skip_turn(p: Play, delay_roll: int = 0, initiative: Mapping[str, int] | None = None,
+              until: str | None = None) -> None:
+    """Play the rest of the current turn (or until phase ``until``) doing as little as possible (no orders, no
+    moves); orders-delay rolls use ``delay_roll``, the initiative ``initiative`` (default French 5, Russian 1)."""
+    start = p.state.turn
+    for _ in range(500):
+        if p.state.turn != start or p.state.over or p.state.phase == until:
+            return
+        actions = RULESET.legal_actions(p.state)
+        actions.sort(key=lambda a: (PREFERRED.index(a["type"]) if a["type"] in PREFERRED else 99,
+                                    len(a.get("under_orders", ()))))
+        a = dict(actions[0])
+        if a["type"] == "orders_delay":
+            a["roll"] = delay_roll
+        if a["type"] == "initiative":
+            a["rolls"] = dict(initiative or {FR: 5, RU: 1})
+        if a["type"] == "go_first" and "rolls" not in a and "first" not in a:
+            a["rolls"] = {FR: 5, RU: 1}
+        if a["type"] in ("cinc_move", "cohesion_check") and "roll" not in a:
+            a["roll"] = 5
+        p.ok(a.pop("type"), **a)
+    raise AssertionError("turn did not end")

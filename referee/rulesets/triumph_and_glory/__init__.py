@@ -21,7 +21,7 @@ from typing import Any, Mapping
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Ruling
 
-from . import dispatch, legal, sequence, views
+from . import dispatch, legal, scenario_rules, sequence, views
 from .board import Board
 from .state import Static, TGState
 
@@ -84,11 +84,16 @@ class TriumphAndGlory:
                 problems.append((f"rolls.{s}", f"no side '{s}' in the scenario"))
         if "marker" in event:
             m = event["marker"]
+            rules = scenario_rules.parse(scenario)
             known = ags | {"destruction"} | {f"{k}:{s}" for k in ("barrage", "cga") for s in sides}
+            if rules.cavalry_reserve is not None:
+                known.add(rules.cavalry_reserve.marker)
             if m not in known:
                 problems.append(("marker", f"no marker '{m}' in the scenario"))
-        if "ag" in event and event["ag"] not in ags:
-            problems.append(("ag", f"no activation group '{event['ag']}' in the scenario"))
+        if "command" in event:
+            cmd = scenario_rules.parse(scenario).command_activation
+            if cmd is None or event["command"] not in cmd.commands:
+                problems.append(("command", f"no command '{event['command']}' in the scenario"))
         return problems
 
     def initial_state(self, scenario: Any) -> TGState:

@@ -21,7 +21,32 @@ def barrage_marker(side: str) -> str:
     return f"barrage:{side}"
 
 
+def murat(state: TGState):
+    """BOR-MURAT's data when it applies (Murat's AM activates every cavalry-reserve AG)."""
+    cav = state.rules.cavalry_reserve
+    return cav if cav is not None and cav.ags else None
+
+
+def marker_ags(state: TGState, marker: str) -> frozenset[str]:
+    """The AGs a marker activates: its own AG, or the cavalry reserve for Murat's AM (BOR-MURAT)."""
+    cav = murat(state)
+    if cav is not None and marker == cav.marker:
+        return cav.ags
+    return frozenset({marker}) if marker in state.static.ags else frozenset()
+
+
+def marker_io_rating(state: TGState, marker: str, ag_id: str) -> int | None:
+    """5.28: the IO rating printed on the AM just drawn (Murat's: 5)."""
+    cav = murat(state)
+    if cav is not None and marker == cav.marker:
+        return cav.io_rating
+    return state.static.ags[ag_id].io_rating
+
+
 def marker_side(state: TGState, marker: str) -> str | None:
+    cav = murat(state)
+    if cav is not None and marker == cav.marker:
+        return cav.side
     if marker.startswith(("barrage:", "cga:")):
         return marker.split(":", 1)[1]
     if marker == DESTRUCTION:
@@ -56,9 +81,15 @@ def guard_marker_allowed(state: TGState, ag_id: str) -> bool:
 def cup_markers(state: TGState) -> tuple[str, ...]:
     """Every marker that goes into the cup this turn (5.32, 5.33, BOR-5), sorted."""
     out: list[str] = []
-    for ag in ags_in_play(state):
+    cav = murat(state)
+    in_play = ags_in_play(state)
+    for ag in in_play:
+        if cav is not None and ag in cav.ags:
+            continue                       # BOR-MURAT: activated by Murat's AM instead
         if guard_marker_allowed(state, ag):
             out += [ag] * markers_of(state, ag)
+    if cav is not None and cav.ags & set(in_play):
+        out += [cav.marker] * cav.markers
     for side, o in state.orders.items():
         if o.barrage:
             out.append(barrage_marker(side))
@@ -72,7 +103,7 @@ def fill_cup(state: TGState, held_back: str | None = None) -> TGState:
     cup = list(cup_markers(state))
     if held_back is not None:
         cup.remove(held_back)
-    ags = frozenset(m for m in cup_markers(state) if m in state.static.ags)
+    ags = frozenset(a for m in set(cup_markers(state)) for a in marker_ags(state, m))
     return replace(state, cup=tuple(cup), cup_ags=ags, phase=ACTIVATION)
 
 
@@ -81,16 +112,17 @@ def begin(state: TGState, marker: str) -> tuple[TGState, list[Result]]:
     first draw this turn (5.23)."""
     side = marker_side(state, marker)
     results: list[Result] = []
-    if marker in state.static.ags:
-        units = frozenset(u.id for u in state.board.on_map_units() if u.ag == marker)
-        if marker not in state.revealed:
-            o = state.orders[side]  # type: ignore[index]
-            for i, g in enumerate(o.groups):
-                if state.unit(g[0]).ag == marker:
-                    effect = "under_orders" if i in o.under_orders else "no_orders"
-                    results.append(result(effect, "5.23", g[0], units=list(g)))
-        state = replace(state, revealed=state.revealed | {marker})
-        act = Activation(marker=marker, side=side, ags=frozenset({marker}), units=units)
+    ags = marker_ags(state, marker)
+    if ags:
+        units = frozenset(u.id for u in state.board.on_map_units() if u.ag in ags)
+        o = state.orders[side]  # type: ignore[index]
+        for i, g in enumerate(o.groups):
+            ag = state.unit(g[0]).ag
+            if ag in ags and ag not in state.revealed:
+                effect = "under_orders" if i in o.under_orders else "no_orders"
+                results.append(result(effect, "5.23", g[0], units=list(g)))
+        state = replace(state, revealed=state.revealed | ags)
+        act = Activation(marker=marker, side=side, ags=ags, units=units)
     else:
         act = Activation(marker=marker, side=side)       # barrage / destruction: their acts are part 2
     act = replace(act, start_hexes={u: state.unit(u).hex for u in act.units})
@@ -175,14 +207,13 @@ def command_choices(state: TGState) -> list[str]:
     cmd = state.rules.command_activation
     if cmd is None:
         return []
-    return [a.id for a in state.static.ags.values()
-            if a.side == cmd.chooser and a.id not in state.active_commands
-            and cmd.earliest.get(a.id, 0) <= state.turn]
+    return [c for c, (side, _) in cmd.commands.items()
+            if side == cmd.chooser and c not in state.active_commands and cmd.earliest.get(c, 0) <= state.turn]
 
 
 def rule_activate_command(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     cmd = state.rules.command_activation
-    side, ag = event["side"], event["ag"]
+    side, ag = event["side"], event["command"]
     if cmd is None or state.phase != COMMAND:
         return _bad("activate_command", "SCH-COMMAND", "wrong_phase",
                     "commands are activated at the start of a Schevardino turn"), state
@@ -196,16 +227,16 @@ def rule_activate_command(state: TGState, event: Mapping[str, Any], dice: EventD
         return illegal("activate_command", [Error("SCH-COMMAND", "cannot_activate", f"command '{ag}' {why}",
                                                   alternatives=tuple(choices))]), state
     new = replace(state, active_commands=state.active_commands | {ag}, command_chosen=True)
-    return legal("activate_command", ["SCH-COMMAND"], results=[result("activated", "SCH-COMMAND", None, ag=ag)]), new
+    return legal("activate_command", ["SCH-COMMAND"], results=[result("activated", "SCH-COMMAND", None, command=ag)]), new
 
 
 def begin_side_turn(state: TGState, side: str) -> TGState:
     """Schevardino: the side moves and fights with every unit of its active commands, all Under Orders."""
-    units = frozenset(u.id for u in state.board.on_map_units()
-                      if u.side == side and u.ag in state.active_commands)
-    act = Activation(marker=f"side:{side}", side=side, ags=frozenset(a for a in state.active_commands
-                                                                      if state.static.ags[a].side == side),
-                     units=units)
+    cmd = state.rules.command_activation
+    members = {uid for c in state.active_commands for uid in (cmd.commands[c][1] if cmd and c in cmd.commands else ())}
+    units = frozenset(uid for uid in members if uid in state.board.units and state.unit(uid).side == side
+                      and (state.unit(uid).hex is not None or state.unit(uid).box == "reinforcement"))
+    act = Activation(marker=f"side:{side}", side=side, units=units)
     act = replace(act, start_hexes={u: state.unit(u).hex for u in units})
     return replace(state, phase=SIDE_TURN, side_turn=side, activation=act,
                    board=reset_activation_flags(state, units))
@@ -217,8 +248,8 @@ def commands_active_now(state: TGState) -> frozenset[str]:
     cmd = state.rules.command_activation
     if cmd is None:
         return state.active_commands
-    others = {a.id for a in state.static.ags.values()
-              if a.side != cmd.chooser and cmd.from_turn.get(a.id, 0) <= state.turn}
+    others = {c for c, (side, _) in cmd.commands.items()
+              if side != cmd.chooser and cmd.from_turn.get(c, 0) <= state.turn}
     return state.active_commands | cmd.active | others
 
 

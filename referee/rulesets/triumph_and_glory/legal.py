@@ -11,6 +11,7 @@ not listed now is listed once those before it have moved (or the activation ends
 """
 from __future__ import annotations
 
+import itertools
 from typing import Any, Iterable
 
 from referee.engine.dice import EventDice
@@ -45,7 +46,7 @@ def legal_actions(state: TGState) -> list[dict[str, Any]]:
     if p == COMMAND:
         cmd = state.rules.command_activation
         chooser = cmd.chooser if cmd else state.static.sides[0]
-        return ([{"type": "activate_command", "side": chooser, "ag": a} for a in command_choices(state)]
+        return ([{"type": "activate_command", "side": chooser, "command": a} for a in command_choices(state)]
                 + [{"type": "end_phase", "side": chooser}])
     if p == SIDE_TURN:
         return _activation_actions(state) + [{"type": "end_phase", "side": state.side_turn}]
@@ -67,12 +68,11 @@ def _orders_actions(state: TGState, side: str) -> list[dict[str, Any]]:
     if o.delay == "owed":
         return [{"type": "orders_delay", "side": side}]
     if o.delay == "failed":
-        kept = []
-        for prev in o.previous_uo:
-            piece = next((g for g, members in enumerate(o.groups) if set(members) & prev), None)
-            if piece is not None and o.groups[piece][0] not in kept:
-                kept.append(o.groups[piece][0])
-        return _accepted(state, [{"type": "orders", "side": side, "under_orders": kept}])
+        # 5.29/5.24: each of last turn's Under-Orders groups keeps one piece; try the combinations of pieces.
+        pieces = [[g for g, members in enumerate(o.groups) if set(members) & prev] for prev in o.previous_uo]
+        choices = {tuple(sorted(set(combo))) for combo in itertools.product(*[p for p in pieces if p])}
+        return _accepted(state, [{"type": "orders", "side": side, "under_orders": [o.groups[g][0] for g in c]}
+                                 for c in sorted(choices)][:16])
     army_rule = state.rules.army_orders if state.rules.army_orders and state.rules.army_orders.side == side else None
     candidates: list[dict[str, Any]] = [{"type": "orders", "side": side, "under_orders": []}]
     options = list(army_rule.options.items()) if army_rule else [(None, orders.orders_limit(state, side, None)[0])]

@@ -71,8 +71,28 @@ def move_context(state: TGState, uid: str) -> movement.MoveContext:
     g = o.group_of.get(uid) if o else None
     og_hexes = tuple(h for m, h in act.start_hexes.items()
                      if m != uid and h and o is not None and g is not None and o.group_of.get(m) == g)
+    u = state.unit(uid)
+    entered_before = sum(1 for m in act.acted if act.start_hexes.get(m) is None and state.unit(m).ag == u.ag)
     return movement.MoveContext(under_orders=acting_status(state, uid) == "UO", reserve=act.reserve,
-                                og_hexes=og_hexes)
+                                og_hexes=og_hexes, entry_index=entered_before + 1,
+                                forbidden_hexes=_forbidden(state, u.side))
+
+
+_FORBIDDEN: dict[tuple[int, str, frozenset[str]], frozenset[str]] = {}
+
+
+def _forbidden(state: TGState, side: str) -> frozenset[str]:
+    """Scenario movement restrictions (Schevardino), memoised per game, side and active commands."""
+    if state.rules.command_activation is None:
+        return frozenset()
+    key = (id(state.static), side, state.active_commands)
+    hit = _FORBIDDEN.get(key)
+    if hit is None:
+        if len(_FORBIDDEN) > 256:
+            _FORBIDDEN.clear()
+        hit = _FORBIDDEN[key] = sr.forbidden_hexes(state.rules, side, state.board.static.adjacent,
+                                                   state.active_commands)
+    return hit
 
 
 def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:

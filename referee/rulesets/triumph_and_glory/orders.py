@@ -342,12 +342,14 @@ def rule_individual_order(state: TGState, event: Mapping[str, Any], dice: EventD
     if sr.reserve_without_orders_frozen(state.rules, ag, False):
         return _illegal("individual_order", "BOR-RUSSIAN-ORDERS", "reserve_no_io",
                         "a Reserve-army command without orders may not try to change its orders"), state
-    if ag.io_rating is None:
+    from .activation import marker_io_rating
+    rating = marker_io_rating(state, act.marker, ag.id)
+    if rating is None:
         return _illegal("individual_order", "5.28", "no_io_rating",
-                        f"the {ag.name} AM carries no IO rating"), state
+                        f"the {act.marker} AM carries no IO rating"), state
     mods = io_modifiers(state, members, event.get("use_cinc", True) is not False)
     natural = dice.roll("roll", "individual_order")
-    roll = io_roll(natural, ag.io_rating, ag.name, mods, uid)
+    roll = io_roll(natural, rating, ag.name if act.marker == ag.id else act.marker, mods, uid)
     if natural is None:
         return legal("individual_order", ["5.28"], rolls=[roll]), state
     ok = bool(roll.passed)

@@ -12,7 +12,7 @@ Rule functions that only a scenario rule needs live here, next to their data, ea
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from modulebuilder.model import ActivationGroup, Leader, Scenario
 
@@ -52,19 +52,26 @@ class CavalryReserve:
     ags: frozenset[str]
     direct_orders: int = 2
     side: str = "French"
+    marker: str = "murat"               # Murat's AM replaces the cavalry-reserve AGs' own AMs in the cup
+    io_rating: int = 5
+    markers: int = 2
 
 
 @dataclass(frozen=True)
 class CommandActivation:
-    """*Schevardino* (gaps §13.1): no AMs, orders or CinCs; commands (AGs) become active and stay active.
-    ``active``: AGs active from the start; ``from_turn``: AGs that become active by themselves on a turn
-    (the Russian 2nd Grenadiers on turn 2); ``earliest``: the first turn a command may be activated
-    (V Corps: 3); ``chooser``: the side that activates one more command each turn."""
+    """*Schevardino* (gaps §13.1): no AMs, orders or CinCs; commands become active and stay active.
+    ``commands``: command id -> (side, unit ids) (option ``commands``; without it every AG is a command);
+    ``active``: commands active from the start; ``from_turn``: commands that become active by themselves on a
+    turn (the Russian 2nd Grenadiers on turn 2); ``earliest``: the first turn a command may be activated
+    (V Corps: 3); ``chooser``: the side that activates one more command each turn; ``forbidden``: side ->
+    (hexes, until command) movement restrictions."""
+    commands: Mapping[str, tuple[str, frozenset[str]]]
     active: frozenset[str]
     from_turn: Mapping[str, int]
     earliest: Mapping[str, int]
     chooser: str = "French"
     order: tuple[str, ...] = ("French", "Russian")
+    restrictions: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -100,12 +107,17 @@ def parse(scenario: Scenario) -> ScenarioRules:
 
     army = None
     if "BOR-RUSSIAN-ORDERS" in ids:
-        army = ArmyOrders(options=dict(opt.get("army_orders", DEFAULT_ARMY_OPTIONS)))
+        army = ArmyOrders(options=dict(opt.get("army_orders", DEFAULT_ARMY_OPTIONS)),
+                          barrage_armies=frozenset(opt.get("barrage_armies", DEFAULT_BARRAGE_ARMIES)),
+                          first_turn_rating=int(opt.get("kutuzov_first_turn_rating", 3)))
     cav = None
     if "BOR-MURAT" in ids:
         cav_ags = frozenset(opt.get("cavalry_reserve_ags", ())) or frozenset(
             a.id for a in ags if {"cavalry_reserve", "murat"} & set(a.flags))
-        cav = CavalryReserve(ags=cav_ags, direct_orders=int(opt.get("murat_direct_orders", 2)))
+        cav = CavalryReserve(ags=cav_ags, direct_orders=int(opt.get("murat_direct_orders", 2)),
+                             marker=str(opt.get("murat_marker", "murat")),
+                             io_rating=int(opt.get("murat_io_rating", 5)),
+                             markers=int(opt.get("murat_markers", 2)))
     guard = frozenset()
     if "BOR-GUARD" in ids:
         guard = frozenset(opt.get("guard_ags", ())) or frozenset(
@@ -123,7 +135,13 @@ def parse(scenario: Scenario) -> ScenarioRules:
         auto.update({int(t): str(s) for t, s in dict(opt["auto_initiative"]).items()})
     cmd = None
     if "SCH-COMMAND" in ids:
+        commands = {cid: (str(c.get("side")), frozenset(c.get("units", ())))
+                    for cid, c in dict(opt.get("commands", {})).items()}
+        if not commands:
+            commands = {a.id: (a.side, frozenset(u.id for u in scenario.counters.units if u.ag == a.id))
+                        for a in ags}
         cmd = CommandActivation(
+            commands=commands, restrictions=tuple(opt.get("restrictions", ())),
             active=frozenset(opt.get("active_commands", ())),
             from_turn={k: int(v) for k, v in dict(opt.get("commands_active_from_turn", {})).items()},
             earliest={k: int(v) for k, v in dict(opt.get("command_earliest_turn", {})).items()},
@@ -181,3 +199,22 @@ def cinc_movement_allowance(rules: ScenarioRules, leader: Leader) -> int | None:
 def extended_movement_banned(rules: ScenarioRules, side: str) -> bool:
     """BOR-NO-EXTENDED: Russian units never use extended (march) movement."""
     return side in rules.no_extended_sides
+
+
+def forbidden_hexes(rules: ScenarioRules, side: str, hexes: Iterable[str],
+                    active_commands: frozenset[str]) -> frozenset[str]:
+    """Schevardino movement restrictions: no French unit east of hex column 36 (lower columns), no Russian
+    unit into 4400 until French V Corps is active.  ``hexes`` are the map's hexes (CCRR, 2-digit columns)."""
+    cmd = rules.command_activation
+    if cmd is None:
+        return frozenset()
+    out: set[str] = set()
+    for r in cmd.restrictions:
+        if r.get("side") != side:
+            continue
+        if r.get("rule") == "no_column_below":
+            col = int(r["column"])
+            out.update(h for h in hexes if int(h[:-2]) < col)
+        elif r.get("rule") == "no_entry_until_reinforcement" and r.get("until") not in active_commands:
+            out.update(r.get("hexes", ()))
+    return frozenset(out)

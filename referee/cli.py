@@ -1,0 +1,89 @@
+"""``referee`` command line (DESIGN §6): ``referee check LOG [--module M.vmod] [--format json|text] [--strict]``.
+
+Exit codes: 0 ruled on the whole log (illegal moves are rulings); 3 with ``--strict`` when a move was illegal;
+1 when the input cannot be ruled on (problems on stderr, one line each, never a traceback); 2 usage.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from referee.logs import InputError
+
+VASSAL_SUFFIXES = (".vlog", ".vsav")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="referee", description="Replay a game log under its ruleset and rule "
+                                                                 "on every move.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    check = sub.add_parser("check", help="rule on every event of a log")
+    check.add_argument("log", help="a JSON/YAML log (DESIGN §5), or a VASSAL .vlog/.vsav")
+    check.add_argument("--module", help="the VASSAL module the .vlog/.vsav was played with")
+    check.add_argument("--format", choices=("json", "text"), default="json")
+    check.add_argument("--strict", action="store_true", help="exit 3 if any move was illegal")
+    check.set_defaults(func=cmd_check)
+    rulesets = sub.add_parser("rulesets", help="list the installed rulesets")
+    rulesets.set_defaults(func=cmd_rulesets)
+    return parser
+
+
+def read_any_log(path: str, module: str | None):
+    """A JSON/YAML log, or a VASSAL log through ``referee.logs.vassal`` when that reader is installed."""
+    if Path(path).suffix.lower() in VASSAL_SUFFIXES:
+        if importlib.util.find_spec("referee.logs.vassal") is None:
+            raise InputError([f"{path}: the VASSAL log reader is not available yet; export the game as a JSON "
+                              "log (DESIGN §5) and check that"])
+        from referee.logs import vassal  # type: ignore[attr-defined]
+        return vassal.read_log(path, module=module)
+    from referee.logs import read_log
+    return read_log(path)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from referee.engine.replay import final_state, replay
+    log = read_any_log(args.log, args.module)
+    result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed)
+    if args.format == "json":
+        body = {"rulings": [r.to_dict() for r in result.rulings], "state": final_state(result.game)}
+        json.dump(body, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        from referee.report import render
+        title = f"{log.scenario.name} — {log.ruleset.name} — {Path(args.log).name}"
+        sys.stdout.write(render(result.rulings, result.played, result.places, title,
+                                log.ruleset.progress(result.game.state)))
+    return 3 if args.strict and result.any_illegal else 0
+
+
+def cmd_rulesets(args: argparse.Namespace) -> int:
+    from referee.engine import registry
+    for rid in registry.available():
+        print(f"{rid}\t{registry.get(rid).name}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except InputError as exc:
+        for line in exc.problems:
+            print(line, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 — the contract is "never a traceback" (DESIGN §6)
+        print(f"referee: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
