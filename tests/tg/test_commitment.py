@@ -103,3 +103,12 @@ def test_9_45_stacked_units_follow_the_top_unit_artillery_never():
     assert committed_units(b, FRONT_L, ["a1", "a2", "gun"], passed=True) == ("a1", "a2")
     assert committed_units(b, FRONT_L, ["a1", "a2"], passed=False) == ()
     assert committed_units(b.update("a1", status="disordered"), FRONT_L, ["a1", "a2"], passed=True) == ()
+
+
+def test_cat_79_apc_before_every_declaration_or_resolution_with_apc_owed_is_illegal():
+    from referee.rulesets.triumph_and_glory.commitment import commitment_order_errors, resolution_order_errors
+    assert [e.rule for e in commitment_order_errors(declarations_closed=False)] == ["9.44"]
+    assert commitment_order_errors(declarations_closed=True) == []
+    errs = resolution_order_errors(["guy-a"])
+    assert [(e.rule, e.code, e.alternatives) for e in errs] == [("9.46", "commitment_pending", ("guy-a",))]
+    assert resolution_order_errors([]) == []

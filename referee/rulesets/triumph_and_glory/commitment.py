@@ -21,11 +21,13 @@ from __future__ import annotations
 from typing import Iterable, Literal, Sequence
 
 from .board import Board, UnitState
+from .errors import RuleError
 from .facing import is_front
 from .rolls import Modifier, PassRoll, nonzero
 
 __all__ = ["OrderStatus", "commitment_roll", "cinc_in_range", "cinc_modifier", "no_orders_modifier",
-           "dfe_modifiers", "committed_units", "defender_front"]
+           "dfe_modifiers", "committed_units", "defender_front", "commitment_order_errors",
+           "resolution_order_errors"]
 
 OrderStatus = Literal["UO", "NO"]
 
@@ -104,3 +106,22 @@ def committed_units(board: Board, hex_id: str, declared: Iterable[str], passed: 
         return ()
     want = set(declared)
     return tuple(u.id for u in board.stack(hex_id) if u.id in want and u.kind != "artillery")
+
+
+def commitment_order_errors(declarations_closed: bool) -> list[RuleError]:
+    """9.44: every assault and charge is declared before the first Commitment roll."""
+    if declarations_closed:
+        return []
+    return [RuleError("9.44", "commitment_before_declaration",
+                      "declare every assault and charge before rolling any Assault Probability Check")]
+
+
+def resolution_order_errors(unrolled: Iterable[str]) -> list[RuleError]:
+    """9.46: no assault is resolved while a declared hex's Commitment roll is still owed (``unrolled``: the top
+    units still to roll)."""
+    owed = tuple(unrolled)
+    if not owed:
+        return []
+    return [RuleError("9.46", "commitment_pending",
+                      f"roll every Assault Probability Check before resolving an assault: {', '.join(owed)} still to roll",
+                      owed)]

@@ -1,0 +1,81 @@
+"""Retreat before shock, 9.31 (gaps digest §6; DESIGN §5 event ``fall_back``).  9.32 (jaegers) is not used in
+*Borodino* (special rule 12) and is not implemented.
+
+* Who: Good-Order cavalry or horse artillery shocked **by infantry** only; light cavalry (cossacks included) or
+  horse artillery shocked or charged **only by heavy cavalry**, even when Disordered.  Declared before the
+  attacker's Commitment roll; no roll — except light cavalry / horse artillery falling back from *charging*
+  heavy cavalry, which rolls d10 > cohesion → Disordered (already Disordered → Withdrawal).
+* Where: one or two hexes, each enterable by the unit (MP ignored, prohibited terrain and On Fire hexes not
+  [inferred]), never into the ZOC of another enemy unit, never *through* the ZOC of the units it falls back
+  from; stacking limits apply at the end [inferred].  The attacker may then advance (9.72, optional).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .board import Board, UnitState
+from .charge import is_heavy, is_light
+from .errors import RuleError
+from .rolls import PassRoll
+from .stacking import stacking_errors_entering
+from .terrain import column_of
+from .zoc import zoc_sources
+
+__all__ = ["is_horse_artillery", "may_fall_back", "fall_back_errors", "fall_back_check_needed", "fall_back_roll"]
+
+MAX_FALL_BACK = 2
+
+
+def is_horse_artillery(u: UnitState) -> bool:
+    """Artillery with MA 8 (main digest glossary)."""
+    return u.kind == "artillery" and getattr(u.defn, "horse_artillery", False)
+
+
+def may_fall_back(defender: UnitState, attackers: Sequence[UnitState]) -> bool:
+    """9.31: may ``defender`` retreat before the shock of ``attackers``?"""
+    if not attackers:
+        return False
+    mobile = defender.kind == "cavalry" or is_horse_artillery(defender)
+    if mobile and not defender.disordered and all(a.kind == "infantry" for a in attackers):
+        return True
+    light = is_light(defender) or is_horse_artillery(defender)
+    return light and all(is_heavy(a) for a in attackers)
+
+
+def fall_back_check_needed(defender: UnitState, attackers: Sequence[UnitState], charging: bool) -> bool:
+    """9.31: light cavalry / horse artillery falling back from *charging* heavy cavalry rolls for Disorder."""
+    return charging and (is_light(defender) or is_horse_artillery(defender)) and all(is_heavy(a) for a in attackers)
+
+
+def fall_back_roll(unit: UnitState) -> PassRoll:
+    """9.31: d10 > cohesion → Disordered."""
+    return PassRoll("cohesion_check", unit.value("cohesion") or 0, "9.31", f"cohesion of {unit.defn.name}", (), unit.id)
+
+
+def fall_back_errors(board: Board, unit: UnitState, path: Sequence[str], attackers: Sequence[UnitState]) -> list[RuleError]:
+    """9.31: is falling back along ``path`` (one or two hexes) from ``attackers`` legal?"""
+    name = unit.defn.name
+    if not may_fall_back(unit, attackers):
+        return [RuleError("9.31", "may_not_fall_back", f"{name} may not retreat before this shock")]
+    if unit.hex is None or not 1 <= len(path) <= MAX_FALL_BACK:
+        return [RuleError("9.31", "fall_back_distance", "a retreat before shock is one or two hexes")]
+    errors: list[RuleError] = []
+    route = (unit.hex, *path)
+    shockers = {a.id for a in attackers}
+    col = column_of(unit.kind)
+    for i, (a, b) in enumerate(zip(route, route[1:])):
+        if not board.grid.adjacent(a, b):
+            return errors + [RuleError("9.31", "fall_back_path", f"{b} is not next to {a}")]
+        blocked = (board.has_enemy(b, unit.side) or b in board.on_fire
+                   or board.table.hex_cost(board.static.terrain(b), col).prohibited
+                   or (not board.bridge_intact(a, b)
+                       and any(board.table.hexside_cost(f, col).prohibited for f in board.static.features(a, b))))
+        if blocked:
+            errors.append(RuleError("9.31", "fall_back_blocked", f"{name} may not enter {b}"))
+            continue
+        sources = zoc_sources(board, b, unit.side)
+        if any(s.id not in shockers for s in sources):
+            errors.append(RuleError("9.31", "fall_back_other_zoc", f"{b} is in the ZOC of another enemy unit"))
+        elif i < len(path) - 1 and sources:
+            errors.append(RuleError("9.31", "fall_back_through_zoc", f"{name} may not pass through {b}, in the attackers' ZOC"))
+    return errors + stacking_errors_entering(board, unit, path[-1])
