@@ -238,6 +238,20 @@ def test_cat_gaps_13_no_minimum_move_in_square():
     assert codes(check_move(b, "a", ["0204"], context=NO_ORDERS)) == ["not_enough_mp"]
 
 
+def test_a_unit_that_stopped_in_zoc_may_not_move_on_even_if_it_started_in_one():
+    b = begin_activation(board(at(inf("a", ma=6), "0504"), at(inf("r", side=RU), "0604", facing=10)), ["a"])
+    b2 = apply_move(b, check_move(b, "a", ["0505", "0605"]))      # left, then stopped in a flank ZOC hex
+    r = check_move(b2, "a", ["0606"])
+    assert codes(r) == ["zoc_stop"] and r.errors[0].rule == "6.33"
+    assert reachable(b2, "a") == {}
+
+
+def test_unit_in_square_never_moves_into_enemy_zoc():
+    b = board(at(inf("a", ma=4), "0404"), at(inf("r", side=RU), "0604")).update("a", square=True)
+    assert codes(check_move(b, "a", ["0504"])) == ["square_move"]
+    assert "0504" not in reachable(b, "a") and "0304" in reachable(b, "a")
+
+
 def test_unit_in_square_moves_one_hex_only():
     b = board(at(inf("a", ma=4), "0104")).update("a", square=True)
     assert check_move(b, "a", ["0204"]).legal

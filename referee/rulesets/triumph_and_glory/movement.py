@@ -428,7 +428,7 @@ def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None
     if path and unit.hex is not None and path[0] == unit.hex:
         path = path[1:]                                    # tolerate a path that repeats the start hex
     plan = _Plan(board, unit, mode, context) if mode in MODES else None
-    rules = ["7.1" if unit.is_leader else {"normal": "7.11", "limited": "7.12"}.get(mode, "7.13")]
+    rules = ["5.62" if unit.is_leader else {"normal": "7.11", "limited": "7.12"}.get(mode, "7.13")]
 
     def result(errors: list[RuleError], steps=(), end=None, effects=(), zoc=False, minimum=False):
         return MoveResult(unit_id, not errors, tuple(errors), tuple(steps), mode, plan.allowance if plan else 0,
@@ -443,6 +443,9 @@ def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None
     if plan.start_in_zoc and not plan.started_in_zoc and path:
         return result([_err("6.34", "zoc_leave", f"{unit.defn.name} did not start its activation in the enemy "
                                                   f"ZOC of {unit.hex} and may not leave it")])
+    if plan.start_in_zoc and unit.moved and path:
+        return result([_err("6.33", "zoc_stop", f"{unit.defn.name} stopped in the enemy ZOC of {unit.hex} and may "
+                                                 f"not move on this activation")])
     if plan.entering and path and path[0] not in plan.entry_hexes:
         return result([_err("7.41", "entry_hex", f"reinforcements enter through {', '.join(plan.entry_hexes)}",
                             plan.entry_hexes)])
@@ -573,7 +576,7 @@ def _search(board: Board, unit_id: str, mode: str | None, ctx: MoveContext) -> _
     if mode not in MODES or _mode_errors(board, unit, mode, ctx):
         return out
     plan = _Plan(board, unit, mode, ctx)
-    if plan.start_in_zoc and not plan.started_in_zoc:
+    if plan.start_in_zoc and (unit.moved or not plan.started_in_zoc):
         return out
     if plan.extended and (unit.hex and plan.near_enemy(unit.hex)
                           or any(plan.near_enemy(h) for h in ctx.og_hexes if h)):
@@ -619,8 +622,8 @@ def _search(board: Board, unit_id: str, mode: str | None, ctx: MoveContext) -> _
                 counter += 1
                 heapq.heappush(heap, (ng, counter, y))
     for h, g in out.cost.items():
-        if unit.square and g > SQUARE_MAX_COST:
-            continue
+        if unit.square and (g > SQUARE_MAX_COST or plan.zoc(h)):
+            continue                                   # 9.85
         if plan.leader or not plan.friends(h) or not _end_errors(plan, h, None):   # alone: nothing to judge
             out.ends[h] = g
     return out
