@@ -26,6 +26,7 @@ class Pending:
     index: int
     event: Mapping[str, Any]
     owed: tuple[tuple[str, str], ...]          # (slot, purpose)
+    awaiting: Mapping[str, Awaiting] = field(default_factory=dict)   # slot -> what the ruling said it awaits
 
 
 @dataclass(frozen=True)
@@ -72,9 +73,10 @@ def _rule(game: Game[S], index: int, event: Mapping[str, Any], type_: str,
         return ruling, game, dict(event)
     if dice.owed:
         # The rule validated the event but cannot finish without the roll: nothing changes yet.
+        awaits = _awaiting_rolls(event, ruling, dice.owed)
         waiting = Pending(index=index if pending_index is None else pending_index, event=event,
-                          owed=tuple(dice.owed))
-        ruling = replace(ruling, awaiting=ruling.awaiting + _awaiting_rolls(event, ruling, dice.owed))
+                          owed=tuple(dice.owed), awaiting=dict(zip((s for s, _ in dice.owed), awaits)))
+        ruling = replace(ruling, awaiting=ruling.awaiting + awaits)
         return ruling, replace(game, pending=waiting), dict(event)
     return ruling, replace(game, state=new_state, rolls_used=game.rolls_used + len(dice.drawn),
                            pending=None), dice.filled_event()
@@ -91,7 +93,7 @@ def _pay_roll(game: Game[S], index: int, event: Mapping[str, Any]) -> tuple[Ruli
     rest = tuple(o for o in p.owed if o[0] != slot)
     if rest:
         waiting = replace(p, event=completed, owed=rest)
-        ruling = legal(ROLL, rules=(), awaiting=_awaiting_rolls(completed, None, rest)).with_index(index)
+        ruling = legal(ROLL, rules=(), awaiting=tuple(p.awaiting[s] for s, _ in rest)).with_index(index)
         return ruling, replace(game, pending=waiting), dict(event)
     ruling, new_game, _ = _rule(replace(game, pending=None), index, completed, ROLL, pending_index=p.index)
     if not ruling.legal:

@@ -233,11 +233,12 @@ def rule_orders(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
         errors += kept_orders_errors(state, side, chosen, barrage)
         army = o.previous_army
         rules_used.append("5.29")
-    errors += army_errors(state, side, chosen, army, barrage, event)
-    errors += cavalry_reserve_errors(state, side, chosen)
+    army_problems = army_errors(state, side, chosen, army, barrage, event)
+    errors += army_problems + cavalry_reserve_errors(state, side, chosen)
     limit, limit_rule = orders_limit(state, side, army)
     cost = orders_cost(state, side, chosen, min(barrage, 1))
-    if cost > limit and o.delay != "failed":
+    no_limit_yet = any(e.code in ("army_required", "unknown_army") for e in army_problems)
+    if cost > limit and o.delay != "failed" and not no_limit_yet:
         errors.append(Error(limit_rule, "too_many_orders",
                             f"{cost} orders given ({len(chosen)} group(s)"
                             + (", barrage" if barrage else "") + f"); the limit is {limit}"))
