@@ -92,7 +92,11 @@ class PostgresStorage(Storage):
         except PoolTimeout:
             self._pool.close()
             raise StorageError(f"cannot connect to PostgreSQL at {self._where}") from None
-        self.migrate()
+        try:
+            self.migrate()
+        except BaseException:
+            self._pool.close()
+            raise
 
     @contextmanager
     def _session(self, *, write: bool) -> Iterator[Session]:

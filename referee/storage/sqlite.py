@@ -24,6 +24,8 @@ from .base import Row, Session, Storage, log
 from .errors import StorageBusy, StorageError
 
 MEMORY = ":memory:"
+MAX_IDLE = 8
+"""Idle connections kept for reuse; more are opened when more threads need one at once."""
 
 
 class _SQLiteSession(Session):
@@ -58,23 +60,34 @@ class SQLiteStorage(Storage):
         only, it is gone when the object is closed)."""
         self._path = path
         self._busy_timeout = busy_timeout
-        # A file database gets a fresh connection per transaction: cheap for SQLite, and no
-        # connection is ever shared between threads.  ":memory:" exists only inside its one
-        # connection, so that connection is shared, one transaction at a time.
+        # Connections are reused (an idle list, like a pool), one transaction at a time each:
+        # opening one per transaction would also make SQLite checkpoint and delete the WAL every
+        # time the last connection closes.  ":memory:" exists only inside its one connection, so
+        # that connection is the only one, lent to one transaction at a time.
+        self._lock = threading.Lock()
+        self._idle: list[sqlite3.Connection] = []
+        self._memory_lock = threading.Lock()
         self._shared: sqlite3.Connection | None = None
-        self._shared_lock = threading.Lock()
+        self._closed = False
         try:
             if path == MEMORY:
                 self._shared = self._connect()
             else:
-                with self._closing(self._connect()) as conn:
-                    # WAL is a property of the file, set once; it needs no transaction.
-                    mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-                    if mode != "wal":
-                        raise StorageError(f"SQLite refused WAL mode for {path!r} (got {mode!r})")
+                conn = self._connect()
+                # WAL is a property of the file, set once; it needs no transaction.
+                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                self._idle.append(conn)
+                if mode != "wal":
+                    self.close()
+                    raise StorageError(f"SQLite refused WAL mode for {path!r} (got {mode!r})")
         except sqlite3.Error as exc:
+            self.close()
             raise _translate(exc, f"cannot open SQLite database {path!r}") from None
-        self.migrate()
+        try:
+            self.migrate()
+        except BaseException:
+            self.close()
+            raise
 
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: the sqlite3 module issues no BEGIN/COMMIT of its own; _session does.
@@ -85,24 +98,30 @@ class SQLiteStorage(Storage):
         conn.execute("PRAGMA synchronous = FULL")
         return conn
 
-    @staticmethod
-    @contextmanager
-    def _closing(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-        try:
-            yield conn
-        finally:
-            conn.close()
-
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
         if self._path == MEMORY:
-            with self._shared_lock:
+            with self._memory_lock:
                 if self._shared is None:
                     raise StorageError("storage is closed")
                 yield self._shared
-        else:
-            with self._closing(self._connect()) as conn:
-                yield conn
+            return
+        with self._lock:
+            if self._closed:
+                raise StorageError("storage is closed")
+            conn = self._idle.pop() if self._idle else None
+        if conn is None:
+            conn = self._connect()
+        try:
+            yield conn
+        finally:
+            # A connection whose transaction could not even be rolled back is not reused.
+            with self._lock:
+                keep = not self._closed and not conn.in_transaction and len(self._idle) < MAX_IDLE
+                if keep:
+                    self._idle.append(conn)
+            if not keep:
+                conn.close()
 
     @contextmanager
     def _session(self, *, write: bool) -> Iterator[Session]:
@@ -121,7 +140,13 @@ class SQLiteStorage(Storage):
             raise _translate(exc, "SQLite error") from None
 
     def close(self) -> None:
-        with self._shared_lock:
+        """Close the idle connections; those lent out close when their transaction ends."""
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+        with self._memory_lock:
             if self._shared is not None:
                 self._shared.close()
                 self._shared = None

@@ -122,8 +122,9 @@ class PostgresServer:
         raise PostgresUnavailable(f"{last}\n{detail}")
 
     def stop(self) -> None:
+        # Immediate: the cluster is thrown away, so there is nothing worth a clean shutdown.
         try:
-            _run(self._as_owner([str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "fast",
+            _run(self._as_owner([str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate",
                                  "-w", "stop"]))
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
