@@ -413,6 +413,8 @@ def positions(draw):
     b = begin_activation(b, ["m"])
     if kind == "artillery" and draw(st.booleans()):
         b = b.update("m", fired=True)
+    if kind == "infantry" and draw(st.integers(0, 4)) == 0:
+        b = b.update("m", square=True)                         # 9.85
     ctx = MoveContext(under_orders=draw(st.booleans()))
     mode = draw(st.sampled_from([None, "limited", "extended"]))
     return b, mode, ctx
