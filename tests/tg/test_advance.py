@@ -5,7 +5,7 @@ from referee.rulesets.triumph_and_glory.advance import (advance_effects, advance
                                                         breakthrough_errors, counter_shock_move_errors)
 
 from .helpers import at, board, cav, inf
-from .helpers_combat import DEF_HEX, FR, FRONT_L, FRONT_R, REAR_L, RU
+from .helpers_combat import DEF_HEX, FRONT_L, FRONT_R, REAR_L, RU
 
 
 def _codes(errs):

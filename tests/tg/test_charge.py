@@ -11,7 +11,7 @@ from referee.rulesets.triumph_and_glory.charge import (charge_errors, charge_mod
 from referee.rulesets.triumph_and_glory.rolls import Modifier
 
 from .helpers import art, at, board, cav, inf
-from .helpers_combat import DEF_HEX, FR, RU
+from .helpers_combat import DEF_HEX, RU
 
 START = "0402"       # facing 6: front 0503 / 0403; 0404 is 2 hexes away
 

@@ -5,7 +5,7 @@ from referee.rulesets.triumph_and_glory.fall_back import (fall_back_check_needed
                                                           fall_back_roll, may_fall_back)
 
 from .helpers import art, at, board, cav, inf
-from .helpers_combat import DEF_HEX, FR, FRONT_L, RU
+from .helpers_combat import DEF_HEX, FRONT_L, RU
 
 
 def _codes(errs):

@@ -10,7 +10,7 @@ from referee.rulesets.triumph_and_glory.fire import (after_firing, cancelled_by_
                                                      reaction_fire_affected, reaction_fire_errors,
                                                      reaction_fire_targets)
 
-from .helpers import art, at, board, cav, inf
+from .helpers import art, at, board, inf
 from .helpers_combat import FR, RU
 
 GUN = "0104"        # facing 2: front 0203 / 0204; row 4 runs straight right: 0204 0304 0404 0504 0604

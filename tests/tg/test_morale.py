@@ -7,7 +7,7 @@ from referee.rulesets.triumph_and_glory.morale import (collapse_counts, collapse
                                                        withdrawn_to_recovery)
 
 from .helpers import art, at, board, inf
-from .helpers_combat import FR, RU
+from .helpers_combat import RU
 
 
 def _codes(errs):

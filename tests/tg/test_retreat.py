@@ -7,7 +7,7 @@ from referee.rulesets.triumph_and_glory.retreat import (RetreatOptions, RetreatS
                                                         retreat_errors, retreat_steps)
 
 from .helpers import art, at, board, cav, inf
-from .helpers_combat import DEF_HEX, FR, FRONT_L, FRONT_R, RU
+from .helpers_combat import DEF_HEX, FRONT_L, FRONT_R, RU
 
 ATT = [FRONT_L, FRONT_R]           # away from both: 0505 and 0405 only
 

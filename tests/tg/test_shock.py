@@ -17,7 +17,7 @@ from referee.rulesets.triumph_and_glory.shock import (GROUP_ORDER, artillery_onl
 from referee.rulesets.triumph_and_glory.combat_tables import ShockTerrain
 
 from .helpers import art, at, board, cav, inf
-from .helpers_combat import DEF_HEX, FLANK_L, FLANK_R, FR, FRONT_L, FRONT_R, REAR_L, REAR_R, RU
+from .helpers_combat import DEF_HEX, FLANK_L, FRONT_L, FRONT_R, REAR_L, REAR_R, RU
 
 ODDS = OddsTable.parse(None)
 
