@@ -11,7 +11,7 @@ from referee.rulesets.triumph_and_glory.facing import (facing_error, flank_posit
                                                        rear_hexes, required_facing, retreat_facing,
                                                        retreat_facing_errors, shared_facing_errors)
 
-from .helpers import FR, RU, art, at, board, cav, inf
+from .helpers import RU, art, at, board, cav, inf
 
 ALL_SIX = {"0503", "0504", "0505", "0405", "0304", "0403"}
 
