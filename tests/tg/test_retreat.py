@@ -1,6 +1,8 @@
 """Retreat and rout, 9.62–9.66 — main digest §13 items 104, 106, 107, 109, 110, 112, 113 (and 31)."""
 from __future__ import annotations
 
+from hypothesis import given, settings, strategies as st
+
 from referee.rulesets.triumph_and_glory.disorder import disorder_effect
 from referee.rulesets.triumph_and_glory.retreat import (RetreatOptions, RetreatStep, legal_retreats, pass_through_check,
                                                         pass_through_effect, retreat_check, retreat_effects,
@@ -141,3 +143,23 @@ def test_a10_switch_farther_from_one_nearer_to_none():
     b = board(at(inf("a1"), FRONT_L, facing=6), at(inf("a2"), FRONT_R, facing=8), at(inf("d", RU), DEF_HEX))
     assert sorted(s.to for s in _legal(b)) == ["0405", "0505"]
     assert sorted(s.to for s in _legal(b, away_from_every=False)) == ["0405", "0504", "0505"]
+
+
+HEXES = [f"{c:02d}{r:02d}" for c in range(2, 8) for r in range(2, 8)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(HEXES), st.lists(st.sampled_from(HEXES), min_size=1, max_size=3, unique=True),
+       st.sets(st.sampled_from(HEXES), max_size=6))
+def test_every_legal_retreat_ends_farther_from_every_source(defender, sources, friends):
+    sources = [s for s in sources if s != defender]
+    friends = friends - {defender, *sources}
+    b = board(at(inf("d", RU), defender), *(at(inf(f"s{i}"), h) for i, h in enumerate(sources)),
+              *(at(inf(f"f{i}", RU, ag="ru2"), h) for i, h in enumerate(sorted(friends))))
+    g = b.grid
+    for step in legal_retreats(retreat_steps(b, defender, sources)):
+        if step.kind == "destroyed" and not step.path:
+            continue
+        assert all(g.distance(step.path[0], s) > g.distance(defender, s) for s in sources)
+        assert g.adjacent(defender, step.path[0])
+        assert all(g.adjacent(x, y) for x, y in zip(step.path, step.path[1:]))
