@@ -54,17 +54,17 @@ def rule_cinc_move(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
             rules.append("BOR-KUTUZOV")
     spent = ts.mp_spent.get(side, 0)
     path = list(event.get("path", []))
-    check = movement.check_move(state.board, leader.id, path, "normal",
-                                movement.MoveContext(allowance=ma - spent))
+    # The movement rules count the MP already spent this phase themselves (the leader's ``mp_spent``).
+    check = movement.check_move(state.board, leader.id, path, "normal", movement.MoveContext(allowance=ma))
     if not check.legal:
         errors = [_error(e) for e in check.errors]
         if any(e.code == "not_enough_mp" for e in errors):
             errors = [Error("5.62", "over_allowance", f"{leader.defn.name} has {ma - spent} MP left "
                             f"(MA {ma} this turn)", alternatives=errors[0].alternatives if errors else None)] + errors
         return illegal("cinc_move", errors, rules), state
-    board = movement.apply_move(state.board, check) if path else state.board
+    board = movement.apply_move(state.board, check) if check.steps else state.board
     new_ts = replace(ts, ma={**ts.ma, side: ma}, mp_spent={**ts.mp_spent, side: spent + check.mp_spent})
-    res = [result("moved", "5.62", leader.id, to=check.end)] if path else []
+    res = [result("moved", "5.62", leader.id, to=check.end)] if check.steps else []
     return legal("cinc_move", rules, rolls=rolls, results=res), replace(state, board=board, two_sided=new_ts)
 
 

@@ -183,7 +183,7 @@ def _two_sided_actions(state: TGState) -> list[dict[str, Any]]:
     left = ma - ts.mp_spent.get(side, 0)
     out = []
     if left > 0:
-        ctx = movement.MoveContext(allowance=left)
+        ctx = movement.MoveContext(allowance=ma)
         for path in paths_to_all(state.board, leader.id, "normal", ctx).values():
             out.append({"type": "cinc_move", "side": side, "path": path})
     return out + end

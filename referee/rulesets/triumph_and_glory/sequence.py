@@ -99,7 +99,9 @@ def _next(state: TGState, results: list[Result]) -> TGState | None:
         if not sides:
             return end_turn(state)
         order = sides if len(sides) == 1 else None    # one CinC on the map: nobody to go first against
-        return replace(state, phase=CINC, two_sided=TwoSided(order=order))
+        leaders = [state.cinc_of(s).id for s in sides]  # type: ignore[union-attr]
+        board = activation.reset_activation_flags(state, leaders)   # the MP count starts afresh (5.62)
+        return replace(state, phase=CINC, two_sided=TwoSided(order=order), board=board)
     if p == CINC:
         ts = state.two_sided
         if ts is not None and ts.order is not None and ts.current is None:
