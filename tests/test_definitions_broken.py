@@ -85,6 +85,9 @@ EXPECTED: list[tuple[str, list[str]]] = [
     ('m_hex_twice.yaml', [
         "tests/broken/m_hex_twice.yaml:9:15: terrain.hexes.village[0]: hex '0404' already has terrain 'woods'",
     ]),
+    ('m_hexside_twice.yaml', [
+        "tests/broken/m_hexside_twice.yaml:8:39: hexsides[1].hexes[1]: the stream between '0305' and '0304' is already listed",
+    ]),
     ('m_missing_grid.yaml', [
         'tests/broken/m_missing_grid.yaml:3:1: grid: required field missing',
     ]),

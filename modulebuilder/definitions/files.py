@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path as FsPath
 
 from .problems import WHOLE_FILE, Problem
@@ -19,8 +20,27 @@ def relative_to(owner: str, ref: str) -> str:
 
 
 def read_document(path: str | os.PathLike[str]) -> Located | Problem:
-    """The parsed file, or the one problem that stops it being read (missing, unreadable, not YAML)."""
+    """The parsed file, or the one problem that stops it being read (missing, unreadable, not YAML).
+
+    Parsing with positions is slow (a large counters file takes seconds) and a game's files are read again
+    and again (validate, build, every referee check), so a file is parsed once per version on disk.  The
+    result is shared: callers treat it as read-only.
+    """
     name = display_name(path)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return _read(name, path)
+    return _read_cached(name, os.path.realpath(path), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=64)
+def _read_cached(name: str, real: str, mtime_ns: int, size: int) -> Located | Problem:
+    # mtime and size are part of the key so an edited file is parsed afresh.
+    return _read(name, real)
+
+
+def _read(name: str, path: str | os.PathLike[str]) -> Located | Problem:
     try:
         text = FsPath(path).read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -154,7 +154,17 @@ def check_map_refs(doc: Located, grid: HexGrid, refs: MapRefs) -> list[Problem]:
         *broken_paths(doc, grid, ((r.path, r.hexes) for r in refs.roads)),
         *_listed_twice(doc, refs.terrain, "terrain"),
         *_listed_twice(doc, refs.elevation, "elevation"),
+        *_hexsides_twice(doc, refs.hexsides),
     ]
+
+
+def _hexsides_twice(doc: Located, sides: Iterable[HexsideRef]) -> Iterable[Problem]:
+    seen: set[tuple[frozenset[str], str]] = set()
+    for s in sides:
+        key = (frozenset((s.a, s.b)), s.feature)
+        if key in seen:
+            yield doc.problem(s.path, f"the {s.feature} between {s.a!r} and {s.b!r} is already listed")
+        seen.add(key)
 
 
 def _listed_twice(doc: Located, refs: Iterable[TerrainRef], what: str) -> Iterable[Problem]:
