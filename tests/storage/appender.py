@@ -2,7 +2,8 @@
 
     python appender.py DATABASE_URL GAME_ID SIDE WRITER BATCHES BATCH_SIZE
 
-Opens its own storage, appends BATCHES batches (retrying on StaleIndex), and prints
+Opens its own storage, prints ``ready``, waits for a line on stdin (so that several appenders
+start together), appends BATCHES batches (retrying on StaleIndex), and prints
 ``ack WRITER SEQ`` after each commit returns: a printed line is an acknowledgement the database
 must keep, even if this process is killed the next instant.  Ends with ``done STALE``.
 """
@@ -18,6 +19,8 @@ from workload import append_with_retry, batch
 def main(url: str, game_id: str, side: str, writer: str, batches: int, size: int) -> None:
     stale_total = 0
     with open_storage(url) as storage:
+        print("ready", flush=True)
+        sys.stdin.readline()
         view = 0  # deliberately stale at first: the first append learns the index from StaleIndex
         for seq in range(batches):
             view, stale = append_with_retry(storage, game_id, side, batch(writer, seq, size), view)

@@ -92,10 +92,23 @@ def test_eight_threads_with_their_own_storage_objects(database_url: str) -> None
     check_log(events, acked, size)
 
 
-def _appender(url: str, game_id: str, side: str, writer: str, batches: int, size: int) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, str(HERE / "appender.py"), url, game_id, side, writer, str(batches), str(size)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=HERE)
+def _start_appenders(url: str, game_id: str, batches: int, size: int,
+                     writers: list[str]) -> list[subprocess.Popen[str]]:
+    """Start one appender process per writer and release them together once all are ready."""
+    procs = [subprocess.Popen(
+        [sys.executable, str(HERE / "appender.py"), url, game_id, SIDES[n % 2], writer,
+         str(batches), str(size)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=HERE)
+        for n, writer in enumerate(writers)]
+    for proc in procs:
+        assert proc.stdout is not None and proc.stdin is not None
+        ready = proc.stdout.readline()
+        assert ready == "ready\n", f"appender did not start: {ready!r} {proc.stderr.read() if proc.stderr else ''}"
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    return procs
 
 
 def _acks(lines: list[str]) -> list[tuple[str, int]]:
@@ -107,13 +120,17 @@ def test_separate_processes_share_one_database(database_url: str) -> None:
     their own pools; for SQLite: two processes on one file)."""
     with open_storage(database_url) as setup:
         game_id = new_game(setup)
-    batches, size = 25, 2
-    procs = [_appender(database_url, game_id, SIDES[n], f"p{n}", batches, size) for n in range(2)]
+    batches, size = 40, 2
+    procs = _start_appenders(database_url, game_id, batches, size, ["p0", "p1"])
     acked: list[tuple[str, int]] = []
+    stale = 0
     for proc in procs:
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err
         acked += _acks(out.splitlines())
+        stale += int(out.splitlines()[-1].removeprefix("done "))
+    # Both started at index 0, so at least one submission was refused as stale and retried.
+    assert stale >= 1
     assert len(acked) == 2 * batches
     with open_storage(database_url) as check:
         events = check.list_events(game_id)
@@ -131,7 +148,7 @@ def test_killing_an_appender_mid_series_leaves_the_database_consistent(database_
     acked: list[tuple[str, int]] = []
     for round_ in range(3):
         writer = f"r{round_}"
-        proc = _appender(database_url, game_id, "French", writer, 10_000, size)
+        [proc] = _start_appenders(database_url, game_id, 10_000, size, [writer])
         assert proc.stdout is not None
         lines: list[str] = []
         # Let it commit a while, then kill it without warning.
