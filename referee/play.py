@@ -67,6 +67,15 @@ def play_game(ruleset: Any, scenario: Any, seed: int | str, *, max_steps: int = 
     raise PlayError(f"no end after {max_steps} steps")
 
 
+def dump_log(log: dict[str, Any]) -> str:
+    """JSON with one event per line: small, diff-friendly and still readable."""
+    head = {k: v for k, v in log.items() if k != "events"}
+    lines = [json.dumps(head)[:-1] + ', "events": [']
+    events = log["events"]
+    lines += [" " + json.dumps(e) + ("," if i < len(events) - 1 else "") for i, e in enumerate(events)]
+    return "\n".join(lines) + "\n]}\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m referee.play", description=__doc__.split("\n\n")[0])
     ap.add_argument("--scenario", required=True, help="scenario id (scenarios/<id>.yaml) or a YAML/JSON file")
@@ -92,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.turns:
             log["note"] = f"truncated to {args.turns} turns"
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(json.dumps(log, indent=1) + "\n", encoding="utf-8")
+        Path(args.out).write_text(dump_log(log), encoding="utf-8")
     return 0
 
 

@@ -14,6 +14,7 @@ order → positional rules), ``scenario_rules`` (special rules as data), ``legal
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
 from typing import Any, Mapping
@@ -31,9 +32,37 @@ HEX_FIELDS = ("hex", "to", "target")
 HEX_LIST_FIELDS = ("path",)
 
 
+@dataclass(frozen=True)
+class _Names:
+    scenario: Any
+    units: frozenset[str]
+    sides: tuple[str, ...]
+    markers: frozenset[str]
+    commands: frozenset[str]
+    grid: Any
+
+    @classmethod
+    def of(cls, scenario: Any) -> "_Names":
+        sides = tuple(s.name for s in scenario.sides)
+        rules = scenario_rules.parse(scenario)
+        markers = {a.id for a in scenario.counters.activation_groups} | {"destruction"}
+        markers |= {f"{k}:{s}" for k in ("barrage", "cga") for s in sides}
+        if rules.cavalry_reserve is not None:
+            markers.add(rules.cavalry_reserve.marker)
+        cmd = rules.command_activation
+        return cls(scenario=scenario,
+                   units=frozenset(u.id for u in scenario.counters.units)
+                   | frozenset(ldr.id for ldr in scenario.counters.leaders),
+                   sides=sides, markers=frozenset(markers),
+                   commands=frozenset(cmd.commands) if cmd else frozenset(), grid=scenario.map.grid)
+
+
 class TriumphAndGlory:
     id = "triumph-and-glory"
     name = "Triumph & Glory v2.2"
+
+    def __init__(self) -> None:
+        self._names_cache: dict[int, _Names] = {}
 
     @cached_property
     def _schema(self) -> dict[str, Any]:
@@ -42,20 +71,26 @@ class TriumphAndGlory:
     def event_schema(self) -> Mapping[str, Any]:
         return self._schema
 
+    def _names(self, scenario: Any) -> "_Names":
+        """What events may name in a scenario, built once per scenario (logs have thousands of events)."""
+        hit = self._names_cache.get(id(scenario))
+        if hit is None or hit.scenario is not scenario:
+            if len(self._names_cache) > 32:
+                self._names_cache.clear()
+            hit = self._names_cache[id(scenario)] = _Names.of(scenario)
+        return hit
+
     def check_references(self, scenario: Any, event: Mapping[str, Any]) -> list[tuple[str, str]]:
-        """Units, hexes, sides, markers and AGs an event names must exist (else the log is bad input)."""
-        ids = {u.id for u in scenario.counters.units} | {ldr.id for ldr in scenario.counters.leaders}
-        grid = scenario.map.grid
-        sides = [s.name for s in scenario.sides]
-        ags = {a.id for a in scenario.counters.activation_groups}
+        """Units, hexes, sides, markers and commands an event names must exist (else the log is bad input)."""
+        n = self._names(scenario)
         problems: list[tuple[str, str]] = []
 
         def unit(where: str, uid: Any) -> None:
-            if uid not in ids:
+            if uid not in n.units:
                 problems.append((where, f"no unit '{uid}' in the scenario"))
 
         def hex_(where: str, h: Any) -> None:
-            if not _on_grid(grid, h):
+            if not _on_grid(n.grid, h):
                 problems.append((where, f"no hex '{h}' on the map"))
 
         for f in UNIT_FIELDS:
@@ -77,23 +112,15 @@ class TriumphAndGlory:
             for i, h in enumerate(event.get(f, ()) or ()):
                 hex_(f"{f}[{i}]", h)
         for f in ("side", "first"):
-            if f in event and event[f] not in sides:
-                problems.append((f, f"no side '{event[f]}' in the scenario (sides: {', '.join(sides)})"))
+            if f in event and event[f] not in n.sides:
+                problems.append((f, f"no side '{event[f]}' in the scenario (sides: {', '.join(n.sides)})"))
         for s in (event.get("rolls") or {}):
-            if s not in sides:
+            if s not in n.sides:
                 problems.append((f"rolls.{s}", f"no side '{s}' in the scenario"))
-        if "marker" in event:
-            m = event["marker"]
-            rules = scenario_rules.parse(scenario)
-            known = ags | {"destruction"} | {f"{k}:{s}" for k in ("barrage", "cga") for s in sides}
-            if rules.cavalry_reserve is not None:
-                known.add(rules.cavalry_reserve.marker)
-            if m not in known:
-                problems.append(("marker", f"no marker '{m}' in the scenario"))
-        if "command" in event:
-            cmd = scenario_rules.parse(scenario).command_activation
-            if cmd is None or event["command"] not in cmd.commands:
-                problems.append(("command", f"no command '{event['command']}' in the scenario"))
+        if "marker" in event and event["marker"] not in n.markers:
+            problems.append(("marker", f"no marker '{event['marker']}' in the scenario"))
+        if "command" in event and event["command"] not in n.commands:
+            problems.append(("command", f"no command '{event['command']}' in the scenario"))
         return problems
 
     def initial_state(self, scenario: Any) -> TGState:

@@ -114,7 +114,8 @@ def begin(state: TGState, marker: str) -> tuple[TGState, list[Result]]:
     results: list[Result] = []
     ags = marker_ags(state, marker)
     if ags:
-        units = frozenset(u.id for u in state.board.on_map_units() if u.ag in ags)
+        units = frozenset(uid for a in ags for uid in state.static.ag_units.get(a, ())
+                          if state.board.units[uid].hex is not None)
         o = state.orders[side]  # type: ignore[index]
         for i, g in enumerate(o.groups):
             ag = state.unit(g[0]).ag

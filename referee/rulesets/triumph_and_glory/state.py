@@ -42,6 +42,7 @@ class Static:
     ags: Mapping[str, ActivationGroup]
     cinc: Mapping[str, Leader | None]                 # side -> CinC
     reinforcement_turn: Mapping[str, int]             # AG -> turn its reinforcements arrive
+    ag_units: Mapping[str, tuple[str, ...]]           # AG -> its units (an index: drawing a marker is frequent)
 
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> "Static":
@@ -58,7 +59,8 @@ class Static:
                    ags=MappingProxyType({a.id: a for a in scenario.counters.activation_groups}),
                    cinc=MappingProxyType({s.name: leaders.get(s.cinc) if s.cinc else None
                                           for s in scenario.sides}),
-                   reinforcement_turn=MappingProxyType(arrive))
+                   reinforcement_turn=MappingProxyType(arrive),
+                   ag_units=MappingProxyType(_by_ag(scenario)))
 
     def other(self, side: str) -> str:
         return next((s for s in self.sides if s != side), side)
@@ -181,3 +183,10 @@ class TGState:
         if self.activation is not None and self.phase == ACTIVATION:
             phase += f" — {self.activation.marker}"
         return turn, phase
+
+
+def _by_ag(scenario: Scenario) -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for u in scenario.counters.units:
+        out.setdefault(u.ag, []).append(u.id)
+    return {k: tuple(v) for k, v in out.items()}
