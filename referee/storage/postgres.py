@@ -63,6 +63,7 @@ class _PostgresSession(Session):
 
     def time_out(self, value: Any) -> datetime:
         # psycopg returns an aware datetime in the session's time zone; answer in UTC, as SQLite does.
+        assert isinstance(value, datetime)
         return value.astimezone(timezone.utc)
 
     def lock_for_migration(self) -> None:
@@ -73,9 +74,16 @@ class PostgresStorage(Storage):
     migrations = schema.POSTGRES
 
     def __init__(self, url: str, *, pool_size: int = 10, timeout: float = 10.0) -> None:
-        """``url``: ``postgresql://user:password@host:port/database``.  ``timeout`` bounds both
-        the wait for a pooled connection and the first connection at start-up."""
+        """``url``: ``postgresql://user:password@host:port/database``.  ``timeout`` (seconds)
+        bounds the first connection at start-up, the wait for a pooled connection, and the wait
+        for a lock (another transaction writing to the same game); past it, StorageBusy."""
         self._where = _describe(url)
+        lock_timeout_ms = max(1, int(timeout * 1000))
+
+        def configure(conn: psycopg.Connection[Any]) -> None:
+            # A writer never queues forever behind a stuck transaction on the game row.
+            conn.execute(f"SET lock_timeout = {lock_timeout_ms}")
+
         self._pool = ConnectionPool(
             url,
             min_size=1,
@@ -84,6 +92,7 @@ class PostgresStorage(Storage):
             # autocommit: transactions are explicit (conn.transaction()), none is left open
             # by a stray SELECT.
             kwargs={"autocommit": True},
+            configure=configure,
             check=ConnectionPool.check_connection,
             open=False,
         )

@@ -19,6 +19,8 @@ import pytest
 
 from pg_server import PostgresServer, PostgresUnavailable, start_server
 from referee.storage import Storage, open_storage
+from referee.storage.postgres import PostgresStorage
+from referee.storage.sqlite import SQLiteStorage
 
 BACKENDS = ("sqlite", "postgres")
 
@@ -53,6 +55,13 @@ def database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -
     return server.create_database()
 
 
+def open_with_timeout(url: str, timeout: float) -> Storage:
+    """Like open_storage, with a short lock/busy timeout."""
+    if url.startswith("sqlite:///"):
+        return SQLiteStorage(url[len("sqlite:///"):], busy_timeout=timeout)
+    return PostgresStorage(url, timeout=timeout)
+
+
 @pytest.fixture
 def storage(database_url: str) -> Iterator[Storage]:
     with open_storage(database_url) as s:
@@ -69,11 +78,11 @@ class RawDatabase:
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         if self.is_sqlite:
-            with closing(sqlite3.connect(self.url[len("sqlite:///"):])) as conn, conn:
-                return conn.execute(sql, params).fetchall()
-        with psycopg.connect(self.url, autocommit=True) as conn:
+            with closing(sqlite3.connect(self.url[len("sqlite:///"):])) as lite, lite:
+                return lite.execute(sql, params).fetchall()
+        with psycopg.connect(self.url, autocommit=True) as pg:
             # Without parameters, psycopg must not read '%' in the SQL as a placeholder.
-            cur = conn.execute(sql.replace("?", "%s"), params) if params else conn.execute(sql)
+            cur = pg.execute(sql.replace("?", "%s"), params) if params else pg.execute(sql)
             return cur.fetchall() if cur.description else []
 
 

@@ -6,8 +6,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from conftest import RawDatabase
-from referee.storage import (GameEnded, NewEvent, NewGame, StaleIndex, Storage, StorageError)
+from conftest import RawDatabase, open_with_timeout
+from referee.storage import (GameEnded, NewEvent, NewGame, StaleIndex, Storage, StorageBusy,
+                             StorageError)
 
 T1 = datetime(2026, 11, 29, 13, 0, tzinfo=timezone.utc)
 
@@ -122,3 +123,20 @@ def test_transaction_rolls_everything_back_when_the_block_fails(storage: Storage
             raise Abandon
     game = storage.get_game(game_id)
     assert (game.event_count, game.status) == (0, "active")
+
+
+def test_a_writer_kept_waiting_past_the_timeout_gets_storage_busy(
+        storage: Storage, game_id: str, database_url: str) -> None:
+    """Another instance holds the game's write lock: a second writer waits, gives up with
+    StorageBusy (HTTP 503) having written nothing, and readers are not blocked meanwhile."""
+    with open_with_timeout(database_url, 0.3) as impatient:
+        with storage.transaction() as tx:
+            tx.append_events(game_id, "French", 0, [ev(0)])
+            with pytest.raises(StorageBusy):
+                impatient.append_events(game_id, "Russian", 0, [ev(1)])
+            assert impatient.get_game(game_id).event_count == 0  # uncommitted: invisible
+        assert impatient.get_game(game_id).event_count == 1
+        with pytest.raises(StaleIndex) as info:
+            impatient.append_events(game_id, "Russian", 0, [ev(1)])
+        assert info.value.current == 1
+    assert [e.event["unit"] for e in storage.list_events(game_id)] == ["u0"]
