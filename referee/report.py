@@ -65,7 +65,9 @@ def event_summary(event: Mapping[str, Any]) -> str:
 def ruling_lines(ruling: Ruling, event: Mapping[str, Any]) -> list[str]:
     verdict = "legal" if ruling.legal else "ILLEGAL"
     rules = ", ".join(ruling.rules)
-    lines = [f"[{ruling.index}] {ruling.type} {event_summary(event)}: {verdict}" + (f" ({rules})" if rules else "")]
+    summary = event_summary(event)
+    lines = [f"[{ruling.index}] {ruling.type}{' ' + summary if summary else ''}: {verdict}"
+             + (f" ({rules})" if rules else "")]
     for e in ruling.errors:
         lines.append(f"  ✗ {e.rule} {e.code}: {e.message}")
         if e.alternatives:

@@ -7,6 +7,7 @@ side and marker it names exists.  All problems are collected, one line each.
 from __future__ import annotations
 
 import io
+import re
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -190,7 +191,9 @@ def check_events(ruleset: Any, scenario: Any, events: list[Any]) -> list[str]:
 def _describe(where: str, err: Any) -> str:
     path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
     if err.validator == "required":
-        missing = next((r for r in err.validator_value if r not in err.instance), None)
+        # One error per missing property; its message names it: "'unit' is a required property".
+        m = re.match(r"'([^']+)' is a required property", err.message)
+        missing = m.group(1) if m else None
         return f"{where}{path}.{missing}: missing" if missing else f"{where}{path}: {err.message}"
     if err.validator == "additionalProperties":
         extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))

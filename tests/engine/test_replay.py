@@ -1,0 +1,60 @@
+"""The engine's replay loop and roll protocol (DESIGN §5), through the Triumph & Glory plugin."""
+from __future__ import annotations
+
+from referee.engine import registry
+from referee.engine.replay import final_state, replay
+from referee.engine.ruleset import Ruleset
+from referee.rulesets.triumph_and_glory import RULESET
+
+
+def test_ruleset_is_found_through_the_entry_point_and_meets_the_protocol():
+    assert "triumph-and-glory" in registry.available()
+    assert registry.get("triumph-and-glory") is RULESET
+    assert isinstance(RULESET, Ruleset)
+
+
+def test_owed_roll_then_paid(small_scenario):
+    events = [{"type": "orders", "side": "French", "under_orders": []},
+              {"type": "orders", "side": "Russian", "under_orders": []},
+              {"type": "initiative"},
+              {"type": "draw", "marker": "i-corps"},            # illegal while rolls are owed
+              {"type": "roll", "roll": 9},
+              {"type": "roll", "roll": 0},
+              {"type": "roll", "roll": 3}]                     # nothing owed any more
+    out = replay(RULESET, small_scenario, events)
+    v = [r.verdict for r in out.rulings]
+    assert v == ["legal", "legal", "legal", "illegal", "legal", "legal", "illegal"]
+    assert out.rulings[3].errors[0].code == "roll_owed"
+    assert out.rulings[5].type == "roll" and out.rulings[5].results[0].extra == {"side": "French"}
+    assert out.rulings[6].errors[0].code == "no_roll_owed"
+    assert out.game.state.initiative == "French"
+
+
+def test_illegal_event_changes_nothing_and_replay_goes_on(small_scenario):
+    events = [{"type": "orders", "side": "French", "under_orders": ["fa1", "fa3", "fb1", "r1"]},
+              {"type": "orders", "side": "French", "under_orders": ["fa1"]}]
+    out = replay(RULESET, small_scenario, events)
+    assert [r.verdict for r in out.rulings] == ["illegal", "legal"]
+    assert out.game.state.orders["French"].under_orders == frozenset({0})
+
+
+def test_referee_dice_are_reproducible_and_revealed(small_scenario):
+    events = [{"type": "orders", "side": "French", "under_orders": []},
+              {"type": "orders", "side": "Russian", "under_orders": []},
+              {"type": "initiative"}]
+    a = replay(RULESET, small_scenario, events, "referee", "s3cret")
+    b = replay(RULESET, small_scenario, events, "referee", "s3cret")
+    assert [r.to_dict() for r in a.rulings] == [r.to_dict() for r in b.rulings]
+    rolls = a.rulings[2].rolls
+    assert all(r.natural is not None for r in rolls)
+    assert a.played[2]["rolls"] == {r.side: r.natural for r in rolls}
+    body = final_state(a.game)
+    assert body["dice"]["seed"] == "s3cret" and body["dice"]["rolls_used"] == 2
+    assert len(body["dice"]["commitment"]) == 64
+
+
+def test_final_state_hides_nothing_from_the_referee(small_scenario):
+    out = replay(RULESET, small_scenario, [{"type": "orders", "side": "French", "under_orders": ["fa1"]}])
+    body = final_state(out.game)
+    assert body["phase"] == "orders" and body["turn"] == 1
+    assert body["orders"]["French"]["groups"][0]["status"] == "UO"
