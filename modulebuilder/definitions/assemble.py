@@ -32,8 +32,8 @@ def in_play(found: CounterEntries, order: Sequence[str]) -> CounterSet:
     chosen = [pieces[uid] for uid in dict.fromkeys(order) if uid in pieces]
     return CounterSet(
         activation_groups=tuple(build_activation_group(e) for e in found.activation_groups),
-        units=tuple(build_unit(e) for e in chosen if e.path[-2] == "units"),
-        leaders=tuple(build_leader(e) for e in chosen if e.path[-2] == "leaders"),
+        units=tuple(build_unit(e) for e in chosen if e.section == "units"),
+        leaders=tuple(build_leader(e) for e in chosen if e.section == "leaders"),
         markers=tuple(build_marker(e) for e in found.markers),
     )
 

@@ -20,6 +20,11 @@ class Entry:
     data: dict[str, Any]
     side: str | None = None
 
+    @property
+    def section(self) -> str:
+        """The list the entry is in (``units``, ``leaders``, ``setup`` ...)."""
+        return str(self.path[-2])
+
     def text(self, key: str) -> str | None:
         """The field as a string, or None when absent or not a string (the schema reports those)."""
         value = self.data.get(key)

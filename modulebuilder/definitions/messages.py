@@ -73,7 +73,7 @@ def _translate(doc: Located, e: ValidationError) -> Iterator[Problem]:
     if v in ("anyOf", "oneOf"):
         yield from _alternatives(doc, path, e)
         return
-    if v == "not" or v is None:        # {"not": {}} marks a field that does not belong here
+    if (v == "not" and e.validator_value == {}) or v is None:   # {"not": {}}: a field that does not belong
         yield doc.problem(path, _forbidden(doc, path), at_key=True)
         return
     yield doc.problem(path, _message(e))
@@ -133,7 +133,9 @@ def _expected(e: ValidationError) -> str:
 
 def _wanted(e: ValidationError) -> str:
     schema = e.schema if isinstance(e.schema, dict) else {}
-    if schema.get("title"):
+    # A title names a value's format ("a hex number in quotes, like ..."); a type error on a plain field
+    # (or on a whole file, whose title is the file kind) is better told by the types.
+    if schema.get("title") and (e.validator != "type" or "pattern" in schema):
         return str(schema["title"])
     if e.validator == "pattern":
         return f"text matching {e.validator_value}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from ..hexgrid import HexGrid
 from ..model import Placement, Reinforcement
@@ -31,46 +31,53 @@ class Placed:
 def check_placements(placed: Sequence[Placed], reinforcements: Sequence[Entry], pieces: Mapping[str, Entry],
                      grid: HexGrid | None, sides: Sequence[str] | None) -> list[Problem]:
     """Unknown pieces, pieces placed twice, hexes off the map, facings at hexsides, sides not in play."""
-    out: list[Problem] = []
-    seen: dict[str, Path] = {}
-
-    def once(entry: Entry, field: Path, uid: str) -> None:
-        if uid in seen:
-            out.append(entry.doc.problem(entry.path + field, f"{uid!r} is already placed at {format_path(seen[uid])}"))
-        else:
-            seen[uid] = entry.path
-
+    out = _known_and_once(_references(placed, reinforcements), pieces)
     for p in placed:
-        uid = p.piece
-        if uid is None:
-            continue
-        piece = pieces.get(uid)
-        if piece is None:
-            out.append(p.entry.problem(p.id_field, f"no unit or leader {uid!r} in the counters files{_suggest(uid, pieces)}"))
-            continue
-        once(p.entry, (p.id_field,), uid)
-        out += _side_in_play(p.entry, p.id_field, piece, sides)
-        out += _on_map(p.entry, piece, grid)
+        piece = pieces.get(p.piece or "")
+        if piece is not None:
+            out += _side_in_play(p.entry, p.id_field, piece, sides)
+            out += _on_map(p.entry, piece, grid)
+    if grid is not None:
+        for r in reinforcements:
+            out += off_map(r.doc, grid, (HexRef(r.path + ("entry", k), h)
+                                         for k, h in enumerate(_strings(r.data.get("entry")))))
+    return out
+
+
+def _references(placed: Sequence[Placed], reinforcements: Sequence[Entry]) -> Iterator[tuple[Entry, Path, str]]:
+    """Every mention of a piece that puts it in the scenario: (entry, field within it, piece id)."""
+    for p in placed:
+        if p.piece is not None:
+            yield p.entry, (p.id_field,), p.piece
     for r in reinforcements:
         units = r.data.get("units")
         for j, uid in enumerate(units if isinstance(units, list) else []):
-            if not isinstance(uid, str):
-                continue
-            if uid not in pieces:
-                out.append(r.doc.problem(r.path + ("units", j),
-                                         f"no unit or leader {uid!r} in the counters files{_suggest(uid, pieces)}"))
-                continue
-            once(r, ("units", j), uid)
-        entry_hexes = r.data.get("entry")
-        if grid is not None and isinstance(entry_hexes, list):
-            out += off_map(r.doc, grid, (HexRef(r.path + ("entry", k), h)
-                                         for k, h in enumerate(entry_hexes) if isinstance(h, str)))
+            if isinstance(uid, str):
+                yield r, ("units", j), uid
+
+
+def _known_and_once(refs: Iterable[tuple[Entry, Path, str]], pieces: Mapping[str, Entry]) -> list[Problem]:
+    out: list[Problem] = []
+    first: dict[str, Path] = {}
+    for entry, field, uid in refs:
+        path = entry.path + field
+        if uid not in pieces:
+            out.append(entry.doc.problem(path, f"no unit or leader {uid!r} in the counters files"
+                                               f"{_suggest(uid, pieces)}"))
+        elif uid in first:
+            out.append(entry.doc.problem(path, f"{uid!r} is already placed at {format_path(first[uid])}"))
+        else:
+            first[uid] = entry.path
     return out
+
+
+def _strings(value: object) -> list[str]:
+    return [x for x in value if isinstance(x, str)] if isinstance(value, list) else []
 
 
 def _on_map(e: Entry, piece: Entry, grid: HexGrid | None) -> list[Problem]:
     hex_id, facing = e.text("hex"), e.integer("facing")
-    is_leader = piece.path[-2] == "leaders"
+    is_leader = piece.section == "leaders"
     out: list[Problem] = []
     if grid is not None and hex_id is not None:
         out += off_map(e.doc, grid, [HexRef(e.path + ("hex",), hex_id)])
@@ -112,7 +119,7 @@ def build_placements(placed: Sequence[Placed], pieces: Mapping[str, Entry]) -> t
                          status=d.get("status", "good"))
 
     def is_leader(p: Placed) -> bool:
-        return pieces[p.piece].path[-2] == "leaders"
+        return pieces[p.piece].section == "leaders"
 
     return tuple(placement(p) for p in placed if not is_leader(p)) + \
         tuple(placement(p) for p in placed if is_leader(p))

@@ -93,7 +93,7 @@ def _cinc_checks(doc: Located, pieces: Mapping[str, Entry]) -> Iterable[Problem]
             continue
         leader = pieces.get(cinc)
         path = ("sides", name, "cinc")
-        if leader is None or leader.path[-2] != "leaders":
+        if leader is None or leader.section != "leaders":
             yield doc.problem(path, f"no leader {cinc!r} in the counters files")
         elif leader.side is not None and leader.side != name:
             yield doc.problem(path, f"leader {cinc!r} is on side {leader.side}, not {name}")
