@@ -124,3 +124,14 @@ def test_progress_reports_every_face() -> None:
     cs = sample_counters(6)
     faces = render_faces(cs, 60, workers=1, progress=lambda d, t: seen.append((d, t)))
     assert seen[-1] == (len(faces), len(faces)) and len(seen) == len(faces)
+
+
+def test_text_error_raised_in_a_worker_reaches_the_caller() -> None:
+    """Faces render in worker processes: the legibility error must cross the process boundary intact."""
+    cs = sample_counters(60)
+    bad = Unit("too-long", "Leib-Grenadier-Regiment Jekaterinoslaw", "infantry", "French", cs.units[0].ag,
+               Face(4, 5, 4, 1), None)
+    cs = CounterSet(cs.activation_groups, cs.units + (bad,), cs.leaders, cs.markers)
+    with pytest.raises(TextDoesNotFit) as err:
+        render_faces(cs, px(Fraction(1, 2), 300), dpi=300, workers=2)
+    assert (err.value.owner, err.value.field) == ("too-long", "name")

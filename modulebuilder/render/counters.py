@@ -153,7 +153,7 @@ def render_unit_face(unit: Unit, ag: ActivationGroup, face: FaceName, size_px: i
     """One face of a combat unit as an RGB image of ``size_px`` square.
 
     ``face="back"`` is the Disordered side (``ValueError`` if the unit has none).  ``dpi`` gives the
-    physical size for the legibility limit; without it the image is judged as a 5/8" counter."""
+    physical size for the 5 pt legibility limit; without it (screen images) the limit is 6 px."""
     disordered = face == "back"
     values = unit.back if disordered else unit.front
     if values is None:
@@ -164,7 +164,7 @@ def render_unit_face(unit: Unit, ag: ActivationGroup, face: FaceName, size_px: i
         band, body = washed(band), washed(body)
     img = _base(band, body, s, disordered).copy()
     draw = ImageDraw.Draw(img)
-    min_px = T.min_text_px(s, dpi)
+    min_px = T.min_text_px(dpi)
     band_ink = rgb(ag.text_colour) if not disordered else ink_on(band)
     ink = ink_on(body)
     _designation(img, unit.name, s, min_px, band_ink, unit.id)
@@ -191,7 +191,7 @@ def render_leader_face(leader: Leader, size_px: int, *, dpi: float | None = None
     below, CinC DRM, command range and MA ("d10" when variable)."""
     s = size_px
     img = _base(LEADER_BAND, LEADER_BODY, s, False).copy()
-    min_px = T.min_text_px(s, dpi)
+    min_px = T.min_text_px(dpi)
     ink = ink_on(LEADER_BODY)
     _designation(img, leader.name, s, min_px, ink_on(LEADER_BAND), leader.id)
     orders = "?" if leader.orders_rating is None else str(leader.orders_rating)
@@ -241,7 +241,7 @@ def render_marker_face(marker: Marker, face: FaceName, size_px: int, *, dpi: flo
     fill = rgb(marker.colour)
     img = Image.new("RGB", (s, s), fill)
     ink = rgb(marker.text_colour)
-    min_px = T.min_text_px(s, dpi)
+    min_px = T.min_text_px(dpi)
     field = "text" if face == "front" else "back_text"
     width = s * (1 - 2 * INSET)
     lines, size = [text], T.fitted_size(text, width, int(s * 0.36))

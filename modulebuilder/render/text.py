@@ -13,17 +13,22 @@ from modulebuilder.render.physical import pt_to_px
 
 # The smallest text we print, in points at the counter's physical size.
 MIN_TEXT_PT = 5.0
-# Counters rendered for the screen (no dpi given) are judged as if printed at this size (inches).
-SCREEN_REFERENCE_INCHES = 0.625
+# The smallest text on screen images (no dpi given).  Screen counters are small in pixels (VASSAL uses
+# 60-80 px) but players zoom, so the limit is what a font can still draw, not a physical size.
+SCREEN_MIN_TEXT_PX = 6.0
 
 
 class TextDoesNotFit(ValueError):
     """A piece of text cannot be printed legibly in the space the layout gives it."""
 
     def __init__(self, owner: str, field: str, text: str, min_px: float):
-        self.owner, self.field, self.text = owner, field, text
+        self.owner, self.field, self.text, self.min_px = owner, field, text, min_px
         super().__init__(f"counter {owner!r}: {field} {text!r} does not fit even at the minimum "
                          f"legible size ({min_px:.1f} px); shorten it or use a larger counter")
+
+    def __reduce__(self) -> tuple[type, tuple[str, str, str, float]]:
+        # Raised inside render workers: must survive pickling back to the parent process.
+        return (type(self), (self.owner, self.field, self.text, self.min_px))
 
 
 @lru_cache(maxsize=None)
@@ -38,13 +43,12 @@ def cap_height(size_px: int, bold: bool = True) -> int:
     return -font(size_px, bold).getbbox("H", anchor="ls")[1]
 
 
-def min_text_px(size_px: int, dpi: float | None) -> float:
-    """Smallest legible text size in pixels on a counter of ``size_px`` pixels.
-
-    With a dpi the counter's physical size is known; without one (screen images for VASSAL) the counter
-    is judged as if printed at the reference size, so a name that fits on screen also fits on paper."""
-    effective_dpi = dpi if dpi else size_px / SCREEN_REFERENCE_INCHES
-    return pt_to_px(MIN_TEXT_PT, effective_dpi)
+def min_text_px(dpi: float | None) -> float:
+    """Smallest legible text size in pixels on a counter: 5 pt at the physical
+    size when printing (``dpi`` given), else the screen minimum."""
+    if not dpi:
+        return SCREEN_MIN_TEXT_PX
+    return pt_to_px(MIN_TEXT_PT, dpi)
 
 
 @lru_cache(maxsize=65536)
