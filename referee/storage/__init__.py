@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import os
 
-from .base import Storage, Transaction
+from .base import Storage
 from .crypto import seed_commitment
 from .errors import GameEnded, GameNotFound, StaleIndex, StorageBusy, StorageError
 from .model import CreatedGame, Game, NewEvent, NewGame, StoredEvent
+from .transaction import Transaction
 
 __all__ = [
     "DEFAULT_URL", "CreatedGame", "Game", "GameEnded", "GameNotFound", "NewEvent", "NewGame",

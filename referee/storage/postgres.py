@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import logging
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -25,8 +26,11 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from . import schema
-from .base import Row, Session, Storage, log
+from .base import Storage
 from .errors import StorageBusy, StorageError
+from .session import Row, Session
+
+log = logging.getLogger(__name__)
 
 _MIGRATION_LOCK = 0x7265_6665_7265_6501
 """Advisory lock key for migrations (arbitrary, fixed; "referee" in ASCII)."""

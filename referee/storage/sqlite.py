@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 from contextlib import contextmanager
@@ -20,8 +21,11 @@ from datetime import datetime
 from typing import Any, Iterator, Sequence
 
 from . import schema
-from .base import Row, Session, Storage, log
+from .base import Storage
 from .errors import StorageBusy, StorageError
+from .session import Row, Session
+
+log = logging.getLogger(__name__)
 
 MEMORY = ":memory:"
 MAX_IDLE = 8

@@ -1,0 +1,166 @@
+"""The storage operations, written once for both backends over a ``Session``.
+
+Everything that decides what is stored — the SQL, the index check, the token check — lives here,
+so SQLite and PostgreSQL cannot drift apart; a backend only decides how a transaction begins and
+which locks it takes.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Sequence
+
+from . import crypto
+from .errors import GameEnded, GameNotFound, StaleIndex, StorageError
+from .model import CreatedGame, Game, JSONValue, NewEvent, NewGame, StoredEvent
+from .session import Session
+
+
+def _utc(now: datetime | None) -> datetime:
+    if now is None:
+        return datetime.now(timezone.utc)
+    if now.tzinfo is None:
+        raise ValueError("timestamps must be timezone-aware")
+    return now.astimezone(timezone.utc)
+
+
+def _dump(value: JSONValue, what: str) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise StorageError(f"{what} is not JSON: {exc}") from None
+
+
+_GAME_COLUMNS = (
+    "id, created_at, scenario, ruleset, dice_mode, dice_commitment, dice_seed, side_seeds, status, ended_at"
+)
+
+
+class Transaction:
+    """The storage operations, all inside one transaction (see ``Storage.transaction``)."""
+
+    def __init__(self, session: Session) -> None:
+        self._s = session
+
+    def create_game(self, new: NewGame, *, now: datetime | None = None) -> CreatedGame:
+        sides = tuple(new.sides)
+        if not sides or len(set(sides)) != len(sides):
+            raise ValueError(f"a game needs distinct sides, got {sides!r}")
+        if new.dice_mode not in ("players", "referee"):
+            raise ValueError(f"unknown dice mode {new.dice_mode!r}")
+        unknown = set(new.side_seeds) - set(sides)
+        if unknown:
+            raise ValueError(f"side seeds for unknown sides: {sorted(unknown)}")
+        seed = new.dice_seed if new.dice_seed is not None else crypto.new_dice_seed()
+        commitment = crypto.seed_commitment(seed)
+        game_id = crypto.new_game_id()
+        self._s.execute(
+            f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', NULL)",
+            (game_id, self._s.time_in(_utc(now)), _dump(new.scenario, "the scenario"), new.ruleset,
+             new.dice_mode, commitment, seed, _dump(dict(new.side_seeds), "the side seeds")),
+        )
+        tokens = {side: crypto.new_token() for side in sides}
+        self._s.execute_many(
+            "INSERT INTO sides (game_id, position, name, token_hash) VALUES (?, ?, ?, ?)",
+            [(game_id, pos, side, crypto.hash_token(tokens[side])) for pos, side in enumerate(sides)],
+        )
+        return CreatedGame(game_id=game_id, tokens=tokens, dice_commitment=commitment)
+
+    def authenticate(self, game_id: str, token: str) -> str | None:
+        """The side this bearer token belongs to, or None (also for an unknown game: the caller
+        cannot tell a wrong game id from a wrong token)."""
+        hashes = self._s.all("SELECT name, token_hash FROM sides WHERE game_id = ?", (game_id,))
+        return crypto.side_for_token(token, [(str(n), str(h)) for n, h in hashes])
+
+    def get_game(self, game_id: str) -> Game:
+        row = self._s.one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise GameNotFound(game_id)
+        sides = self._s.all("SELECT name FROM sides WHERE game_id = ? ORDER BY position", (game_id,))
+        (gid, created_at, scenario, ruleset, dice_mode, commitment, seed, side_seeds, status,
+         ended_at) = row
+        return Game(
+            id=gid,
+            created_at=self._s.time_out(created_at),
+            scenario=json.loads(scenario),
+            ruleset=ruleset,
+            sides=tuple(name for (name,) in sides),
+            dice_mode=dice_mode,
+            dice_commitment=commitment,
+            side_seeds=json.loads(side_seeds),
+            status=status,
+            ended_at=None if ended_at is None else self._s.time_out(ended_at),
+            event_count=self._event_count(game_id),
+            dice_seed=seed if status == "ended" else None,
+        )
+
+    def dice_seed(self, game_id: str) -> str:
+        """The secret seed, for the referee's own rolls.  Never show it to players before the
+        game ends (``Game.dice_seed`` is the public view)."""
+        row = self._s.one("SELECT dice_seed FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise GameNotFound(game_id)
+        return str(row[0])
+
+    def list_events(self, game_id: str, since: int = 0) -> list[StoredEvent]:
+        if since < 0:
+            raise ValueError("since must be >= 0")
+        self._game_status(game_id, lock=False)
+        rows = self._s.all(
+            "SELECT event_index, side, event, ruling, created_at FROM events"
+            " WHERE game_id = ? AND event_index >= ? ORDER BY event_index",
+            (game_id, since),
+        )
+        return [
+            StoredEvent(game_id=game_id, index=index, side=side, event=json.loads(event),
+                        ruling=json.loads(ruling), created_at=self._s.time_out(created_at))
+            for index, side, event, ruling, created_at in rows
+        ]
+
+    def append_events(self, game_id: str, side: str, expected_index: int,
+                      events: Sequence[NewEvent | tuple[JSONValue, JSONValue]], *,
+                      now: datetime | None = None) -> int:
+        """Append ``events`` as indexes ``expected_index``, ``expected_index + 1``, … and return
+        the new event count.  Raises StaleIndex (writing nothing) unless the game has exactly
+        ``expected_index`` events, and GameEnded once the game is over."""
+        # Encode first: a document that is not JSON fails before any lock is taken.
+        encoded = [(_dump(event, f"event {i}"), _dump(ruling, f"ruling {i}"))
+                   for i, (event, ruling) in enumerate(events)]
+        # Lock the game row first (PostgreSQL: FOR UPDATE), so that the count below and the
+        # inserts happen with no other appender of this game in between.
+        if self._game_status(game_id, lock=True) != "active":
+            raise GameEnded(game_id)
+        current = self._event_count(game_id)
+        if current != expected_index:
+            raise StaleIndex(game_id, expected_index, current)
+        stamp = self._s.time_in(_utc(now))
+        self._s.execute_many(
+            "INSERT INTO events (game_id, event_index, side, event, ruling, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, expected_index + i, side, event, ruling, stamp)
+             for i, (event, ruling) in enumerate(encoded)],
+        )
+        return expected_index + len(encoded)
+
+    def end_game(self, game_id: str, *, now: datetime | None = None) -> Game:
+        """End the game, which reveals its dice seed.  Ending an ended game changes nothing."""
+        if self._game_status(game_id, lock=True) == "active":
+            self._s.execute("UPDATE games SET status = 'ended', ended_at = ? WHERE id = ?",
+                            (self._s.time_in(_utc(now)), game_id))
+        return self.get_game(game_id)
+
+    def _game_status(self, game_id: str, *, lock: bool) -> str:
+        suffix = self._s.lock_game_suffix if lock else ""
+        row = self._s.one("SELECT status FROM games WHERE id = ?" + suffix, (game_id,))
+        if row is None:
+            raise GameNotFound(game_id)
+        return str(row[0])
+
+    def _event_count(self, game_id: str) -> int:
+        # Indexes are contiguous from 0, so max + 1 is the count; it is one lookup at the end of
+        # the primary-key index where COUNT(*) would scan the game's events.
+        row = self._s.one(
+            "SELECT COALESCE(MAX(event_index) + 1, 0) FROM events WHERE game_id = ?", (game_id,))
+        assert row is not None
+        return int(row[0])
