@@ -135,3 +135,14 @@ def test_text_error_raised_in_a_worker_reaches_the_caller() -> None:
     with pytest.raises(TextDoesNotFit) as err:
         render_faces(cs, px(Fraction(1, 2), 300), dpi=300, workers=2)
     assert (err.value.owner, err.value.field) == ("too-long", "name")
+
+
+def test_marker_text_wraps_only_when_it_must() -> None:
+    from modulebuilder.render.counters import marker_lines
+    assert marker_lines("UO", 188)[0] == ["UO"]
+    lines, size = marker_lines("Orders Delay DRM", 188)
+    assert len(lines) >= 2 and size >= 0.15 * 188
+    text = "Orders Delay Modifier Track"
+    lines, size = marker_lines(text, 188)
+    assert " ".join(lines) == text and 2 <= len(lines) <= 3
+    assert size > marker_lines("OrdersDelayModifierTrack", 188)[1]     # wrapping beat shrinking

@@ -64,9 +64,8 @@ def _stripe(size_px: int) -> Image.Image:
     ss = 2
     big = Image.new("RGBA", (size_px * ss, size_px * ss), (0, 0, 0, 0))
     s = size_px * ss
-    half = s * 0.17
-    top = s * BAND_BOTTOM
-    poly = [(-half, s), (half, s), (s + half, top * 0.0), (s - half, 0)]
+    half = s * 0.17                    # half the stripe's width, measured along an edge
+    poly = [(-half, s), (half, s), (s + half, 0), (s - half, 0)]
     ImageDraw.Draw(big).polygon(poly, fill=DISORDER_RED + (120,))
     stripe = big.resize((size_px, size_px), Image.Resampling.BOX)
     band = Image.new("L", (size_px, int(round(size_px * BAND_BOTTOM))), 0)
@@ -209,55 +208,52 @@ def render_leader_face(leader: Leader, size_px: int, *, dpi: float | None = None
 
 # ----------------------------------------------------------------------------------------- markers
 
+def _splits(words: list[str], k: int) -> list[list[str]]:
+    """Every way to break ``words`` into ``k`` non-empty lines (markers have few words: this is cheap)."""
+    if k == 1:
+        return [[" ".join(words)]]
+    return [[" ".join(words[:i])] + rest for i in range(1, len(words) - k + 2) for rest in _splits(words[i:], k - 1)]
+
+
 def _split_lines(text: str, lines: int) -> list[str]:
-    """``text`` broken at spaces into ``lines`` lines of balanced length (fewer if it has fewer words)."""
+    """``text`` broken at spaces into ``lines`` lines, the longest line as short as possible."""
     words = text.split()
-    if lines <= 1 or len(words) <= 1:
-        return [text]
     lines = min(lines, len(words))
-    best: list[str] = [text]
-    best_len = float("inf")
-    # Few words on a marker: trying every break is cheap and finds the most even split.
-    def splits(ws: list[str], k: int) -> list[list[str]]:
-        if k == 1:
-            return [[" ".join(ws)]]
-        out = []
-        for i in range(1, len(ws) - k + 2):
-            out += [[" ".join(ws[:i])] + rest for rest in splits(ws[i:], k - 1)]
-        return out
-    for candidate in splits(words, lines):
-        longest = max(len(c) for c in candidate)
-        if longest < best_len:
-            best, best_len = candidate, longest
-    return best
+    if lines <= 1:
+        return [text]
+    return min(_splits(words, lines), key=lambda c: max(len(line) for line in c))
+
+
+def marker_lines(text: str, s: int) -> tuple[list[str], int]:
+    """(lines, text size) for a marker of side ``s``: one line as large as fits, wrapped onto two or three
+    lines only when one line would have to shrink below a fifth of the marker."""
+    width = s * (1 - 2 * INSET)
+    lines, size = [text], T.fitted_size(text, width, int(s * 0.36))
+    for n in (2, 3):
+        if size >= s * 0.2 or len(text.split()) < n:
+            break
+        candidate = _split_lines(text, n)
+        candidate_size = min(T.fitted_size(c, width, int(s * 0.78 / n / 1.25)) for c in candidate)
+        if candidate_size > size:
+            lines, size = candidate, candidate_size
+    return lines, size
 
 
 def render_marker_face(marker: Marker, face: FaceName, size_px: int, *, dpi: float | None = None) -> Image.Image:
-    """A game marker: its text, centred and as large as fits (wrapped onto up to three lines)."""
+    """A game marker: its text (``back_text`` on the back), centred and as large as fits."""
     text = marker.text if face == "front" else marker.back_text
     if text is None:
         raise ValueError(f"marker {marker.id!r} has no back face")
     s = size_px
-    fill = rgb(marker.colour)
-    img = Image.new("RGB", (s, s), fill)
-    ink = rgb(marker.text_colour)
+    img = Image.new("RGB", (s, s), rgb(marker.colour))
+    lines, size = marker_lines(text, s)
     min_px = T.min_text_px(dpi)
-    field = "text" if face == "front" else "back_text"
-    width = s * (1 - 2 * INSET)
-    lines, size = [text], T.fitted_size(text, width, int(s * 0.36))
-    for n in (2, 3):               # wrap only when one line would have to shrink a lot
-        if size >= s * 0.2 or len(text.split()) < n:
-            break
-        cand = _split_lines(text, n)
-        cand_size = min(T.fitted_size(c, width, int(s * 0.78 / n / 1.25)) for c in cand)
-        if cand_size > size:
-            lines, size = cand, cand_size
     if size < min_px or size == 0:
-        raise T.TextDoesNotFit(marker.id, field, text, min_px)
+        raise T.TextDoesNotFit(marker.id, "text" if face == "front" else "back_text", text, min_px)
     pitch = size * 1.2
     top = s / 2 - pitch * (len(lines) - 1) / 2
     for i, line in enumerate(lines):
-        T.paste_centred(img, (s / 2, top + i * pitch), line, size, ink)
+        T.paste_centred(img, (s / 2, top + i * pitch), line, size, rgb(marker.text_colour))
     return img
 
 
