@@ -27,6 +27,7 @@ if [ $want_test = 1 ]; then
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || apt_needed+=(postgresql)
   command -v javac >/dev/null || apt_needed+=(default-jdk)
   command -v xvfb-run >/dev/null || apt_needed+=(xvfb xauth)
+  command -v chromium >/dev/null || apt_needed+=(chromium)
   for pkg in libcommons-lang3-java libcommons-io-java libslf4j-java liblogback-java libmiglayout-java \
              libbatik-java libxmlgraphics-commons-java libxml-commons-external-java libcommons-codec-java \
              libhttpcore5-java libtimingframework-java libmaven3-core-java libswingx-java libgetopt-java; do

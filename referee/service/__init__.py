@@ -1,0 +1,36 @@
+"""The referee HTTP service (DESIGN §6): a Flask application factory.
+
+    from referee.service import create_app
+    app = create_app({"DATABASE_URL": "sqlite:///games.db"})
+
+Blueprints: ``api`` (rulesets, scenarios, check, openapi; under /api/v1), ``games`` (hosted games, under
+/api/v1/games), ``web`` (the page at /).  ``errors`` turns every failure into ``{"error": {code, message}}``.
+See docs/service.md.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from flask import Flask
+
+API_PREFIX = "/api/v1"
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    from referee.service import api, errors, games, web
+    from referee.service import config as settings
+    from referee.service.extension import Referee
+
+    app = Flask(__name__)
+    app.config.update(settings.load(config))
+    app.json.sort_keys = False            # rulings keep the field order of DESIGN §5
+    app.json.ensure_ascii = False
+    errors.register(app)
+    app.register_blueprint(api.bp, url_prefix=API_PREFIX)
+    app.register_blueprint(games.bp, url_prefix=API_PREFIX + "/games")
+    app.register_blueprint(web.bp)
+    Referee(app)
+    return app
+
+
+__all__ = ["API_PREFIX", "create_app"]

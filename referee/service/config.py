@@ -1,0 +1,34 @@
+"""Settings of the service, read once by ``create_app``.
+
+Defaults suit a local run; a deployment overrides them through the environment (``DATABASE_URL``,
+``REFEREE_MAX_CONTENT_LENGTH``) or the ``config`` mapping given to ``create_app`` (tests do that).
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+# A whole Borodino game as a JSON log is about 0.6 MB and a VASSAL log a little more; 16 MiB leaves room for
+# long games while keeping one request from exhausting a worker's memory.
+DEFAULT_MAX_CONTENT_LENGTH = 16 * 1024 * 1024
+
+# Engine states kept per worker for hosted games (each a few hundred kB at Borodino scale).
+DEFAULT_GAME_CACHE_SIZE = 64
+# Replayed uploaded logs kept per worker for the web page's board pictures.
+DEFAULT_REPLAY_CACHE_SIZE = 8
+
+
+def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The Flask config values this service reads, environment first, then ``overrides``."""
+    env = os.environ
+    values: dict[str, Any] = {
+        # None lets referee.storage apply its own default (./referee.sqlite) and its own DATABASE_URL reading.
+        "DATABASE_URL": env.get("DATABASE_URL") or None,
+        "MAX_CONTENT_LENGTH": int(env.get("REFEREE_MAX_CONTENT_LENGTH", DEFAULT_MAX_CONTENT_LENGTH)),
+        "GAME_CACHE_SIZE": DEFAULT_GAME_CACHE_SIZE,
+        "REPLAY_CACHE_SIZE": DEFAULT_REPLAY_CACHE_SIZE,
+        # Flask's JSON provider sorts keys by default; rulings keep the contract's field order instead.
+        "JSON_SORT_KEYS": False,
+    }
+    values.update(overrides or {})
+    return values

@@ -1,0 +1,54 @@
+"""The service's per-application objects (storage, hosted-game state cache, replay cache), made on first use.
+
+Made lazily, not in ``create_app``: gunicorn imports the app and then forks workers, and a database
+connection must not be shared across a fork.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from flask import Flask, current_app
+
+from referee.service.hosting import Host
+from referee.service.replays import ReplayCache
+from referee.storage import Storage, open_storage
+
+KEY = "referee"
+
+
+class Referee:
+    def __init__(self, app: Flask) -> None:
+        self.config = app.config
+        self._lock = threading.Lock()
+        self._storage: Storage | None = None
+        self._host: Host | None = None
+        self.replays = ReplayCache(int(app.config["REPLAY_CACHE_SIZE"]))
+        app.extensions[KEY] = self
+
+    @property
+    def storage(self) -> Storage:
+        with self._lock:
+            if self._storage is None:
+                self._storage = open_storage(self.config.get("DATABASE_URL"))
+            return self._storage
+
+    @property
+    def host(self) -> Host:
+        storage = self.storage
+        with self._lock:
+            if self._host is None:
+                self._host = Host(storage, int(self.config["GAME_CACHE_SIZE"]))
+            return self._host
+
+    def close(self) -> None:
+        with self._lock:
+            if self._storage is not None:
+                self._storage.close()
+                self._storage = None
+                self._host = None
+
+
+def ext() -> Referee:
+    found: Any = current_app.extensions[KEY]
+    return found

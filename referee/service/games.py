@@ -1,0 +1,82 @@
+"""``/api/v1/games``: hosted games.  Every route but creation and the export needs the bearer token of a side."""
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from referee.service import board
+from referee.service.errors import ApiError
+from referee.service.extension import ext
+from referee.storage.model import Game as StoredGame
+
+bp = Blueprint("games", __name__)
+
+
+def _json_body() -> Any:
+    if request.mimetype != "application/json":
+        raise ApiError(415, "unsupported_media_type", "send a JSON body (Content-Type: application/json)")
+    return request.get_json()           # malformed JSON -> werkzeug's 400, made JSON by the error handler
+
+
+def _token() -> str:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if not hmac.compare_digest(scheme.lower().encode(), b"bearer") or not token.strip():
+        raise ApiError(401, "unauthorized", "send the side's token: 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def _caller(game_id: str) -> tuple[StoredGame, str]:
+    """The game and the side whose token came with the request (404 for an unknown game, 401 otherwise)."""
+    token = _token()
+    storage = ext().storage
+    stored = storage.get_game(game_id)
+    side = storage.authenticate(game_id, token)
+    if side is None:
+        raise ApiError(401, "invalid_token", "this token belongs to no side of this game")
+    return stored, side
+
+
+@bp.post("")
+def create() -> tuple[Response, int]:
+    created = ext().host.create(_json_body())
+    resp = jsonify(created)
+    resp.headers["Location"] = f"{request.root_path}/api/v1/games/{created['id']}"
+    return resp, 201
+
+
+@bp.get("/<game_id>")
+def view(game_id: str) -> Response:
+    stored, side = _caller(game_id)
+    return jsonify(ext().host.view(stored, side))
+
+
+@bp.post("/<game_id>/events")
+def submit(game_id: str) -> Response:
+    body = _json_body()
+    _, side = _caller(game_id)
+    return jsonify(ext().host.submit(game_id, side, body))
+
+
+@bp.post("/<game_id>/end")
+def end(game_id: str) -> Response:
+    _, side = _caller(game_id)
+    ended = ext().storage.end_game(game_id)
+    return jsonify({"id": game_id, "status": ended.status, "ended_by": side,
+                    "dice": {"mode": ended.dice_mode, "commitment": ended.dice_commitment,
+                             "seed": ended.dice_seed, "side_seeds": ended.side_seeds}})
+
+
+@bp.get("/<game_id>/export")
+def export(game_id: str) -> Response:
+    stored = ext().storage.get_game(game_id)
+    return jsonify(ext().host.export(stored))
+
+
+@bp.get("/<game_id>/board.png")
+def board_png(game_id: str) -> Response:
+    stored, side = _caller(game_id)
+    scenario, units = ext().host.units(stored, side)
+    return Response(board.png(scenario, units), mimetype="image/png")

@@ -1,0 +1,110 @@
+"""Reading a log from a request: a JSON/YAML body (DESIGN §5) or a multipart upload (.json/.yaml/.vlog/.vsav).
+
+The result is a checked :class:`referee.logs.Log`; every problem becomes one 4xx with one line per problem.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Request
+
+from referee.logs import Log, parse_log
+from referee.logs.jsonlog import parse_text
+from referee.logs.problems import InputError
+from referee.service import scenarios
+from referee.service.errors import ApiError
+
+VASSAL_SUFFIXES = (".vlog", ".vsav")
+TEXT_SUFFIXES = (".json", ".yaml", ".yml")
+JSON_TYPES = ("application/json", "application/yaml", "application/x-yaml", "text/yaml", "text/plain")
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A log as received: its bytes (what the replay cache is keyed on) and how to read them."""
+    data: bytes
+    filename: str                 # "" for a plain body
+    module: bytes | None = None   # the .vmod sent with a VASSAL log, if any
+
+    @property
+    def digest(self) -> str:
+        h = hashlib.sha256(self.filename.encode() + b"\0" + self.data)
+        if self.module is not None:
+            h.update(b"\0module\0" + self.module)
+        return h.hexdigest()
+
+
+def upload_from(request: Request) -> Upload:
+    """The log of a request, without reading it yet.  415 for a body that is neither JSON/YAML nor multipart."""
+    mimetype = request.mimetype or ""
+    if mimetype == "multipart/form-data":
+        file = request.files.get("log")
+        if file is None:
+            raise ApiError(400, "missing_file", "multipart upload without a 'log' file field")
+        name = Path(file.filename or "log.json").name
+        module = request.files.get("module")
+        return Upload(file.read(), name, module.read() if module is not None else None)
+    if mimetype in JSON_TYPES or mimetype.endswith("+json"):
+        return Upload(request.get_data(cache=True), "")
+    raise ApiError(415, "unsupported_media_type",
+                   f"send the log as application/json (or YAML), or as multipart/form-data with a 'log' file; "
+                   f"got {mimetype or 'no content type'!r}")
+
+
+def read(upload: Upload) -> Log:
+    suffix = Path(upload.filename).suffix.lower()
+    if suffix in VASSAL_SUFFIXES:
+        return _read_vassal(upload, suffix)
+    if upload.filename and suffix not in TEXT_SUFFIXES:
+        raise ApiError(415, "unsupported_format",
+                       f"{upload.filename}: expected a .json or .yaml log, or a VASSAL .vlog/.vsav")
+    try:
+        text = upload.data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError([f"{upload.filename or 'body'}: not UTF-8 text (a JSON or YAML log expected)"]) from None
+    return parse_document(parse_text(text, upload.filename or "body"))
+
+
+def parse_document(doc: Any) -> Log:
+    """Check a parsed log document, with the scenario from the per-process cache."""
+    if not isinstance(doc, Mapping):
+        raise InputError(["log: expected an object with scenario, dice and events"])
+    if "scenario" not in doc:
+        raise InputError(["scenario: missing (a scenario id or a resolved scenario)"])
+    return parse_log(doc, scenario=scenarios.resolve(doc["scenario"]))
+
+
+def vassal_reader() -> Any | None:
+    """``referee.logs.vassal`` once that reader is installed, else None."""
+    if importlib.util.find_spec("referee.logs.vassal") is None:
+        return None
+    from referee.logs import vassal  # type: ignore[attr-defined]
+    return vassal
+
+
+def _read_vassal(upload: Upload, suffix: str) -> Log:
+    vassal = vassal_reader()
+    if vassal is None:
+        raise ApiError(415, "unsupported_format",
+                       "VASSAL .vlog/.vsav logs cannot be read yet on this server; export the game as a JSON log "
+                       "(DESIGN §5) and send that")
+    # The reader works on files (VASSAL saves are zip archives that it opens by path).
+    with tempfile.TemporaryDirectory(prefix="referee-upload-") as tmp:
+        path = Path(tmp) / f"log{suffix}"
+        path.write_bytes(upload.data)
+        module = None
+        if upload.module is not None:
+            module = Path(tmp) / "module.vmod"
+            module.write_bytes(upload.module)
+        try:
+            return vassal.read_log(str(path), module=None if module is None else str(module))
+        except InputError:
+            raise
+        except Exception as exc:  # noqa: BLE001 — a damaged upload is bad input, never a 500
+            raise InputError([f"{upload.filename}: cannot read this VASSAL file ({type(exc).__name__}: {exc})"]) \
+                from None

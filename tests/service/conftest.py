@@ -1,0 +1,48 @@
+"""Fixtures for the service tests: an app on a fresh SQLite file per test, its test client, auth helpers."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.service import create_app
+from referee.service.extension import ext
+from service_scenario import SMALL
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'referee.sqlite'}"
+
+
+@pytest.fixture
+def app(database_url: str) -> Iterator[Flask]:
+    app = create_app({"DATABASE_URL": database_url, "TESTING": True})
+    yield app
+    with app.app_context():
+        ext().close()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def small_game(client: FlaskClient) -> dict[str, Any]:
+    """A hosted players'-dice game on the small scenario."""
+    resp = client.post("/api/v1/games", json={"scenario": SMALL, "dice": "players"})
+    assert resp.status_code == 201, resp.json
+    return resp.json
