@@ -89,3 +89,14 @@ def test_map_writes_png_and_print_pdfs(files: tuple[Path, Path], tmp_path: Path)
     assert main(["map", str(files[1]), "--hex-size", "30", "--dpi", "72", "--out", str(out)]) == 0
     assert {p.name for p in out.iterdir()} == {"demo.png", "demo-full.pdf", "demo-tiles-letter.pdf"}
     assert Image.open(out / "demo.png").width > 5 * 30 * 1.7
+
+
+def test_sheets_copies_option_prints_extra_counters(files: tuple[Path, Path], tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sheets"
+    assert main(["sheets", str(files[0]), "--dpi", "72", "--copies", "dumon-a=40", "--copies", "under-orders=200",
+                 "--out", str(out)]) == 0
+    # 40 + 1 + 1 + 200 counters on 130-slot Letter sheets: 2 sheets, front and back each.
+    assert "2 sheet(s) of 13x10" in capsys.readouterr().err
+    assert main(["sheets", str(files[0]), "--copies", "nobody=2", "--out", str(out)]) == 1
+    assert "nobody" in capsys.readouterr().err

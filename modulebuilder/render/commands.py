@@ -39,6 +39,13 @@ def _offset(text: str) -> tuple[float, float]:
     return x, y
 
 
+def _copies(text: str) -> tuple[str, int]:
+    ident, _, n = text.partition("=")
+    if not ident or not n.isdigit():
+        raise argparse.ArgumentTypeError(f"copies {text!r}: expected ID=N, e.g. dumon-a=2")
+    return ident, int(n)
+
+
 def _dpi(text: str) -> int:
     v = int(text)
     if not 72 <= v <= 1200:
@@ -95,7 +102,11 @@ def cmd_sheets(args: argparse.Namespace) -> int:
     counters = load_counter_sources(args.sources)
     opts = PrintOptions(args.size, args.paper, args.dpi, args.bleed, args.margin, args.layout, args.back_offset,
                         args.png, args.title or "")
-    files = build_print_job(counters, Path(args.out), opts, progress=_progress("counter faces"),
+    copies = dict(args.copies)
+    unknown = sorted(set(copies) - {c.id for c in (*counters.units, *counters.leaders, *counters.markers)})
+    if unknown:
+        raise ValueError(f"--copies names no counter: {', '.join(unknown)}")
+    files = build_print_job(counters, Path(args.out), opts, copies=copies, progress=_progress("counter faces"),
                             log=lambda s: print(s, file=sys.stderr))
     for f in files:
         print(f)
@@ -145,6 +156,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
                    help="shift back pages by X,Y mm to correct duplex drift (see calibration.pdf)")
     p.add_argument("--png", action="store_true", help="also write each page as a PNG at --dpi")
+    p.add_argument("--copies", type=_copies, action="append", default=[], metavar="ID=N",
+                   help="print counter ID N times (markers default to their count, others to 1); repeatable")
     p.add_argument("--title", default="", help="text in each sheet's footer")
     p.add_argument("--out", required=True, metavar="DIR")
     p.set_defaults(func=_guarded(cmd_sheets))

@@ -12,7 +12,9 @@ from modulebuilder.render.calibration import calibration_pdf
 from modulebuilder.render.faces import Progress, render_faces
 from modulebuilder.render.physical import px
 from modulebuilder.render.sheet_layout import SheetGeometry
-from modulebuilder.render.sheets import FaceSource, page_png, paginate, print_items, sheets_pdf
+from modulebuilder.render.face_source import FaceSource
+from modulebuilder.render.print_items import paginate, print_items
+from modulebuilder.render.sheets import page_png, sheets_pdf
 
 
 @dataclass(frozen=True)

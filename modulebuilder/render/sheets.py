@@ -1,69 +1,19 @@
-"""Print-ready counter sheets: faces placed on a :class:`SheetGeometry`, written as PDF (and PNG pages).
-
-Each physical counter is one *print item*: its front face, its back face (or a plain back in the
-counter's colour when it has none, so a cut counter looks finished) and how many copies to print.
-Items fill slots row by row in a fixed order, so the same definitions always give the same sheets."""
+"""Print-ready counter sheets: print items placed on a :class:`SheetGeometry`, slot by slot in order,
+written as PDF (and PNG pages)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping
 
 from PIL import Image, ImageDraw
 
-from modulebuilder.model import CounterSet
-from modulebuilder.render.bleed import with_bleed
-from modulebuilder.render.counters import LEADER_BODY, body_colour, render_blank_back
-from modulebuilder.render.parallel import ordered_map
-from modulebuilder.render.pdf import Canvas, EncodedImage, PdfDocument, encode_image
+from modulebuilder.render.face_source import FaceSource
+from modulebuilder.render.pdf import Canvas, PdfDocument
 from modulebuilder.render.physical import POINTS_PER_INCH
-from modulebuilder.render.stable import stable_hash
+from modulebuilder.render.print_items import PrintItem, paginate, print_items
 from modulebuilder.render.sheet_layout import CROP_WIDTH_PT, Rect, SheetGeometry
 
-
-@dataclass(frozen=True)
-class PrintItem:
-    """One counter design as printed: face keys into the rendered faces, and copies."""
-    id: str
-    front: str
-    back: str                # a face key, or "blank:#rrggbb" for a plain back
-    copies: int = 1
-
-
-def print_items(counters: CounterSet, faces: Mapping[str, Image.Image],
-                copies: Mapping[str, int] | None = None) -> list[PrintItem]:
-    """Items for every unit, commander and marker; markers print ``Marker.count`` times, and
-    ``copies`` (id -> n) overrides the count for any counter that exists several times."""
-    copies = copies or {}
-    ags = {ag.id: ag for ag in counters.activation_groups}
-    items: list[PrintItem] = []
-
-    def back_of(pid: str, colour: str) -> str:
-        key = f"{pid}/back"
-        return key if key in faces else f"blank:{colour}"
-
-    for u in counters.units:
-        colour = "#%02x%02x%02x" % body_colour(ags[u.ag])
-        items.append(PrintItem(u.id, f"{u.id}/front", back_of(u.id, colour), copies.get(u.id, 1)))
-    for ldr in counters.leaders:
-        items.append(PrintItem(ldr.id, f"{ldr.id}/front", back_of(ldr.id, "#%02x%02x%02x" % LEADER_BODY),
-                               copies.get(ldr.id, 1)))
-    for m in counters.markers:
-        items.append(PrintItem(m.id, f"{m.id}/front", back_of(m.id, m.colour), copies.get(m.id, m.count)))
-    return items
-
-
-def slots_in_order(items: Iterable[PrintItem]) -> Iterator[PrintItem]:
-    """Each item repeated ``copies`` times, in order: one entry per physical counter."""
-    for item in items:
-        for _ in range(max(0, item.copies)):
-            yield item
-
-
-def paginate(items: list[PrintItem], per_page: int) -> list[list[PrintItem]]:
-    flat = list(slots_in_order(items))
-    if per_page <= 0:
-        raise ValueError("the counters do not fit on the paper: use a smaller counter size, bleed or margin")
-    return [flat[i:i + per_page] for i in range(0, len(flat), per_page)] or [[]]
+__all__ = ["FaceSource", "PrintItem", "Placement", "page_placements", "paginate", "print_items", "sheets_pdf",
+           "page_png"]
 
 
 # ----------------------------------------------------------------------------------------- placing faces
@@ -85,53 +35,6 @@ def page_placements(geo: SheetGeometry, page: list[PrintItem], side: str) -> lis
         else:
             out.append(Placement(item.back, geo.back_slot(row, col)))
     return out
-
-
-def _face_with_bleed(faces: Mapping[str, Image.Image], key: str, size_px: int, bleed_px: int) -> Image.Image:
-    face = render_blank_back(key.removeprefix("blank:"), size_px) if key.startswith("blank:") else faces[key]
-    return with_bleed(face, bleed_px)
-
-
-def _encode_worker(args: tuple[str, bytes, int, int]) -> EncodedImage:
-    key, raw, size_px, bleed_px = args
-    faces = {} if key.startswith("blank:") else {key: Image.frombytes("RGB", (size_px, size_px), raw)}
-    return encode_image(_face_with_bleed(faces, key, size_px, bleed_px))
-
-
-class FaceSource:
-    """Face images with bleed, made and compressed once per key and shared by every copy on every page
-    of every layout."""
-
-    def __init__(self, faces: Mapping[str, Image.Image], size_px: int, bleed_px: int):
-        self.faces, self.size_px, self.bleed_px = faces, size_px, bleed_px
-        self._encoded: dict[str, EncodedImage] = {}
-
-    def image(self, key: str) -> Image.Image:
-        """The face with its bleed, as pixels (for PNG pages)."""
-        return _face_with_bleed(self.faces, key, self.size_px, self.bleed_px)
-
-    def prepare(self, keys: Iterable[str], workers: int | None = None) -> None:
-        """Compress the faces ``keys`` on all cores (the slowest step of a print build otherwise)."""
-        todo = sorted(set(keys) - set(self._encoded))
-        jobs = [(k, b"" if k.startswith("blank:") else self.faces[k].tobytes(), self.size_px, self.bleed_px)
-                for k in todo]
-        for key, enc in zip(todo, ordered_map(_encode_worker, jobs, workers)):
-            self._encoded[key] = enc
-
-    def encoded(self, key: str) -> EncodedImage:
-        if key not in self._encoded:
-            self.prepare([key], workers=1)
-        return self._encoded[key]
-
-    def resource_name(self, key: str) -> str:
-        """PDF names allow few characters: a stable, readable name derived from the key."""
-        return "F" + "".join(c if c.isalnum() else "_" for c in key) + f"_{stable_hash(key) % 10**6}"
-
-    def drawn_box(self, cut: Rect) -> Rect:
-        """Box for the image with bleed, scaled so the face's own pixels map exactly onto ``cut``."""
-        scale = cut.w / self.size_px
-        b = self.bleed_px * scale
-        return Rect(cut.x - b, cut.y - b, cut.w + 2 * b, cut.h + 2 * b)
 
 
 def draw_counters(doc: PdfDocument, canvas: Canvas, src: FaceSource, placements: list[Placement]) -> None:

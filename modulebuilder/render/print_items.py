@@ -1,0 +1,66 @@
+"""What goes on the sheets: each physical counter is one *print item* (its front face key, its back face
+key, or a plain back in the counter's colour when it has none so a cut counter looks finished) times
+its number of copies.  Items keep a fixed order, so the same definitions always give the same sheets."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Mapping
+
+from PIL import Image
+
+from modulebuilder.model import CounterSet
+from modulebuilder.render.colours import RGB
+from modulebuilder.render.counters import LEADER_BODY, body_colour
+
+BLANK = "blank:"
+
+
+def blank_key(colour: str | RGB) -> str:
+    """Face key of a plain back in ``colour``."""
+    if isinstance(colour, tuple):
+        colour = "#%02x%02x%02x" % colour
+    return BLANK + colour
+
+
+@dataclass(frozen=True)
+class PrintItem:
+    """One counter design as printed: face keys into the rendered faces, and copies."""
+    id: str
+    front: str
+    back: str                # a face key, or blank_key(colour) for a plain back
+    copies: int = 1
+
+
+def print_items(counters: CounterSet, faces: Mapping[str, Image.Image],
+                copies: Mapping[str, int] | None = None) -> list[PrintItem]:
+    """Items for every unit, commander and marker; markers print ``Marker.count`` times, and
+    ``copies`` (id -> n) overrides the count for any counter that exists several times."""
+    copies = copies or {}
+    ags = {ag.id: ag for ag in counters.activation_groups}
+    items: list[PrintItem] = []
+
+    def back_of(pid: str, colour: str | RGB) -> str:
+        key = f"{pid}/back"
+        return key if key in faces else blank_key(colour)
+
+    for u in counters.units:
+        items.append(PrintItem(u.id, f"{u.id}/front", back_of(u.id, body_colour(ags[u.ag])), copies.get(u.id, 1)))
+    for ldr in counters.leaders:
+        items.append(PrintItem(ldr.id, f"{ldr.id}/front", back_of(ldr.id, LEADER_BODY), copies.get(ldr.id, 1)))
+    for m in counters.markers:
+        items.append(PrintItem(m.id, f"{m.id}/front", back_of(m.id, m.colour), copies.get(m.id, m.count)))
+    return items
+
+
+def slots_in_order(items: Iterable[PrintItem]) -> Iterator[PrintItem]:
+    """Each item repeated ``copies`` times, in order: one entry per physical counter."""
+    for item in items:
+        for _ in range(max(0, item.copies)):
+            yield item
+
+
+def paginate(items: list[PrintItem], per_page: int) -> list[list[PrintItem]]:
+    flat = list(slots_in_order(items))
+    if per_page <= 0:
+        raise ValueError("the counters do not fit on the paper: use a smaller counter size, bleed or margin")
+    return [flat[i:i + per_page] for i in range(0, len(flat), per_page)] or [[]]
