@@ -26,15 +26,17 @@ class HexRef:
 
 
 def grid_of(data: Any) -> Grid | None:
-    """The grid model of a schema-valid ``grid`` mapping, or None when it is not usable."""
-    if not isinstance(data, dict) or data.get("orientation") not in ("pointy", "flat") \
-            or data.get("shifted") not in ("even", "odd") \
-            or not all(isinstance(data.get(k, 2), int) and not isinstance(data.get(k), bool) for k in GRID_FIELDS[2:]):
-        return None        # the schema says what is wrong with it
-    try:
-        return Grid(**{k: data[k] for k in GRID_FIELDS if k in data})
-    except TypeError:      # a required field is missing: the schema reports it
+    """The grid model of a ``grid`` mapping, or None when it breaks the schema (which then says how)."""
+    if not (isinstance(data, dict) and data.get("orientation") in ("pointy", "flat")
+            and data.get("shifted") in ("even", "odd") and data.get("digits", 2) in (2, 3)
+            and all(_small_int(data.get(k)) for k in GRID_FIELDS[2:6])):
         return None
+    return Grid(**{k: data[k] for k in GRID_FIELDS if k in data})
+
+
+def _small_int(value: Any) -> bool:
+    # The geometry builds a table of every hex, so a grid of a million columns must not reach it.
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 999
 
 
 def hex_grid(doc: Located, path: Path, grid: Grid | None) -> tuple[HexGrid | None, list[Problem]]:
