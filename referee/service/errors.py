@@ -52,8 +52,6 @@ def _http(exc: HTTPException) -> Response:
     status = exc.code or 500
     code = _HTTP_CODES.get(status, "http_error")
     message = exc.description or exc.name
-    if status == 400 and "JSON" in message:
-        code = "malformed_json"
     resp = error_response(status, code, message)
     if status == 405 and exc.response is None:
         # Keep the Allow header werkzeug computed for the route.

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hmac
+import json
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -17,7 +18,11 @@ bp = Blueprint("games", __name__)
 def _json_body() -> Any:
     if request.mimetype != "application/json":
         raise ApiError(415, "unsupported_media_type", "send a JSON body (Content-Type: application/json)")
-    return request.get_json()           # malformed JSON -> werkzeug's 400, made JSON by the error handler
+    try:
+        return json.loads(request.get_data(cache=True))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        # Our own message: Flask's outside debug mode says nothing about where the JSON broke.
+        raise ApiError(400, "malformed_json", f"the body is not valid JSON ({exc})") from None
 
 
 def _token() -> str:
