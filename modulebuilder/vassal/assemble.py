@@ -75,7 +75,9 @@ def counter_pngs(counters: CounterSet, size: int, cache: ImageCache) -> dict[str
                             tuple(u for u in counters.units if u.id in missing),
                             tuple(ldr for ldr in counters.leaders if ldr.id in missing),
                             tuple(m for m in counters.markers if m.id in missing))
-        for k, img in render_faces(subset, size).items():
+        # Serially (workers=1): forking a pool from this process deadlocked intermittently on a busy
+        # machine, and drawing every Borodino face in one process takes only about two seconds.
+        for k, img in render_faces(subset, size, workers=1).items():
             data = png(img)
             cache.put(keys[k], data)
             out[k] = data

@@ -6,6 +6,7 @@ fonts -- so editing a counter, or the renderer itself, invalidates exactly what 
 """
 from __future__ import annotations
 
+import ast
 import dataclasses
 import hashlib
 import json
@@ -31,13 +32,52 @@ def canonical(value: Any) -> Any:
     return value
 
 
+DRAWING_MODULES = ("modulebuilder.render.faces", "modulebuilder.render.map")
+
+
+def _imports(path: Path, package: str) -> set[str]:
+    """Modules of this project that the source at ``path`` imports (absolute or relative)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            out.add(base)
+            out.update(f"{base}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return {m for m in out if m.startswith("modulebuilder")}
+
+
+def drawing_sources() -> list[Path]:
+    """The source files the renderers depend on: DRAWING_MODULES and everything they import from us.
+
+    Only these (plus the fonts) key the cache, so editing unrelated code (print sheets, the CLI) does not
+    throw away every cached image.
+    """
+    root = Path(modulebuilder.__file__).parent.parent
+    seen: set[Path] = set()
+    todo = list(DRAWING_MODULES)
+    while todo:
+        name = todo.pop()
+        base = root.joinpath(*name.split("."))
+        path = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+        if not path.is_file() or path in seen:
+            continue
+        seen.add(path)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        todo.extend(_imports(path, package))
+    return sorted(seen)
+
+
 @lru_cache(maxsize=None)
 def renderer_fingerprint() -> str:
-    """Hash of the code and fonts that draw images (render package, hex geometry, bundled fonts)."""
-    root = Path(modulebuilder.__file__).parent
-    files = sorted([*root.joinpath("render").glob("*.py"), root / "hexgrid.py", *root.joinpath("fonts").glob("*")])
+    """Hash of the code and fonts that draw images."""
+    fonts = Path(modulebuilder.__file__).parent / "fonts"
     h = hashlib.sha256()
-    for f in files:
+    for f in [*drawing_sources(), *sorted(fonts.glob("*"))]:
         if f.is_file():
             h.update(f.name.encode() + b"\0" + f.read_bytes())
     return h.hexdigest()

@@ -1,0 +1,87 @@
+"""The module writer without the engine: determinism, grid mapping, facings, pieces, buildFile content."""
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from fixtures.vassal.scenarios import ALL_KINDS, grid, scenario
+from modulebuilder.hexgrid import HexGrid
+from modulebuilder.render.map import map_layout
+from modulebuilder.vassal import facing
+from modulebuilder.vassal.assemble import build
+from modulebuilder.vassal.gridmap import centre_point, location_name, vassal_grid
+from modulebuilder.vassal.pieces import expand, piece_specs, placed_piece, prototype_traits
+from modulebuilder.vassal.traits import Piece
+
+
+@pytest.mark.parametrize("kind", ALL_KINDS)
+def test_every_hex_centre_and_engine_centre_names_its_own_hex(kind):
+    s = scenario(grid(*kind))
+    layout, _ = map_layout(s.map)
+    g = vassal_grid(s.map.grid, layout.center)
+    for name in HexGrid.from_model(s.map.grid).hexes():
+        x, y = layout.center(name)
+        assert location_name(g, round(x), round(y)) == name
+        ex, ey = centre_point(g, name, 2)
+        assert location_name(g, ex, ey) == name
+        assert abs(ex - x) <= 1.5 and abs(ey - y) <= 1.5      # the engine's snap lands on our centre
+
+
+def test_building_twice_gives_identical_bytes(tmp_path: Path):
+    s = scenario(grid("flat", "odd", 13, 0))
+    first = build([s], tmp_path / "a").path.read_bytes()
+    (tmp_path / "b").mkdir()
+    second = build([s], tmp_path / "b").path.read_bytes()    # cold cache again
+    assert first == second
+    assert build([s], tmp_path / "a").images_rendered == 0    # warm: nothing drawn
+
+
+@pytest.mark.parametrize("orientation", ["flat", "pointy"])
+def test_the_six_rotator_states_are_the_six_vertex_facings(orientation):
+    hours = [facing.facing_hour(orientation, i) for i in range(6)]
+    assert hours == list(HexGrid(orientation, "even").vertex_hours)
+    assert [facing.rotator_state(orientation, h) for h in hours] == list(range(6))
+    with pytest.raises(ValueError, match="not a hex vertex"):
+        facing.rotator_state(orientation, hours[0] % 12 + 1)
+
+
+def test_flat_grids_turn_the_art_30_degrees_with_a_fixed_second_rotator():
+    flat = facing.facing_traits("flat", 1)
+    assert [t.type.split(";")[1] for t in flat] == ["6", "12"] and flat[1].state == "1"
+    assert len(facing.facing_traits("pointy", 12)) == 1
+
+
+def test_expanding_a_palette_piece_gives_the_placed_piece():
+    s = scenario(grid("pointy", "even", 2, 0))
+    for spec in piece_specs(s.counters):
+        protos = {spec.prototype: prototype_traits(spec.side, spec.kind, "pointy")}
+        placed = placed_piece(spec, "pointy", "null", 0, 0)
+        assert expand(spec.palette_piece(), protos) == Piece(placed.traits)
+
+
+def test_buildfile_declares_what_the_module_needs(tmp_path: Path):
+    s = scenario(grid("flat", "even", 1, 1))
+    vmod = zipfile.ZipFile(build([s], tmp_path).path)
+    parser = etree.XMLParser(resolve_entities=False, no_network=True)
+    root = etree.fromstring(vmod.read("buildFile.xml"), parser)
+    assert root.get("VassalVersion") == "3.7.0"
+    assert b"<VassalVersion>3.7.0</VassalVersion>" in vmod.read("moduledata")
+    names = set(vmod.namelist())
+    images = {el.get("image") for el in root.iter() if el.get("image")}
+    images |= {img for el in root.iter("VASSAL.build.widget.PieceSlot") for img in _images(el.text)}
+    assert images and all(f"images/{i}" in names for i in images)
+    dice = root.find("VASSAL.build.module.DiceButton")
+    assert (dice.get("nSides"), dice.get("plus")) == ("10", "-1")
+    level = root.find(".//VASSAL.build.module.turn.ListTurnLevel")
+    assert level.get("list").split(",")[:2] == ["Turn 1 (0600)", "Turn 2 (0715)"]
+    gpids = [int(el.get("gpid")) for el in root.iter("VASSAL.build.widget.PieceSlot")]
+    assert len(set(gpids)) == len(gpids) and int(root.get("nextPieceSlotId")) > max(gpids)
+    assert [el.get("file") for el in root.iter("VASSAL.build.module.PredefinedSetup")] == ["small.vsav"]
+    assert b"dateSaved" not in vmod.read("moduledata")
+
+
+def _images(text: str) -> set[str]:
+    return {tok for tok in text.replace("\\", "").replace("\t", ";").split(";") if tok.endswith(".png")}
