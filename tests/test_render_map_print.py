@@ -50,3 +50,23 @@ def test_tiled_pdf_has_one_page_per_tile_and_one_image() -> None:
     t = Tiling("letter", *image_points(img, 100))
     assert len(re.findall(rb"/Type /Page ", data)) == t.rows * t.cols == 2      # 12" x 9" on portrait Letter
     assert data.count(b"/Subtype /Image") == 1
+
+
+def test_print_outputs_are_byte_identical() -> None:
+    from modulebuilder.render.map import render_map
+    from modulebuilder.render.samples import sample_map
+    m = sample_map(columns=8, rows=6)
+    a, _ = render_map(m, 20)
+    b, _ = render_map(m, 20)
+    assert full_map_pdf(a, 100) == full_map_pdf(b, 100)
+    assert tiled_map_pdf(a, 50, "a4") == tiled_map_pdf(b, 50, "a4")
+
+
+def test_very_large_maps_are_drawn_without_supersampling(monkeypatch: pytest.MonkeyPatch) -> None:
+    from modulebuilder.render import map as M
+    from modulebuilder.render.samples import sample_map
+    m = sample_map(columns=4, rows=3)
+    small, lay = M.render_map(m, 30)
+    monkeypatch.setattr(M, "SUPERSAMPLE_LIMIT_PX", 1)
+    big, lay1 = M.render_map(m, 30)
+    assert big.size == small.size and lay1.center("1301") == lay.center("1301")

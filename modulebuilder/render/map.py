@@ -3,8 +3,9 @@ title above the grid and a legend below it.
 
 The returned :class:`HexLayout` is the one the picture was drawn with (its origin includes the margin),
 so hex centres in image pixels are exact and the VASSAL grid can be laid over the picture unchanged.
-Drawing happens at ``SUPERSAMPLE`` times the size and is reduced at the end: Pillow does not
-anti-alias lines or polygons, and a box-filtered reduction gives clean edges at little cost."""
+Drawing happens at ``SUPERSAMPLE`` times the size and is reduced at the end (screen-sized maps only):
+Pillow does not anti-alias lines or polygons, and a box-filtered reduction gives clean edges at little
+cost."""
 from __future__ import annotations
 
 import math
@@ -21,6 +22,9 @@ from modulebuilder.render.stable import rng_for
 from modulebuilder.render.terrain_symbols import MARKER_SYMBOLS, TERRAIN_SYMBOLS
 
 SUPERSAMPLE = 2
+# Above this many output pixels (a print-resolution map) drawing at 2x would need gigabytes; at that
+# resolution the pixels are small enough that the aliasing does not show, so draw at 1x.
+SUPERSAMPLE_LIMIT_PX = 25_000_000
 WATER = ("river", "stream", "minor_stream")
 LEGEND_ITEM_HEXES = 3.4          # width of one legend entry, in hex sizes
 LINE_HEXES = 1.15                # height of a title or legend line, in hex sizes
@@ -221,7 +225,7 @@ def render_map(mapdef: MapDef, hex_size: float | None = None) -> tuple[Image.Ima
     """The map as an RGB image at ``hex_size`` (centre-to-vertex pixels; default the map's style) and the
     layout that gives every hex centre in that image's pixels."""
     layout, (w, h) = map_layout(mapdef, hex_size)
-    k = SUPERSAMPLE
+    k = SUPERSAMPLE if w * h <= SUPERSAMPLE_LIMIT_PX else 1
     big = Image.new("RGB", (w * k, h * k), Palette(mapdef.style.colours)["background"])
     painter = _Painter(mapdef, _scaled(layout, k), big)
     for layer in (painter.terrain, painter.grid_lines, painter.contours, painter.hexsides, painter.roads,
@@ -231,4 +235,4 @@ def render_map(mapdef: MapDef, hex_size: float | None = None) -> tuple[Image.Ima
     framer = _Framer(painter, m, k)
     framer.title()
     framer.legend()
-    return big.reduce(k), layout
+    return (big.reduce(k) if k > 1 else big), layout

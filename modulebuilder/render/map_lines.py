@@ -33,19 +33,14 @@ def _wave(p0: Point, p1: Point, amplitude: float, waves: float, steps: int = 24)
     return pts
 
 
-def _extend(p0: Point, p1: Point, by: float) -> tuple[Point, Point]:
-    """The segment lengthened by ``by`` at both ends, so water lines join across vertices."""
-    (x0, y0), (x1, y1) = p0, p1
-    length = math.hypot(x1 - x0, y1 - y0) or 1.0
-    ux, uy = (x1 - x0) / length * by, (y1 - y0) / length * by
-    return (x0 - ux, y0 - uy), (x1 + ux, y1 + uy)
-
-
 def draw_water(d: ImageDraw.ImageDraw, seg: tuple[Point, Point], feature: str, s: float, pal: Palette) -> None:
     """Stream: a blue wavy line along the hexside; minor stream thinner; river thick and nearly straight."""
-    width, amp = {"river": (0.17, 0.02), "minor_stream": (0.045, 0.045)}.get(feature, (0.075, 0.06))
-    p0, p1 = _extend(*seg, by=s * width / 2)
-    d.line(_wave(p0, p1, s * amp, 1.5), fill=pal[feature], width=max(2, round(s * width)), joint="curve")
+    width, amp = {"river": (0.17, 0.02), "minor_stream": (0.045, 0.035)}.get(feature, (0.075, 0.045))
+    # One gentle wave per hexside: reads as water without turning a long stream into a row of scallops.
+    d.line(_wave(*seg, s * amp, 1.0), fill=pal[feature], width=max(2, round(s * width)), joint="curve")
+    r = max(1.0, s * width / 2)                   # round caps, so consecutive hexsides join without notches
+    for x, y in seg:
+        d.ellipse((x - r, y - r, x + r, y + r), fill=pal[feature])
 
 
 def draw_ford(d: ImageDraw.ImageDraw, seg: tuple[Point, Point], s: float, pal: Palette) -> None:
