@@ -1,0 +1,55 @@
+"""Time the Borodino VASSAL module build, cold (empty cache) and warm (nothing changed).
+
+    .venv/bin/python bench/bench_build.py [--runs 3] [SCENARIO ...]
+
+Reports, per case, the module build itself (images, pieces, set-ups, zip: what ``modulebuilder build``
+does after loading the YAML) and the whole command including loading the scenarios.  Targets: cold
+<= 20 s, warm <= 2 s for the build.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from modulebuilder.definitions import load_scenario  # noqa: E402
+from modulebuilder.vassal.assemble import build  # noqa: E402
+
+DEFAULT = [ROOT / "scenarios" / "borodino.yaml", ROOT / "scenarios" / "schevardino.yaml"]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("scenarios", nargs="*", type=Path, default=DEFAULT)
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    t = time.perf_counter()
+    scenarios = [load_scenario(p) for p in args.scenarios]
+    load_s = time.perf_counter() - t
+    cold, warm = [], []
+    for _ in range(args.runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp)
+            r = build(scenarios, out)
+            cold.append(r.seconds)
+            w = build(scenarios, out)
+            assert w.images_rendered == 0, "a warm build drew images: the cache key is unstable"
+            warm.append(w.seconds)
+            size = r.path.stat().st_size
+    print(f"scenarios: {', '.join(p.name for p in args.scenarios)}  (loading the YAML: {load_s:.2f} s)")
+    print(f"module: {r.path.name}, {size / 1e6:.1f} MB, {r.images_rendered} images")
+    for label, xs, target in (("cold", cold, 20.0), ("warm", warm, 2.0)):
+        med = statistics.median(xs)
+        print(f"{label}: median {med:.2f} s, min {min(xs):.2f} s over {len(xs)} runs; "
+              f"with loading {med + load_s:.2f} s; target <= {target:.0f} s: {'ok' if med <= target else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
