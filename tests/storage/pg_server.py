@@ -3,7 +3,7 @@
 ``start_server()`` finds PostgreSQL's server programs (installing Debian's ``postgresql`` package
 with apt-get when they are missing and we are root), creates a cluster in a fresh temporary folder,
 starts it on 127.0.0.1 at a free port with password authentication, and returns a handle that
-creates databases and stops the server.  PostgreSQL refuses to run as root, so as root the cluster
+hands out empty databases (schemas) and stops the server.  PostgreSQL refuses to run as root, so as root the cluster
 belongs to, and runs as, the ``postgres`` user that the Debian package creates.
 
 Run it by hand to get a server for experiments:  ``python tests/storage/pg_server.py``.
@@ -132,13 +132,15 @@ class PostgresServer:
     def url(self, dbname: str = "postgres") -> str:
         return f"postgresql://{USER}:{self.password}@127.0.0.1:{self.port}/{dbname}"
 
-    def create_database(self) -> str:
-        """A new, empty database; returns its URL."""
+    def new_database_url(self) -> str:
+        """The URL of a new, empty namespace: a schema of its own in the shared test database,
+        made the first on the search path through the URL's ``options``.  Much cheaper than a
+        database per test, which CREATE DATABASE makes by copying some 8 MB."""
         self._counter += 1
-        name = f"t{os.getpid()}_{self._counter}"
+        schema = f"t{os.getpid()}_{self._counter}"
         with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        return self.url(name)
+            conn.execute(f'CREATE SCHEMA "{schema}"')
+        return self.url() + f"?options=-csearch_path%3D{schema}"
 
 
 def start_server() -> PostgresServer:
@@ -161,7 +163,7 @@ def start_server() -> PostgresServer:
 
 if __name__ == "__main__":
     srv = start_server()
-    print(f"DATABASE_URL={srv.create_database()}")
+    print(f"DATABASE_URL={srv.new_database_url()}")
     print("Ctrl-C stops the server.")
     try:
         while True:

@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from conftest import RawDatabase, open_with_timeout
+from raw_db import RawDatabase, open_with_timeout
 from referee.storage import (GameEnded, NewEvent, NewGame, StaleIndex, Storage, StorageBusy,
                              StorageError)
 

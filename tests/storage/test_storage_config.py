@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RawDatabase
+from raw_db import RawDatabase
 from pg_server import PostgresServer
 from referee.storage import DEFAULT_URL, GameNotFound, NewGame, Storage, StorageError, open_storage
 from referee.storage.postgres import PostgresStorage
@@ -90,7 +90,7 @@ def test_a_database_newer_than_the_program_is_refused(database_url: str, raw: Ra
 
 def test_instances_starting_together_migrate_once(pg_server: PostgresServer) -> None:
     """Several service instances starting at the same moment on an empty PostgreSQL database."""
-    url = pg_server.create_database()
+    url = pg_server.new_database_url()
     opened: list[Storage] = []
     errors: list[BaseException] = []
     start = threading.Barrier(6)

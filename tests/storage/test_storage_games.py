@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from conftest import RawDatabase
+from raw_db import RawDatabase
 from referee.storage import GameNotFound, NewGame, Storage, seed_commitment
 
 SCENARIO = {"ruleset": "triumph-and-glory", "map": {"grid": {"orientation": "pointy"}},
