@@ -178,23 +178,26 @@ def _listed_twice(doc: Located, refs: Iterable[TerrainRef], what: str) -> Iterab
 
 
 def missing_table_rows(doc: Located, refs: MapRefs, tables: Mapping[str, Any], tables_file: str) -> list[Problem]:
-    """Terrain and hexside features the map uses but the movement-cost table does not price.
-
-    Reported once per id, at its first use in the map, since that is where the author looks.
-    """
+    """Terrain and hexside features the map uses but the movement-cost table does not price."""
     costs = tables.get("movement_costs")
     if not isinstance(costs, Mapping):
         return []          # no movement table: the ruleset's defaults apply
+    terrain = [(refs.default_path, refs.default_terrain)] + [(t.path, t.value) for t in refs.terrain]
+    features = [(s.path[:-2] + ("feature",), s.feature) for s in refs.hexsides]
+    return [*_unpriced(doc, terrain, costs.get("rows"), "terrain", f"movement_costs.rows of {tables_file}"),
+            *_unpriced(doc, features, costs.get("hexsides"), "hexside feature",
+                       f"movement_costs.hexsides of {tables_file}")]
+
+
+def _unpriced(doc: Located, uses: Iterable[tuple[Path, str]], priced: Any, what: str, table: str) -> list[Problem]:
+    """One problem per id without a row, at its first use in the map, since that is where the author looks."""
+    rows = priced if isinstance(priced, Mapping) else {}
     out: list[Problem] = []
-    for section, uses in (("rows", [(refs.default_path, refs.default_terrain)] + [(t.path, t.value) for t in refs.terrain]),
-                          ("hexsides", [(s.path[:-2] + ("feature",), s.feature) for s in refs.hexsides])):
-        priced = costs.get(section) if isinstance(costs.get(section), Mapping) else {}
-        reported: set[str] = set()
-        for path, used in uses:
-            if used not in priced and used not in reported:
-                reported.add(used)
-                kind = "terrain" if section == "rows" else "hexside feature"
-                out.append(doc.problem(path, f"{kind} {used!r} has no row in movement_costs.{section} of {tables_file}"))
+    reported: set[str] = set()
+    for path, used in uses:
+        if used not in rows and used not in reported:
+            reported.add(used)
+            out.append(doc.problem(path, f"{what} {used!r} has no row in {table}"))
     return out
 
 

@@ -7,9 +7,7 @@ or more :class:`Problem` placed at the line and column of the offending key or v
 from __future__ import annotations
 
 import difflib
-import re
-from functools import lru_cache
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 from jsonschema.exceptions import ValidationError
 
@@ -31,10 +29,13 @@ _TYPE_NAMES = {
 _SHAPE_VALIDATORS = {"type", "const", "enum"}
 
 
-def problems_from_errors(doc: Located, errors: Iterable[ValidationError]) -> list[Problem]:
+def problems_from_errors(doc: Located, errors: Iterable[ValidationError],
+                         vocabulary: Sequence[str] = ()) -> list[Problem]:
+    """Problems for jsonschema ``errors`` on ``doc``; ``vocabulary`` (every field name the schemas know)
+    feeds "did you mean" where the schema of the misspelt field's object is behind a ``$ref``."""
     out: list[Problem] = []
     for error in errors:
-        out.extend(_translate(doc, error))
+        out.extend(_translate(doc, error, vocabulary))
     return sorted(set(out))
 
 
@@ -53,7 +54,7 @@ def show(value: Any) -> str:
     return str(value)
 
 
-def _translate(doc: Located, e: ValidationError) -> Iterator[Problem]:
+def _translate(doc: Located, e: ValidationError, vocabulary: Sequence[str]) -> Iterator[Problem]:
     path: Path = tuple(e.absolute_path)
     v = e.validator
     if "propertyNames" in e.relative_schema_path:
@@ -68,10 +69,10 @@ def _translate(doc: Located, e: ValidationError) -> Iterator[Problem]:
                 yield _named(doc, path, path + (name,), "required field missing")
         return
     if v in ("additionalProperties", "unevaluatedProperties"):
-        yield from _unknown_fields(doc, path, e)
+        yield from _unknown_fields(doc, path, e, vocabulary)
         return
     if v in ("anyOf", "oneOf"):
-        yield from _alternatives(doc, path, e)
+        yield from _alternatives(doc, path, e, vocabulary)
         return
     if (v == "not" and e.validator_value == {}) or v is None:   # {"not": {}}: a field that does not belong
         yield doc.problem(path, _forbidden(doc, path), at_key=True)
@@ -85,7 +86,7 @@ def _named(doc: Located, where: Path, named: Path, message: str) -> Problem:
     return Problem(doc.file, line, column, format_path(named), message)
 
 
-def _unknown_fields(doc: Located, path: Path, e: ValidationError) -> Iterator[Problem]:
+def _unknown_fields(doc: Located, path: Path, e: ValidationError, vocabulary: Sequence[str]) -> Iterator[Problem]:
     instance = e.instance if isinstance(e.instance, dict) else {}
     # jsonschema lists the offending names, repr()-quoted, between parentheses at the end of its message.
     listed = e.message[e.message.rfind("("):]
@@ -94,7 +95,7 @@ def _unknown_fields(doc: Located, path: Path, e: ValidationError) -> Iterator[Pr
         if repr(name) not in listed:
             continue
         message = f"unknown field {name!r}"
-        close = difflib.get_close_matches(name, known or _all_fields(), n=1, cutoff=0.75)
+        close = difflib.get_close_matches(name, known or vocabulary, n=1, cutoff=0.75)
         if close:
             message += f" (did you mean {close[0]!r}?)"
         yield doc.problem(path + (name,), message, at_key=True)
@@ -110,7 +111,7 @@ def _forbidden(doc: Located, path: Path) -> str:
     return "not allowed here"
 
 
-def _alternatives(doc: Located, path: Path, e: ValidationError) -> Iterator[Problem]:
+def _alternatives(doc: Located, path: Path, e: ValidationError, vocabulary: Sequence[str]) -> Iterator[Problem]:
     by_branch: dict[int, list[ValidationError]] = {}
     for sub in e.context or ():
         by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
@@ -121,7 +122,7 @@ def _alternatives(doc: Located, path: Path, e: ValidationError) -> Iterator[Prob
                         for s in errs)]
     if len(meant) == 1 and meant[0]:
         for sub in meant[0]:
-            yield from _translate(doc, sub)
+            yield from _translate(doc, sub, vocabulary)
         return
     yield doc.problem(path, f"{_expected(e)}")
 
@@ -147,58 +148,37 @@ def _wanted(e: ValidationError) -> str:
     return "valid"
 
 
+# Messages for the simple keywords: {want} is the schema's value, {got} the author's, {n} its length.
+_TEMPLATES = {
+    "enum": "must be one of {want_list} (got {got})",
+    "const": "must be {want_shown} (got {got})",
+    "minimum": "must be at least {want} (got {got})",
+    "maximum": "must be at most {want} (got {got})",
+    "exclusiveMinimum": "must be more than {want} (got {got})",
+    "exclusiveMaximum": "must be less than {want} (got {got})",
+    "minItems": "must have at least {want} {items} (got {n})",
+    "maxItems": "must have at most {want} {items} (got {n})",
+    "minLength": "must not be empty",
+    "minProperties": "must not be empty",
+    "uniqueItems": "must not list the same value twice",
+}
+
+
 def _message(e: ValidationError) -> str:
     v, want, got = e.validator, e.validator_value, e.instance
     if v == "type":
-        types = want if isinstance(want, list) else [want]
         text = f"must be {_wanted(e)} (got {show(got)})"
+        types = want if isinstance(want, list) else [want]
         if "string" in types and isinstance(got, (int, float)) and not isinstance(got, bool) \
                 and "quotes" not in text:
-            text += "; put it in quotes"
+            text += "; put it in quotes"          # "0304" unquoted is the number 304
         return text
-    if v == "enum":
-        return f"must be one of {', '.join(str(x) for x in want)} (got {show(got)})"
-    if v == "const":
-        return f"must be {show(want)} (got {show(got)})"
     if v == "pattern":
         return _expected(e)
-    if v == "minimum":
-        return f"must be at least {want} (got {show(got)})"
-    if v == "maximum":
-        return f"must be at most {want} (got {show(got)})"
-    if v == "exclusiveMinimum":
-        return f"must be more than {want} (got {show(got)})"
-    if v == "exclusiveMaximum":
-        return f"must be less than {want} (got {show(got)})"
-    if v == "minItems":
-        return f"must have at least {want} {'item' if want == 1 else 'items'} (got {len(got)})"
-    if v == "maxItems":
-        return f"must have at most {want} {'item' if want == 1 else 'items'} (got {len(got)})"
-    if v in ("minLength", "minProperties"):
-        return "must not be empty"
-    if v == "uniqueItems":
-        return "must not list the same value twice"
-    return e.message
-
-
-@lru_cache(maxsize=None)
-def _all_fields() -> tuple[str, ...]:
-    """Every field name any schema knows, for "did you mean" when the local schema is behind a $ref."""
-    from .schemas import KINDS, load_schema   # local import: schemas imports this module
-
-    names: set[str] = set()
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            props = node.get("properties")
-            if isinstance(props, dict):
-                names.update(props)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    for kind in KINDS:
-        walk(load_schema(kind))
-    return tuple(sorted(n for n in names if re.fullmatch(r"[a-z_]+", n)))
+    template = _TEMPLATES.get(str(v))
+    if template is None:
+        return e.message                          # a keyword our schemas do not use
+    return template.format(
+        want=want, got=show(got), n=len(got) if isinstance(got, (list, str, dict)) else "",
+        want_list=", ".join(str(x) for x in want) if isinstance(want, list) else want,
+        want_shown=show(want), items="item" if want == 1 else "items")

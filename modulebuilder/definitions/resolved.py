@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import replace
-from pathlib import Path as FsPath
 from typing import Any, Mapping
 
 from ..model import Face, Leader, MapDef, Placement, Scenario, Unit, thaw

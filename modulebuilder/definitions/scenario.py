@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from ..model import Scenario
 from . import assemble
@@ -33,44 +33,56 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
 
 
 def check_scenario(path: str | os.PathLike[str]) -> CheckedScenario:
+    """The scenario and every problem in it and in the files it names (each under its own file name)."""
     doc = read_document(path)
     if isinstance(doc, Problem):
         return CheckedScenario([doc])
     problems = schema_problems(doc, "scenario")
+    refs = _file_refs(doc)
+    problems += refs.problems
 
-    map_file = _referenced(doc, ("map",), problems)
-    counter_files = [f for i in range(len(_list(doc.get(("counters",)))))
-                     if (f := _referenced(doc, ("counters", i), problems))]
-    tables_file = _referenced(doc, ("tables",), problems)
-
-    the_map = check_map(map_file) if map_file else CheckedMap(None)
-    counters = check_counter_files(counter_files)
-    tables = check_tables(tables_file) if tables_file else CheckedTables(None, [])
+    the_map = check_map(refs.map) if refs.map else CheckedMap(None)
+    counters = check_counter_files(refs.counters)
+    tables = check_tables(refs.tables) if refs.tables else CheckedTables(None, [])
     problems += the_map.problems + counters.problems + tables.problems
     problems += _scenario_checks(doc, the_map, counters)
     if the_map.doc is not None and tables.doc is not None:
         problems += missing_table_rows(the_map.doc, the_map.refs, tables.data, tables.doc.file)
 
-    files = [doc.file] + [f for f in [map_file, *counter_files, tables_file] if f]
+    files = [doc.file] + [f for f in [refs.map, *refs.counters, refs.tables] if f]
     if problems or the_map.doc is None:
         return CheckedScenario(problems, None, files)
     return CheckedScenario([], _build(doc, the_map, counters, tables), files)
 
 
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
+@dataclass
+class FileRefs:
+    """The files a scenario names that exist, as paths usable from here; ``problems`` for those that do not."""
+    map: str | None = None
+    counters: list[str] = field(default_factory=list)
+    tables: str | None = None
+    problems: list[Problem] = field(default_factory=list)
 
 
-def _referenced(doc: Located, path: tuple[str | int, ...], problems: list[Problem]) -> str | None:
-    """The file named at ``path`` (relative to the scenario), or None, noting a file that does not exist."""
-    ref = doc.get(path)
-    if not isinstance(ref, str) or not ref:
+def _file_refs(doc: Located) -> FileRefs:
+    refs = FileRefs()
+
+    def existing(path: tuple[str | int, ...]) -> str | None:
+        ref = doc.get(path)
+        if not isinstance(ref, str) or not ref:
+            return None                      # absent or not text: the schema reports it
+        target = relative_to(doc.file, ref)  # paths in a scenario are relative to the scenario
+        if os.path.isfile(target):
+            return target
+        refs.problems.append(doc.problem(path, f"no such file: {target}"))
         return None
-    target = relative_to(doc.file, ref)
-    if not os.path.isfile(target):
-        problems.append(doc.problem(path, f"no such file: {target}"))
-        return None
-    return target
+
+    refs.map = existing(("map",))
+    counters = doc.get(("counters",))
+    refs.counters = [f for i in range(len(counters) if isinstance(counters, list) else 0)
+                     if (f := existing(("counters", i)))]
+    refs.tables = existing(("tables",))
+    return refs
 
 
 def _scenario_checks(doc: Located, the_map: CheckedMap, counters: CheckedCounters) -> list[Problem]:

@@ -49,4 +49,24 @@ def validator(kind: Kind) -> Draft202012Validator:
 
 def schema_problems(doc: Located, kind: Kind) -> list[Problem]:
     """Every way ``doc`` breaks the ``kind`` schema, as author-readable problems."""
-    return problems_from_errors(doc, validator(kind).iter_errors(doc.data))
+    return problems_from_errors(doc, validator(kind).iter_errors(doc.data), field_names())
+
+
+@lru_cache(maxsize=None)
+def field_names() -> tuple[str, ...]:
+    """Every field name any of our schemas defines (for "did you mean 'dfe'?")."""
+    names: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("properties"), dict):
+                names.update(node["properties"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for kind in KINDS:
+        walk(load_schema(kind))
+    return tuple(sorted(names))
