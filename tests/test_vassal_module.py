@@ -85,3 +85,31 @@ def test_buildfile_declares_what_the_module_needs(tmp_path: Path):
 
 def _images(text: str) -> set[str]:
     return {tok for tok in text.replace("\\", "").replace("\t", ";").split(";") if tok.endswith(".png")}
+
+
+ROOT = Path(__file__).resolve().parents[1]
+BORODINO = [ROOT / "scenarios" / "borodino.yaml", ROOT / "scenarios" / "schevardino.yaml"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not all(p.exists() for p in BORODINO), reason="the Borodino scenarios are not in this checkout")
+def test_build_command_writes_the_borodino_module_with_both_set_ups(tmp_path: Path, capsys):
+    from modulebuilder.cli import main
+    assert main(["build", *map(str, BORODINO), "--out", str(tmp_path)]) == 0
+    assert "wrote" in capsys.readouterr().out
+    vmod = zipfile.ZipFile(tmp_path / "borodino.vmod")
+    setups = [n for n in vmod.namelist() if n.endswith(".vsav")]
+    assert sorted(setups) == ["borodino.vsav", "schevardino.vsav"]
+    from modulebuilder.vassal.savefile import read_game
+    for name in setups:
+        units = read_game(vmod.read(name)).by_unit()
+        assert units and all(u.map in ("Main Map", "Holding") for u in units.values())
+
+
+def test_build_command_reports_a_bad_scenario_in_one_line(tmp_path: Path, capsys):
+    from modulebuilder.cli import main
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: x\n")
+    assert main(["build", str(bad), "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() and "Traceback" not in err

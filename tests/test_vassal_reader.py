@@ -63,3 +63,12 @@ def test_setup_positions_read_from_our_own_set_up():
     assert units["dumon-b"].get("Disorder_Active") == "true"
     assert units["psk-b"].map == "Holding"
     assert {u.map for u in units.values()} == {"Main Map", "Holding"}
+
+
+def test_the_engine_keeps_our_stack_order_first_listed_on_top():
+    # The log's starting position is the engine's own encoding of the game after loading our set-up.
+    game = read_game(FIXTURES / "recorded.vlog")
+    units = {p.id: p.unit_id for p in game.pieces().values()}
+    stacks = {tuple(units[i] for i in s.pieces_top_first) for s in game.stacks().values()}
+    # scenarios.py lists hex 1402 as dumon-a, dumon-b, guy-a: dumon-a on top
+    assert ("dumon-a", "dumon-b", "guy-a") in stacks

@@ -41,6 +41,27 @@ class PieceInfo:
 
 
 @dataclass(frozen=True)
+class StackInfo:
+    """A stack: where it is and its pieces, TOP FIRST (the engine lists them bottom first, and
+    ``Stack.topPiece`` is its last entry)."""
+    id: str
+    map: str | None
+    x: int
+    y: int
+    pieces_top_first: tuple[str, ...]
+
+
+def parse_stack(sid: str, state: str) -> StackInfo:
+    try:
+        fields = seqenc.decode(state, ";")
+        members = [f for f in fields[3:] if f and not f.startswith("@@")]
+        return StackInfo(sid, None if fields[0] in ("null", "") else fields[0], int(fields[1]), int(fields[2]),
+                         tuple(reversed(members)))
+    except (IndexError, ValueError) as e:
+        raise VassalFileError(f"stack {sid!r} is malformed ({e}).") from None
+
+
+@dataclass(frozen=True)
 class Step:
     """One logged step: its commands in execution order (``null`` bookkeeping removed)."""
     index: int
@@ -79,6 +100,13 @@ class GameFile:
             for cmd in step.commands:
                 _apply(table, cmd)
             yield step, _pieces(table)
+
+    def stacks(self) -> dict[str, StackInfo]:
+        """Every stack of the starting position, by stack id."""
+        table: dict[str, tuple[str, str]] = {}
+        for cmd in self.setup_commands:
+            _apply(table, cmd)
+        return {sid: parse_stack(sid, state) for sid, (t, state) in table.items() if t == "stack"}
 
     def by_unit(self) -> dict[str, PieceInfo]:
         """Pieces of the starting position that carry a ``UnitId``, by unit id."""
