@@ -208,3 +208,14 @@ def test_resolved_syntax_errors_are_problems_too() -> None:
         load_resolved('{"ruleset": ', source="log.json")
     (problem,) = caught.value.problems
     assert problem.file == "log.json" and problem.message.startswith("YAML syntax error")
+
+
+@pytest.mark.parametrize("doc, expected", [
+    ("no/such/scenario.json", "no/such/scenario.json:1:1: file: file not found"),
+    ({"ruleset": object()}, "<inline>:1:1: file: not a JSON-like document: cannot use a object value"),
+    ("ruleset: x", "<inline>:1:1: map: required field missing"),
+])
+def test_load_resolved_refuses_what_is_not_a_document(doc: object, expected: str) -> None:
+    with pytest.raises(DefinitionError) as caught:
+        load_resolved(doc)  # type: ignore[arg-type]
+    assert str(caught.value.problems[0]) == expected

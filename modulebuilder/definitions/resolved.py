@@ -159,10 +159,8 @@ def check_resolved(doc: Mapping[str, Any] | str | os.PathLike[str], source: str 
 
 def _locate(doc: Mapping[str, Any] | str | os.PathLike[str], source: str) -> Located:
     if isinstance(doc, Mapping):
-        # Already parsed: there are no lines to point at, so problems say 1:1 and rely on their path.
-        return Located(source, json.loads(json.dumps(doc, default=_jsonable)))
-    if isinstance(doc, os.PathLike) or (isinstance(doc, str) and "\n" not in doc and doc.strip()
-                                        and not doc.lstrip().startswith(("{", "[")) and os.path.isfile(doc)):
+        return _from_mapping(doc, source)
+    if isinstance(doc, os.PathLike) or _looks_like_a_path(doc):
         read = read_document(doc)
         if isinstance(read, Problem):
             raise DefinitionError([read])
@@ -173,12 +171,29 @@ def _locate(doc: Mapping[str, Any] | str | os.PathLike[str], source: str) -> Loc
         raise DefinitionError([exc.problem]) from None
 
 
+def _looks_like_a_path(text: str) -> bool:
+    """One line naming an existing file, or a .json / .yaml name (so a missing file says "not found")."""
+    line = text.strip()
+    if not line or "\n" in line or line.startswith(("{", "[")):
+        return False
+    return os.path.isfile(line) or (line.endswith((".json", ".yaml", ".yml")) and ": " not in line)
+
+
+def _from_mapping(doc: Mapping[str, Any], source: str) -> Located:
+    # Already parsed: there are no lines to point at, so problems say 1:1 and rely on their path.  A JSON
+    # round trip gives the plain values the schema and the checks expect (tuples -> lists, int keys -> str).
+    try:
+        return Located(source, json.loads(json.dumps(doc, default=_jsonable)))
+    except (TypeError, ValueError) as exc:
+        raise DefinitionError([Problem(source, 1, 1, "file", f"not a JSON-like document: {exc}")]) from None
+
+
 def _jsonable(value: Any) -> Any:
     if isinstance(value, Mapping):
         return dict(value)
     if isinstance(value, (tuple, frozenset, set)):
         return list(value)
-    raise TypeError(f"not JSON-able: {value!r}")
+    raise TypeError(f"cannot use a {type(value).__name__} value")
 
 
 def _problems_or_none(doc: Located) -> list[Problem]:
