@@ -39,14 +39,17 @@ def main() -> int:
         prof.disable()
         pstats.Stats(prof).sort_stats("cumulative").print_stats(30)
         return 0
-    best = float("inf")
+    best = best_cpu = float("inf")
     for _ in range(args.repeat):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed)
         best = min(best, time.perf_counter() - t)
+        best_cpu = min(best_cpu, time.process_time() - c)
+    n = len(result.rulings)
     illegal = sum(not r.legal for r in result.rulings)
-    print(f"{len(result.rulings)} rulings ({illegal} illegal) in {best:.3f} s (best of {args.repeat}): "
-          f"{len(result.rulings) / best:,.0f} events/s")
+    # CPU time as well as wall time: on a shared machine the wall clock mostly measures the other processes.
+    print(f"{n} rulings ({illegal} illegal), best of {args.repeat}: wall {best:.3f} s = {n / best:,.0f} events/s; "
+          f"CPU {best_cpu:.3f} s = {n / best_cpu:,.0f} events/s")
     return 0
 
 

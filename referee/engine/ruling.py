@@ -172,7 +172,9 @@ class Ruling:
         return any(r.natural is None for r in self.rolls)
 
     def with_index(self, index: int, type_: str | None = None) -> "Ruling":
-        return replace(self, index=index, type=type_ or self.type)
+        # Called once per event: the direct constructor is cheaper than dataclasses.replace.
+        return Ruling(index, type_ or self.type, self.verdict, self.rules, self.errors, self.rolls, self.results,
+                      self.awaiting)
 
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "type": self.type, "verdict": self.verdict,

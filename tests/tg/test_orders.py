@@ -253,3 +253,29 @@ def test_named_unit_of_the_other_side_is_illegal():
     p = play(basic())
     assert errors(p("orders", side=FR, under_orders=["r1"])) == [("5.21", "not_your_unit")]
     assert errors(p("orders", side=FR, under_orders=["fa1", "fa2"])) == [("5.21", "duplicate_group")]
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+HEXES = [f"{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 9)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(HEXES), st.sampled_from(["a", "b"]), st.booleans()),
+                min_size=1, max_size=14, unique_by=lambda t: t[0]))
+def test_order_groups_are_the_components_of_the_5_12_link(placed):
+    """The indexed order_groups agrees with the plain definition: components of ``linked`` within an AG."""
+    from referee.rulesets.triumph_and_glory.orders import linked
+    b = board(*[at(inf(f"u{i}", side=FR if french else RU, ag=f"{'fr' if french else 'ru'}-{a}"), h)
+                for i, (h, a, french) in enumerate(placed)])
+    for side in (FR, RU):
+        units = [u for u in b.on_map_units() if u.side == side]
+        comp = {u.id: {u.id} for u in units}
+        for u in units:
+            for v in units:
+                if u.id != v.id and linked(b, u, v) and comp[u.id] is not comp[v.id]:
+                    merged = comp[u.id] | comp[v.id]
+                    for w in merged:
+                        comp[w] = merged
+        expected = {frozenset(c) for c in comp.values()}
+        assert {frozenset(g) for g in order_groups(b, side)} == expected

@@ -67,12 +67,13 @@ def move_context(state: TGState, uid: str) -> movement.MoveContext:
     reserve (5.53), and where the rest of its order group began (7.13 is all-or-nothing for the group)."""
     act = state.activation
     assert act is not None
-    o = state.orders.get(state.unit(uid).side)
-    g = o.group_of.get(uid) if o else None
-    og_hexes = tuple(h for m, h in act.start_hexes.items()
-                     if m != uid and h and o is not None and g is not None and o.group_of.get(m) == g)
     u = state.unit(uid)
-    entered_before = sum(1 for m in act.acted if act.start_hexes.get(m) is None and state.unit(m).ag == u.ag)
+    o = state.orders.get(u.side)
+    g = o.group_of.get(uid) if o else None
+    members = o.groups[g] if o is not None and g is not None else ()
+    og_hexes = tuple(h for m in members if m != uid and (h := act.start_hexes.get(m)))
+    entered_before = sum(1 for m in act.acted if m in act.start_hexes and act.start_hexes[m] is None
+                         and state.unit(m).ag == u.ag)
     return movement.MoveContext(under_orders=acting_status(state, uid) == "UO", reserve=act.reserve,
                                 og_hexes=og_hexes, entry_index=entered_before + 1,
                                 forbidden_hexes=_forbidden(state, u.side))

@@ -36,10 +36,10 @@ def linked(board: Board, a: UnitState, b: UnitState) -> bool:
 
 def order_groups(board: Board, side: str) -> tuple[tuple[str, ...], ...]:
     """5.12: the order groups of ``side`` — connected components of ``linked`` inside each AG, in set-up order.
-    Only combat units on the map form groups."""
-    units = [u for u in board.on_map_units() if u.side == side]
+    Only combat units on the map form groups.  (Same test as :func:`linked`, written with the board's
+    adjacency index instead of distances: it runs for every unit at every Orders Phase.)"""
     order = {uid: i for i, uid in enumerate(board.units)}
-    units.sort(key=lambda u: order[u.id])
+    units = sorted((u for u in board.on_map_units() if u.side == side), key=lambda u: order[u.id])
     parent = {u.id: u.id for u in units}
 
     def find(x: str) -> str:
@@ -51,16 +51,20 @@ def order_groups(board: Board, side: str) -> tuple[tuple[str, ...], ...]:
     by_hex: dict[str, list[UnitState]] = {}
     for u in units:
         by_hex.setdefault(u.hex, []).append(u)  # type: ignore[arg-type]
+    adjacent = board.static.adjacent
     for u in units:
-        # Candidates: units within two hexes (the hex itself, ring 1, ring 2).
-        near = {u.hex}
-        for n in board.neighbours(u.hex):  # type: ignore[arg-type]
-            near.add(n)
-            near.update(board.neighbours(n))
-        for h in near:
-            for v in by_hex.get(h, ()):
-                if v.id != u.id and find(u.id) != find(v.id) and linked(board, u, v):
+        ring1 = adjacent[u.hex]  # type: ignore[index]
+        for h in (u.hex, *ring1):                                    # distance 0 or 1: always linked
+            for v in by_hex.get(h, ()):  # type: ignore[arg-type]
+                if v.ag == u.ag:
                     parent[find(v.id)] = find(u.id)
+        for n in ring1:                                              # distance 2: a free common neighbour
+            for h2 in adjacent[n]:
+                if h2 == u.hex or h2 in ring1:
+                    continue
+                for v in by_hex.get(h2, ()):
+                    if v.ag == u.ag and find(u.id) != find(v.id) and not board.has_enemy(n, side):
+                        parent[find(v.id)] = find(u.id)
     groups: dict[str, list[str]] = {}
     for u in units:
         groups.setdefault(find(u.id), []).append(u.id)

@@ -43,6 +43,7 @@ class Static:
     cinc: Mapping[str, Leader | None]                 # side -> CinC
     reinforcement_turn: Mapping[str, int]             # AG -> turn its reinforcements arrive
     ag_units: Mapping[str, tuple[str, ...]]           # AG -> its units (an index: drawing a marker is frequent)
+    _labels: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> "Static":
@@ -61,6 +62,14 @@ class Static:
                                           for s in scenario.sides}),
                    reinforcement_turn=MappingProxyType(arrive),
                    ag_units=MappingProxyType(_by_ag(scenario)))
+
+    def turn_label(self, turn: int) -> str:
+        """"Turn 3 (0830)" — memoised: reports ask for it at every event."""
+        cache = self._labels
+        if turn not in cache:
+            tt = self.scenario.turns
+            cache[turn] = f"Turn {turn}" + (f" ({tt.label(turn)})" if tt.start else "")
+        return cache[turn]
 
     def other(self, side: str) -> str:
         return next((s for s in self.sides if s != side), side)
@@ -175,8 +184,7 @@ class TGState:
         return self.orders[side].groups[index]
 
     def label(self) -> tuple[str, str]:
-        tt = self.static.scenario.turns
-        turn = f"Turn {self.turn}" + (f" ({tt.label(self.turn)})" if tt.start else "")
+        turn = self.static.turn_label(self.turn)
         phase = PHASE_TITLES.get(self.phase, self.phase)
         if self.phase == SIDE_TURN and self.side_turn:
             phase = f"{self.side_turn} {phase}"
