@@ -43,6 +43,8 @@ class Referee:
 
     def close(self) -> None:
         with self._lock:
+            if self._host is not None:
+                self._host.close()
             if self._storage is not None:
                 self._storage.close()
                 self._storage = None

@@ -33,15 +33,11 @@ def _token() -> str:
     return token.strip()
 
 
-def _caller(game_id: str) -> tuple[StoredGame, str]:
-    """The game and the side whose token came with the request (404 for an unknown game, 401 otherwise)."""
-    token = _token()
-    storage = ext().storage
-    stored = storage.get_game(game_id)
-    side = storage.authenticate(game_id, token)
-    if side is None:
-        raise ApiError(401, "invalid_token", "this token belongs to no side of this game")
-    return stored, side
+def _caller(game_id: str, fresh: bool = True) -> tuple[StoredGame, str]:
+    """The game and the side whose token came with the request (404 for an unknown game, 401 otherwise).
+    ``fresh``: read the game's current count and status (a submission leaves that to storage's append)."""
+    stored, side = ext().host.caller(game_id, _token())
+    return (ext().storage.get_game(game_id) if fresh else stored), side
 
 
 @bp.post("")
@@ -61,8 +57,8 @@ def view(game_id: str) -> Response:
 @bp.post("/<game_id>/events")
 def submit(game_id: str) -> Response:
     body = _json_body()
-    _, side = _caller(game_id)
-    return jsonify(ext().host.submit(game_id, side, body))
+    stored, side = _caller(game_id, fresh=False)
+    return jsonify(ext().host.submit(stored, side, body))
 
 
 @bp.post("/<game_id>/end")

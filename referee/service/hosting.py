@@ -8,6 +8,7 @@ each process keeps the engine state of recently played games keyed by (game, ind
 """
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from referee.engine import registry
 from referee.engine.replay import Game, new_game, step
 from referee.logs.jsonlog import DICE_MODES, check_events
 from referee.service import scenarios
+from referee.service.commits import Committer
 from referee.service.dice import game_seed
 from referee.service.errors import ApiError, bad_input
 from referee.storage import GameEnded, NewEvent, NewGame, StaleIndex, Storage
@@ -42,6 +44,10 @@ class StateCache:
         self._lock = threading.Lock()
         self._items: OrderedDict[str, Played] = OrderedDict()
 
+    def drop(self, game_id: str) -> None:
+        with self._lock:
+            self._items.pop(game_id, None)
+
     def get(self, game_id: str) -> Played | None:
         with self._lock:
             hit = self._items.get(game_id)
@@ -63,6 +69,32 @@ class Host:
     def __init__(self, storage: Storage, cache_size: int) -> None:
         self.storage = storage
         self.cache = StateCache(cache_size)
+        self.committer = Committer(storage)
+        # Who a token is never changes, nor a game's set-up: a submission then needs no database read.
+        self._sides: dict[tuple[str, str], tuple[StoredGame, str]] = {}
+        self._sides_lock = threading.Lock()
+        self._sides_size = cache_size * 4
+
+    def close(self) -> None:
+        self.committer.close()
+
+    def caller(self, game_id: str, token: str) -> tuple[StoredGame, str]:
+        """The game (as created: its set-up, not its current count or status) and the side of ``token``.
+        GameNotFound for an unknown game; 401 for a token of no side."""
+        key = (game_id, hashlib.sha256(token.encode("utf-8")).hexdigest())
+        with self._sides_lock:
+            hit = self._sides.get(key)
+        if hit is not None:
+            return hit
+        stored = self.storage.get_game(game_id)
+        side = self.storage.authenticate(game_id, token)
+        if side is None:
+            raise ApiError(401, "invalid_token", "this token belongs to no side of this game")
+        with self._sides_lock:
+            if len(self._sides) >= self._sides_size:
+                self._sides.pop(next(iter(self._sides)))
+            self._sides[key] = (stored, side)
+        return stored, side
 
     # ------------------------------------------------------------------ creation
 
@@ -106,11 +138,11 @@ class Host:
 
     # ------------------------------------------------------------------ submissions
 
-    def submit(self, game_id: str, side: str, body: Any) -> dict[str, Any]:
+    def submit(self, stored: StoredGame, side: str, body: Any) -> dict[str, Any]:
+        """Rule on and store a submission.  ``stored`` may be out of date (count, status): storage's
+        append has the last word on both."""
         expected, events = self._submission(body)
-        stored = self.storage.get_game(game_id)
-        if stored.status != "active":
-            raise GameEnded(game_id)
+        game_id = stored.id
         scenario = scenarios.resolve(stored.scenario)
         ruleset = registry.get(stored.ruleset)
         problems = check_events(ruleset, scenario, events)
@@ -124,7 +156,7 @@ class Host:
             rulings.append(ruling.to_dict())
             new_events.append(NewEvent(event, rulings[-1]))
         # Raises StaleIndex when someone stored events first: nothing of this submission is written then.
-        next_index = self.storage.append_events(game_id, side, expected, new_events)
+        next_index = self.committer.append(game_id, side, expected, new_events)
         self.cache.put(game_id, Played(next_index, game))
         out: dict[str, Any] = {"next_index": next_index, "rulings": rulings, "status": "active"}
         if ruleset.is_over(game.state):
@@ -172,6 +204,9 @@ class Host:
         cached = self.cache.get(stored.id)
         if cached is not None and cached.index == index:
             return cached
+        stored = self.storage.get_game(stored.id)         # the current count (the argument may be old)
+        if stored.status != "active" and index >= stored.event_count:
+            raise GameEnded(stored.id)
         if index != stored.event_count:
             raise StaleIndex(stored.id, index, stored.event_count)
         if cached is None or cached.index > index:
