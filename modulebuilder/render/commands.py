@@ -62,22 +62,18 @@ def _progress(label: str) -> Callable[[int, int], None]:
 
 
 def _guarded(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Bad input is reported on stderr as plain lines (one per problem) with exit status 1."""
     def run(args: argparse.Namespace) -> int:
-        from modulebuilder.render.text import TextDoesNotFit
+        from modulebuilder.definitions import DefinitionError
         try:
             return command(args)
-        except TextDoesNotFit as exc:
-            print(f"error: {exc}", file=sys.stderr)
-        except ValueError as exc:
+        except DefinitionError as exc:
+            for problem in exc.problems:
+                print(problem, file=sys.stderr)
+        except ValueError as exc:                      # TextDoesNotFit, bad hexes, paper too small, ...
             print(f"error: {exc}", file=sys.stderr)
         except OSError as exc:
             print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
-        except Exception as exc:                       # the loader's DefinitionError: one line per problem
-            problems = getattr(exc, "problems", None)
-            if problems is None:
-                raise
-            for p in problems:
-                print(p, file=sys.stderr)
         return 1
     return run
 

@@ -124,7 +124,7 @@ def _paste_symbol(img: Image.Image, key: SymbolKey, s: int) -> None:
 
 def _brigade_mark(draw: ImageDraw.ImageDraw, s: int, ink: RGB) -> None:
     """Small filled diamond: this infantry belongs to a multi-counter brigade (6.21)."""
-    cx, cy, r = s * 0.855, s * 0.585, s * 0.04
+    cx, cy, r = s * 0.85, s * 0.575, s * 0.035
     draw.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=ink)
 
 
