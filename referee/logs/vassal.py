@@ -1,0 +1,201 @@
+"""Reading a VASSAL ``.vlog`` or ``.vsav`` from a module this project built, as a referee log (DESIGN §5).
+
+``read_vassal(data, module=None, scenario=None)`` is what the CLI and the web service call; ``read_log(path,
+module=None)`` is the CLI's spelling.  The pipeline, one module per concept:
+
+1. decode the file (``modulebuilder.vassal.savefile``: bounded zip, ``!VCSK``, command tree);
+2. the steps as facts -- pieces changed, chat, dice (``vassal_steps``);
+3. the scenario: the ``scenario`` argument, else a ``!scenario ID`` chat line, else the module's
+   PredefinedSetup whose pieces stand where the log's starting position has them, else the save's
+   description naming a scenario file (:func:`find_scenario_id`);
+4. the board geometry: the module's own grid and boxes when ``module`` is given, else the grid the module
+   writer derives from the scenario's map (``vassal_board``);
+5. facts -> events with step numbers (``vassal_events``), checked like a JSON log (``jsonlog.check_events``);
+6. move paths found against the live game state (``vassal_paths``).
+
+A ``.vsav`` has no steps: it is read as the difference between the scenario's set-up and the saved position
+(a move per unit that stands elsewhere, a facing per unit that turned).  Every problem -- a corrupt or hostile
+file, an unknown piece, an unreadable declaration -- is an :class:`InputError` line, never a traceback.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Iterable
+
+from lxml import etree
+
+from modulebuilder.vassal.errors import VassalFileError
+from modulebuilder.vassal.facing import rotator_state
+from modulebuilder.vassal.gridmap import centre_point
+from modulebuilder.vassal.savefile import GameFile, read_game
+from modulebuilder.vassal.zipio import read_entries
+from referee.engine import registry
+from referee.logs import chat
+from referee.logs.jsonlog import PROJECT_ROOT, Log, check_events, find_scenario, load_scenario
+from referee.logs.problems import InputError
+
+from .vassal_board import BoardGeometry, from_build_file, from_scenario, module_build_file
+from .vassal_events import Reading, ReadEvent, read_events
+from .vassal_paths import resolve
+from .vassal_steps import Fact, PieceChange, Said, facts
+
+DICE = "players"           # rolls come from the players' d10 button, in the log
+
+
+def read_log(path: str | Path, module: str | Path | None = None) -> Log:
+    """The CLI's entry point: ``referee check GAME.vlog [--module M.vmod]``."""
+    return read_vassal(Path(path), None if module is None else Path(module))
+
+
+def read_vassal(data: Path | bytes, module: Path | bytes | None = None, scenario: Any = None) -> Log:
+    """The referee log a VASSAL log or save describes.  ``scenario``: an id, a resolved scenario (mapping) or
+    a loaded ``model.Scenario``; when None it is found as the module docstring says."""
+    label = data.name if isinstance(data, Path) else "the uploaded game"
+    raw = _bytes(data, label)
+    mod = None if module is None else _bytes(module, module.name if isinstance(module, Path) else "the module")
+    try:
+        game = read_game(raw, what=label)
+        board = None if mod is None else from_build_file(module_build_file(mod, "the module"), "the module")
+        fact_list = list(facts(game))
+        scen = _scenario(scenario, fact_list, game, mod, board, raw, label)
+        board = board or from_scenario(scen)
+        if not game.steps:
+            fact_list = list(position_facts(game, scen, board))
+    except VassalFileError as e:
+        raise InputError([str(e)]) from None
+    return to_log(read_events(fact_list, scen, board), scen)
+
+
+def to_log(reading: Reading, scenario: Any) -> Log:
+    """Check the events as a JSON log's are checked, then find their paths; problems name their steps."""
+    try:
+        ruleset = registry.get(scenario.ruleset)
+    except registry.UnknownRuleset as exc:
+        raise InputError([f"scenario.ruleset: {exc}"]) from None
+    provisional = [_provisional(r) for r in reading.events]
+    problems = list(reading.problems)
+    problems += [_at_step(p, reading.events) for p in check_events(ruleset, scenario, provisional)]
+    if problems:
+        raise InputError(problems)
+    return Log(scenario=scenario, ruleset=ruleset, dice=DICE, seed=None,
+               events=resolve(ruleset, scenario, reading.events, DICE))
+
+
+def _provisional(r: ReadEvent) -> dict[str, Any]:
+    # Checked before its path is known: the destination stands in for the path (same hexes, same unit).
+    return r.event if r.destination is None else {**r.event, "path": [r.destination]}
+
+
+def _at_step(problem: str, events: list[ReadEvent]) -> str:
+    """``events[3].unit: ...`` -> ``step 7: events[3].unit: ...`` (the step a player can find in VASSAL)."""
+    if problem.startswith("events["):
+        i = int(problem[7:problem.index("]")])
+        if 0 <= i < len(events):
+            return f"step {events[i].step}: {problem}"
+    return problem
+
+
+def _bytes(source: Path | bytes, label: str) -> bytes:
+    if isinstance(source, bytes):
+        return source
+    try:
+        return Path(source).read_bytes()
+    except OSError as e:
+        raise InputError([f"{label}: cannot read ({e.strerror or e})"]) from None
+
+
+# --------------------------------------------------------------------------------------------- the scenario
+
+def _scenario(given: Any, fact_list: list[Fact], game: GameFile, module: bytes | None,
+              board: BoardGeometry | None, raw: bytes, label: str) -> Any:
+    if given is not None and hasattr(given, "ruleset") and hasattr(given, "counters"):
+        return given                              # already a model.Scenario
+    ref = given if given is not None else scenario_from_chat(fact_list)
+    if ref is None and module is not None and board is not None:
+        ref = scenario_from_setups(game, module, board)
+    if ref is None:
+        ref = find_scenario_id(_descriptions(raw, label))
+    if ref is None:
+        raise InputError([f"{label}: cannot tell which scenario this game is: type '!scenario <id>' in the "
+                          "VASSAL chat, or give the module (--module) it was played with"])
+    return load_scenario(_example_path(ref) if isinstance(ref, str) else ref)
+
+
+def _example_path(ref: str) -> str:
+    """``scenarios/<id>.yaml`` as the JSON reader looks it up, else the project's ``examples/<id>/scenario.yaml``
+    (the tiny example module's set-up is named ``tiny``)."""
+    example = PROJECT_ROOT / "examples" / ref / "scenario.yaml"
+    return str(example) if find_scenario(ref) is None and "/" not in ref and example.is_file() else ref
+
+
+def scenario_from_chat(fact_list: Iterable[Fact]) -> str | None:
+    """The first ``!scenario ID`` typed in the chat."""
+    return next((s for f in fact_list if isinstance(f, Said) and (s := chat.scenario_of(f.text))), None)
+
+
+def scenario_from_setups(game: GameFile, module: bytes, board: BoardGeometry) -> str | None:
+    """The module's set-up (our writer names the file ``<scenario id>.vsav``) with most units where the
+    game started; None when no set-up shares a single position with it."""
+    start = _positions(game)
+    files = [f for f in board.setups.values() if f.endswith(".vsav")]
+    entries = read_entries(module, files, what="the module")
+    best, score = None, 0
+    for name, data in entries.items():
+        try:
+            setup = _positions(read_game(data, what=name))
+        except VassalFileError:
+            continue                               # a broken set-up cannot be the one that was played
+        same = sum(1 for uid, pos in setup.items() if start.get(uid) == pos)
+        if same > score:
+            best, score = name[:-len(".vsav")], same
+    return best
+
+
+def _positions(game: GameFile) -> dict[str, tuple[str | None, int, int]]:
+    return {uid: (p.map, p.x, p.y) for uid, p in game.by_unit().items()}
+
+
+def _descriptions(raw: bytes, label: str) -> list[str]:
+    """The save's own description and the module name (``savedata``/``moduledata``), as scenario candidates."""
+    entries = read_entries(raw, ["savedata", "moduledata"], what=label, max_bytes=1024 * 1024)
+    out = []
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    for name in ("savedata", "moduledata"):
+        try:
+            root = etree.fromstring(entries[name], parser) if name in entries else None
+        except etree.XMLSyntaxError:
+            continue
+        for tag in ("description", "name"):
+            text = root.findtext(tag) if root is not None else None
+            if text and text.strip():
+                out.append(text.strip())
+    return out
+
+
+def find_scenario_id(candidates: Iterable[str]) -> str | None:
+    """The first candidate that names a scenario file, as is or as a slug (``Borodino`` -> ``borodino``)."""
+    for c in candidates:
+        for ref in (c, c.lower().replace(" ", "-"), c.lower().split()[0] if c.split() else c):
+            if "/" not in ref and find_scenario(_example_path(ref)) is not None:
+                return ref
+    return None
+
+
+# --------------------------------------------------------------------------------------------- a .vsav
+
+def position_facts(game: GameFile, scenario: Any, board: BoardGeometry) -> Iterable[Fact]:
+    """A save as one step that takes every unit from the scenario's set-up to where the save has it."""
+    set_up = {p.unit: p for p in scenario.setup if p.hex is not None}
+    main = next(iter(m for m in board.maps.values() if m.grid is not None), None)
+    for uid, piece in sorted(game.by_unit().items()):
+        p = set_up.get(uid)
+        if p is None or main is None:
+            continue
+        x, y = centre_point(main.grid, p.hex, scenario.map.grid.digits)
+        start_props = dict(piece.properties)
+        if p.facing is not None:
+                start_props["Facing_Facing"] = str(rotator_state(scenario.map.grid.orientation, p.facing) + 1)
+        before = replace(piece, map=main.name, x=x + main.edge[0], y=y + main.edge[1], properties=start_props)
+        if (before.map, before.x, before.y, before.properties) != (piece.map, piece.x, piece.y, piece.properties):
+            yield PieceChange(1, before, piece)

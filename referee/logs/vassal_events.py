@@ -1,0 +1,249 @@
+"""VASSAL facts (``vassal_steps``) in the game's terms: referee events (DESIGN §5), in the order they happened.
+
+* A unit's piece dragged to another hex is a ``move`` (a commander-in-chief's a ``cinc_move``) whose
+  destination is known but whose path is not: VASSAL records where a piece ended.  The event is returned
+  with its ``destination`` and the path is found later against the game state (``vassal_paths``).  A move
+  announced in the chat first (``!retreat psk-a``, ``!move ney-a extended``) takes the board move as its
+  destination instead.
+* A turn of the Facing rotator is the unit's new facing: folded into the unit's move just before it (a unit
+  turns as part of its move, 6.12), else a ``face`` event.
+* A d10 button's report is a ``roll`` event: the engine's roll protocol gives it to the roll owed next.
+* A ``!`` chat line is a declaration (``chat``).  Other chat is conversation.
+* Bookkeeping the referee works out itself -- the Disorder layer flipped, a piece put in a holding box, a
+  marker moved -- is kept as a note, never as an event.
+
+Whatever cannot be understood is a problem naming its log step; nothing is dropped silently.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from modulebuilder.vassal.facing import facing_hour
+from modulebuilder.vassal.pieces import DISORDER_LAYER
+from modulebuilder.vassal.savefile import PieceInfo
+
+from . import chat
+from .vassal_board import BoardGeometry, Location, box_key
+from .vassal_steps import Fact, PieceChange, Reported, Rolled, Said, Unreadable, moved_to
+
+FACING_PROPERTY = "Facing_Facing"          # FreeRotator "Facing": state + 1 (modulebuilder.vassal.facing)
+DISORDER_PROPERTY = f"{DISORDER_LAYER}_Active"
+ROLL_DIE = "d10"
+SIDE_OPTIONAL = ("draw", "initiative", "go_first", "end_activation")   # the schema does not require a side
+
+
+@dataclass
+class ReadEvent:
+    """One event and the log step it came from; ``destination`` is set while a move's path is unknown."""
+    step: int
+    event: dict[str, Any]
+    destination: str | None = None
+    mover: str | None = None            # the unit whose path is wanted (the CinC for ``cinc_move``)
+
+
+@dataclass
+class Reading:
+    events: list[ReadEvent] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Context:
+    roster: chat.Roster
+    board: BoardGeometry
+    orientation: str
+    leaders: frozenset[str]
+    player_side: dict[str, str] = field(default_factory=dict)
+    claims: dict[str, tuple[int, chat.Claim]] = field(default_factory=dict)
+    reports: list[Reported] = field(default_factory=list)      # this step's engine reports
+    out: Reading = field(default_factory=Reading)
+
+
+def read_events(facts: Iterable[Fact], scenario: Any, board: BoardGeometry) -> Reading:
+    leaders = frozenset(ldr.id for ldr in scenario.counters.leaders)
+    ctx = _Context(chat.Roster.from_scenario(scenario), board, scenario.map.grid.orientation, leaders)
+    for step_facts in _by_step(facts):
+        ctx.reports = [f for f in step_facts if isinstance(f, Reported)]
+        for f in step_facts:
+            _fact(ctx, f)
+    for unit, (step, claim) in ctx.claims.items():
+        ctx.out.problems.append(f"step {step}: '{claim.event['type']}' for {unit} waits for {unit} to move on the "
+                                "board, and it never did")
+    return ctx.out
+
+
+def _by_step(facts: Iterable[Fact]) -> Iterable[list[Fact]]:
+    group: list[Fact] = []
+    for f in facts:
+        if group and group[0].step != f.step:
+            yield group
+            group = []
+        group.append(f)
+    if group:
+        yield group
+
+
+def _fact(ctx: _Context, f: Fact) -> None:
+    if isinstance(f, PieceChange):
+        _piece_change(ctx, f)
+    elif isinstance(f, Said):
+        _said(ctx, f)
+    elif isinstance(f, Rolled):
+        _rolled(ctx, f)
+    elif isinstance(f, Unreadable):
+        ctx.out.problems.append(f"step {f.step}: {f.message}")
+
+
+# --------------------------------------------------------------------------------------------- pieces
+
+def _piece_change(ctx: _Context, f: PieceChange) -> None:
+    piece = f.after or f.before
+    assert piece is not None
+    uid = piece.unit_id
+    if uid is None:
+        ctx.out.notes.append(f"step {f.step}: {piece.name or piece.id} (not a unit) changed; nothing to rule on")
+        return
+    if uid not in ctx.roster.unit_side:
+        ctx.out.problems.append(f"step {f.step}: piece {piece.name!r} is unit '{uid}', which the scenario does "
+                                "not have (wrong module or scenario?)")
+        return
+    if f.before is None or f.after is None:
+        what = "appeared" if f.before is None else "was deleted"
+        ctx.out.notes.append(f"step {f.step}: {uid} {what}; the referee keeps its own count of units")
+        return
+    _relocated(ctx, f, uid, f.before, f.after)
+    _turned(ctx, f, uid, f.before, f.after)
+    _flipped(ctx, f, uid, f.before, f.after)
+
+
+def _where(ctx: _Context, p: PieceInfo) -> Location:
+    loc = ctx.board.locate(p.map, p.x, p.y)
+    if loc.hex is None and loc.box is None and p.map is not None and p.map not in ctx.board.game_maps():
+        # Without the module there are no box outlines: the engine's own move report names the box.
+        named = moved_to(ctx.reports, p.name)
+        if named:
+            return Location(box=box_key(named), where=named)
+    return loc
+
+
+def _relocated(ctx: _Context, f: PieceChange, uid: str, before: PieceInfo, after: PieceInfo) -> None:
+    if (before.map, before.x, before.y) == (after.map, after.x, after.y):
+        return
+    src, dst = _where(ctx, before), _where(ctx, after)
+    if f.player:
+        ctx.player_side.setdefault(f.player, ctx.roster.unit_side[uid])
+    if dst.hex is not None and dst.hex == src.hex:
+        return      # re-stacked or nudged within its hex: not a move
+    if dst.hex is None:
+        place = f"the {dst.where} box" if dst.box else dst.where
+        ctx.out.notes.append(f"step {f.step}: {uid} put in {place}; the referee moves units off the map itself")
+        return
+    side = ctx.roster.unit_side[uid]
+    claim = ctx.claims.pop(uid, None)
+    if claim is not None:
+        _fill_claim(ctx, f.step, claim[1], side, dst.hex)
+    elif uid in ctx.leaders:
+        ctx.out.events.append(ReadEvent(f.step, {"type": "cinc_move", "side": side}, dst.hex, uid))
+    else:
+        ctx.out.events.append(ReadEvent(f.step, {"type": "move", "side": side, "unit": uid}, dst.hex, uid))
+
+
+def _fill_claim(ctx: _Context, step: int, claim: chat.Claim, side: str, hex_: str) -> None:
+    event = {"side": side, **claim.event}
+    if claim.field == "to" and event["type"] != "move":
+        ctx.out.events.append(ReadEvent(step, {**event, "to": hex_}))
+    else:
+        ctx.out.events.append(ReadEvent(step, event, hex_, claim.unit))
+
+
+def _facing(ctx: _Context, p: PieceInfo) -> int | None:
+    value = p.get(FACING_PROPERTY)
+    return facing_hour(ctx.orientation, int(value) - 1) if value and value.isdigit() else None
+
+
+def _turned(ctx: _Context, f: PieceChange, uid: str, before: PieceInfo, after: PieceInfo) -> None:
+    new = _facing(ctx, after)
+    if new is None or new == _facing(ctx, before):
+        return
+    last = ctx.out.events[-1] if ctx.out.events else None
+    if last is not None and last.mover == uid and last.event["type"] == "move":
+        last.event["facing"] = new          # 6.12: the turn at the end of a move is part of it
+        return
+    ctx.out.events.append(ReadEvent(f.step, {"type": "face", "side": ctx.roster.unit_side[uid], "unit": uid,
+                                             "facing": new}))
+
+
+def _flipped(ctx: _Context, f: PieceChange, uid: str, before: PieceInfo, after: PieceInfo) -> None:
+    was, now = before.get(DISORDER_PROPERTY), after.get(DISORDER_PROPERTY)
+    if was != now and now is not None:
+        state = "disordered" if now == "true" else "good order"
+        ctx.out.notes.append(f"step {f.step}: {uid} flipped to {state}; the referee applies disorder and "
+                             "rallies by the rules")
+
+
+# --------------------------------------------------------------------------------------------- chat and dice
+
+def _rolled(ctx: _Context, f: Rolled) -> None:
+    if f.die != ROLL_DIE:
+        ctx.out.notes.append(f"step {f.step}: a {f.die} roll ({f.value}); the rules roll only the d10")
+        return
+    if not 0 <= f.value <= 9:
+        ctx.out.problems.append(f"step {f.step}: a d10 roll is 0-9, not {f.value}")
+        return
+    side = ctx.player_side.get(f.player or "")
+    ctx.out.events.append(ReadEvent(f.step, {"type": "roll", "roll": f.value, **({"side": side} if side else {})}))
+
+
+def _said(ctx: _Context, f: Said) -> None:
+    if not chat.is_declaration(f.text) or chat.scenario_of(f.text):
+        return
+    try:
+        meaning = chat.read(f.text, ctx.roster)
+    except chat.ChatError as e:
+        ctx.out.problems.append(f"step {f.step}: cannot read chat {_quote(f.text)}: {e}")
+        return
+    if isinstance(meaning, chat.SetSide):
+        ctx.player_side[f.player] = meaning.side
+    elif isinstance(meaning, chat.Claim):
+        claim = _with_side(ctx, f, meaning.event, meaning)
+        if claim is not None:
+            ctx.claims[meaning.unit] = (f.step, claim)
+    elif isinstance(meaning, chat.Declared):
+        event = _sided(ctx, f, meaning.event)
+        if event is not None:
+            ctx.out.events.append(ReadEvent(f.step, event))
+
+
+def _with_side(ctx: _Context, f: Said, event: dict[str, Any], claim: chat.Claim) -> chat.Claim | None:
+    sided = _sided(ctx, f, event)
+    return None if sided is None else chat.Claim(claim.unit, claim.field, sided)
+
+
+def _sided(ctx: _Context, f: Said, event: dict[str, Any]) -> dict[str, Any] | None:
+    """The event with its side: typed, else that of the units it names, else the player's."""
+    if "side" in event:
+        return event
+    side = _units_side(ctx.roster, event) or ctx.player_side.get(f.player)
+    if side is not None and (event["type"] not in SIDE_OPTIONAL or event["type"] == "end_activation"):
+        return {**event, "side": side}
+    if event["type"] in SIDE_OPTIONAL:
+        return event
+    ctx.out.problems.append(f"step {f.step}: cannot tell which side {_quote(f.text)} is for: add the side "
+                            f"(e.g. '!{f.text.lstrip()[1:].split()[0]} {ctx.roster.sides[0].lower()}') or type "
+                            f"'!side {ctx.roster.sides[0]}' first")
+    return None
+
+
+def _units_side(roster: chat.Roster, event: Mapping[str, Any]) -> str | None:
+    named: list[str] = [event[k] for k in ("unit",) if k in event]
+    for k in ("units", "under_orders", "order"):
+        named += list(event.get(k, ()))
+    for a in event.get("assaults", ()):
+        named += a["attackers"]
+    return roster.unit_side.get(named[0]) if named else None
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")

@@ -1,0 +1,139 @@
+"""What each step of a VASSAL log did, in VASSAL's terms: pieces changed, chat typed, dice rolled.
+
+``modulebuilder.vassal.savefile`` decodes the file into steps of commands (``LOG\\tnull`` and empty ``LOG\\t``
+already skipped, vassal.md §4.5).  Here every command of a step is applied in order to a table of pieces, and
+each piece whose state changed yields a :class:`PieceChange` with the piece before and after; ``CHAT``
+commands yield :class:`Said` (typed by a player), :class:`Rolled` (a dice button's report) or
+:class:`Reported` (the engine's own reports, e.g. ``Psk a moves 1804 -> Withdrawn``).  Nothing here knows
+the game; ``vassal_events`` gives these facts their meaning.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, replace
+from typing import Iterator, Union
+
+from modulebuilder.vassal import seqenc
+from modulebuilder.vassal.errors import VassalFileError
+from modulebuilder.vassal.savefile import GameFile, PieceInfo, parse_piece
+
+MAX_CHAT_CHARS = 2000          # a typed line longer than this is not a declaration; refuse, don't parse it
+ROLL_REPORT = re.compile(r"^\*+\s*(?P<die>[\w ]+?)\s*=\s*(?P<value>-?\d+)\s*\*+\s*(?:<(?P<player>[^>]*)>)?\s*$")
+PLAYER_CHAT = re.compile(r"^<(?P<player>[^>]*)>\s+-\s?(?P<text>.*)$", re.S)
+MOVE_REPORT = re.compile(r"^\*\s*(?P<name>.+?) moves (?P<src>.*?) -> (?P<dst>.*?)\s*\*$")
+
+
+@dataclass(frozen=True)
+class PieceChange:
+    step: int
+    before: PieceInfo | None        # None: the step created the piece
+    after: PieceInfo | None         # None: the step deleted it
+    player: str | None = None       # the mover's user id (``M/`` commands carry it)
+
+
+@dataclass(frozen=True)
+class Said:
+    step: int
+    player: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Rolled:
+    step: int
+    die: str                        # the dice button's name, e.g. ``d10``
+    value: int
+    player: str | None
+
+
+@dataclass(frozen=True)
+class Reported:
+    step: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    step: int
+    message: str
+
+
+Fact = Union[PieceChange, Said, Rolled, Reported, Unreadable]
+
+
+def start_pieces(game: GameFile) -> dict[str, PieceInfo]:
+    return game.pieces()
+
+
+def facts(game: GameFile) -> Iterator[Fact]:
+    """Every fact of every step, in the order the engine executed the commands."""
+    table = game.pieces()
+    for step in game.steps:
+        for cmd in step.commands:
+            yield from _command_facts(table, step.index, cmd)
+
+
+def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str) -> Iterator[Fact]:
+    try:
+        if cmd.startswith("CHAT"):
+            yield _chat_fact(step, cmd[4:])
+        elif cmd.startswith("+/"):
+            pid, ptype, pstate = (seqenc.decode(cmd[2:], "/") + ["", ""])[:3]
+            if ptype != "stack":
+                table[pid] = parse_piece(pid, ptype, pstate)
+                yield PieceChange(step, None, table[pid])
+        elif cmd.startswith("-/"):
+            gone = table.pop(cmd[2:], None)
+            if gone is not None:
+                yield PieceChange(step, gone, None)
+        elif cmd.startswith("D/"):
+            pid, new_state = (seqenc.decode(cmd[2:], "/") + [""])[:2]
+            if pid in table:
+                yield from _changed(table, step, pid, parse_piece(pid, table[pid].type, new_state), None)
+        elif cmd.startswith("M/"):
+            parts = seqenc.decode(cmd[2:], "/")
+            pid, map_id, x, y = parts[0], parts[1], int(parts[2]), int(parts[3])
+            player = parts[9] if len(parts) > 9 else None
+            if pid in table:
+                moved = replace(table[pid], map=None if map_id in ("null", "") else map_id, x=x, y=y)
+                yield from _changed(table, step, pid, moved, player)
+    except VassalFileError as e:
+        yield Unreadable(step, str(e))
+    except (IndexError, ValueError) as e:
+        yield Unreadable(step, f"malformed command {cmd[:60]!r} ({e})")
+
+
+def _changed(table: dict[str, PieceInfo], step: int, pid: str, new: PieceInfo,
+             player: str | None) -> Iterator[PieceChange]:
+    old = table[pid]
+    table[pid] = new
+    # A drag also rewrites bookkeeping properties (OldX, ClickedX...); only what the game sees counts.
+    if (old.map, old.x, old.y) != (new.map, new.x, new.y) or _visible(old) != _visible(new):
+        yield PieceChange(step, old, new, player)
+
+
+def _visible(p: PieceInfo) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((k, v) for k, v in p.properties.items()
+                        if k.endswith(("_Active", "_Level", "_Facing", "_State"))))
+
+
+def _chat_fact(step: int, raw: str) -> Fact:
+    if len(raw) > MAX_CHAT_CHARS:
+        return Unreadable(step, f"a chat line of {len(raw)} characters is too long to be a declaration "
+                                f"(at most {MAX_CHAT_CHARS})")
+    text = html.unescape(raw)
+    if m := PLAYER_CHAT.match(text):
+        return Said(step, m["player"], m["text"].strip())
+    if m := ROLL_REPORT.match(text):
+        return Rolled(step, m["die"].strip(), int(m["value"]), m["player"])
+    return Reported(step, text)
+
+
+def moved_to(reports: list[Reported], name: str) -> str | None:
+    """Where the engine's move report says piece ``name`` went (its location name), if it said so."""
+    for r in reports:
+        m = MOVE_REPORT.match(r.text)
+        if m and m["name"] == name:
+            return m["dst"]
+    return None
