@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from typing import Sequence
 
 from . import crypto
-from .errors import GameEnded, GameNotFound, StaleIndex, StorageError
+from .errors import GameEnded, GameNotFound, StaleIndex
 from .model import CreatedGame, Game, JSONValue, NewEvent, NewGame, StoredEvent
 from .session import Session
 
@@ -29,7 +29,7 @@ def _dump(value: JSONValue, what: str) -> str:
     try:
         return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
-        raise StorageError(f"{what} is not JSON: {exc}") from None
+        raise ValueError(f"{what} is not JSON: {exc}") from None
 
 
 _GAME_COLUMNS = (

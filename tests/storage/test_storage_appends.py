@@ -84,7 +84,7 @@ def test_a_failing_insert_in_the_middle_of_a_batch_writes_nothing(
 
 def test_event_that_is_not_json_is_refused_before_anything_is_written(
         storage: Storage, game_id: str) -> None:
-    with pytest.raises(StorageError, match="event 1 is not JSON"):
+    with pytest.raises(ValueError, match="event 1 is not JSON"):
         storage.append_events(game_id, "French", 0, [ev(0), ({"type": "x", "bad": {1, 2}}, {})])
     assert storage.list_events(game_id) == []
 
