@@ -109,15 +109,14 @@ def _star(d: ImageDraw.ImageDraw, box: Box) -> None:
 
 def _draw(key: SymbolKey, d: ImageDraw.ImageDraw, w: int, h: int) -> None:
     lw = max(SUPERSAMPLE, int(round(min(w, h) * 0.075)))
-    half = lw / 2
-    box: Box = (half, half, w - 1 - half, h - 1 - half)
-    inner: Box = (lw * 0.9, lw * 0.9, w - 1 - lw * 0.9, h - 1 - lw * 0.9)
+    box: Box = (0, 0, w - 1, h - 1)                # Pillow draws outlines inward from this edge
+    inner: Box = (lw * 0.5, lw * 0.5, w - 1 - lw * 0.5, h - 1 - lw * 0.5)   # mark lines start mid-frame
     marks: dict[str, Callable[[], None]] = {
         "infantry": lambda: _cross(d, inner, lw),
         "light_infantry": lambda: (_cross(d, inner, lw), _horn(d, inner, lw)),
         "militia": lambda: _cross(d, inner, lw),
         "light_cavalry": lambda: _slash(d, inner, lw),
-        "heavy_cavalry": lambda: (_slash(d, inner, lw, -lw * 1.2), _slash(d, inner, lw, lw * 1.2)),
+        "heavy_cavalry": lambda: (_slash(d, inner, lw, -lw * 1.7), _slash(d, inner, lw, lw * 1.7)),
         "cossack": lambda: _lance(d, inner, lw),
         "artillery": lambda: _dot(d, inner),
         "horse_artillery": lambda: (_slash(d, inner, lw), _dot(d, inner)),
@@ -138,10 +137,10 @@ def _clipped_marks(key: SymbolKey, w: int, h: int) -> Image.Image:
         return img
     lw = max(SUPERSAMPLE, int(round(min(w, h) * 0.075)))
     inside = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(inside).rectangle((lw / 2, lw / 2, w - 1 - lw / 2, h - 1 - lw / 2), fill=255)
+    ImageDraw.Draw(inside).rectangle((lw, lw, w - 1 - lw, h - 1 - lw), fill=255)
     alpha = Image.composite(img.getchannel("A"), Image.new("L", (w, h), 0), inside)
     img.putalpha(alpha)
-    ImageDraw.Draw(img).rectangle((lw / 2, lw / 2, w - 1 - lw / 2, h - 1 - lw / 2), outline=INK, width=lw)
+    ImageDraw.Draw(img).rectangle((0, 0, w - 1, h - 1), outline=INK, width=lw)
     return img
 
 
