@@ -3,7 +3,7 @@ verdict, rules, errors with what would be legal, every roll with its base, each 
 pass range and chance, the natural roll and outcome, the results, and what the rules wait for."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from referee.engine.ruling import Roll, Ruling
 

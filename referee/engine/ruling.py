@@ -5,7 +5,7 @@ constructors at the bottom (``legal``, ``illegal``) and the roll helpers (``pass
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 

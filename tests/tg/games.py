@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
-from modulebuilder.model import ActivationGroup, Leader, Scenario, SideDef, TurnTrack, frozen_mapping
-from referee.engine.dice import EventDice
+from modulebuilder.model import ActivationGroup, Leader, Scenario, SideDef, TurnTrack
 from referee.engine.replay import Game, new_game, step
 from referee.rulesets.triumph_and_glory import RULESET
 from .helpers import FR, RU, At, art, at, cav, inf, scenario

@@ -7,7 +7,7 @@ from dataclasses import replace
 from modulebuilder.model import frozen_mapping
 from referee.rulesets.triumph_and_glory.orders import (acting_status, commitment_order_modifiers, order_groups)
 
-from .games import FR, RU, ag, art, at, basic, cav, game_scenario, inf, kutuzov, napoleon, play, skip_turn
+from .games import FR, RU, ag, at, basic, game_scenario, inf, kutuzov, napoleon, play, skip_turn
 from .helpers import board
 
 

@@ -13,7 +13,7 @@ from referee.engine.replay import replay
 from referee.play import play_game, truncate
 from referee.rulesets.triumph_and_glory import RULESET
 
-from .games import FR, RU, ag, art, at, basic, cav, game_scenario, inf, kutuzov, napoleon
+from .games import RU, ag, art, at, basic, cav, game_scenario, inf, kutuzov, napoleon
 
 ROOT = Path(__file__).resolve().parents[2]
 

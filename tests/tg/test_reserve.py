@@ -5,7 +5,7 @@ from modulebuilder.model import Face, Unit
 from referee.rulesets.triumph_and_glory.orders import commitment_order_modifiers
 from referee.rulesets.triumph_and_glory.reserve import disorder_check_roll, needs_check
 
-from .games import FR, RU, ag, art, at, cav, game_scenario, inf, kutuzov, napoleon, play, skip_turn
+from .games import FR, RU, ag, art, at, game_scenario, inf, kutuzov, napoleon, play, skip_turn
 
 
 def errors(r):

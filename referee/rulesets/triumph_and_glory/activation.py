@@ -11,7 +11,6 @@ from typing import Any, Iterable, Mapping
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Error, Result, Ruling, illegal, legal, result
 
-from . import scenario_rules as sr
 from .state import ACTIVATION, COMMAND, INITIATIVE, SIDE_TURN, Activation, TGState
 
 DESTRUCTION = "destruction"

@@ -13,8 +13,7 @@ from typing import Any, Mapping
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Awaiting, Error, Modifier, Roll, Ruling, illegal, legal, result, table_roll
 
-from . import scenario_rules as sr
-from .state import CINC, INITIATIVE, RESERVE, TGState, TwoSided
+from .state import CINC, INITIATIVE, RESERVE, TGState
 
 
 def initiative_rating(state: TGState, side: str) -> tuple[int, str]:

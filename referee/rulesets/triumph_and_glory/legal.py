@@ -19,7 +19,6 @@ from referee.engine.dice import EventDice
 from . import movement, orders, reserve
 from .activation import command_choices, cup_markers, marker_side
 from .moves import may_act_error, move_context, orders_error
-from .scenario_rules import extended_movement_banned
 from .state import ACTIVATION, CINC, COMMAND, INITIATIVE, ORDERS, OVER, RESERVE, SIDE_TURN, TGState
 
 NO_DICE = EventDice({})          # rolls come back owed: the rule validates without rolling

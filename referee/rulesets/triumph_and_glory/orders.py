@@ -15,7 +15,7 @@ from referee.engine.ruling import (Awaiting, Error, Modifier, Roll, Ruling, ille
 
 from . import scenario_rules as sr
 from .board import Board, UnitState
-from .state import ORDERS, SideOrders, TGState
+from .state import ORDERS, TGState
 
 # --------------------------------------------------------------------------------------------- 5.12 order groups
 

@@ -169,10 +169,6 @@ def barrage_allowed_with_army(rules: ScenarioRules, army: str | None) -> bool:
     return rules.army_orders is None or army in rules.army_orders.barrage_armies
 
 
-def ag_army(ag: ActivationGroup) -> str | None:
-    return ag.army
-
-
 def reserve_without_orders_frozen(rules: ScenarioRules, ag: ActivationGroup, under_orders: bool) -> bool:
     """BOR-1: a Reserve-army AG not given orders may neither move nor try to change its orders (5.28)."""
     return (rules.army_orders is not None and ag.side == rules.army_orders.side
