@@ -54,10 +54,17 @@ def _dpi(text: str) -> int:
 
 
 def _progress(label: str) -> Callable[[int, int], None]:
-    """A stderr progress line, updated about every 5 %."""
+    """Progress on stderr: one line rewritten in place on a terminal, a line per quarter in a log."""
+    tty = sys.stderr.isatty()
+
     def report(done: int, total: int) -> None:
-        if done == total or done % max(1, total // 20) == 0:
+        step = max(1, total // (20 if tty else 4))
+        if done != total and done % step:
+            return
+        if tty:
             print(f"\r{label}: {done}/{total}", end="\n" if done == total else "", file=sys.stderr, flush=True)
+        else:
+            print(f"{label}: {done}/{total}", file=sys.stderr, flush=True)
     return report
 
 
