@@ -21,7 +21,7 @@ from referee.service import scenarios
 from referee.service.commits import Committer
 from referee.service.dice import game_seed
 from referee.service.errors import ApiError, bad_input
-from referee.storage import GameEnded, NewEvent, NewGame, StaleIndex, Storage
+from referee.storage import NewEvent, NewGame, StaleIndex, Storage
 from referee.storage.model import Game as StoredGame
 
 MAX_EVENTS_PER_SUBMISSION = 500
@@ -205,8 +205,6 @@ class Host:
         if cached is not None and cached.index == index:
             return cached
         stored = self.storage.get_game(stored.id)         # the current count (the argument may be old)
-        if stored.status != "active" and index >= stored.event_count:
-            raise GameEnded(stored.id)
         if index != stored.event_count:
             raise StaleIndex(stored.id, index, stored.event_count)
         if cached is None or cached.index > index:

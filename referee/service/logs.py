@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -59,7 +58,7 @@ def upload_from(request: Request) -> Upload:
 def read(upload: Upload) -> Log:
     suffix = Path(upload.filename).suffix.lower()
     if suffix in VASSAL_SUFFIXES:
-        return _read_vassal(upload, suffix)
+        return _read_vassal(upload)
     if upload.filename and suffix not in TEXT_SUFFIXES:
         raise ApiError(415, "unsupported_format",
                        f"{upload.filename}: expected a .json or .yaml log, or a VASSAL .vlog/.vsav")
@@ -87,24 +86,16 @@ def vassal_reader() -> Any | None:
     return vassal
 
 
-def _read_vassal(upload: Upload, suffix: str) -> Log:
+def _read_vassal(upload: Upload) -> Log:
     vassal = vassal_reader()
     if vassal is None:
         raise ApiError(415, "unsupported_format",
                        "VASSAL .vlog/.vsav logs cannot be read yet on this server; export the game as a JSON log "
                        "(DESIGN §5) and send that")
-    # The reader works on files (VASSAL saves are zip archives that it opens by path).
-    with tempfile.TemporaryDirectory(prefix="referee-upload-") as tmp:
-        path = Path(tmp) / f"log{suffix}"
-        path.write_bytes(upload.data)
-        module = None
-        if upload.module is not None:
-            module = Path(tmp) / "module.vmod"
-            module.write_bytes(upload.module)
-        try:
-            return vassal.read_log(str(path), module=None if module is None else str(module))
-        except InputError:
-            raise
-        except Exception as exc:  # noqa: BLE001 — a damaged upload is bad input, never a 500
-            raise InputError([f"{upload.filename}: cannot read this VASSAL file ({type(exc).__name__}: {exc})"]) \
-                from None
+    try:
+        return vassal.read_vassal(upload.data, module=upload.module)
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 — a damaged upload is bad input, never a 500
+        raise InputError([f"{upload.filename}: cannot read this VASSAL file ({type(exc).__name__}: {exc})"]) \
+            from None

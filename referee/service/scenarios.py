@@ -22,6 +22,7 @@ _RESOLVED_CACHE_SIZE = 32
 
 _lock = threading.Lock()
 _by_id: dict[str, Any] = {}
+_loading: dict[str, threading.Lock] = {}         # one load per id at a time; the others wait for it
 _resolved: OrderedDict[str, Any] = OrderedDict()
 
 
@@ -59,10 +60,16 @@ def resolve(ref: Any) -> Any:
             raise InputError([f"scenario: {ref!r} is not a scenario id (letters, digits, '-' and '_')"])
         with _lock:
             hit = _by_id.get(ref)
-        if hit is None:
-            hit = load_scenario(ref)            # outside the lock: slow, and a duplicate load is harmless
+            gate = _loading.setdefault(ref, threading.Lock())
+        if hit is not None:
+            return hit
+        with gate:                              # a request during the warm-up waits for the same load
             with _lock:
-                _by_id.setdefault(ref, hit)
+                hit = _by_id.get(ref)
+            if hit is None:
+                hit = load_scenario(ref)
+                with _lock:
+                    _by_id[ref] = hit
         return hit
     if isinstance(ref, Mapping):
         key = json.dumps(ref, sort_keys=True, default=str)
@@ -82,3 +89,13 @@ def resolve(ref: Any) -> Any:
 
 def side_names(scenario: Any) -> tuple[str, ...]:
     return tuple(s.name for s in scenario.sides)
+
+
+def preload() -> None:
+    """Load every scenario ``available()`` lists into the cache (a server's warm-up; failures are left for the
+    request that names the scenario to report)."""
+    for entry in available():
+        try:
+            resolve(entry["id"])
+        except Exception:  # noqa: BLE001 — a scenario that does not load is reported when someone asks for it
+            continue

@@ -27,8 +27,10 @@ def free_port() -> int:
 
 
 class Gunicorn:
-    def __init__(self, database_url: str, *, workers: int = 2, threads: int = 8, cwd: Path | None = None) -> None:
+    def __init__(self, database_url: str, *, workers: int = 2, threads: int = 8, cwd: Path | None = None,
+                 preload: bool = False) -> None:
         self.database_url = database_url
+        self.preload = preload              # load the project's scenarios at start (REFEREE_PRELOAD)
         self.workers = workers
         self.threads = threads
         self.cwd = cwd or ROOT
@@ -39,7 +41,8 @@ class Gunicorn:
         self.port = free_port()
         # A file, not a pipe: nobody reads the log while the server runs, and a full pipe would block it.
         self._log = tempfile.TemporaryFile()
-        env = {**os.environ, "DATABASE_URL": self.database_url, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "DATABASE_URL": self.database_url, "PYTHONPATH": str(ROOT),
+               "REFEREE_PRELOAD": "1" if self.preload else "0"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
              "--worker-class", "gthread", "--threads", str(self.threads), "--log-level", "warning",

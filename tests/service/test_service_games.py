@@ -178,3 +178,17 @@ def test_two_app_instances_on_one_database_agree(database_url: str, small_game: 
 def test_board_png_shows_the_game(client: FlaskClient, small_game: dict[str, Any]) -> None:
     resp = client.get(f"/api/v1/games/{small_game['id']}/board.png", headers=bearer(small_game["tokens"]["Russian"]))
     assert resp.status_code == 200 and resp.data[:4] == b"\x89PNG"
+
+
+def test_a_fresh_instance_shows_an_ended_game(database_url: str, client: FlaskClient,
+                                              small_game: dict[str, Any]) -> None:
+    play_all(client, small_game, players_events(1))
+    fresh: Flask = create_app({"DATABASE_URL": database_url})
+    try:
+        view = fresh.test_client().get(f"/api/v1/games/{small_game['id']}",
+                                       headers=bearer(small_game["tokens"]["Russian"]))
+        assert view.status_code == 200 and view.json["status"] == "ended"
+        assert view.json["next_index"] == len(players_events(1))
+    finally:
+        with fresh.app_context():
+            ext().close()
