@@ -119,3 +119,31 @@ def test_6_24_stack_order_at_the_start_of_the_activation_only():
     r = p("stack_order", side=FR, hex="0404", order=["a", "b"])
     assert errors(r) == [("6.24", "stack_order_timing")]
     assert errors(p("stack_order", side=FR, hex="0404", order=["a"]))[0] == ("6.24", "stack_order_units")
+
+
+def test_5_34_combined_group_activation_where_the_scenario_allows_it():
+    p = play(basic(options={"cga_uses": {FR: 1}}))
+    p.ok("orders", side=FR, under_orders=[])
+    p.ok("orders", side=RU, under_orders=[])
+    p.ok("initiative", rolls={FR: 0, RU: 9})              # the Russians hold the initiative
+    assert errors(p("first_marker", side=RU, marker="ru-2")) == [("5.35", "cga_decision_first")]
+    assert errors(p("cga", side=RU, ags=["ru-2", "ru-2"])) == [("5.35", "wrong_time")]
+    assert errors(p("cga", side=FR, ags=["i-corps", "i-corps"])) == [("5.34", "two_ags")]
+    p.ok("cga", side=FR, ags=["i-corps", "cav"])
+    from referee.rulesets.triumph_and_glory.activation import cup_markers
+    assert cup_markers(p.state) == ("cav", "cga:French", "i-corps", "ru-2", "ru-2")
+    p.ok("first_marker", side=RU, marker="ru-2")
+    p.ok("end_activation")
+    p.ok("draw", marker="cga:French")                      # both AGs act as one
+    assert p.state.activation.units == {"fa1", "fa2", "fa3", "fc1", "fb1"}
+
+
+def test_5_34_no_cga_without_uses_and_a_decline_lets_play_go_on():
+    p = play(basic(options={"cga_uses": {FR: 1}}))
+    p.ok("orders", side=FR, under_orders=[])
+    p.ok("orders", side=RU, under_orders=[])
+    p.ok("initiative", rolls={FR: 4, RU: 5})              # nobody has the initiative: the phase waits for the CGA
+    assert p.state.phase == "initiative"
+    assert errors(p("cga", side=RU, ags=["ru-2", "ru-2"])) == [("5.35", "wrong_time")]
+    p.ok("end_phase", side=FR)                             # declined
+    assert p.state.phase == "activation" and "cga:French" not in p.state.cup

@@ -13,7 +13,7 @@ from referee.engine.replay import replay
 from referee.play import play_game, truncate
 from referee.rulesets.triumph_and_glory import RULESET
 
-from .games import RU, ag, art, at, basic, cav, game_scenario, inf, kutuzov, napoleon
+from .games import FR, RU, ag, art, at, basic, cav, game_scenario, inf, kutuzov, napoleon
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,7 +29,7 @@ def skirmish(seed: int, turns: int = 1):
         ags=[ag("i-corps"), ag("cav", io=5, flags=["cavalry_reserve"]), ag("guard", io=None, flags=["guard"]),
              ag("ru-1", RU, army="1st"), ag("ru-2", RU, army="2nd"), ag("ru-res", RU, army="reserve")],
         special_rules=["BOR-1", "BOR-2", "BOR-3", "BOR-4", "BOR-5", "BOR-6", "BOR-7", "BOR-8", "BOR-INITIATIVE"],
-        turns=turns)
+        options={"cga_uses": {FR: 1, RU: 2}}, turns=turns)
 
 
 @pytest.mark.parametrize("batch", range(4))

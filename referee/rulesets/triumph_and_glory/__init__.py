@@ -39,6 +39,7 @@ class _Names:
     sides: tuple[str, ...]
     markers: frozenset[str]
     commands: frozenset[str]
+    ags: frozenset[str]
     grid: Any
 
     @classmethod
@@ -54,7 +55,8 @@ class _Names:
                    units=frozenset(u.id for u in scenario.counters.units)
                    | frozenset(ldr.id for ldr in scenario.counters.leaders),
                    sides=sides, markers=frozenset(markers),
-                   commands=frozenset(cmd.commands) if cmd else frozenset(), grid=scenario.map.grid)
+                   commands=frozenset(cmd.commands) if cmd else frozenset(),
+                   ags=frozenset(a.id for a in scenario.counters.activation_groups), grid=scenario.map.grid)
 
 
 class TriumphAndGlory:
@@ -119,6 +121,9 @@ class TriumphAndGlory:
                 problems.append((f"rolls.{s}", f"no side '{s}' in the scenario"))
         if "marker" in event and event["marker"] not in n.markers:
             problems.append(("marker", f"no marker '{event['marker']}' in the scenario"))
+        for i, a in enumerate(event.get("ags", ()) or ()):
+            if a not in n.ags:
+                problems.append((f"ags[{i}]", f"no activation group '{a}' in the scenario"))
         if "command" in event and event["command"] not in n.commands:
             problems.append(("command", f"no command '{event['command']}' in the scenario"))
         return problems

@@ -27,7 +27,10 @@ def murat(state: TGState):
 
 
 def marker_ags(state: TGState, marker: str) -> frozenset[str]:
-    """The AGs a marker activates: its own AG, or the cavalry reserve for Murat's AM (BOR-MURAT)."""
+    """The AGs a marker activates: its own AG, both AGs of a CGA (5.34), or the cavalry reserve for Murat's AM
+    (BOR-MURAT)."""
+    if marker.startswith("cga:"):
+        return frozenset(state.cga.get(marker.split(":", 1)[1], ()))
     cav = murat(state)
     if cav is not None and marker == cav.marker:
         return cav.ags
@@ -94,6 +97,11 @@ def cup_markers(state: TGState) -> tuple[str, ...]:
             out.append(barrage_marker(side))
     if state.rules.destruction_marker:
         out.append(DESTRUCTION)            # BOR-5: compulsory, every turn, no orders cost
+    for side, pair in state.cga.items():   # 5.34: one AM of each AG held back, the CGA marker instead
+        for a in pair:
+            if a in out:
+                out.remove(a)
+        out.append(f"cga:{side}")
     return tuple(sorted(out))
 
 
@@ -141,12 +149,62 @@ def reset_activation_flags(state: TGState, units: Iterable[str]):
 # --------------------------------------------------------------------------------------------- events
 
 
+def cga_pending(state: TGState) -> list[str]:
+    """5.35: sides that still have to decide on a CGA this turn (they have uses left)."""
+    if not state.initiative_decided:
+        return []
+    return [s for s in state.static.sides
+            if state.rules.cga_uses.get(s, 0) > state.cga_used.get(s, 0) and s not in state.cga_decided]
+
+
+def cga_errors(state: TGState, side: str, ags: list[str]) -> list[Error]:
+    """5.34: two different AGs of the side, each with an AM going into the cup this turn, uses left."""
+    if state.rules.cga_uses.get(side, 0) <= state.cga_used.get(side, 0):
+        return [Error("5.34", "no_cga", f"{side} has no Combined Group Activation left in this scenario")]
+    markers = cup_markers(state)
+    errors = []
+    if len(set(ags)) != 2:
+        errors.append(Error("5.34", "two_ags", "a CGA combines two different activation groups"))
+    for a in ags:
+        ag = state.static.ags.get(a)
+        if ag is None or ag.side != side or a not in markers:
+            errors.append(Error("5.34", "ag_not_available", f"'{a}' is not a {side} AG with an AM in the cup",
+                                alternatives=tuple(sorted({m for m in markers if m in state.static.ags
+                                                           and state.static.ags[m].side == side}))))
+    return errors
+
+
+def rule_cga(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """5.34/5.35: after initiative, before the first AM is chosen, a side holds back one AM of each of two AGs
+    and puts its CGA marker in the cup; when it is drawn both AGs act as one."""
+    side, ags = event["side"], list(event["ags"])
+    if state.phase != INITIATIVE or side not in cga_pending(state):
+        return _bad("cga", "5.35", "wrong_time", "a CGA is declared after the initiative is decided and before "
+                    "the first marker is chosen, once per turn"), state
+    errors = cga_errors(state, side, ags)
+    if errors:
+        return illegal("cga", errors), state
+    new = replace(state, cga={**state.cga, side: (ags[0], ags[1])}, cga_decided=state.cga_decided | {side},
+                  cga_used={**state.cga_used, side: state.cga_used.get(side, 0) + 1})
+    return legal("cga", ["5.34", "5.35"]), new
+
+
+def rule_no_cga(state: TGState, side: str) -> tuple[Ruling, TGState]:
+    """5.35: the side declines a CGA this turn (its ``end_phase`` in the Initiative Phase)."""
+    if side not in cga_pending(state):
+        return _bad("end_phase", "3.0", "wrong_phase", "nothing to decline now"), state
+    return legal("end_phase", ["5.35"]), replace(state, cga_decided=state.cga_decided | {side})
+
+
 def rule_first_marker(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """4.0 / 5.35: the initiative holder picks one AM (either order status, or a special marker) to go first."""
     side, marker = event["side"], event["marker"]
     if state.phase != INITIATIVE or not state.initiative_decided:
         return _bad("first_marker", "3.0", "wrong_phase",
                     "the first marker is chosen in the Initiative Phase, after the initiative roll"), state
+    if cga_pending(state):
+        return _bad("first_marker", "5.35", "cga_decision_first",
+                    f"{', '.join(cga_pending(state))} must first declare or decline a CGA"), state
     if state.initiative != side:
         return _bad("first_marker", "4.0", "no_initiative",
                     f"{side} does not have the initiative" + ("" if state.initiative else

@@ -13,7 +13,7 @@ from referee.engine.dice import EventDice
 from referee.engine.ruling import Error, Ruling, illegal, legal
 
 from . import activation, cinc, initiative, moves, orders, reserve, sequence
-from .state import CINC, COMMAND, RESERVE, SIDE_TURN, TGState
+from .state import CINC, COMMAND, INITIATIVE, RESERVE, SIDE_TURN, TGState
 
 Rule = Callable[[TGState, Mapping[str, Any], EventDice], tuple[Ruling, TGState]]
 
@@ -22,6 +22,8 @@ def rule_end_phase(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
     """3.0: a side ends its part of the Reserve or CinC Movement phase (or, in Schevardino, declines to
     activate a command, or ends its move)."""
     side = event["side"]
+    if state.phase == INITIATIVE:
+        return activation.rule_no_cga(state, side)
     if state.phase in (RESERVE, CINC):
         ts = state.two_sided
         assert ts is not None
@@ -52,6 +54,7 @@ RULES: Mapping[str, Rule] = {
     "orders": orders.rule_orders,
     "initiative": initiative.rule_initiative,
     "first_marker": activation.rule_first_marker,
+    "cga": activation.rule_cga,
     "draw": activation.rule_draw,
     "individual_order": orders.rule_individual_order,
     "move": moves.rule_move,

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 from referee.engine.dice import EventDice
 
 from . import movement, orders, reserve
-from .activation import command_choices, cup_markers, marker_side
+from .activation import cga_pending, command_choices, cup_markers, marker_side
 from .moves import may_act_error, move_context, orders_error
 from .state import ACTIVATION, CINC, COMMAND, INITIATIVE, ORDERS, OVER, RESERVE, SIDE_TURN, TGState
 
@@ -33,6 +33,12 @@ def legal_actions(state: TGState) -> list[dict[str, Any]]:
     if p == INITIATIVE:
         if not state.initiative_decided:
             return [{"type": "initiative"}]
+        pending = cga_pending(state)
+        if pending:
+            side = pending[0]
+            ags = sorted({m for m in cup_markers(state) if m in state.static.ags and state.static.ags[m].side == side})
+            return [{"type": "end_phase", "side": side}] + [
+                {"type": "cga", "side": side, "ags": [a, b]} for i, a in enumerate(ags) for b in ags[i + 1:]]
         side = state.initiative
         return [{"type": "first_marker", "side": side, "marker": m}
                 for m in sorted(set(cup_markers(state))) if marker_side(state, m) == side]

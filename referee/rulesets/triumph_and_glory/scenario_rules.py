@@ -88,6 +88,7 @@ class ScenarioRules:
     auto_initiative: Mapping[int, str] = field(default_factory=dict)   # turn -> side
     command_activation: CommandActivation | None = None
     one_marker_on_entry: frozenset[str] = frozenset()                  # 5.32: AGs with one AM on entry
+    cga_uses: Mapping[str, int] = field(default_factory=dict)          # 5.34: side -> uses in the game
 
     def has(self, rule_id: str) -> bool:
         return rule_id in self.ids
@@ -152,7 +153,15 @@ def parse(scenario: Scenario) -> ScenarioRules:
         ids=ids, army_orders=army, cavalry_reserve=cav, guard_ags=guard,
         barrage_must_be_ordered="BOR-BARRAGE" in ids, destruction_marker="BOR-5" in ids,
         no_extended_sides=no_ext, cinc_ma=cinc_ma, auto_initiative=auto, command_activation=cmd,
-        one_marker_on_entry=frozenset(opt.get("one_marker_on_entry", ())))
+        one_marker_on_entry=frozenset(opt.get("one_marker_on_entry", ())),
+        cga_uses=_cga_uses(opt.get("cga_uses", opt.get("combined_group_activation"))))
+
+
+def _cga_uses(value: Any) -> dict[str, int]:
+    """5.34 "number of uses: scenario": ``cga_uses: {French: 2}``; ``false``/absent = none (Borodino)."""
+    if not isinstance(value, Mapping):
+        return {}
+    return {str(side): int(n) for side, n in value.items() if n}
 
 
 # --------------------------------------------------------------------------------------------- rule functions

@@ -38,7 +38,8 @@ def start_turn(state: TGState, turn: int, first: bool = False) -> TGState:
         return replace(s, active_commands=activation.commands_active_now(s))
     new_orders = {}
     base = replace(state, turn=turn, phase=ORDERS, initiative=None, initiative_decided=False, cup=(),
-                   cup_ags=frozenset(), revealed=frozenset(), activation=None, two_sided=None)
+                   cup_ags=frozenset(), revealed=frozenset(), activation=None, two_sided=None, cga={},
+                   cga_decided=frozenset())
     for side in state.static.sides:
         old = state.orders[side]
         groups = orders.order_groups(state.board, side)
@@ -79,7 +80,7 @@ def _next(state: TGState, results: list[Result]) -> TGState | None:
             return replace(state, phase=INITIATIVE)
         return None
     if p == INITIATIVE:
-        if state.initiative_decided and state.initiative is None:
+        if state.initiative_decided and state.initiative is None and not activation.cga_pending(state):
             return activation.fill_cup(state)
         return None
     if p == ACTIVATION:

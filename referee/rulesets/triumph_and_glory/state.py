@@ -147,6 +147,9 @@ class TGState:
     two_sided: TwoSided | None = None
     active_commands: frozenset[str] = frozenset()     # Schevardino
     command_chosen: bool = False                      # Schevardino: this turn's extra command
+    cga: Mapping[str, tuple[str, str]] = field(default_factory=dict)   # 5.34 this turn: side -> its two AGs
+    cga_decided: frozenset[str] = frozenset()         # sides that declared or declined a CGA this turn
+    cga_used: Mapping[str, int] = field(default_factory=dict)          # 5.34 uses so far, per side
     side_turn: str | None = None                      # Schevardino: whose move it is
 
     # ---- read-only questions
