@@ -18,6 +18,7 @@ from modulebuilder.render.map import map_layout
 from modulebuilder.vassal import enginecheck
 from modulebuilder.vassal.assemble import build
 from modulebuilder.vassal.facing import facing_hour
+from modulebuilder.vassal.holding import STANDARD_BOXES
 
 pytestmark = pytest.mark.vassal
 PROPS = ("UnitId", "Facing_Facing", "Disorder_Active")
@@ -42,6 +43,14 @@ def _setup_files(vmod: Path, out: Path) -> list[Path]:
         for n in names:
             (out / n).write_bytes(z.read(n))
     return [out / n for n in names]
+
+
+def _round(p: tuple[float, float]) -> tuple[int, int]:
+    return round(p[0]), round(p[1])
+
+
+def _towards(a: tuple[float, float], b: tuple[float, float], t: float) -> tuple[float, float]:
+    return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
 
 
 def assert_engine_places_every_unit(scenario_: Scenario, run: enginecheck.EngineRun) -> None:
@@ -74,14 +83,19 @@ def test_engine_names_every_hex_and_places_the_set_up(engine, kind, tmp_path: Pa
     (save,) = _setup_files(vmod, tmp_path)
     layout, _ = map_layout(s.map)
     hexes = HexGrid.from_model(s.map.grid).hexes()
-    points = [(round(layout.center(h)[0]), round(layout.center(h)[1])) for h in hexes]
-    run = enginecheck.vcheck(vmod, save, props=PROPS, points=points)
+    # each hex centre, then six points half-way to its corners (a piece dropped off-centre)
+    points = [_round(layout.center(h)) for h in hexes]
+    inner = [(h, _round(_towards(layout.center(h), corner, 0.5))) for h in hexes for corner in layout.corners(h)]
+    run = enginecheck.vcheck(vmod, save, props=PROPS, points=points + [p for _, p in inner])
     assert run.ok, run.problems or run.lines[-5:]
-    assert [loc[2] for loc in run.locations] == hexes            # the engine's name of every centre
-    assert all(abs(sx - x) <= 2 and abs(sy - y) <= 2 for x, y, _, sx, sy in run.locations)   # snap stays put
+    centres, off = run.locations[:len(hexes)], run.locations[len(hexes):]
+    assert [loc[2] for loc in centres] == hexes                  # the engine's name of every centre
+    assert all(abs(sx - x) <= 2 and abs(sy - y) <= 2 for x, y, _, sx, sy in centres)   # snap stays put
+    snap = {h: (c[3], c[4]) for h, c in zip(hexes, centres)}
+    assert [loc[2] for loc in off] == [h for h, _ in inner]      # an off-centre drop names its hex ...
+    assert [(loc[3], loc[4]) for loc in off] == [snap[h] for h, _ in inner]   # ... and snaps to its centre
     assert_engine_places_every_unit(s, run)
-    boxes = {p.props["UnitId"]: p.location for p in run.pieces_after("loaded")}
-    assert boxes["psk-b"] == "Withdrawn" and boxes["psk-c"] == "Reinforcements, turn 3"
+    assert_boxes(s, run)
 
 
 def test_engine_replays_the_recorded_log(engine):
@@ -101,7 +115,30 @@ def test_borodino_module_and_both_set_ups_in_the_engine(engine, tmp_path: Path):
     scenarios = [load_scenario(p) for p in BORODINO]
     vmod = build(scenarios, tmp_path).path
     saves = {p.stem: p for p in _setup_files(vmod, tmp_path)}
-    for s in scenarios:
-        run = enginecheck.vcheck(vmod, saves[s.id], props=PROPS)
+    layout, _ = map_layout(scenarios[0].map)
+    hexes = HexGrid.from_model(scenarios[0].map.grid).hexes()
+    for i, s in enumerate(scenarios):
+        # the first run also asks the engine to name the centre of every hex of the map
+        points = [(round(layout.center(h)[0]), round(layout.center(h)[1])) for h in hexes] if i == 0 else []
+        run = enginecheck.vcheck(vmod, saves[s.id], props=PROPS, points=points)
         assert run.ok, run.problems[:10]
+        if points:
+            assert [loc[2] for loc in run.locations] == hexes
         assert_engine_places_every_unit(s, run)
+        assert_boxes(s, run)
+
+
+def assert_boxes(scenario_: Scenario, run: enginecheck.EngineRun) -> None:
+    """Units set up in a box, and reinforcements, are in the holding box the engine names."""
+    where = {p.props["UnitId"]: (p.map, p.location) for p in run.pieces_after("loaded")}
+    on_map = {p.unit for p in scenario_.setup if p.hex}
+    for r in scenario_.reinforcements:
+        label = f"Reinforcements, turn {r.turn}" if r.turn is not None else "Reinforcements, later"
+        for uid in r.units:
+            if uid not in on_map:
+                assert where[uid] == ("Holding", label), uid
+    reinforcing = {u for r in scenario_.reinforcements for u in r.units}
+    labels = {**dict(STANDARD_BOXES), **scenario_.map.boxes}
+    for p in scenario_.setup:
+        if p.box and p.box != "reinforcement" and p.unit not in reinforcing:
+            assert where[p.unit] == ("Holding", labels[p.box]), p

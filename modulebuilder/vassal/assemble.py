@@ -14,6 +14,7 @@ from typing import Sequence
 
 from PIL import Image
 
+from ..hexgrid import HexLayout
 from ..model import CounterSet, MapDef, Scenario
 from . import holding, ids
 from .buildfile import MapSpec, ModuleSpec, TurnSpec, build_file
@@ -84,7 +85,7 @@ def counter_pngs(counters: CounterSet, size: int, cache: ImageCache) -> dict[str
     return {k: v for k, v in out.items() if v is not None}
 
 
-def map_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache):
+def map_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache) -> tuple[bytes, HexLayout]:
     """(PNG bytes, HexLayout) of the rendered map; the layout is recomputed, only the pixels are cached."""
     from ..render import render_map
     from ..render.map import map_layout

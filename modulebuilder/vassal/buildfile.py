@@ -95,8 +95,8 @@ def build_file(spec: ModuleSpec) -> bytes:
         _map(root, m)
     _palette(root, spec)
     _dice(root)
-    for turn in spec.turns:
-        _turn_tracker(root, turn)
+    for i, turn in enumerate(spec.turns):
+        _turn_tracker(root, turn, hotkeys=i == 0)   # one Alt+T / Alt+Shift+T pair, on the first tracker
     for name, file in spec.setups:
         _el(root, "module.PredefinedSetup", {"description": "", "file": file, "isMenu": "false", "name": name,
                                              "useFile": "true"})
@@ -178,10 +178,11 @@ def _dice(root: etree._Element) -> None:
         "reportTotal": "false", "sortDice": "false", "text": "d10 (0-9)", "tooltip": "Roll a d10, 0 to 9"})
 
 
-def _turn_tracker(root: etree._Element, turn: TurnSpec) -> None:
+def _turn_tracker(root: etree._Element, turn: TurnSpec, hotkeys: bool) -> None:
     tracker = _el(root, "module.turn.TurnTracker", {
         "buttonText": turn.name, "hotkey": "", "icon": "", "length": "-1", "lengthStyle": "Maximum",
-        "name": turn.name, "nexthotkey": "84,520", "plusButtonSize": "22", "prevhotkey": "84,195",
+        "name": turn.name, "nexthotkey": "84,520" if hotkeys else "", "plusButtonSize": "22",
+        "prevhotkey": "84,195" if hotkeys else "",
         "reportFormat": "* &lt;$PlayerName$&gt; Turn Updated from $oldTurn$ to $newTurn$",
         "turnButtonHeight": "22", "turnFormat": "$level1$"})
     _el(tracker, "module.turn.ListTurnLevel", {

@@ -138,7 +138,8 @@ def placed_piece(spec: PieceSpec, orientation: Orientation, map_id: str, x: int,
     if disordered:
         if not spec.has_back:
             raise ValueError(f"{spec.key}: disordered in the set-up but its counter has no back")
-        own[-2] = Trait(own[-2].type, "1")     # the layer sits just outside the BasicPiece
+        i = next(i for i, tr in enumerate(own) if tr.type.startswith("emb2;"))
+        own[i] = Trait(own[i].type, "1")       # layer level 1 active: the back is drawn
     own[-1] = t.placed(own[-1], map_id, x, y)
     return Piece(shared + tuple(own))
 
