@@ -114,3 +114,11 @@ def test_absurd_nesting_is_refused():
     text = "begin_save\x1bend_save\x1b" + "LOG\t" * 500 + "CHAT x"
     with pytest.raises(VassalFileError, match="nest"):
         read_game(_zip({"savedGame": text.encode()}))
+
+
+def test_too_many_zip_entries_are_refused(monkeypatch):
+    from modulebuilder.vassal import zipio
+    monkeypatch.setattr(zipio, "MAX_ENTRIES", 3)
+    data = _zip({f"e{i}": b"" for i in range(4)} | {"savedGame": b"begin_save\x1bend_save"})
+    with pytest.raises(VassalFileError, match="zip entries"):
+        read_game(data)

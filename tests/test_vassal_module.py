@@ -113,3 +113,16 @@ def test_build_command_reports_a_bad_scenario_in_one_line(tmp_path: Path, capsys
     assert main(["build", str(bad), "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.strip() and "Traceback" not in err
+
+
+def test_holding_boxes_order_reinforcements_by_turn_then_the_rest():
+    from modulebuilder.vassal import holding
+    cells = {"withdrawn": 2, "reinforcement-later": 1, "reinforcement-10": 3, "reinforcement-3": 1}
+    boxes = holding.boxes(cells, {"withdrawn": "Withdrawn"})
+    assert [b.label for b in boxes] == ["Reinforcements, turn 3", "Reinforcements, turn 10",
+                                        "Reinforcements, later", "Withdrawn"]
+    lay = holding.layout(boxes, 50)
+    for b in boxes:    # every cell lies inside its own box, so the engine names it by that box
+        x0, y0, x1, y1 = lay.rects[b.key]
+        assert len(lay.cells[b.key]) == b.cells
+        assert all(x0 < x < x1 and y0 < y < y1 for x, y in lay.cells[b.key])

@@ -97,25 +97,15 @@ def map_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache) -> tuple[
 # --------------------------------------------------------------------------------------------- module
 
 def holding_boxes(scenarios: Sequence[Scenario]) -> tuple[holding.Box, ...]:
-    """The standard boxes, then reinforcement turns in order, each as wide as its largest use."""
+    """Every box any scenario uses (plus the standard ones), each as wide as its largest use."""
     labels = dict(holding.STANDARD_BOXES)
     for s in scenarios:
-        labels.update({k: v for k, v in s.map.boxes.items()})
+        labels.update(s.map.boxes)
     cells: dict[str, int] = {k: 2 for k in labels}
     for s in scenarios:
         for key, groups in box_groups(s).items():
             cells[key] = max(cells.get(key, 1), len(groups))
-    turns = sorted(int(k.split("-")[1]) for k in cells if k.startswith("reinforcement-") and k[14:].isdigit())
-    order = [f"reinforcement-{t}" for t in turns]
-    order += [k for k in cells if k == "reinforcement-later"]
-    order += [k for k in cells if k not in order]
-
-    def label(key: str) -> str:
-        if key.startswith("reinforcement-"):
-            rest = key.split("-", 1)[1]
-            return f"Reinforcements, turn {rest}" if rest.isdigit() else "Reinforcements, later"
-        return labels.get(key, key.replace("-", " ").capitalize())
-    return tuple(holding.Box(k, label(k), cells[k]) for k in order)
+    return holding.boxes(cells, labels)
 
 
 def turn_specs(scenarios: Sequence[Scenario]) -> tuple[TurnSpec, ...]:

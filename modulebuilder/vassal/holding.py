@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import Mapping
 
 from PIL import Image, ImageDraw
 
 from .buildfile import Zone
 
 STANDARD_BOXES = (("withdrawn", "Withdrawn"), ("recovery", "Recovery"), ("eliminated", "Eliminated"))
+REINFORCEMENT = "reinforcement-"
+LATER = REINFORCEMENT + "later"          # reinforcements whose turn a condition decides
 LABEL_PX = 22
 PAD = 12
 
@@ -38,6 +41,28 @@ class HoldingLayout:
             x0, y0, x1, y1 = self.rects[b.key]
             out.append(Zone(b.label, ((x0, y0), (x1, y0), (x1, y1), (x0, y1))))
         return tuple(out)
+
+
+def reinforcement_key(turn: int | None) -> str:
+    return LATER if turn is None else f"{REINFORCEMENT}{turn}"
+
+
+def box_label(key: str, labels: Mapping[str, str]) -> str:
+    """The zone name of a box: ``Reinforcements, turn 3``, ``Reinforcements, later``, or its label."""
+    if key == LATER:
+        return "Reinforcements, later"
+    if key.startswith(REINFORCEMENT):
+        return f"Reinforcements, turn {key[len(REINFORCEMENT):]}"
+    return labels.get(key, key.replace("-", " ").capitalize())
+
+
+def boxes(cells: Mapping[str, int], labels: Mapping[str, str]) -> tuple[Box, ...]:
+    """Reinforcement boxes by turn, then the later ones, then the rest in ``cells`` order."""
+    turns = sorted(int(k[len(REINFORCEMENT):]) for k in cells
+                   if k.startswith(REINFORCEMENT) and k[len(REINFORCEMENT):].isdigit())
+    order = [reinforcement_key(t) for t in turns] + [k for k in cells if k == LATER]
+    order += [k for k in cells if k not in order]
+    return tuple(Box(k, box_label(k, labels), cells[k]) for k in order)
 
 
 def layout(boxes: tuple[Box, ...], counter_px: int) -> HoldingLayout:

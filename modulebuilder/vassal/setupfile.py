@@ -13,6 +13,7 @@ from typing import Callable, Mapping, Sequence
 
 from ..model import Orientation, Scenario
 from . import ids, savecodec, seqenc
+from .holding import reinforcement_key
 from .metadata import moduledata, savedata
 from .pieces import PieceSpec, placed_piece
 from .savecodec import Leaf, Seq
@@ -99,7 +100,7 @@ def box_groups(scenario: Scenario) -> dict[str, list[list[str]]]:
     out: dict[str, list[list[str]]] = {}
     in_reinforcements = set()
     for r in scenario.reinforcements:
-        key = f"reinforcement-{r.turn}" if r.turn is not None else "reinforcement-later"
+        key = reinforcement_key(r.turn)
         out.setdefault(key, []).append(list(r.units))
         in_reinforcements.update(r.units)
     sides: dict[str, str] = {u.id: u.side for u in scenario.counters.units}
@@ -108,7 +109,7 @@ def box_groups(scenario: Scenario) -> dict[str, list[list[str]]]:
     for p in scenario.setup:
         if p.box is None or p.unit in in_reinforcements:
             continue
-        key = "reinforcement-later" if p.box == "reinforcement" else p.box
+        key = reinforcement_key(None) if p.box == "reinforcement" else p.box
         by_box.setdefault(key, {}).setdefault(sides.get(p.unit, ""), []).append(p.unit)
     for key, per_side in by_box.items():
         out.setdefault(key, []).extend(per_side.values())
