@@ -1,0 +1,42 @@
+"""``referee serve`` / ``referee verify-dice`` as registered on an argparse parser (as referee.cli does)."""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.service.commands import cmd_serve, cmd_verify_dice, register
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="referee")
+    register(p.add_subparsers(dest="command", required=True))
+    return p
+
+
+def test_serve_takes_host_and_port() -> None:
+    args = parser().parse_args(["serve", "--host", "127.0.0.1", "--port", "8123"])
+    assert (args.host, args.port, args.func) == ("127.0.0.1", 8123, cmd_serve)
+
+
+@pytest.mark.parametrize("content, message", [
+    ("{not json", "not a JSON game export"),
+    ("[]", "not a JSON game export"),
+    (json.dumps({"dice": {"mode": "players"}}), "the players rolled"),
+    (json.dumps({"dice": {"mode": "referee", "commitment": "00"}}), "not revealed"),
+    (json.dumps({"dice": {"mode": "referee", "commitment": "00", "seed": "s"}}), "does not match"),
+])
+def test_verify_dice_refuses_what_it_cannot_verify(tmp_path: Path, content: str, message: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "export.json"
+    path.write_text(content)
+    args = parser().parse_args(["verify-dice", str(path)])
+    assert args.func is cmd_verify_dice and args.func(args) == 1
+    assert message in capsys.readouterr().err
+
+
+def test_verify_dice_on_a_missing_file_is_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = parser().parse_args(["verify-dice", str(tmp_path / "none.json")])
+    assert args.func(args) == 1 and "cannot read" in capsys.readouterr().err
