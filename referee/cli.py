@@ -47,7 +47,7 @@ def read_any_log(path: str, module: str | None):
 def cmd_check(args: argparse.Namespace) -> int:
     from referee.engine.replay import final_state, replay
     log = read_any_log(args.log, args.module)
-    result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed)
+    result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=args.format == "text")
     if args.format == "json":
         body = {"rulings": [r.to_dict() for r in result.rulings], "state": final_state(result.game)}
         json.dump(body, sys.stdout, ensure_ascii=False, indent=1)

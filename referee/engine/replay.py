@@ -128,12 +128,14 @@ class Replay(Generic[S]):
 
 
 def replay(ruleset: Ruleset[S], scenario: Any, events: Iterable[Mapping[str, Any]], dice: str = "players",
-           seed: str | None = None) -> Replay[S]:
-    """Rule on every event of a log, in order.  Illegal events are rulings; replay always goes on."""
+           seed: str | None = None, places: bool = True) -> Replay[S]:
+    """Rule on every event of a log, in order.  Illegal events are rulings; replay always goes on.
+    ``places`` records the turn and phase before each event (the text report's headings)."""
     game = new_game(ruleset, scenario, dice, seed)
     out: Replay[S] = Replay()
     for i, event in enumerate(events):
-        out.places.append(ruleset.progress(game.state))
+        if places:
+            out.places.append(ruleset.progress(game.state))
         ruling, game, played = step(game, i, event)
         out.rulings.append(ruling)
         out.played.append(played)

@@ -116,7 +116,8 @@ def test_schevardino_command_activation_and_side_turns():
     assert (p.state.phase, p.state.side_turn) == ("side_turn", FR)
     assert p.state.activation.units == {"c1", "m1"}
     assert errors(p("move", side=FR, unit="c1", path=["0506"]))[0] == ("7.44", "forbidden_hex")
-    p.ok("move", side=FR, unit="c1", path=["0605"])           # every unit Under Orders: full MA
+    r = p.ok("move", side=FR, unit="c1", path=["0605", "0604", "0603"])   # every unit Under Orders: full MA
+    assert r["rules"][0] == "7.11"
     p.ok("end_phase", side=FR)
     assert p.state.side_turn == RU and p.state.activation.units == {"r1"}
     p.ok("end_phase", side=RU)

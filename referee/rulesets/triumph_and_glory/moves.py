@@ -72,8 +72,8 @@ def move_context(state: TGState, uid: str) -> movement.MoveContext:
     g = o.group_of.get(uid) if o else None
     members = o.groups[g] if o is not None and g is not None else ()
     og_hexes = tuple(h for m in members if m != uid and (h := act.start_hexes.get(m)))
-    entered_before = sum(1 for m in act.acted if m in act.start_hexes and act.start_hexes[m] is None
-                         and state.unit(m).ag == u.ag)
+    entered_before = 0 if u.hex is not None else sum(   # 7.41: only a unit entering the map needs the count
+        1 for m in act.acted if m in act.start_hexes and act.start_hexes[m] is None and state.unit(m).ag == u.ag)
     return movement.MoveContext(under_orders=acting_status(state, uid) == "UO", reserve=act.reserve,
                                 og_hexes=og_hexes, entry_index=entered_before + 1,
                                 forbidden_hexes=_forbidden(state, u.side))

@@ -369,10 +369,13 @@ def rule_individual_order(state: TGState, event: Mapping[str, Any], dice: EventD
 
 def acting_status(state: TGState, uid: str) -> str:
     """The unit's status for this activation: ``UO``, ``NO``, ``rally_only`` (failed IO, 5.28) — reserve
-    activations act as No Orders (5.53); a successful IO is Under Orders for this activation only (5.28)."""
+    activations act as No Orders (5.53); a successful IO is Under Orders for this activation only (5.28);
+    in Schevardino every unit is Under Orders."""
     act = state.activation
     if act is not None and act.reserve:
         return "NO"
+    if state.rules.command_activation is not None:
+        return "UO"                        # Schevardino: no orders system, every unit is Under Orders
     o = state.orders.get(state.unit(uid).side)
     g = o.group_of.get(uid) if o else None
     if act is not None and g in act.io:
