@@ -56,7 +56,7 @@ def _replayed() -> Replayed:
 
 @bp.post("/check")
 def check() -> Response:
-    return jsonify(_replayed().body())
+    return Response(_replayed().check_json, mimetype="application/json")
 
 
 @bp.post("/replay")

@@ -7,9 +7,11 @@ to ``EVERY - 1`` engine steps, without holding thousands of states in memory.
 """
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from referee.engine.replay import Game, final_state, new_game, step
@@ -18,7 +20,7 @@ from referee.logs import Log
 EVERY = 32
 
 
-@dataclass(frozen=True)
+@dataclass
 class Replayed:
     log: Log
     rulings: list[dict[str, Any]]
@@ -33,6 +35,11 @@ class Replayed:
     def body(self) -> dict[str, Any]:
         """The response of POST /check and ``referee check --format json``."""
         return {"rulings": self.rulings, "state": self.state}
+
+    @cached_property
+    def check_json(self) -> bytes:
+        """``body()`` encoded once: a whole game's rulings are megabytes of JSON, and the page asks again."""
+        return json.dumps(self.body(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
     def game_at(self, n: int) -> Game[Any]:
         """The game after the first ``n`` events (0 = the set-up)."""
