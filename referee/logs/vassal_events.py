@@ -189,6 +189,9 @@ def _rolled(ctx: _Context, f: Rolled) -> None:
     if f.die != ROLL_DIE:
         ctx.out.notes.append(f"step {f.step}: a {f.die} roll ({f.value}); the rules roll only the d10")
         return
+    if f.value is None:
+        ctx.out.problems.append(f"step {f.step}: the d10 report shows no number")
+        return
     if not 0 <= f.value <= 9:
         ctx.out.problems.append(f"step {f.step}: a d10 roll is 0-9, not {f.value}")
         return

@@ -18,8 +18,9 @@ from modulebuilder.vassal import seqenc
 from modulebuilder.vassal.errors import VassalFileError
 from modulebuilder.vassal.savefile import GameFile, PieceInfo, parse_piece
 
+PROPERTY_PREFIX = "MutableProperty\t"
 MAX_CHAT_CHARS = 2000          # a typed line longer than this is not a declaration; refuse, don't parse it
-ROLL_REPORT = re.compile(r"^\*+\s*(?P<die>[\w ]+?)\s*=\s*(?P<value>-?\d+)\s*\*+\s*(?:<(?P<player>[^>]*)>)?\s*$")
+ROLL_REPORT = re.compile(r"^\*+\s*(?P<die>[\w ]+?)\s*=\s*(?P<value>-?\d*)\s*\*+\s*(?:<(?P<player>[^>]*)>)?\s*$")
 PLAYER_CHAT = re.compile(r"^<(?P<player>[^>]*)>\s+-\s?(?P<text>.*)$", re.S)
 MOVE_REPORT = re.compile(r"^\*\s*(?P<name>.+?) moves (?P<src>.*?) -> (?P<dst>.*?)\s*\*$")
 
@@ -43,7 +44,7 @@ class Said:
 class Rolled:
     step: int
     die: str                        # the dice button's name, e.g. ``d10``
-    value: int
+    value: int | None               # None: the report shows no number (see :func:`_roll_total`)
     player: str | None
 
 
@@ -62,16 +63,37 @@ class Unreadable:
 Fact = Union[PieceChange, Said, Rolled, Reported, Unreadable]
 
 
-def start_pieces(game: GameFile) -> dict[str, PieceInfo]:
-    return game.pieces()
-
-
 def facts(game: GameFile) -> Iterator[Fact]:
     """Every fact of every step, in the order the engine executed the commands."""
     table = game.pieces()
     for step in game.steps:
+        last: Fact | None = None
         for cmd in step.commands:
-            yield from _command_facts(table, step.index, cmd)
+            if isinstance(last, Rolled) and last.value is None and cmd.startswith(PROPERTY_PREFIX):
+                last = _roll_total(last, cmd)
+                continue
+            if last is not None:
+                yield last
+                last = None
+            for fact in _command_facts(table, step.index, cmd):
+                if last is not None:
+                    yield last
+                last = fact
+        if last is not None:
+            yield last
+
+
+def _roll_total(roll: Rolled, cmd: str) -> Rolled:
+    """A roll whose report shows no number, completed from the button's ``<die>_total`` property.
+
+    The engine (3.6) leaves a die out of the report when its result is below the button's keep threshold:
+    our d10 (1-10 with ``plus=-1``, keep >= 1) reports a 0 as ``*** d10 =  ***``, while the property change
+    logged with it still says ``d10_total = 0``.
+    """
+    fields = cmd.split("\t")
+    if len(fields) >= 4 and fields[1] == f"{roll.die}_total" and fields[3].lstrip("-").isdigit():
+        return replace(roll, value=int(fields[3]))
+    return roll
 
 
 def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str) -> Iterator[Fact]:
@@ -126,7 +148,7 @@ def _chat_fact(step: int, raw: str) -> Fact:
     if m := PLAYER_CHAT.match(text):
         return Said(step, m["player"], m["text"].strip())
     if m := ROLL_REPORT.match(text):
-        return Rolled(step, m["die"].strip(), int(m["value"]), m["player"])
+        return Rolled(step, m["die"].strip(), int(m["value"]) if m["value"] else None, m["player"])
     return Reported(step, text)
 
 

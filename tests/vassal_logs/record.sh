@@ -1,0 +1,50 @@
+#!/bin/sh
+# Regenerates the engine-written recordings in fixtures/ (needs the VASSAL engine: see
+# /work/shared/tools/vassal-check/README.md; the first run installs it).  The tests only read the results.
+#   tiny.vmod                the module our builder makes from examples/tiny (the Tinyvka scenario)
+#   borodino-facts.vmod      the Borodino module's buildFile.xml, moduledata and set-ups: the grid, boxes and
+#                            starting positions the reader needs, without 2.6 MB of images
+#   <name>-script.json       what the engine plays (vrecord.sh actions: chat, moves, keys, menus, d10 rolls)
+#   <name>.vlog              the log the engine itself wrote while playing it
+#   <name>.vrecord.txt       the engine's account of each action (drop points, logged commands)
+# Set BORODINO_VMOD to an already built borodino.vmod to skip its (slow) build.
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+FIX="$HERE/fixtures"
+ROOT=$(cd "$HERE/../.." && pwd)
+TOOLS=${VASSAL_CHECK_TOOLS:-/work/shared/tools/vassal-check}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+cd "$ROOT"
+
+.venv/bin/modulebuilder build examples/tiny/scenario.yaml --out "$TMP/tiny"
+cp "$TMP/tiny/tiny.vmod" "$FIX/tiny.vmod"
+if [ -z "${BORODINO_VMOD:-}" ]; then
+  .venv/bin/modulebuilder build scenarios/borodino.yaml scenarios/schevardino.yaml --out "$TMP/borodino"
+  BORODINO_VMOD="$TMP/borodino/borodino.vmod"
+fi
+
+.venv/bin/python - "$FIX/tiny.vmod" "$BORODINO_VMOD" "$TMP" "$FIX/borodino-facts.vmod" <<'PY'
+import sys, zipfile
+from pathlib import Path
+from modulebuilder.vassal.zipio import deterministic_zip
+tiny, borodino, tmp, facts = sys.argv[1:]
+for vmod in (tiny, borodino):
+    with zipfile.ZipFile(vmod) as z:
+        for n in z.namelist():
+            if n.endswith(".vsav"):
+                (Path(tmp) / n).write_bytes(z.read(n))
+with zipfile.ZipFile(borodino) as z:
+    keep = [n for n in z.namelist() if n in ("buildFile.xml", "moduledata") or n.endswith(".vsav")]
+    Path(facts).write_bytes(deterministic_zip([(n, z.read(n)) for n in keep]))
+PY
+
+record() {   # record NAME MODULE SETUP
+  sh "$TOOLS/vrecord.sh" "$2" "$3" "$FIX/$1-script.json" "$TMP/$1.vlog" > "$FIX/$1.vrecord.txt" 2>&1 \
+    || { cat "$FIX/$1.vrecord.txt"; exit 1; }
+  cp "$TMP/$1.vlog" "$FIX/$1.vlog"
+  echo "$1: $(tail -1 "$FIX/$1.vrecord.txt")"
+}
+record tiny "$FIX/tiny.vmod" "$TMP/tiny.vsav"
+record typo "$FIX/tiny.vmod" "$TMP/tiny.vsav"
+record borodino "$BORODINO_VMOD" "$TMP/borodino.vsav"
