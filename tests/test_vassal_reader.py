@@ -72,3 +72,36 @@ def test_the_engine_keeps_our_stack_order_first_listed_on_top():
     stacks = {tuple(units[i] for i in s.pieces_top_first) for s in game.stacks().values()}
     # scenarios.py lists hex 1402 as dumon-a, dumon-b, guy-a: dumon-a on top
     assert ("dumon-a", "dumon-b", "guy-a") in stacks
+
+
+def test_module_grid_names_every_recorded_piece_as_the_engine_did():
+    from modulebuilder.vassal.gridmap import location_name
+    from modulebuilder.vassal.modulefile import read_module
+    module = read_module(FIXTURES / "small.vmod")
+    assert module.setups == {"Small small": "small.vsav"}
+    assert "Withdrawn" in module.zones["Holding"]
+    grid = module.grids["Main Map"]
+    engine_said = dict(re.findall(r"drop at (\d+,\d+) \((\d{4})\)", (FIXTURES / "recorded.vrecord.txt").read_text()))
+    assert engine_said
+    for xy, hex_name in engine_said.items():
+        x, y = map(int, xy.split(","))
+        assert location_name(grid, x, y) == hex_name
+    # and every piece of the set-up is named by the hex the scenario put it on
+    from fixtures.vassal.scenarios import grid as small_grid, scenario
+    units = read_game(FIXTURES / "small.vsav").by_unit()
+    for placement in scenario(small_grid("flat", "odd", 13, 0)).setup:
+        if placement.hex:
+            piece = units[placement.unit]
+            assert location_name(grid, piece.x, piece.y) == placement.hex
+
+
+def test_a_module_with_broken_xml_is_refused():
+    import pytest
+    from modulebuilder.vassal.errors import VassalFileError
+    from modulebuilder.vassal.modulefile import read_module
+    from modulebuilder.vassal.zipio import deterministic_zip
+    bomb = b'<?xml version="1.0"?><!DOCTYPE a [<!ENTITY e SYSTEM "file:///etc/passwd">]><a>&e;</a>'
+    info = read_module(deterministic_zip([("buildFile.xml", bomb)]))   # the entity is never resolved
+    assert info.grids == {}
+    with pytest.raises(VassalFileError, match="not well-formed"):
+        read_module(deterministic_zip([("buildFile.xml", b"<a>")]))
