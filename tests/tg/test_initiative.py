@@ -168,3 +168,15 @@ def test_russian_reserve_without_orders_may_not_move_nor_roll():
     p.ok("draw", marker="ru-res")
     assert errors(p("individual_order", side=RU, unit="c1", roll=0)) == [("BOR-RUSSIAN-ORDERS", "reserve_no_io")]
     assert errors(p("move", side=RU, unit="c1", path=["0704"])) == [("BOR-RUSSIAN-ORDERS", "reserve_not_ordered")]
+
+
+def test_holder_without_any_marker_does_not_stall_the_turn():
+    sc = game_scenario(at(napoleon(), "0207"), at(kutuzov(), "0702"),
+                       at(inf("r1", side=RU, ag="ru-2"), "0502", facing=6),
+                       ags=[ag("ru-2", RU, io=4)])           # the French have a CinC but no units
+    p = play(sc)
+    p.ok("orders", side=FR, under_orders=[])
+    p.ok("orders", side=RU, under_orders=[])
+    r = p.ok("initiative", rolls={FR: 9, RU: 0})
+    assert r["results"][0]["side"] == FR and p.state.phase == ACTIVATION and p.state.cup == ("ru-2", "ru-2")
+    assert r["awaiting"] == []

@@ -149,6 +149,12 @@ def reset_activation_flags(state: TGState, units: Iterable[str]):
 # --------------------------------------------------------------------------------------------- events
 
 
+def holder_picks_first(state: TGState) -> bool:
+    """4.0: the initiative holder picks the first AM — if he has one going into the cup."""
+    holder = state.initiative
+    return holder is not None and any(marker_side(state, m) == holder for m in cup_markers(state))
+
+
 def cga_pending(state: TGState) -> list[str]:
     """5.35: sides that still have to decide on a CGA this turn (they have uses left)."""
     if not state.initiative_decided:

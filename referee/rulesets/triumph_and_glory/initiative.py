@@ -13,6 +13,7 @@ from typing import Any, Mapping
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Awaiting, Error, Modifier, Roll, Ruling, illegal, legal, result, table_roll
 
+from .activation import holder_picks_first
 from .state import CINC, INITIATIVE, RESERVE, TGState
 
 
@@ -67,9 +68,9 @@ def rule_initiative(state: TGState, event: Mapping[str, Any], dice: EventDice) -
     rolls = [replace(r, result="initiative" if r.side == holder else ("tie" if holder is None else "none"))
              for r in rolls]
     res = [result("initiative", "4.0", None, side=holder)]
-    awaiting = [Awaiting("first_marker", holder, "4.0")] if holder else []
-    return (legal("initiative", ["4.0"], rolls=rolls, results=res, awaiting=awaiting),
-            replace(state, initiative=holder, initiative_decided=True))
+    new = replace(state, initiative=holder, initiative_decided=True)
+    awaiting = [Awaiting("first_marker", holder, "4.0")] if holder_picks_first(new) else []
+    return legal("initiative", ["4.0"], rolls=rolls, results=res, awaiting=awaiting), new
 
 
 # --------------------------------------------------------------------------------------------- go first

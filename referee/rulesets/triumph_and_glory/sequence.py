@@ -80,8 +80,9 @@ def _next(state: TGState, results: list[Result]) -> TGState | None:
             return replace(state, phase=INITIATIVE)
         return None
     if p == INITIATIVE:
-        if state.initiative_decided and state.initiative is None and not activation.cga_pending(state):
-            return activation.fill_cup(state)
+        if state.initiative_decided and not activation.cga_pending(state) \
+                and not activation.holder_picks_first(state):
+            return activation.fill_cup(state)          # nobody to pick a first marker (4.0)
         return None
     if p == ACTIVATION:
         if state.activation is None and not state.cup:
