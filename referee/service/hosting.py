@@ -192,9 +192,9 @@ class Host:
                 raise ApiError(403, "wrong_side", f"events[{i}].side: this token plays {side}, "
                                                   f"not {named}")
             if stored.dice_mode == "referee":
-                given = [f for f in ROLL_FIELDS if f in event] + (["type"] if event.get("type") == "roll" else [])
-                if given:
-                    raise bad_input([f"events[{i}].{given[0]}: the referee rolls the dice in this game; "
+                given = next((f for f in ROLL_FIELDS if f in event), None)
+                if given is not None or event.get("type") == "roll":
+                    raise bad_input([f"events[{i}].{given or 'type'}: the referee rolls the dice in this game; "
                                      "send the event without its roll"])
 
     # ------------------------------------------------------------------ state
