@@ -39,7 +39,10 @@ def read_any_log(path: str, module: str | None):
             raise InputError([f"{path}: the VASSAL log reader is not available yet; export the game as a JSON "
                               "log (DESIGN §5) and check that"])
         from referee.logs import vassal  # type: ignore[attr-defined]
-        return vassal.read_log(path, module=module)
+        reader = getattr(vassal, "read_log", None)
+        if reader is None:
+            raise InputError([f"{path}: the VASSAL log reader (referee.logs.vassal) has no read_log(path, module)"])
+        return reader(path, module=module)
     from referee.logs import read_log
     return read_log(path)
 

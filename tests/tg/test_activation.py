@@ -147,3 +147,14 @@ def test_5_34_no_cga_without_uses_and_a_decline_lets_play_go_on():
     assert errors(p("cga", side=RU, ags=["ru-2", "ru-2"])) == [("5.35", "wrong_time")]
     p.ok("end_phase", side=FR)                             # declined
     assert p.state.phase == "activation" and "cga:French" not in p.state.cup
+
+
+def test_cat_124_russian_extended_movement_is_illegal():
+    p = play(basic(special_rules=["BOR-8"]))
+    p.ok("orders", side=FR, under_orders=[])
+    p.ok("orders", side=RU, under_orders=["r1"])
+    p.ok("initiative", rolls={FR: 0, RU: 9})
+    p.ok("first_marker", side=RU, marker="ru-2")
+    r = p("move", side=RU, unit="r1", path=["0501"], mode="extended")
+    assert errors(r) == [("BOR-NO-EXTENDED", "no_extended")]
+    p.ok("move", side=RU, unit="r1", path=["0501"], mode="normal")
