@@ -49,7 +49,22 @@ def validator(kind: Kind) -> Draft202012Validator:
 
 def schema_problems(doc: Located, kind: Kind) -> list[Problem]:
     """Every way ``doc`` breaks the ``kind`` schema, as author-readable problems."""
-    return problems_from_errors(doc, validator(kind).iter_errors(doc.data), field_names())
+    # Validating a large counters file takes seconds, and one file is validated again for each scenario
+    # that names it.  Parsed files are shared per version on disk (files.read_document), so the same
+    # document object means the same text: remember its result, holding the object so its id stays unique.
+    key = (id(doc), kind)
+    cached = _RESULTS.get(key)
+    if cached is not None and cached[0] is doc:
+        return list(cached[1])
+    problems = problems_from_errors(doc, validator(kind).iter_errors(doc.data), field_names())
+    if len(_RESULTS) >= _RESULTS_KEPT:
+        _RESULTS.pop(next(iter(_RESULTS)))          # forget the oldest
+    _RESULTS[key] = (doc, tuple(problems))
+    return problems
+
+
+_RESULTS_KEPT = 64
+_RESULTS: dict[tuple[int, str], tuple[Located, tuple[Problem, ...]]] = {}
 
 
 @lru_cache(maxsize=None)
