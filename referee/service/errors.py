@@ -1,7 +1,7 @@
 """JSON errors for every failure: ``{"error": {"code", "message"}}`` (DESIGN §6), never an HTML page.
 
 Handlers translate, in one place, the three sources of failure — the service's own ``ApiError``, werkzeug's
-HTTP exceptions (404 unknown route, 405, 413 oversized body, a malformed JSON body), and the storage layer's
+HTTP exceptions (404 unknown route, 405, 413 oversized body), and the storage layer's
 exceptions — so that views raise and never build error responses themselves.  Anything else is a bug: it is
 logged with its traceback and answered 500 without details.
 """
@@ -78,13 +78,20 @@ def _storage(exc: StorageError) -> Response:
     return error_response(503, "storage_unavailable", "the database is unavailable; try again later")
 
 
+def _api(exc: ApiError) -> Response:
+    resp = error_response(exc.status, exc.code, exc.message, **exc.extra)
+    if exc.status == 401:
+        resp.headers["WWW-Authenticate"] = 'Bearer realm="referee"'     # RFC 6750: how to authenticate
+    return resp
+
+
 def _unexpected(exc: Exception) -> Response:
     log.exception("unhandled error")
     return error_response(500, "internal_error", "internal error (logged); please report it")
 
 
 def register(app: Flask) -> None:
-    app.register_error_handler(ApiError, lambda e: error_response(e.status, e.code, e.message, **e.extra))
+    app.register_error_handler(ApiError, _api)
     app.register_error_handler(InputError, lambda e: error_response(422, "invalid_input", "; ".join(e.problems),
                                                                     problems=list(e.problems)))
     app.register_error_handler(UnknownRuleset, lambda e: error_response(422, "unknown_ruleset", str(e)))
