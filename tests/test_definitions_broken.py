@@ -118,6 +118,10 @@ EXPECTED: list[tuple[str, list[str]]] = [
     ('s_broken_map.yaml', [
         "tests/broken/m_terrain_off_map.yaml:5:43: terrain.hexes.woods[0]: hex '0909' is not on the map (columns 1-8, rows 1-8)",
     ]),
+    ('s_disordered_no_back.yaml', [
+        "tests/broken/s_disordered_no_back.yaml:11:55: setup[0].status: 'platov-a' has no Disordered side (flag no_back)",
+        'tests/broken/s_disordered_no_back.yaml:12:34: setup[1].status: leaders have no status',
+    ]),
     ('s_facing_hexside.yaml', [
         'tests/broken/s_facing_hexside.yaml:12:42: setup[0].facing: facing 3 points at a hexside; on a pointy map a unit faces a vertex (2, 4, 6, 8, 10, 12)',
     ]),

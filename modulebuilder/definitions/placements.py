@@ -76,20 +76,25 @@ def _strings(value: object) -> list[str]:
 
 
 def _on_map(e: Entry, piece: Entry, grid: HexGrid | None) -> list[Problem]:
-    hex_id, facing = e.text("hex"), e.integer("facing")
-    is_leader = piece.section == "leaders"
+    """The hex is on the map, and the piece's facing and status suit what it is."""
+    hex_id = e.text("hex")
     out: list[Problem] = []
     if grid is not None and hex_id is not None:
         out += off_map(e.doc, grid, [HexRef(e.path + ("hex",), hex_id)])
-    if is_leader:
-        if "facing" in e.data:
-            out.append(e.problem("facing", "leaders have no facing", at_key=True))
-    elif hex_id is not None and "facing" not in e.data and "box" not in e.data:
+    if piece.section == "leaders":
+        out += [e.problem(f, f"leaders have no {f}", at_key=True) for f in ("facing", "status") if f in e.data]
+        return out
+    if hex_id is not None and "facing" not in e.data and "box" not in e.data:
         out.append(e.missing("facing", "a unit on the map needs a facing"))
+    facing = e.integer("facing")
     if grid is not None and facing is not None and 1 <= facing <= 12:
         why = bad_facing(grid, facing)
         if why:
             out.append(e.problem("facing", why))
+    flags = piece.data.get("flags")
+    if e.data.get("status") == "disordered" and isinstance(flags, list) and "no_back" in flags:
+        # A counter without a Disordered side cannot start Disordered (cossacks go to the Withdrawn box).
+        out.append(e.problem("status", f"{piece.data.get('id')!r} has no Disordered side (flag no_back)"))
     return out
 
 
