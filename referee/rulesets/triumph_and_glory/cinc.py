@@ -84,6 +84,8 @@ def displace_cincs(board: Board, entered: Iterable[str], mover_side: str) -> tup
     """5.63: every enemy CinC in a hex an enemy unit entered moves at once onto the nearest friendly unit."""
     results = []
     for h in entered:
+        if h not in board.leaders_by_hex:          # the common case: no commander there
+            continue
         for ldr in board.leaders_at(h):
             if ldr.side != mover_side:
                 dest = nearest_friendly_hex(board, ldr.id)
