@@ -1,15 +1,18 @@
-"""VASSAL formats: the module (.vmod) writer and the save/log (.vsav/.vlog) codec and reader.
+"""VASSAL formats: the module (.vmod) writer and the save/log (.vsav/.vlog) reader (see README.md here).
 
-Layers, lowest first (see /work/shared/formats/vassal.md for the formats themselves):
+Modules, lowest layer first (formats: /work/shared/formats/vassal.md):
 
-* ``seqenc``     VASSAL's SequenceEncoder escaping, the brick every other string is built from
-* ``traits``     piece traits (decorators) and whole pieces as type/state strings
-* ``facing``     clock-hour facings <-> FreeRotator states
-* ``gridmap``    our hex grid conventions -> VASSAL HexGrid/HexGridNumbering attributes
-* ``ids``        stable piece-slot and piece ids derived from unit ids
-* ``savecodec``  zip + ``!VCSK`` obfuscation + the command tree grammar (reading and writing)
-* ``savefile``   reading pieces out of a .vsav/.vlog (used by the referee)
-* ``setupfile``  a scenario's set-up as a .vsav
-* ``buildfile``  buildFile.xml and moduledata
-* ``assemble``   the whole .vmod, deterministic and cached; ``commands`` is its CLI
+* ``seqenc``      VASSAL's SequenceEncoder escaping, the brick every other string is built from
+* ``traits``      piece traits (decorators) and whole pieces as type/state strings
+* ``facing``      clock-hour facings <-> FreeRotator states
+* ``pieces``      our units, leaders and markers as prototypes, palette pieces and placed pieces
+* ``gridmap``     our hex grid conventions -> VASSAL HexGrid/HexGridNumbering, and the engine's hex naming
+* ``holding``     the off-map board of boxes (reinforcements by turn, withdrawn, recovery, eliminated)
+* ``ids``         stable piece-slot and piece ids derived from unit ids
+* ``zipio``       deterministic zips out, bounded zip reading in; ``errors``: VassalFileError
+* ``savecodec``   ``!VCSK`` obfuscation and the command tree grammar, both ways
+* ``setupfile``   a scenario's set-up as a .vsav;  ``metadata``: moduledata/savedata
+* ``buildfile``   buildFile.xml;  ``assemble``: the whole .vmod (with ``cache``);  ``commands``: the CLI
+* ``savefile``    reading pieces and steps out of a .vsav/.vlog;  ``modulefile``: reading a .vmod's grids
+* ``enginecheck`` running the real engine (shared/tools/vassal-check) and parsing its verdict
 """

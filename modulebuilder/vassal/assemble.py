@@ -21,7 +21,7 @@ from .buildfile import MapSpec, ModuleSpec, TurnSpec, build_file
 from .cache import ImageCache, key_of
 from .gridmap import VassalHexGrid, vassal_grid
 from .metadata import moduledata
-from .pieces import PieceSpec, image_name, piece_specs, prototype_name, prototype_traits
+from .pieces import image_name, piece_specs, prototype_name, prototype_traits
 from .setupfile import box_groups, saved_game_text, scenario_placements, vsav_bytes
 from .traits import Piece
 from .zipio import deterministic_zip
