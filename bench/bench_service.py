@@ -1,6 +1,6 @@
 """Load on the referee service: hosted-game submissions and POST /check, against gunicorn on 127.0.0.1.
 
-    .venv/bin/python bench/bench_service.py [--clients 32] [--seconds 15] [--workers 2] [--threads 16]
+    .venv/bin/python bench/bench_service.py [--clients 32] [--seconds 15] [--workers 1] [--threads 32]
 
 Set-up: one SQLite database (WAL, synchronous=FULL) in a temporary folder; gunicorn with ``--workers`` gthread
 workers.  Each of ``--clients`` threads plays its own hosted game (dice: players) on the small test scenario
@@ -111,8 +111,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=15.0)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=1)          # SQLite: see commands.default_workers
+    parser.add_argument("--threads", type=int, default=32)
     parser.add_argument("--skip-check", action="store_true", help="skip POST /check of the sample game")
     args = parser.parse_args()
     players_events(1)                                   # make the game before timing anything

@@ -40,3 +40,42 @@ def test_verify_dice_refuses_what_it_cannot_verify(tmp_path: Path, content: str,
 def test_verify_dice_on_a_missing_file_is_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     args = parser().parse_args(["verify-dice", str(tmp_path / "none.json")])
     assert args.func(args) == 1 and "cannot read" in capsys.readouterr().err
+
+
+def test_serve_runs_the_service_on_the_given_port(tmp_path: Path) -> None:
+    """`serve` as referee.cli will call it, in a child process: it answers on 127.0.0.1 until stopped."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from live import ROOT, free_port
+
+    port = free_port()
+    script = ("import argparse, sys; from referee.service.commands import register; "
+              "p = argparse.ArgumentParser(); register(p.add_subparsers()); "
+              "a = p.parse_args(sys.argv[1:]); sys.exit(a.func(a))")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'serve.sqlite'}", "REFEREE_PRELOAD": "0",
+           "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-c", script, "serve", "--host", "127.0.0.1", "--port", str(port)],
+                            cwd=tmp_path, env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import http.client
+        deadline = time.monotonic() + 60
+        status = None
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                conn.request("GET", "/api/v1/rulesets")
+                status = conn.getresponse().status
+                conn.close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        assert status == 200
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
