@@ -51,6 +51,31 @@ def server(database_url: str) -> Iterator[str]:
     thread.join(timeout=10)
 
 
+def _hosted_game(server: str, events: list[dict]) -> dict:
+    """A players'-dice game on the server with ``events`` submitted, each by its own side."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    from service_play import submitter
+
+    conn = http.client.HTTPConnection(urlsplit(server).hostname, urlsplit(server).port, timeout=30)
+
+    def post(path: str, body: dict, token: str | None = None) -> dict:
+        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+        conn.request("POST", path, body=json.dumps(body), headers=headers)
+        resp = conn.getresponse()
+        data = json.loads(resp.read())
+        assert resp.status in (200, 201), data
+        return data
+
+    game = post("/api/v1/games", {"scenario": SMALL, "dice": "players"})
+    for i, event in enumerate(events):
+        post(f"/api/v1/games/{game['id']}/events", {"expected_index": i, "events": [event]},
+             game["tokens"][submitter(event)])
+    conn.close()
+    return game
+
+
 def test_upload_a_log_read_rulings_and_step_the_board(server: str, tmp_path: Path) -> None:
     _need_browser()
     from playwright.sync_api import expect, sync_playwright
@@ -86,5 +111,14 @@ def test_upload_a_log_read_rulings_and_step_the_board(server: str, tmp_path: Pat
             before = board_after(first_move)
             assert moved != before
             expect(page.locator("#step-label")).to_contain_text(f"after {first_move} of 20 events")
+
+            # A hosted game, opened by id and token: the caller's rulings and the board now.
+            game = _hosted_game(server, events[:3])
+            page.fill("#game-id", game["id"])
+            page.fill("#game-token", game["tokens"]["French"])
+            page.click("#open-button")
+            expect(page.locator("#title")).to_contain_text(f"Game {game['id']} — French", timeout=30_000)
+            expect(page.locator("#rulings li")).to_have_count(3)
+            board_after(3)
         finally:
             browser.close()
