@@ -30,7 +30,8 @@ from .vassal_steps import Fact, PieceChange, Reported, Rolled, Said, Unreadable,
 FACING_PROPERTY = "Facing_Facing"          # FreeRotator "Facing": state + 1 (modulebuilder.vassal.facing)
 DISORDER_PROPERTY = f"{DISORDER_LAYER}_Active"
 ROLL_DIE = "d10"
-SIDE_OPTIONAL = ("draw", "initiative", "go_first", "end_activation")   # the schema does not require a side
+SIDELESS = ("draw", "initiative", "go_first")     # no side unless typed
+SIDE_OPTIONAL = ("end_activation",)                 # the side when known, else none (the schema allows it)
 
 
 @dataclass
@@ -225,11 +226,14 @@ def _with_side(ctx: _Context, f: Said, event: dict[str, Any], claim: chat.Claim)
 
 
 def _sided(ctx: _Context, f: Said, event: dict[str, Any]) -> dict[str, Any] | None:
-    """The event with its side: typed, else that of the units it names, else the player's."""
-    if "side" in event:
+    """The event with its side: typed, else that of the units it names, else the player's.
+
+    Draws, initiative and go-first rolls belong to nobody in particular: they get no side unless typed.
+    """
+    if "side" in event or event["type"] in SIDELESS:
         return event
     side = _units_side(ctx.roster, event) or ctx.player_side.get(f.player)
-    if side is not None and (event["type"] not in SIDE_OPTIONAL or event["type"] == "end_activation"):
+    if side is not None:
         return {**event, "side": side}
     if event["type"] in SIDE_OPTIONAL:
         return event

@@ -23,6 +23,7 @@ from referee.engine.replay import new_game, step
 from .vassal_events import ReadEvent
 
 MODES = (None, "limited", "extended")   # None: the ruleset's default (normal) movement
+REINFORCEMENT = "reinforcement"
 UNLIMITED = 999                          # an allowance no map needs: "cheapest ignoring MP"
 
 
@@ -49,18 +50,24 @@ def with_path(state: Any, read: ReadEvent) -> dict[str, Any]:
 def tg_path(state: Any, uid: str, dest: str, mode: str | None, facing: int | None) -> tuple[list[str], str | None]:
     """(path, mode) for Triumph & Glory; the straight line for a state without a T&G board."""
     board = getattr(state, "board", None)
-    if board is None or uid not in getattr(board, "units", {}) or board.units[uid].hex is None:
-        return straight_line(board, _hex_of(board, uid), dest), None
+    unit = getattr(board, "units", {}).get(uid)
+    if unit is None:
+        return [dest], None
     from referee.rulesets.triumph_and_glory import movement
     ctx = _context(state, uid)
-    for m in (mode,) if mode is not None else MODES:
+    for m in (mode,) if mode is not None else _modes(unit):
         path = movement.cheapest_path(board, uid, dest, m, ctx)
         if path and movement.check_move(board, uid, path, m, ctx, facing=facing, alternatives=False).legal:
             return path, m
     unlimited = movement.cheapest_path(board, uid, dest, mode, replace(ctx, allowance=UNLIMITED))
     if unlimited:
         return unlimited, None
-    return straight_line(board, board.units[uid].hex, dest), None
+    return straight_line(board, unit.hex, dest), None
+
+
+def _modes(unit: Any) -> tuple[str | None, ...]:
+    # A unit waiting in the reinforcement box enters the map in the reinforcement mode (7.4x).
+    return (REINFORCEMENT,) + MODES if getattr(unit, "box", None) == REINFORCEMENT else MODES
 
 
 def _context(state: Any, uid: str) -> Any:
@@ -70,11 +77,6 @@ def _context(state: Any, uid: str) -> Any:
     if act is not None and uid in act.units:
         return moves.move_context(state, uid)
     return movement.MoveContext()
-
-
-def _hex_of(board: Any, uid: str) -> str | None:
-    units = getattr(board, "units", {})
-    return units[uid].hex if uid in units else None
 
 
 def straight_line(board: Any, start: str | None, dest: str) -> list[str]:

@@ -131,3 +131,11 @@ def test_missing_file_is_a_sentence(tmp_path):
     with pytest.raises(InputError) as err:
         read_vassal(tmp_path / "nope.vlog")
     assert err.value.problems[0].startswith("nope.vlog: cannot read")
+
+
+def test_a_declaration_whose_side_cannot_be_told():
+    # Without '!side French' nothing says whose '!first i-corps' it is: Alice has not moved a unit yet.
+    text = _tiny_text().replace("!side French", "hello")
+    assert _problems(_vlog(text)) == [
+        "step 6: cannot tell which side '!first i-corps' is for: add the side (e.g. '!first french') or type "
+        "'!side French' first"]
