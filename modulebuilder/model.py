@@ -14,6 +14,7 @@ Shift = Literal["even", "odd"]
 Kind = Literal["infantry", "cavalry", "artillery"]
 CavType = Literal["L", "H", "C"]
 Status = Literal["good", "disordered"]
+Formation = Literal["normal", "shaken", "broken", "hedgehog", "open_order", "column"]
 Box = Literal["withdrawn", "recovery", "eliminated", "reinforcement", "destroyed"]
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -85,6 +86,7 @@ class Unit:
     brigade: str | None = None       # text before a final one-letter suffix unless given explicitly
     flags: frozenset[str] = frozenset()
     source: str = field(default="", compare=False)   # "file:line" of its definition, for messages
+    size: int = 1                    # hexes the counter covers (Musket & Pike two-hex units: 2)
 
     # Convenience accessors for the good-order values the rules mostly read.
     @property
@@ -229,6 +231,7 @@ class Placement:
     box: Box | None = None
     facing: int | None = None        # a vertex clock hour
     status: Status = "good"
+    formation: Formation | None = None   # Musket & Pike: the formation it starts in (None = the ruleset's default)
 
 
 @dataclass(frozen=True)

@@ -219,3 +219,23 @@ def test_load_resolved_refuses_what_is_not_a_document(doc: object, expected: str
     with pytest.raises(DefinitionError) as caught:
         load_resolved(doc)  # type: ignore[arg-type]
     assert str(caught.value.problems[0]) == expected
+
+
+def test_musket_and_pike_unit_size_and_formation_round_trip() -> None:
+    doc = """
+ruleset: musket-and-pike
+map: {grid: {orientation: flat, shifted: odd, first_column: 1, first_row: 1, columns: 6, rows: 6}}
+activation_groups: [{id: left, name: Left wing, side: Royalist, colour: "#aa0000", io_rating: null}]
+units:
+  - {id: pikes-1, name: Pikes, kind: infantry, side: Royalist, ag: left, assault: 4, cohesion: 5, ma: 4, dfe: 0,
+     size: 2, flags: [heavy, pikes], hex: "0303", facing: 1, formation: hedgehog}
+"""
+    s = load_resolved(doc)
+    assert s.counters.unit("pikes-1").size == 2
+    assert s.setup == (Placement("pikes-1", hex="0303", facing=1, formation="hedgehog"),)
+    assert load_resolved(resolve(s)) == s
+    with pytest.raises(DefinitionError) as caught:
+        load_resolved(doc.replace("size: 2", "size: 3").replace("hedgehog", "square"))
+    assert [p.message for p in caught.value.problems] == [
+        "must be one of 1, 2 (got 3)",
+        "must be one of normal, shaken, broken, hedgehog, open_order, column (got 'square')"]

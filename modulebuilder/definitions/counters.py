@@ -130,7 +130,7 @@ def build_unit(e: Entry) -> Unit:
         id=d["id"], name=d["name"], kind=d["kind"], side=e.side or "", ag=d["ag"], front=front, back=back,
         cav_type=d.get("cav_type"), corps=d.get("corps", ""),
         brigade=d["brigade"] if "brigade" in d else derive_brigade(d["name"]),
-        flags=flags, source=e.where,
+        flags=flags, source=e.where, size=d.get("size", 1),
     )
 
 

@@ -121,7 +121,7 @@ def build_placements(placed: Sequence[Placed], pieces: Mapping[str, Entry]) -> t
     def placement(p: Placed) -> Placement:
         d = p.entry.data
         return Placement(unit=d[p.id_field], hex=d.get("hex"), box=d.get("box"), facing=d.get("facing"),
-                         status=d.get("status", "good"))
+                         status=d.get("status", "good"), formation=d.get("formation"))
 
     def is_leader(p: Placed) -> bool:
         return pieces[p.piece].section == "leaders"

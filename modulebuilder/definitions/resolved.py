@@ -104,6 +104,8 @@ def _unit(u: Unit) -> dict[str, Any]:
             out["disordered"] = changed
     if u.flags:
         out["flags"] = sorted(u.flags)
+    if u.size != 1:
+        out["size"] = u.size
     return out
 
 
@@ -129,6 +131,8 @@ def _placement(p: Placement | None, *, unit: bool) -> dict[str, Any]:
     if unit:
         out["facing"] = p.facing
         out["status"] = p.status
+        if p.formation is not None:
+            out["formation"] = p.formation
     return out
 
 
