@@ -44,7 +44,7 @@ class Said:
 class Rolled:
     step: int
     die: str                        # the dice button's name, e.g. ``d10``
-    value: int | None               # None: the report shows no number (see :func:`_roll_total`)
+    value: int | None               # None: the report shows no number (see :func:`with_roll_totals`)
     player: str | None
 
 
@@ -60,6 +60,14 @@ class Unreadable:
     message: str
 
 
+@dataclass(frozen=True)
+class PropertyChanged:
+    """A module property the step set (a dice button logs its result this way)."""
+    step: int
+    name: str
+    value: str
+
+
 Fact = Union[PieceChange, Said, Rolled, Reported, Unreadable]
 
 
@@ -67,39 +75,36 @@ def facts(game: GameFile) -> Iterator[Fact]:
     """Every fact of every step, in the order the engine executed the commands."""
     table = game.pieces()
     for step in game.steps:
-        last: Fact | None = None
-        for cmd in step.commands:
-            if isinstance(last, Rolled) and last.value is None and cmd.startswith(PROPERTY_PREFIX):
-                last = _roll_total(last, cmd)
-                continue
-            if last is not None:
-                yield last
-                last = None
-            for fact in _command_facts(table, step.index, cmd):
-                if last is not None:
-                    yield last
-                last = fact
-        if last is not None:
-            yield last
+        yield from with_roll_totals([f for cmd in step.commands for f in _command_facts(table, step.index, cmd)])
 
 
-def _roll_total(roll: Rolled, cmd: str) -> Rolled:
-    """A roll whose report shows no number, completed from the button's ``<die>_total`` property.
+def with_roll_totals(step_facts: list[Fact | PropertyChanged]) -> list[Fact]:
+    """The step's facts; a roll whose report shows no number gets its ``<die>_total`` property's value.
 
     The engine (3.6) leaves a die out of the report when its result is below the button's keep threshold:
     our d10 (1-10 with ``plus=-1``, keep >= 1) reports a 0 as ``*** d10 =  ***``, while the property change
-    logged with it still says ``d10_total = 0``.
+    logged with it still says ``d10_total = 0``.  Property changes are no facts of their own.
     """
-    fields = cmd.split("\t")
-    if len(fields) >= 4 and fields[1] == f"{roll.die}_total" and fields[3].lstrip("-").isdigit():
-        return replace(roll, value=int(fields[3]))
-    return roll
+    out: list[Fact] = []
+    for f in step_facts:
+        if not isinstance(f, PropertyChanged):
+            out.append(f)
+            continue
+        last = out[-1] if out else None
+        if isinstance(last, Rolled) and last.value is None and f.name == f"{last.die}_total" \
+                and f.value.lstrip("-").isdigit():
+            out[-1] = replace(last, value=int(f.value))
+    return out
 
 
-def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str) -> Iterator[Fact]:
+def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str) -> Iterator[Fact | PropertyChanged]:
     try:
         if cmd.startswith("CHAT"):
             yield _chat_fact(step, cmd[4:])
+        elif cmd.startswith(PROPERTY_PREFIX):
+            fields = cmd.split("\t")      # MutableProperty, name, old value, new value, container
+            if len(fields) >= 4:
+                yield PropertyChanged(step, fields[1], fields[3])
         elif cmd.startswith("+/"):
             pid, ptype, pstate = (seqenc.decode(cmd[2:], "/") + ["", ""])[:3]
             if ptype != "stack":
