@@ -98,3 +98,8 @@ def test_summary_of_a_broken_scenario_lists_its_problems() -> None:
 @pytest.mark.parametrize("command", ["validate", "resolve", "summary"])
 def test_commands_are_registered(command: str) -> None:
     assert run(command, "--help").returncode == 0
+
+
+def test_validate_a_folder_checks_the_yaml_files_in_it() -> None:
+    result = run("validate", "examples/tiny")
+    assert (result.returncode, result.stdout) == (0, "ok: 6 files\n")

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from importlib import resources
+from pathlib import Path
 from typing import Any, Callable
 
 from ruamel.yaml import YAML
@@ -26,7 +27,7 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("validate", help="check definition files and report every problem",
                               description="Check counters, map, scenario, tables and resolved-scenario files. "
                                           "A scenario brings its map, counters and tables.")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE", help="a definition file, or a folder of them")
     p.set_defaults(func=_guarded(cmd_validate))
 
     p = subparsers.add_parser("resolve", help="write a scenario as one resolved document (DESIGN §4)")
@@ -60,12 +61,24 @@ def _print_problems(problems: Any) -> None:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    problems: list[Problem] = validate_files(args.files)
+    files = expand(args.files)
+    problems: list[Problem] = validate_files(files)
     if problems:
         _print_problems(problems)
         return 1
-    print(f"ok: {len(args.files)} file{'s' if len(args.files) != 1 else ''}")
+    print(f"ok: {len(files)} file{'s' if len(files) != 1 else ''}")
     return 0
+
+
+def expand(paths: list[str]) -> list[str]:
+    """Files as given; a folder stands for the YAML files under it (``validate counters/borodino``)."""
+    out: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            out += sorted(str(p) for p in Path(path).rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+        else:
+            out.append(path)
+    return out
 
 
 def cmd_resolve(args: argparse.Namespace) -> int:
