@@ -93,17 +93,29 @@ BORODINO = [ROOT / "scenarios" / "borodino.yaml", ROOT / "scenarios" / "schevard
 
 @pytest.mark.slow
 @pytest.mark.skipif(not all(p.exists() for p in BORODINO), reason="the Borodino scenarios are not in this checkout")
-def test_build_command_writes_the_borodino_module_with_both_set_ups(tmp_path: Path, capsys):
+def test_build_command_writes_borodino_then_skips_an_unchanged_rebuild(tmp_path: Path, capsys):
+    import shutil
     from modulebuilder.cli import main
-    assert main(["build", *map(str, BORODINO), "--out", str(tmp_path)]) == 0
+    from modulebuilder.vassal.savefile import read_game
+    for folder in ("scenarios", "maps", "counters", "tables"):     # a private copy we may edit
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    scenarios = [str(tmp_path / "scenarios" / p.name) for p in BORODINO]
+    out = tmp_path / "out"
+    assert main(["build", *scenarios, "--out", str(out)]) == 0
     assert "wrote" in capsys.readouterr().out
-    vmod = zipfile.ZipFile(tmp_path / "borodino.vmod")
+    vmod = zipfile.ZipFile(out / "borodino.vmod")
     setups = [n for n in vmod.namelist() if n.endswith(".vsav")]
     assert sorted(setups) == ["borodino.vsav", "schevardino.vsav"]
-    from modulebuilder.vassal.savefile import read_game
     for name in setups:
         units = read_game(vmod.read(name)).by_unit()
         assert units and all(u.map in ("Main Map", "Holding") for u in units.values())
+
+    assert main(["build", *scenarios, "--out", str(out)]) == 0
+    assert "is up to date" in capsys.readouterr().out
+    with open(tmp_path / "counters" / "borodino" / "french.yaml", "a") as f:
+        f.write("\n# an edit, even a comment, means a rebuild\n")
+    assert main(["build", *scenarios, "--out", str(out)]) == 0
+    assert "wrote" in capsys.readouterr().out
 
 
 def test_build_command_reports_a_bad_scenario_in_one_line(tmp_path: Path, capsys):

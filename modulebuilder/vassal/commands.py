@@ -19,7 +19,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..definitions import load_scenario
     from ..definitions.problems import DefinitionError
+    from . import uptodate
     from .assemble import build
+    options = {"counter_size": args.counter_size, "hex_size": args.hex_size}
+    fresh = uptodate.fresh_module(args.out, args.scenarios, options)
+    if fresh is not None:
+        print(f"{fresh} is up to date")
+        return 0
     try:
         scenarios = [load_scenario(s) for s in args.scenarios]
     except DefinitionError as e:
@@ -36,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:      # e.g. a facing at a hexside, a disordered unit without a back
         print(f"cannot build the module: {e}", file=sys.stderr)
         return 1
+    uptodate.record(args.out, result.path, args.scenarios, uptodate.input_files(scenarios, args.scenarios), options)
     print(f"wrote {result.path} ({result.images_rendered} images drawn, {result.images_cached} from cache, "
           f"{result.seconds:.1f} s)")
     return 0
