@@ -7,6 +7,8 @@
 #   <name>-script.json       what the engine plays (vrecord.sh actions: chat, moves, keys, menus, d10 rolls)
 #   <name>.vlog              the log the engine itself wrote while playing it
 #   <name>.vrecord.txt       the engine's account of each action (drop points, logged commands)
+#   zero-roll.vlog           an earlier recording of borodino-script.json in which the d10 showed 0 (the
+#                            engine's dice are random, so this one cannot be made on demand)
 # Set BORODINO_VMOD to an already built borodino.vmod to skip its (slow) build.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -47,4 +49,5 @@ record() {   # record NAME MODULE SETUP
 }
 record tiny "$FIX/tiny.vmod" "$TMP/tiny.vsav"
 record typo "$FIX/tiny.vmod" "$TMP/tiny.vsav"
+record claims "$FIX/tiny.vmod" "$TMP/tiny.vsav"
 record borodino "$BORODINO_VMOD" "$TMP/borodino.vsav"

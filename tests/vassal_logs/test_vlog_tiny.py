@@ -76,3 +76,14 @@ def test_bookkeeping_is_noted_not_ruled():
     assert "step 16: vi-art put in the Withdrawn box; the referee moves units off the map itself" in reading.notes
     # The conversation line ("good game so far") is neither an event nor a problem.
     assert [e.step for e in reading.events] == [3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 18]
+
+
+def test_a_move_announced_in_the_chat_takes_its_mode_and_the_board_gives_the_hex():
+    log = read("claims.vlog", "tiny.vmod")
+    assert log.events[4:] == [
+        # '!move dumon-a limited', then the drag 0203 -> 0303 and a counter-clockwise turn from 2 to 12
+        {"side": "French", "type": "move", "unit": "dumon-a", "mode": "limited", "facing": 12, "path": ["0303"]},
+        {"type": "move", "side": "French", "unit": "lepic", "path": ["0205"]},
+        {"type": "end_activation", "side": "French"},
+    ]
+    assert all(r.legal for r in ruled("claims.vlog", "tiny.vmod").rulings)
