@@ -1,7 +1,6 @@
 """Fixtures for the service tests: an app on a fresh SQLite file per test, its test client, auth helpers."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -12,10 +11,6 @@ from flask.testing import FlaskClient
 from referee.service import create_app
 from referee.service.extension import ext
 from service_scenario import SMALL
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 
 
 @pytest.fixture
@@ -34,10 +29,6 @@ def app(database_url: str) -> Iterator[Flask]:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

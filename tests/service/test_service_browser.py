@@ -14,7 +14,7 @@ from typing import Iterator
 import pytest
 from werkzeug.serving import make_server
 
-from conftest import in_ci
+from service_helpers import in_ci
 from referee.service import create_app
 from service_play import players_events
 from service_scenario import SMALL

@@ -15,7 +15,7 @@ from typing import Any, Callable
 import pytest
 from flask import Flask
 
-from conftest import in_ci
+from service_helpers import in_ci
 from live import Gunicorn
 from referee.service import create_app
 from referee.service.extension import ext

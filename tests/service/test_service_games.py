@@ -15,7 +15,7 @@ from referee.engine.replay import replay
 from referee.service import create_app, scenarios
 from referee.service.commands import cmd_verify_dice
 from referee.service.extension import ext
-from conftest import bearer
+from service_helpers import bearer
 from service_play import bare_events, players_events, submitter
 from service_scenario import SMALL
 
