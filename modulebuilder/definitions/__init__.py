@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from .loaders import load_counters, load_map, load_tables
 from .problems import DefinitionError, Problem
-from .resolved import check_resolved, load_resolved, resolve
+from .resolved_read import check_resolved, load_resolved
+from .resolved_write import resolve
 from .scenario import load_scenario
 from .validate import validate_files
 

@@ -17,7 +17,7 @@ from typing import Any, Callable
 from ruamel.yaml import YAML
 
 from .problems import DefinitionError, Problem
-from .resolved import resolve
+from .resolved_write import resolve
 from .scenario import load_scenario
 from .summary import summary_lines
 from .validate import validate_files

@@ -9,7 +9,7 @@ from .detect import kind_from_folder, kind_from_header, kind_of_data
 from .files import display_name, read_document
 from .loaders import check_counter_files, check_map, check_tables
 from .problems import WHOLE_FILE, Problem, unique_sorted
-from .resolved import check_resolved
+from .resolved_read import check_resolved
 from .scenario import check_scenario
 from .schemas import Kind
 
