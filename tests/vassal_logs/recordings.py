@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TINY_SCENARIO = ROOT / "examples" / "tiny" / "scenario.yaml"
 PIECE_LINE = re.compile(r"^  piece (\S+) '(.*)' on (.+?) at (-?\d+),(-?\d+) hex=(.*?) parent=(\S+)")
 ROLL_CHAT = re.compile(r"CHAT\*\*\* d10 = (\d*) \*\*\*")
+ROLL_TOTAL = re.compile(r"MutableProperty\td10_total\t-?\d*\t(\d+)\tModule")
 
 
 def fixture(name: str) -> Path:
@@ -48,6 +49,11 @@ def engine_pieces(vrecord_txt: Path) -> list[tuple[str, str, int, int, str]]:
     return out
 
 
-def recorded_rolls(vlog: Path) -> list[str]:
+def reported_rolls(vlog: Path) -> list[str]:
     """The d10 results as the engine reported them in the log's chat (text, as written)."""
     return ROLL_CHAT.findall(read_game(vlog).text)
+
+
+def recorded_rolls(vlog: Path) -> list[int]:
+    """The d10 results as the engine logged them in the button's ``d10_total`` property."""
+    return [int(v) for v in ROLL_TOTAL.findall(read_game(vlog).text)]

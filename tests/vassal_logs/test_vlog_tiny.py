@@ -8,7 +8,7 @@ from .recordings import fixture, read, recorded_rolls, ruled
 
 def _roll() -> int:
     (value,) = recorded_rolls(fixture("tiny.vlog"))
-    return int(value)
+    return value
 
 
 def expected_events(roll: int) -> list[dict]:
