@@ -1,0 +1,45 @@
+"""What a side may see.  The only hidden information in these rules is the secret Open Order choice (6.3.3)."""
+from __future__ import annotations
+
+from typing import Any
+
+from .facing import column_front_hour, footprint
+from .formations import movement_allowance
+from .state import COLUMN, MPState
+
+
+def view(state: MPState, side: str | None) -> dict[str, Any]:
+    st = state.static
+    units = {}
+    for uid, u in state.units.items():
+        p = state.profile(uid)
+        d: dict[str, Any] = {"side": p.side, "wing": p.wing, "arm": p.arm.value, "size": p.size}
+        if u.on_map:
+            d["hexes"] = list(footprint(st.grid, p, u))
+            d["facing"] = u.facing
+            if p.size == 2 and u.formation == COLUMN and u.facing is not None:
+                d["column_front"] = column_front_hour(u.facing)     # 6.3.4: faces a hexside
+                d["column_marker"] = d["hexes"][-1]                  # on the right half, the head
+        else:
+            d["box"] = u.box
+        d["formation"] = u.formation
+        if u.morale_broken:
+            d["morale_broken"] = True
+        if p.arm.value == "artillery":
+            d.update(limbered=u.limbered, fired=u.fired)
+        d["ma"] = movement_allowance(p, u, st.options)
+        d["mp_spent"] = u.mp_spent
+        if u.loss_hits:
+            d["loss_hits"] = u.loss_hits
+        units[uid] = d
+    out: dict[str, Any] = {"ruleset": "musket-and-pike", "turn": state.turn, "over": state.over,
+                           "orders": dict(state.orders), "activated": sorted(state.activated),
+                           "active": None if state.active is None else
+                           {"wing": state.active.wing, "side": state.active.side,
+                            "rally_forced": state.active.rally_forced},
+                           "units": units}
+    if state.open_order_choices is not None:
+        # 6.3.3: a side sees its own pending choice and only whether the other side has chosen.
+        out["open_order_choices"] = {s: (list(c) if side is None or s == side else "hidden")
+                                     for s, c in state.open_order_choices.items()}
+    return out
