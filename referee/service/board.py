@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import math
 import threading
+from collections import OrderedDict
 from typing import Any, Iterable, Mapping
 
 from PIL import Image, ImageDraw
@@ -19,51 +20,69 @@ HEX_SIZE = 22.0              # pixels centre to vertex: the whole Borodino map f
 COUNTER_SCALE = 1.15         # counter edge / hex size: a counter a little smaller than its hex
 STACK_OFFSET = 3             # pixels each unit of a stack is shifted, so a stack looks like one
 FACING_INK = (200, 20, 20)
+# Counter art refuses sizes where its text would be illegible (modulebuilder.render.text); a board picture is
+# a thumbnail, so faces are drawn at a legible size and scaled down.
+DRAW_SIZE = 64
+
+ART_CACHE_SIZE = 8           # scenarios whose map and counter faces a process keeps
+
+
+class _Art:
+    """What pictures of one scenario are made of: the map, its layout, and the counter faces drawn so far."""
+
+    def __init__(self, scenario: Any) -> None:
+        self.scenario = scenario          # kept, so the cache key (its id) cannot be reused by another object
+        image, self.layout = render_map(scenario.map, HEX_SIZE)
+        self.base = image.convert("RGB")
+        self.faces: dict[tuple[str, bool, int], Image.Image | None] = {}
+
 
 _lock = threading.Lock()
-_bases: dict[int, tuple[Image.Image, Any]] = {}
-_faces: dict[tuple[str, str, int], Image.Image] = {}
+_art: OrderedDict[int, _Art] = OrderedDict()
 
 
-def _base(scenario: Any) -> tuple[Image.Image, Any]:
-    key = id(scenario.map)           # scenarios are cached and immutable (referee.service.scenarios)
+def _art_for(scenario: Any) -> _Art:
+    # Keyed by identity: scenarios are cached, immutable values (referee.service.scenarios).
     with _lock:
-        hit = _bases.get(key)
-    if hit is None:
-        image, layout = render_map(scenario.map, HEX_SIZE)
-        hit = (image.convert("RGB"), layout)
-        with _lock:
-            _bases[key] = hit
-    return hit
-
-
-def _face(scenario: Any, unit_id: str, disordered: bool, size: int) -> Image.Image | None:
-    face = "back" if disordered else "front"
-    key = (f"{scenario.id}:{id(scenario)}:{unit_id}", face, size)
+        hit = _art.get(id(scenario))
+        if hit is not None and hit.scenario is scenario:
+            _art.move_to_end(id(scenario))
+            return hit
+    art = _Art(scenario)                  # outside the lock: drawing a map takes a second or more
     with _lock:
-        hit = _faces.get(key)
-    if hit is not None:
-        return hit
-    img = _render_face(scenario, unit_id, face, size)
-    if img is not None:
-        with _lock:
-            _faces[key] = img
+        _art[id(scenario)] = art
+        while len(_art) > ART_CACHE_SIZE:
+            _art.popitem(last=False)
+    return art
+
+
+def _face(art: _Art, unit_id: str, disordered: bool, size: int) -> Image.Image | None:
+    key = (unit_id, disordered, size)
+    with _lock:
+        if key in art.faces:
+            return art.faces[key]
+    img = _render_face(art.scenario, unit_id, "back" if disordered else "front", size)
+    with _lock:
+        art.faces[key] = img
     return img
 
 
 def _render_face(scenario: Any, unit_id: str, face: str, size: int) -> Image.Image | None:
     counters = scenario.counters
     unit = next((u for u in counters.units if u.id == unit_id), None)
+    leader = None if unit is not None else next((ldr for ldr in counters.leaders if ldr.id == unit_id), None)
+    if unit is None and leader is None:
+        return None
+    draw = max(size, DRAW_SIZE)
     try:
         if unit is not None:
             ag = next(a for a in counters.activation_groups if a.id == unit.ag)
-            return render_unit_face(unit, ag, face if unit.back is not None else "front", size)
-        leader = next((ldr for ldr in counters.leaders if ldr.id == unit_id), None)
-        if leader is not None:
-            return render_leader_face(leader, size)
-    except Exception:  # noqa: BLE001 — a face that does not render (text too long at this size) becomes a plain tile
+            img = render_unit_face(unit, ag, face if unit.back is not None else "front", draw)  # type: ignore[arg-type]
+        else:
+            img = render_leader_face(leader, draw)
+    except Exception:  # noqa: BLE001 — art that cannot be drawn (say a name too long) becomes a plain tile
         return Image.new("RGB", (size, size), (230, 225, 210))
-    return None
+    return img.resize((size, size), Image.LANCZOS)
 
 
 def _facing_mark(draw: ImageDraw.ImageDraw, x: float, y: float, half: float, hour: int) -> None:
@@ -79,8 +98,9 @@ def _facing_mark(draw: ImageDraw.ImageDraw, x: float, y: float, half: float, hou
 
 def render(scenario: Any, units: Iterable[Mapping[str, Any]]) -> Image.Image:
     """The board with ``units`` (a ruleset view's ``units``: id, hex, facing, status) on it."""
-    base, layout = _base(scenario)
-    image = base.copy()
+    art = _art_for(scenario)
+    layout = art.layout
+    image = art.base.copy()
     draw = ImageDraw.Draw(image)
     size = int(HEX_SIZE * COUNTER_SCALE)
     depth: dict[str, int] = {}
@@ -92,7 +112,7 @@ def render(scenario: Any, units: Iterable[Mapping[str, Any]]) -> Image.Image:
             cx, cy = layout.center(hex_id)
         except (KeyError, ValueError):
             continue
-        face = _face(scenario, u["id"], u.get("status") == "disordered", size)
+        face = _face(art, u["id"], u.get("status") == "disordered", size)
         if face is None:
             continue
         level = depth.get(hex_id, 0)

@@ -130,3 +130,20 @@ def test_the_page_is_served(client: FlaskClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and b"upload-form" in page.data
     assert client.get("/static/app.js").status_code == 200
+
+
+def test_board_pictures_carry_the_counter_art() -> None:
+    """Each unit is its real counter face (not a blank tile) at its hex's centre, scaled to the picture."""
+    from referee.engine import registry
+    from referee.service import board, scenarios
+
+    scenario = scenarios.resolve(SMALL)
+    ruleset = registry.get(scenario.ruleset)
+    units = ruleset.view(ruleset.initial_state(scenario), None)["units"]
+    image = board.render(scenario, units)
+    layout = board._art_for(scenario).layout
+    half = int(board.HEX_SIZE * board.COUNTER_SCALE) // 2 - 1
+    for u in units:
+        x, y = (int(v) for v in layout.center(u["hex"]))
+        tile = image.crop((x - half, y - half, x + half, y + half))
+        assert len(set(tile.getdata())) > 20, u["id"]           # text, symbol, band: many colours
