@@ -136,7 +136,9 @@ def _relocated(ctx: _Context, f: PieceChange, uid: str, before: PieceInfo, after
     if f.player:
         ctx.player_side.setdefault(f.player, ctx.roster.unit_side[uid])
     if dst.hex is not None and dst.hex == src.hex:
-        return      # re-stacked or nudged within its hex: not a move
+        ctx.out.notes.append(f"step {f.step}: {uid} re-stacked within {dst.hex}; not a move (declare a stack "
+                             f"order with '!stack {dst.hex} UNIT...')")
+        return
     if dst.hex is None:
         place = f"the {dst.where} box" if dst.box else dst.where
         ctx.out.notes.append(f"step {f.step}: {uid} put in {place}; the referee moves units off the map itself")
