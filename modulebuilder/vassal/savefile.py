@@ -203,22 +203,20 @@ def parse_piece(pid: str, ptype: str, pstate: str) -> PieceInfo:
     try:
         types = seqenc.unchain(ptype)
         states = seqenc.unchain(pstate)
-        states += [""] * (len(types) - len(states))
+        states += [""] * (len(types) - len(states))     # older writers may leave trailing states out
+        if not types[-1].startswith("piece;"):
+            raise ValueError("the innermost trait is not a BasicPiece")
         props: dict[str, str] = {}
         for tt, st in zip(types[:-1], states):
             _trait_properties(tt, st, props)
-        basic_type = seqenc.decode(types[-1], ";")
-        basic = seqenc.decode(states[len(types) - 1], ";") + ["", "", "", ""]
-        if not types[-1].startswith("piece;"):
-            raise ValueError("the innermost trait is not a BasicPiece")
-        name = basic_type[4] if len(basic_type) > 4 else ""
-        count = int(basic[4] or 0) if basic[4:5] and basic[4].isdigit() else 0
-        for i in range(count):
-            k, v = basic[5 + 2 * i:7 + 2 * i] if len(basic) >= 7 + 2 * i else ("", "")
-            if k:
-                props.setdefault(k, v)
-        return PieceInfo(pid, ptype, pstate, name, None if basic[0] in ("null", "") else basic[0],
-                         int(basic[1] or 0), int(basic[2] or 0), basic[3], props)
+        basic_type = seqenc.decode(types[-1], ";")       # piece;cloneKey;deleteKey;image;name
+        # mapId;x;y;gpid;count;key1;value1;...  (persistent properties such as OldLocationName)
+        map_id, x, y, gpid, count, *pairs = seqenc.decode(states[len(types) - 1], ";") + ["", "", "", "", ""]
+        n = int(count) if count.isdigit() else 0
+        for k, v in zip(pairs[0:2 * n:2], pairs[1:2 * n:2]):
+            props.setdefault(k, v)
+        return PieceInfo(pid, ptype, pstate, basic_type[4] if len(basic_type) > 4 else "",
+                         None if map_id in ("null", "") else map_id, int(x or 0), int(y or 0), gpid, props)
     except (IndexError, ValueError) as e:
         raise VassalFileError(f"piece {pid!r} is malformed ({e}).") from None
 
