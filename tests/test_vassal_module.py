@@ -138,3 +138,26 @@ def test_holding_boxes_order_reinforcements_by_turn_then_the_rest():
         x0, y0, x1, y1 = lay.rects[b.key]
         assert len(lay.cells[b.key]) == b.cells
         assert all(x0 < x < x1 and y0 < y < y1 for x, y in lay.cells[b.key])
+
+
+def test_scenarios_on_different_maps_get_a_map_each(tmp_path: Path):
+    from modulebuilder.vassal.modulefile import read_module
+    from modulebuilder.vassal.savefile import read_game
+    a = scenario(grid("flat", "odd", 13, 0), "north", "north-map")
+    b = scenario(grid("flat", "even", 2, 0), "south", "south-map")
+    path = build([a, b], tmp_path).path
+    module = read_module(path)
+    assert set(module.grids) == {"Test map north-map", "Test map south-map"}
+    assert module.grids["Test map south-map"].h_off != module.grids["Test map north-map"].h_off
+    vmod = zipfile.ZipFile(path)
+    for s, map_name in ((a, "Test map north-map"), (b, "Test map south-map")):
+        units = read_game(vmod.read(f"{s.id}.vsav")).by_unit()
+        on_map = [p for p in s.setup if p.hex]
+        assert {units[p.unit].map for p in on_map} == {map_name}
+
+
+def test_maps_of_both_orientations_in_one_module_are_refused(tmp_path: Path):
+    a = scenario(grid("flat", "odd", 13, 0), "north", "north-map")
+    b = scenario(grid("pointy", "even", 2, 0), "south", "south-map")
+    with pytest.raises(ValueError, match="same orientation"):
+        build([a, b], tmp_path)

@@ -131,6 +131,9 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
     for s in scenarios:
         maps.setdefault(s.map.id, s.map)
     first_map = scenarios[0].map
+    if len({m.grid.orientation for m in maps.values()}) > 1:
+        # One palette, one prototype per side and kind: the facing rotator is built for one orientation.
+        raise ValueError("all scenarios of one module must use maps of the same orientation (pointy or flat)")
     size = counter_size or default_counter_size(first_map, hex_size)
     counters = merged_counters(scenarios)
     specs = piece_specs(counters)
