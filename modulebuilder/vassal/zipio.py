@@ -17,6 +17,7 @@ from .errors import VassalFileError
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)      # the earliest date a zip can hold; no wall clock in outputs
 MAX_ENTRY_BYTES = 64 * 1024 * 1024      # decompressed size of any one entry we read
 MAX_ENTRIES = 10_000
+MAX_FILE_BYTES = 256 * 1024 * 1024      # the archive itself (its central directory is parsed in memory)
 # Already-compressed images gain nothing from deflate; storing them makes warm builds faster.
 STORED_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif")
 
@@ -38,6 +39,9 @@ def deterministic_zip(entries: Iterable[tuple[str, bytes]]) -> bytes:
 def read_entries(data: bytes, wanted: Iterable[str], *, what: str,
                  max_bytes: int = MAX_ENTRY_BYTES) -> dict[str, bytes]:
     """The ``wanted`` entries of zip ``data`` that exist, each capped at ``max_bytes`` decompressed."""
+    if len(data) > MAX_FILE_BYTES:
+        raise VassalFileError(f"{what} is {len(data) // (1024 * 1024)} MiB, more than the "
+                              f"{MAX_FILE_BYTES // (1024 * 1024)} MiB a VASSAL file can reasonably be.")
     try:
         z = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, OSError, ValueError) as e:
