@@ -40,6 +40,7 @@ class Roster:
     commands: tuple[str, ...] = ()
     cincs: Mapping[str, str] = field(default_factory=dict)   # side -> commander-in-chief id
     digits: int = 2
+    ag_side: Mapping[str, str] = field(default_factory=dict)  # activation group id -> side
 
     @classmethod
     def from_scenario(cls, scenario: Any) -> "Roster":
@@ -62,7 +63,7 @@ class Roster:
             pass    # another ruleset: the scenario's own markers are all there is
         return cls(sides, {p.id: p.side for p in people}, names, markers, commands,
                    {s.name: s.cinc for s in scenario.sides if getattr(s, "cinc", None)},
-                   scenario.map.grid.digits)
+                   scenario.map.grid.digits, {a.id: a.side for a in scenario.counters.activation_groups})
 
     def unit(self, token: str) -> str:
         low = token.lower()
@@ -77,7 +78,8 @@ class Roster:
         found = [s for s in self.sides if s.lower().startswith(low)]
         return found[0] if len(found) == 1 and len(low) >= 2 else None
 
-    def marker(self, token: str) -> str:
+    def marker(self, token: str, side: str | None = None) -> str:
+        """An activation marker; ``side`` settles a suffix both sides share (``viii-corps``)."""
         low = token.lower()
         if low in self.markers:
             return low
@@ -86,7 +88,10 @@ class Roster:
             named = self.side(side)
             if named and f"{kind}:{named}" in self.markers:
                 return f"{kind}:{named}"
-        return _one([m for m in self.markers if m.endswith("-" + low)], token, "activation marker")
+        found = [m for m in self.markers if m.endswith("-" + low)]
+        if len(found) > 1 and side is not None:
+            found = [m for m in found if self.ag_side.get(m) == side] or found
+        return _one(found, token, "activation marker")
 
     def command(self, token: str) -> str:
         low = token.lower()
@@ -135,8 +140,8 @@ Meaning = Union[Declared, Claim, SetSide, SetScenario]
 class Tokens:
     """The words after the command, consumed left to right by the command's reader."""
 
-    def __init__(self, words: list[str], roster: Roster) -> None:
-        self.words, self.roster = words, roster
+    def __init__(self, words: list[str], roster: Roster, player_side: str | None = None) -> None:
+        self.words, self.roster, self.player_side = words, roster, player_side
 
     def peek(self) -> str | None:
         return self.words[0] if self.words else None
@@ -266,7 +271,10 @@ def _go_first(t: Tokens) -> Meaning:
 
 def _first(t: Tokens) -> Meaning:
     side = t.side()
-    return Declared({"type": "first_marker", **_side(side), "marker": t.roster.marker(t.take() if t.words else "")})
+    if not t.words:
+        raise ChatError("which marker goes first?")
+    marker = t.roster.marker(t.take(), side or t.player_side)
+    return Declared({"type": "first_marker", **_side(side), "marker": marker})
 
 
 def _draw(t: Tokens) -> Meaning:
@@ -470,8 +478,11 @@ def words(text: str) -> list[str]:
     return re.sub(r"([>;])", r" \1 ", text).split()
 
 
-def read(text: str, roster: Roster) -> Meaning:
-    """What the declaration ``text`` (starting with ``!``) means; ChatError if it cannot be read."""
+def read(text: str, roster: Roster, player_side: str | None = None) -> Meaning:
+    """What the declaration ``text`` (starting with ``!``) means; ChatError if it cannot be read.
+
+    ``player_side``: the side the typing player plays, if known; it only settles a marker name both sides
+    share (the side of the event itself is the reader's business)."""
     ws = words(text.lstrip()[1:])
     if not ws:
         raise ChatError("an empty declaration")
@@ -483,7 +494,7 @@ def read(text: str, roster: Roster) -> Meaning:
     reader = COMMANDS.get(name)
     if reader is None:
         raise ChatError(f"unknown command {ws[0]!r}")
-    t = Tokens(ws[1:], roster)
+    t = Tokens(ws[1:], roster, player_side)
     meaning = reader(t)
     t.done()
     return meaning

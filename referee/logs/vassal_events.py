@@ -206,7 +206,7 @@ def _said(ctx: _Context, f: Said) -> None:
     if not chat.is_declaration(f.text) or chat.scenario_of(f.text):
         return
     try:
-        meaning = chat.read(f.text, ctx.roster)
+        meaning = chat.read(f.text, ctx.roster, ctx.player_side.get(f.player))
     except chat.ChatError as e:
         ctx.out.problems.append(f"step {f.step}: cannot read chat {_quote(f.text)}: {e}")
         return

@@ -102,3 +102,13 @@ def test_errors_say_what_was_not_understood(roster, text, message):
 
 def test_words_split_arrows_and_semicolons():
     assert words("a b>0303;charge c > 0404") == ["a", "b", ">", "0303", ";", "charge", "c", ">", "0404"]
+
+
+def test_a_marker_name_both_sides_share_is_settled_by_the_side():
+    borodino = Roster.from_scenario(scenario("borodino"))
+    with pytest.raises(ChatError, match="'viii-corps' is ambiguous"):
+        read("!first viii-corps", borodino)
+    assert read("!first fr viii-corps", borodino) == Declared(
+        {"type": "first_marker", "side": "French", "marker": "fr-viii-corps"})
+    assert read("!first viii-corps", borodino, player_side="Russian") == Declared(
+        {"type": "first_marker", "marker": "ru-viii-corps"})
