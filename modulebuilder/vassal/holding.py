@@ -65,27 +65,31 @@ def boxes(cells: Mapping[str, int], labels: Mapping[str, str]) -> tuple[Box, ...
     return tuple(Box(k, box_label(k, labels), cells[k]) for k in order)
 
 
+def _label_font():
+    from ..render.text import font   # the project's bundled font, so the image is the same everywhere
+    return font(LABEL_PX - 8)
+
+
 def layout(boxes: tuple[Box, ...], counter_px: int) -> HoldingLayout:
-    """Boxes stacked vertically, each as wide as its cells (one counter plus a margin each)."""
+    """Boxes stacked vertically, all as wide as the widest need (its cells, or its label)."""
     cell = int(counter_px * 1.5)
-    width = max(b.cells for b in boxes) * cell + 2 * PAD
+    f = _label_font()
+    inner = max(max(max(1, b.cells) * cell, int(f.getlength(b.label)) + 12) for b in boxes)
     rects, cells, y = {}, {}, PAD
     for b in boxes:
         h = LABEL_PX + cell
-        x1 = PAD + max(1, b.cells) * cell
-        rects[b.key] = (PAD, y, x1, y + h)
+        rects[b.key] = (PAD, y, PAD + inner, y + h)
         cy = y + LABEL_PX + cell // 2
         cells[b.key] = tuple((PAD + i * cell + cell // 2, cy) for i in range(max(1, b.cells)))
         y += h + PAD
-    return HoldingLayout(width, y, rects, cells)
+    return HoldingLayout(inner + 2 * PAD, y, rects, cells)
 
 
 def render(boxes: tuple[Box, ...], lay: HoldingLayout) -> bytes:
     """The board image (PNG bytes): a light background, each box outlined and labelled."""
-    from ..render.text import font   # the project's bundled font, so the image is the same everywhere
     img = Image.new("RGB", (lay.width, lay.height), (236, 230, 214))
     draw = ImageDraw.Draw(img)
-    f = font(LABEL_PX - 8)
+    f = _label_font()
     for b in boxes:
         x0, y0, x1, y1 = lay.rects[b.key]
         draw.rectangle((x0, y0, x1, y1), fill=(250, 247, 238), outline=(60, 50, 40), width=2)
