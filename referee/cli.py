@@ -29,6 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.set_defaults(func=cmd_check)
     rulesets = sub.add_parser("rulesets", help="list the installed rulesets")
     rulesets.set_defaults(func=cmd_rulesets)
+    from referee.service.commands import register as register_service
+    register_service(sub)      # serve --host H --port P; verify-dice GAME_EXPORT
     return parser
 
 
