@@ -56,7 +56,8 @@ class _Context:
     board: BoardGeometry
     orientation: str
     leaders: frozenset[str]
-    player_side: dict[str, str] = field(default_factory=dict)
+    declared_side: dict[str, str] = field(default_factory=dict)    # player -> side of their last '!side'
+    moved_side: dict[str, str] = field(default_factory=dict)       # player -> side of the last unit they moved
     claims: dict[str, tuple[int, chat.Claim]] = field(default_factory=dict)
     reports: list[Reported] = field(default_factory=list)      # this step's engine reports
     out: Reading = field(default_factory=Reading)
@@ -134,7 +135,7 @@ def _relocated(ctx: _Context, f: PieceChange, uid: str, before: PieceInfo, after
         return
     src, dst = _where(ctx, before), _where(ctx, after)
     if f.player:
-        ctx.player_side.setdefault(f.player, ctx.roster.unit_side[uid])
+        ctx.moved_side[f.player] = ctx.roster.unit_side[uid]
     if dst.hex is not None and dst.hex == src.hex:
         ctx.out.notes.append(f"step {f.step}: {uid} re-stacked within {dst.hex}; not a move (declare a stack "
                              f"order with '!stack {dst.hex} UNIT...')")
@@ -198,7 +199,7 @@ def _rolled(ctx: _Context, f: Rolled) -> None:
     if not 0 <= f.value <= 9:
         ctx.out.problems.append(f"step {f.step}: a d10 roll is 0-9, not {f.value}")
         return
-    side = ctx.player_side.get(f.player or "")
+    side = _player_side(ctx, f.player)
     ctx.out.events.append(ReadEvent(f.step, {"type": "roll", "roll": f.value, **({"side": side} if side else {})}))
 
 
@@ -206,12 +207,12 @@ def _said(ctx: _Context, f: Said) -> None:
     if not chat.is_declaration(f.text) or chat.scenario_of(f.text):
         return
     try:
-        meaning = chat.read(f.text, ctx.roster, ctx.player_side.get(f.player))
+        meaning = chat.read(f.text, ctx.roster, _player_side(ctx, f.player))
     except chat.ChatError as e:
         ctx.out.problems.append(f"step {f.step}: cannot read chat {_quote(f.text)}: {e}")
         return
     if isinstance(meaning, chat.SetSide):
-        ctx.player_side[f.player] = meaning.side
+        ctx.declared_side[f.player] = meaning.side
     elif isinstance(meaning, chat.Claim):
         claim = _with_side(ctx, f, meaning.event, meaning)
         if claim is not None:
@@ -234,7 +235,7 @@ def _sided(ctx: _Context, f: Said, event: dict[str, Any]) -> dict[str, Any] | No
     """
     if "side" in event or event["type"] in SIDELESS:
         return event
-    side = _units_side(ctx.roster, event) or ctx.player_side.get(f.player)
+    side = _units_side(ctx.roster, event) or _player_side(ctx, f.player)
     if side is not None:
         return {**event, "side": side}
     if event["type"] in SIDE_OPTIONAL:
@@ -243,6 +244,13 @@ def _sided(ctx: _Context, f: Said, event: dict[str, Any]) -> dict[str, Any] | No
                             f"(e.g. '!{f.text.lstrip()[1:].split()[0]} {ctx.roster.sides[0].lower()}') or type "
                             f"'!side {ctx.roster.sides[0]}' first")
     return None
+
+
+def _player_side(ctx: _Context, player: str | None) -> str | None:
+    """The side a player last announced with ``!side``, else that of the last unit they moved."""
+    if player is None:
+        return None
+    return ctx.declared_side.get(player) or ctx.moved_side.get(player)
 
 
 def _units_side(roster: chat.Roster, event: Mapping[str, Any]) -> str | None:
