@@ -58,7 +58,7 @@ def _inline_doc():
 
 
 @pytest.mark.parametrize("events, expected", [
-    ([{"type": "shock", "side": "French"}], "events[0].type: unknown event type 'shock'"),
+    ([{"type": "teleport", "side": "French"}], "events[0].type: unknown event type 'teleport'"),
     ([{"type": "move", "side": "French", "unit": "xyz", "path": ["0205"]}],
      "events[0].unit: no unit 'xyz' in the scenario"),
     ([{"type": "move", "side": "French", "unit": "dumon-a", "path": ["0999"]}],
