@@ -164,8 +164,14 @@ def _polygon(path: str) -> tuple[tuple[float, float], ...]:
 
 # --------------------------------------------------------------------------------------------- from a scenario
 
-def from_scenario(scenario: Any, map_id: str = MAIN_MAP) -> BoardGeometry:
-    """The main map's grid as the module writer derives it from the scenario's map (default hex size)."""
+def from_scenario(scenario: Any) -> BoardGeometry:
+    """The scenario map's grid as the module writer derives it from the map (default hex size).
+
+    The writer calls the map "Main Map" in a one-map module and by its title when a module holds several
+    (``assemble.map_name``); a log from either kind of module is read, so the grid goes under both names.
+    """
     from modulebuilder.render.map import map_layout
     layout, _ = map_layout(scenario.map, None)
-    return BoardGeometry({map_id: MapGeometry(map_id, grid=vassal_grid(scenario.map.grid, layout.center))})
+    grid = vassal_grid(scenario.map.grid, layout.center)
+    names = dict.fromkeys((MAIN_MAP, scenario.map.title or scenario.map.id))
+    return BoardGeometry({n: MapGeometry(n, grid=grid) for n in names})

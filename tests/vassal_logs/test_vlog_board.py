@@ -43,3 +43,18 @@ def test_without_the_module_a_box_is_named_by_the_engines_move_report():
     from referee.logs.vassal_steps import facts
     reading = read_events(facts(read_game(fixture("tiny.vlog"))), scenario("tiny"), from_scenario(scenario("tiny")))
     assert "step 16: vi-art put in the Withdrawn box; the referee moves units off the map itself" in reading.notes
+
+
+def test_the_module_writers_own_reader_sees_the_same_grids_and_set_ups():
+    from modulebuilder.vassal.modulefile import read_module
+    for name in ("tiny.vmod", "borodino-facts.vmod"):
+        theirs, ours = read_module(fixture(name)), _module_board(name)
+        assert theirs.grids == {m.name: m.grid for m in ours.maps.values() if m.grid is not None}
+        assert theirs.setups == ours.setups
+        assert theirs.zones == {m.name: tuple(z.name for z in m.zones) for m in ours.maps.values()}
+
+
+def test_without_a_module_the_grid_answers_to_both_names_the_writer_gives_a_map():
+    board = from_scenario(scenario("tiny"))
+    assert set(board.maps) == {"Main Map", "Tinyvka, a test of arms"}
+    assert board.locate("Tinyvka, a test of arms", 277, 204).hex == board.locate("Main Map", 277, 204).hex == "0302"
