@@ -49,8 +49,12 @@ def read_log(path: str | Path, module: str | Path | None = None) -> Log:
 
 
 def read_vassal(data: Path | bytes, module: Path | bytes | None = None, scenario: Any = None) -> Log:
-    """The referee log a VASSAL log or save describes.  ``scenario``: an id, a resolved scenario (mapping) or
-    a loaded ``model.Scenario``; when None it is found as the module docstring says."""
+    """The referee log a VASSAL log or save describes.
+
+    ``scenario``: an id, a resolved scenario (mapping) or a loaded ``model.Scenario``; or a callable that
+    loads the scenario id found in the game (a service passes its per-process cache, e.g.
+    ``referee.service.scenarios.resolve``); when None or callable, the id is found as the module docstring
+    says."""
     label = data.name if isinstance(data, Path) else "the uploaded game"
     raw = _bytes(data, label)
     mod = None if module is None else _bytes(module, module.name if isinstance(module, Path) else "the module")
@@ -111,7 +115,8 @@ def _scenario(given: Any, fact_list: list[Fact], game: GameFile, module: bytes |
               board: BoardGeometry | None, raw: bytes, label: str) -> Any:
     if given is not None and hasattr(given, "ruleset") and hasattr(given, "counters"):
         return given                              # already a model.Scenario
-    ref = given if given is not None else scenario_from_chat(fact_list)
+    load = given if callable(given) else load_scenario
+    ref = given if given is not None and not callable(given) else scenario_from_chat(fact_list)
     if ref is None and module is not None and board is not None:
         ref = scenario_from_setups(game, module, board)
     if ref is None:
@@ -119,7 +124,7 @@ def _scenario(given: Any, fact_list: list[Fact], game: GameFile, module: bytes |
     if ref is None:
         raise InputError([f"{label}: cannot tell which scenario this game is: type '!scenario <id>' in the "
                           "VASSAL chat, or give the module (--module) it was played with"])
-    return load_scenario(_example_path(ref) if isinstance(ref, str) else ref)
+    return load(_example_path(ref) if isinstance(ref, str) and load is load_scenario else ref)
 
 
 def _example_path(ref: str) -> str:

@@ -87,3 +87,16 @@ def test_a_move_announced_in_the_chat_takes_its_mode_and_the_board_gives_the_hex
         {"type": "end_activation", "side": "French"},
     ]
     assert all(r.legal for r in ruled("claims.vlog", "tiny.vmod").rulings)
+
+
+def test_the_caller_may_load_the_scenario_id_found_in_the_game():
+    # A service passes its own (cached) loader; the reader finds the id and asks it.
+    from referee.logs.vassal import read_vassal
+    from .recordings import scenario
+    asked = []
+
+    def loader(ref):
+        asked.append(ref)
+        return scenario("tiny")
+    log = read_vassal(fixture("tiny.vlog"), scenario=loader)
+    assert asked == ["tiny"] and log.events == expected_events(_roll())
