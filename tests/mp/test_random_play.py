@@ -40,4 +40,4 @@ def test_listed_actions_cover_every_kind_of_unit_action(sample):
     for seed in range(6):
         kinds |= {e["type"] for e in play_game(RULESET, sample, seed).events}
     assert {"open_order_setup", "draw", "move", "face", "wheel", "counter_march", "reform", "change_formation",
-            "end_activation", "pass"} <= kinds
+            "end_activation", "pass", "enter"} <= kinds

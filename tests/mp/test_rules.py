@@ -234,3 +234,19 @@ def test_cli_rules_a_sample_log(tmp_path):
     assert rulings[3]["results"][0] == {"unit": "sw-blue-brigade", "effect": "faced", "rule": "6.2.1",
                                         "facing": 2, "hex": "0807", "mp": 2}
     assert rulings[4]["errors"][0]["code"] == "must_wheel"
+
+
+def test_reinforcement_enters_on_its_turn_at_its_entry_hex_and_ends_the_rally_exemption():
+    s = scenario(unit("c", "cav", "0505", 12, formation="broken"), unit("late", "hi", None),
+                 unit("e", "cav", "0502", 6, side="Imperial"),
+                 reinforcements=[{"units": ["late"], "entry": ["0110"], "turn": 2}])
+    early = last(s, draw(), {"type": "enter", "unit": "late", "hex": "0110", "facing": 12})
+    assert early["errors"][0]["code"] == "too_early"
+    turn2 = [draw(), END, draw("im"), END, draw()]
+    wrong = last(s, *turn2, {"type": "enter", "unit": "late", "hex": "0109", "facing": 12})
+    assert wrong["errors"][0]["code"] == "not_an_entry_hex" and wrong["errors"][0]["alternatives"] == ["0110"]
+    rulings, state = run(s, *turn2, {"type": "enter", "unit": "late", "hex": "0110", "facing": 12,
+                                     "formation": "column"})
+    assert rulings[-1]["results"] == [{"unit": "late", "effect": "entered", "rule": "6.3.4", "hex": "0110",
+                                       "formation": "column", "mp": 1}]
+    assert state.unit("late").on_map and state.unit("late").formation == "column"

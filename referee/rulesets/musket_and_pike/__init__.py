@@ -8,20 +8,23 @@ as documented engine defaults or as events that report their outcome (see docs/m
 
 Module map: ``profile`` (what a counter is), ``state``, ``terrain`` (TEC as data), ``facing`` ([6.1]),
 ``facing_changes`` (6.2.x), ``formations`` (6.3.x), ``recovery`` ([6.4]), ``rally`` (MP-RALLY),
-``movement``, ``activation`` (draw / pass / end), ``actions`` (unit actions), ``combat`` (outcomes of the
+``movement``, ``reinforcements``, ``activation`` (draw / pass / end), ``actions`` (unit actions), ``combat`` (outcomes of the
 missing chapters), ``setup`` (initial state, secret Open Order), ``legal``, ``views``.
 """
 from __future__ import annotations
 
 import json
 from functools import cached_property
+from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, Mapping
+
+from modulebuilder.hexgrid import HexGrid
 
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Ruling
 
-from . import actions, activation, combat, legal, setup, views
+from . import actions, activation, combat, legal, reinforcements, setup, views
 from .state import MPState
 
 Handler = Callable[[MPState, Mapping[str, Any]], tuple[Ruling, MPState]]
@@ -32,6 +35,7 @@ HANDLERS: Mapping[str, Handler] = {
     "pass": activation.pass_activation,
     "end_activation": activation.end_activation,
     "order_change": activation.order_change,
+    "enter": reinforcements.enter,
     "move": actions.move,
     "face": actions.face,
     "wheel": actions.wheel,
@@ -43,6 +47,12 @@ HANDLERS: Mapping[str, Handler] = {
     "morale_broken": combat.morale_broken,
     "assaults": combat.assaults,
 }
+
+
+@lru_cache(maxsize=16)
+def _grid(model: Any) -> HexGrid:
+    """One geometry per map grid: logs name hexes in thousands of events."""
+    return HexGrid.from_model(model)
 
 
 class MusketAndPike:
@@ -62,8 +72,7 @@ class MusketAndPike:
         pieces = {u.id for u in counters.units} | {ldr.id for ldr in counters.leaders}
         wings = {a.id for a in counters.activation_groups}
         sides = {s.name for s in scenario.sides}
-        from modulebuilder.hexgrid import HexGrid
-        grid = HexGrid.from_model(scenario.map.grid)
+        grid = _grid(scenario.map.grid)
         out: list[tuple[str, str]] = []
         if "unit" in event and event["unit"] not in pieces:
             out.append(("unit", f"no unit '{event['unit']}' in the scenario"))
@@ -79,6 +88,8 @@ class MusketAndPike:
             out.append(("wing", f"no wing '{event['wing']}' in the scenario"))
         if "side" in event and event["side"] not in sides:
             out.append(("side", f"no side '{event['side']}' in the scenario"))
+        if "hex" in event and not grid.contains(event["hex"]):
+            out.append(("hex", f"no hex '{event['hex']}' on the map"))
         for i, h in enumerate(event.get("path", ()) or ()):
             if not grid.contains(h):
                 out.append((f"path[{i}]", f"no hex '{h}' on the map"))

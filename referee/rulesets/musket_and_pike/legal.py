@@ -12,6 +12,7 @@ from modulebuilder.hexgrid import add_hours
 from .facing import has_facing
 from .movement import next_positions
 from .recovery import reform_targets
+from .reinforcements import arrival
 from .state import MPState
 
 
@@ -29,6 +30,11 @@ def candidates(state: MPState) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{"type": "end_activation", "side": side}, {"type": "pass", "side": side}]
     for uid in st.wing_units.get(state.active.wing, ()):
         u, p = state.unit(uid), state.profile(uid)
+        if u.box == "reinforcement":
+            when = arrival(st.scenario, uid)
+            out += [{"type": "enter", "side": side, "unit": uid, "hex": h, "facing": f}
+                    for h in (when[1] if when else ()) for f in st.grid.vertex_hours]
+            continue
         if not u.on_map:
             continue
         base = {"side": side, "unit": uid}
