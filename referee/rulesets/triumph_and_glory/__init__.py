@@ -110,9 +110,16 @@ class TriumphAndGlory:
         for f in HEX_FIELDS:
             if isinstance(event.get(f), str):
                 hex_(f, event[f])
-        for f in HEX_LIST_FIELDS:
-            for i, h in enumerate(event.get(f, ()) or ()):
-                hex_(f"{f}[{i}]", h)
+        for f in HEX_LIST_FIELDS + HEX_FIELDS:
+            if isinstance(event.get(f), list):
+                for i, h in enumerate(event[f]):
+                    hex_(f"{f}[{i}]", h)
+        for i, a in enumerate(event.get("assaults", ()) or ()):
+            for j, uid in enumerate(a.get("attackers", ()) or ()):
+                unit(f"assaults[{i}].attackers[{j}]", uid)
+            targets = a.get("target")
+            for j, h in enumerate([targets] if isinstance(targets, str) else targets or ()):
+                hex_(f"assaults[{i}].target[{j}]", h)
         for f in ("side", "first"):
             if f in event and event[f] not in n.sides:
                 problems.append((f, f"no side '{event[f]}' in the scenario (sides: {', '.join(n.sides)})"))

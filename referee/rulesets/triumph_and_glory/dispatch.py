@@ -12,7 +12,8 @@ from typing import Any, Callable, Mapping
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Error, Ruling, illegal, legal
 
-from . import activation, cinc, initiative, moves, orders, reserve, sequence
+from . import (activation, cinc, fire_events, initiative, morale_events, moves, orders, owed, reserve, sequence,
+               shock_events)
 from .state import CINC, COMMAND, INITIATIVE, RESERVE, SIDE_TURN, TGState
 
 Rule = Callable[[TGState, Mapping[str, Any], EventDice], tuple[Ruling, TGState]]
@@ -49,6 +50,35 @@ def rule_end_phase(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
                 "phases"), state
 
 
+def rule_cohesion_check(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """A cohesion check owed by fire or shock (8.5, 8.8, 9.62, 9.65), else the reserve disorder check (5.54)."""
+    act = state.activation
+    if act is not None and any(k.unit == event["unit"] for k in act.combat.checks):
+        return owed.rule_combat_check(state, event, dice)
+    return reserve.rule_cohesion_check(state, event, dice)
+
+
+# Acts that may not happen while fire or shock owes something, or (movement) once assaults are declared (9.44).
+_BLOCKED_BY_COMBAT = {"move": "9.44", "face": "9.44", "stack_order": "9.44", "end_activation": "3.0",
+                      "end_phase": "3.0", "individual_order": "9.44", "rally": "9.44"}
+
+
+def combat_block(state: TGState, type_: str) -> Error | None:
+    act = state.activation
+    if act is None or type_ not in _BLOCKED_BY_COMBAT:
+        return None
+    c = act.combat
+    if type_ in ("end_activation", "end_phase"):
+        if c.is_open(state.board, act.side):
+            return Error("3.0", "combat_open", "the declared assaults and the acts they owe come first")
+        return None
+    if c.owes:
+        return Error("9.6", "acts_owed", "the owed checks, retreats and advances come first")
+    if c.declared and type_ != "rally":
+        return Error("9.44", "after_declaration", "movement ends when the assaults are declared")
+    return None
+
+
 RULES: Mapping[str, Rule] = {
     "orders_delay": orders.rule_orders_delay,
     "orders": orders.rule_orders,
@@ -64,7 +94,15 @@ RULES: Mapping[str, Rule] = {
     "end_phase": rule_end_phase,
     "go_first": initiative.rule_go_first,
     "reserve": reserve.rule_reserve,
-    "cohesion_check": reserve.rule_cohesion_check,
+    "cohesion_check": rule_cohesion_check,
+    "fire": fire_events.rule_fire,
+    "assaults": shock_events.rule_assaults,
+    "commitment": shock_events.rule_commitment,
+    "shock": shock_events.rule_shock,
+    "retreat": owed.rule_retreat,
+    "advance": owed.rule_advance,
+    "rally": morale_events.rule_rally,
+    "recovery": morale_events.rule_recovery,
     "cinc_move": cinc.rule_cinc_move,
     "activate_command": activation.rule_activate_command,
 }
@@ -78,10 +116,15 @@ def rule(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Rul
     if side is not None and side not in state.static.sides:
         return illegal(type_, [Error("3.0", "unknown_side", f"no side '{side}'",
                                      alternatives=state.static.sides)]), state
+    blocked = combat_block(state, type_)
+    if blocked is not None:
+        return illegal(type_, [blocked]), state
     ruling, new = RULES[type_](state, event, dice)
     if not ruling.legal or ruling.owes_roll:
         return ruling, state
     new, results = sequence.advance(new)
+    if new.over and new.victory is not None:
+        results = list(results) + morale_events.victory_results(new.victory)
     if results:
         ruling = replace(ruling, results=ruling.results + tuple(results))
     return ruling, new

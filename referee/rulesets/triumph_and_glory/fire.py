@@ -215,7 +215,7 @@ def fire_outcome(board: Board, result: str, target: str, affected: Sequence[Unit
                  options: FireOptions = DEFAULT_OPTIONS) -> FireOutcome:
     """8.5: apply a fire-table result to the units hit (``affected``; default every unit in ``target``)."""
     units = tuple(affected) if affected is not None else board.stack(target)
-    if result == "none":
+    if result in ("none", "no_effect"):        # a game's table may spell "no effect" either way
         return FireOutcome(result)
     if result == "cohesion_check":
         return FireOutcome(result, checks=tuple(fire_check(u) for u in units))

@@ -17,9 +17,14 @@ from typing import Any, Iterable
 from referee.engine.dice import EventDice
 
 from . import movement, orders, reserve
+from .fire_events import fire_actions
+from .morale_events import rally_actions
+from .owed import advance_choices
+from .retreat import legal_retreats, retreat_steps
+from .shock import frontal_enemy_hexes
 from .activation import cga_pending, command_choices, cup_markers, marker_side
 from .moves import may_act_error, move_context, orders_error
-from .state import ACTIVATION, CINC, COMMAND, INITIATIVE, ORDERS, OVER, RESERVE, SIDE_TURN, TGState
+from .state import ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, OVER, RESERVE, SIDE_TURN, TGState
 
 NO_DICE = EventDice({})          # rolls come back owed: the rule validates without rolling
 
@@ -45,16 +50,18 @@ def legal_actions(state: TGState) -> list[dict[str, Any]]:
     if p == ACTIVATION:
         if state.activation is None:
             return [{"type": "draw", "marker": m} for m in sorted(set(state.cup))]
-        return _activation_actions(state) + [{"type": "end_activation", "side": state.activation.side}]
+        return _activation_actions(state) + _end(state, {"type": "end_activation", "side": state.activation.side})
     if p in (RESERVE, CINC):
         return _two_sided_actions(state)
+    if p == MORALE:
+        return [{"type": "recovery", "side": state.unit(u).side, "unit": u} for u in state.recovery_owed[:1]]
     if p == COMMAND:
         cmd = state.rules.command_activation
         chooser = cmd.chooser if cmd else state.static.sides[0]
         return ([{"type": "activate_command", "side": chooser, "command": a} for a in command_choices(state)]
                 + [{"type": "end_phase", "side": chooser}])
     if p == SIDE_TURN:
-        return _activation_actions(state) + [{"type": "end_phase", "side": state.side_turn}]
+        return _activation_actions(state) + _end(state, {"type": "end_phase", "side": state.side_turn})
     return []
 
 
@@ -100,6 +107,9 @@ def _activation_actions(state: TGState) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if act.checks_owed:
         return [{"type": "cohesion_check", "side": side, "unit": u} for u in act.checks_owed]
+    if act.combat.declared or act.combat.owes:
+        return combat_actions(state)
+    out += fire_actions(state) + rally_actions(state) + assault_actions(state)
     o = state.orders.get(side) if side else None
     if o is not None and not act.reserve:
         tried = set(act.io)
@@ -169,7 +179,7 @@ def _two_sided_actions(state: TGState) -> list[dict[str, Any]]:
         if act is not None:
             if act.checks_owed:
                 return [{"type": "cohesion_check", "side": side, "unit": u} for u in act.checks_owed]
-            return _activation_actions(state) + end
+            return _activation_actions(state) + _end(state, end[0])
         if side not in ts.reserve_used:
             o = state.orders[side]
             return [{"type": "reserve", "side": side, "unit": o.groups[g][0]}
@@ -192,3 +202,64 @@ def _two_sided_actions(state: TGState) -> list[dict[str, Any]]:
         for path in paths_to_all(state.board, leader.id, "normal", ctx).values():
             out.append({"type": "cinc_move", "side": side, "path": path})
     return out + end
+
+
+# --------------------------------------------------------------------------------------------- fire and shock
+
+def _end(state: TGState, event: dict[str, Any]) -> list[dict[str, Any]]:
+    """The act that ends the activation, unless declared assaults or owed acts must come first (3.0)."""
+    act = state.activation
+    return [] if act is not None and act.combat.is_open(state.board, act.side) else [event]
+
+
+def combat_actions(state: TGState) -> list[dict[str, Any]]:
+    """After the declaration (9.44) or while fire/shock owes acts: exactly those acts, in the rules' order —
+    owed checks, retreats (every legal destination), advances (every stack that may advance), then the APCs,
+    then the shocks not yet resolved."""
+    act = state.activation
+    assert act is not None
+    c, board = act.combat, state.board
+    if c.checks:
+        return [{"type": "cohesion_check", "side": k.side, "unit": k.unit} for k in c.checks]
+    if c.retreats:
+        r = c.retreats[0]
+        uid = board.stacks[r.hex][0]
+        return [{"type": "retreat", "side": r.side, "unit": uid, "to": list(s.path)}
+                for s in legal_retreats(retreat_steps(board, r.hex, r.sources)) if s.path]
+    if c.advances:
+        a = c.advances[0]
+        return [{"type": "advance", "side": a.side, "units": units, "to": a.into} for units in advance_choices(board, a)]
+    if c.commit_owed:
+        return [{"type": "commitment", "side": act.side, "unit": u} for u in c.commit_owed]
+    return [{"type": "shock", "side": act.side, "assault": i} for i in c.shocks_left(board, act.side)]  # type: ignore[arg-type]
+
+
+MAX_ASSAULTS_LISTED = 4
+
+
+def assault_actions(state: TGState) -> list[dict[str, Any]]:
+    """A representative set of declarations (9.44): single assaults by each active stack against each enemy hex
+    in its front (the first few that the rules accept), and all of them together when they do not overlap."""
+    act = state.activation
+    assert act is not None
+    side, board = act.side, state.board
+    singles: list[dict[str, Any]] = []
+    seen_hexes: set[str] = set()
+    for uid in sorted(act.units):
+        u = board.units[uid]
+        if u.hex is None or u.hex in seen_hexes or u.kind == "artillery" or u.disordered:
+            continue
+        seen_hexes.add(u.hex)
+        attackers = [x.id for x in board.stack(u.hex) if x.id in act.units and x.kind != "artillery"]
+        for h in frontal_enemy_hexes(board, u):
+            singles += _accepted(state, [{"type": "assaults", "side": side,
+                                          "assaults": [{"attackers": attackers, "target": [h]}]}])
+            if len(singles) >= MAX_ASSAULTS_LISTED:
+                break
+        if len(singles) >= MAX_ASSAULTS_LISTED:
+            break
+    out = list(singles)
+    if len(singles) > 1:
+        combined = {"type": "assaults", "side": side, "assaults": [e["assaults"][0] for e in singles]}
+        out += _accepted(state, [combined])
+    return out

@@ -2,7 +2,7 @@
 change.  Phases end by themselves when the rules leave nothing to do (DESIGN §5): Orders once both sides have
 given orders, Initiative once it is decided (and the holder has picked his first marker), Activation when the
 cup is empty and the last activation has ended, Morale (nothing to do until the part-2 rules: collapse and
-recovery plug in at :func:`morale_steps`); Reserve and CinC Movement end with ``end_phase`` from each side.
+recovery, morale_events.py); Reserve and CinC Movement end with ``end_phase`` from each side.
 The CinC Movement Phase is the last phase of the turn (gaps §1; the main digest's A-14 is superseded).
 
 *Schevardino* (SCH-COMMAND) runs its own short turn: command activation, then each side in turn.
@@ -10,11 +10,10 @@ The CinC Movement Phase is the last phase of the turn (gaps §1; the main digest
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
 
 from referee.engine.ruling import Result, result
 
-from . import activation, initiative, orders
+from . import activation, initiative, morale_events, orders
 from .board import Board
 from .state import (ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, OVER, RESERVE, SIDE_TURN,
                     SideOrders, Static, TGState, TwoSided)
@@ -51,12 +50,6 @@ def start_turn(state: TGState, turn: int, first: bool = False) -> TGState:
     return replace(base, orders=new_orders)
 
 
-def morale_steps() -> tuple[Callable[[TGState], tuple[TGState, list[Result]]], ...]:
-    """3.0 E: collapse (10.5) then recovery (10.2).  Part 2 of the ruleset adds them here; until then the Morale
-    Phase has nothing to do (no unit can be withdrawn without fire or shock)."""
-    return ()
-
-
 def _cinc_sides(state: TGState) -> tuple[str, ...]:
     return tuple(s for s in state.static.sides
                  if (c := state.cinc_of(s)) is not None and c.hex is not None)
@@ -64,7 +57,9 @@ def _cinc_sides(state: TGState) -> tuple[str, ...]:
 
 def end_turn(state: TGState) -> TGState:
     if state.turn >= state.static.scenario.turns.last:
-        return replace(state, phase=OVER, activation=None, two_sided=None)
+        # The game ends: the scenario's victory conditions are judged on the final position.
+        over = replace(state, phase=OVER, activation=None, two_sided=None)
+        return replace(over, victory=morale_events.victory(over))
     return start_turn(state, state.turn + 1)
 
 
@@ -94,9 +89,14 @@ def _next(state: TGState, results: list[Result]) -> TGState | None:
             return replace(state, phase=MORALE, two_sided=None, activation=None)
         return None
     if p == MORALE:
-        for step in morale_steps():
-            state, res = step(state)
+        if not state.morale_started:                  # 10.5 collapse, then the recovery rolls owed (10.2)
+            state, res = morale_events.enter_morale(state)
             results.extend(res)
+            return state
+        if state.recovery_owed:
+            return None
+        state, res = morale_events.leave_morale(state)   # 10.4
+        results.extend(res)
         sides = _cinc_sides(state)
         if not sides:
             return end_turn(state)

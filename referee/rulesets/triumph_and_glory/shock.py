@@ -335,6 +335,12 @@ RESULTS: dict[str, ResultSpec] = {
     "defender_disordered_check": ResultSpec("defender", True, False, False, False),
     "defender_disordered_retreat": ResultSpec("defender", False, True, False, True),
 }
+# The spellings of the Borodino tables file (tables/borodino.yaml) for the same lines.
+RESULTS.update({
+    "attacker_disordered_retreat_check_counter_shock": RESULTS["attacker_disordered_counter_shock"],
+    "attacker_disordered_retreat_check": RESULTS["attacker_disordered_check"],
+    "defender_disordered_retreat_check": RESULTS["defender_disordered_check"],
+})
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from typing import Literal, Mapping
 from modulebuilder.model import ActivationGroup, Leader, Scenario
 
 from .board import Board, UnitState
+from .combat import NO_COMBAT, Combat
 from .scenario_rules import ScenarioRules, parse
 
 # 3.0 phases A–F (F, CinC movement, is the last phase: gaps §1), then the end of the game.
@@ -113,6 +114,8 @@ class Activation:
     reserve: bool = False
     checks_owed: tuple[str, ...] = ()
     start_hexes: Mapping[str, str | None] = field(default_factory=dict)   # 7.13: where each unit began
+    combat: Combat = NO_COMBAT                         # fire and shock of this activation (combat.py)
+    rallied: frozenset[str] = frozenset()              # 10.1: one rally attempt per unit per activation
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,10 @@ class TGState:
     cga_decided: frozenset[str] = frozenset()         # sides that declared or declined a CGA this turn
     cga_used: Mapping[str, int] = field(default_factory=dict)          # 5.34 uses so far, per side
     side_turn: str | None = None                      # Schevardino: whose move it is
+    collapsed: frozenset[str] = frozenset()           # 10.5: AGs that have collapsed (for good)
+    morale_started: bool = False                      # 3.0 E: collapse done this turn, recovery rolls owed
+    recovery_owed: tuple[str, ...] = ()               # 10.2: units in the Recovery Box still to roll
+    victory: Mapping[str, object] | None = None       # set when the game ends (Borodino SR 15–16, Schevardino)
 
     # ---- read-only questions
 

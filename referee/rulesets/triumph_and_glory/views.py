@@ -59,6 +59,16 @@ def view(state: TGState, viewer: str | None) -> dict[str, Any]:
         out["order_of_play"] = list(state.two_sided.order)
     if state.active_commands:
         out["active_commands"] = sorted(state.active_commands)
+    if state.activation is not None and state.activation.combat.declared:
+        c = state.activation.combat
+        out["activation"]["assaults"] = [{"attackers": list(a.attackers), "target": list(a.targets),
+                                          "resolved": i in c.resolved} for i, a in enumerate(c.assaults)]
+    if state.collapsed:
+        out["collapsed"] = sorted(state.collapsed)
+    if state.recovery_owed:
+        out["recovery_owed"] = list(state.recovery_owed)
+    if state.victory is not None:
+        out["victory"] = dict(state.victory)
     if state.board.on_fire or state.board.rubble:
         out["markers"] = {"on_fire": sorted(state.board.on_fire), "rubble": sorted(state.board.rubble)}
     return out

@@ -1,0 +1,168 @@
+"""The combat records of an activation and the small helpers the fire, shock and morale events share.
+
+An activation's combat is a little state machine of its own (9.4–9.7): assaults are declared all at once
+(9.44), every attacking hex rolls its Assault Probability Check (9.41–9.46), then each assault is resolved by
+one shock roll (9.5–9.6).  Fire (8.x) and shock leave *owed* acts behind — per-unit cohesion checks (8.5,
+9.62, 9.65), retreats whose hex the owner chooses (9.62–9.65), mandatory advances (9.71) — and nothing else
+happens until they are done.  :class:`Combat` records exactly that, so ``legal_actions`` can list the owed
+acts and ``end_activation`` can refuse while any is open.
+
+The part-2 rule functions (fire.py, shock.py, retreat.py, ...) return ``Effect`` records and roll
+specifications; :func:`apply_effects` turns effects into a new Board, :func:`engine_roll` turns a roll
+specification into the ruling's roll (DESIGN §5).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from referee.engine.ruling import Modifier as EModifier
+from referee.engine.ruling import Roll, Result, pass_fail_roll, result, table_roll
+
+from .board import Board
+from .disorder import Effect
+from .rolls import PassRoll, TableRoll
+
+
+@dataclass(frozen=True)
+class Assault:
+    """One declared assault (9.44): attacking units, the target hex(es), a cavalry charge or not."""
+    attackers: tuple[str, ...]
+    targets: tuple[str, ...]
+    charge: bool = False
+
+
+@dataclass(frozen=True)
+class OwedCheck:
+    """A cohesion check somebody must roll: 8.5 (fire 9–12), 9.62 (retreat check), 9.65 (passed through).
+    ``sources``: the hexes a failed 9.62 check retreats away from."""
+    unit: str
+    side: str
+    rule: str
+    sources: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class OwedRetreat:
+    """The stack in ``hex`` must retreat one hex away from ``sources`` and its owner chooses where (9.62)."""
+    hex: str
+    side: str
+    sources: tuple[str, ...]
+    rule: str
+
+
+@dataclass(frozen=True)
+class OwedAdvance:
+    """9.71: a stack of ``hexes`` (the attacker picks among ties) advances into the vacated ``into``."""
+    into: str
+    hexes: tuple[str, ...]
+    attackers: tuple[str, ...]
+    side: str
+
+
+@dataclass(frozen=True)
+class Combat:
+    """Fire and shock in the activation so far (see the module docstring)."""
+    declared: bool = False
+    assaults: tuple[Assault, ...] = ()
+    commit_owed: tuple[str, ...] = ()                  # top units of attacking hexes still to roll 9.41
+    committed: Mapping[str, bool] = field(default_factory=dict)   # attacking hex -> its APC passed
+    resolved: frozenset[int] = frozenset()
+    shocked: frozenset[str] = frozenset()              # 10.1: units that shocked may not rally
+    checks: tuple[OwedCheck, ...] = ()
+    retreats: tuple[OwedRetreat, ...] = ()
+    advances: tuple[OwedAdvance, ...] = ()
+    fired_at_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # 8.7: target hex -> firer hexes
+
+    @property
+    def owes(self) -> bool:
+        """Something must be rolled or chosen before the activation goes on."""
+        return bool(self.checks or self.retreats or self.advances)
+
+    def shocks_left(self, board: Board, side: str) -> tuple[int, ...]:
+        """Declared assaults still to resolve: some attacker passed its APC and an enemy is still in a target."""
+        return tuple(i for i in range(len(self.assaults))
+                     if i not in self.resolved and self.attackers_of(i, board)
+                     and any(board.has_enemy(h, side) for h in self.assaults[i].targets))
+
+    def is_open(self, board: Board, side: str | None) -> bool:
+        """Owed acts, APCs still to roll or assaults still to resolve: the activation may not end (3.0)."""
+        return self.owes or bool(self.commit_owed) or (side is not None and bool(self.shocks_left(board, side)))
+
+    def attackers_of(self, i: int, board: Board | None = None) -> tuple[str, ...]:
+        """9.45: the declared attackers of assault ``i`` whose hex passed its APC."""
+        a = self.assaults[i]
+        if board is None:
+            return a.attackers
+        return tuple(u for u in a.attackers
+                     if (h := board.units[u].hex) is not None and self.committed.get(h) is True)
+
+
+NO_COMBAT = Combat()
+
+
+# --------------------------------------------------------------------------------------------- rolls
+
+@dataclass(frozen=True)
+class TargetsRoll(Roll):
+    """A shock roll against several hexes: one natural roll, per-target modifiers/modified/result (DESIGN §5)."""
+    targets: tuple[Mapping[str, Any], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        for k in ("modifiers", "modified", "result"):
+            d.pop(k, None)
+        d["targets"] = [dict(t) for t in self.targets]
+        return d
+
+
+def _mods(mods: Iterable[Any]) -> tuple[EModifier, ...]:
+    return tuple(EModifier(m.value, m.rule, m.reason) for m in mods)
+
+
+def engine_roll(spec: PassRoll | TableRoll, natural: int | None, side: str | None = None) -> Roll:
+    """The ruling's roll for a part-2 roll specification."""
+    if isinstance(spec, PassRoll):
+        return pass_fail_roll(spec.purpose, natural, spec.base, base_label=spec.base_label,
+                              base_rule=spec.base_rule, modifiers=_mods(spec.modifiers), unit=spec.unit, side=side)
+    if len(spec.targets) == 1:
+        res = spec.result(natural) if natural is not None else None
+        return table_roll(spec.purpose, natural, res, modifiers=_mods(spec.modifiers), unit=spec.unit, side=side)
+    per = spec.to_dict(natural)["targets"]
+    return TargetsRoll(purpose=spec.purpose, natural=natural, unit=spec.unit, side=side, table=True,
+                       targets=tuple(per))
+
+
+# --------------------------------------------------------------------------------------------- effects
+
+def apply_effects(board: Board, effects: Sequence[Effect]) -> tuple[Board, list[Result]]:
+    """Apply part-2 effects in order; each becomes a ruling result (DESIGN §5 effect names)."""
+    out: list[Result] = []
+    for e in effects:
+        u = board.units.get(e.unit)
+        if u is None:
+            continue
+        if e.effect == "disordered":
+            board = board.update(e.unit, status="disordered")
+            out.append(result("disordered", e.rule, e.unit))
+        elif e.effect == "rallied":
+            board = board.update(e.unit, status="good")
+            out.append(result("rallied", e.rule, e.unit))
+        elif e.effect in ("routed", "eliminated", "destroyed"):
+            box = e.box or ("withdrawn" if e.effect == "routed" else "eliminated")
+            if e.effect == "destroyed":
+                box = "destroyed"            # artillery, for good (9.66): never counted as recoverable
+            board = board.remove(e.unit, box)
+            extra = {"to": "withdrawn"} if e.effect == "routed" else {}
+            out.append(result(e.effect, e.rule, e.unit, **extra))
+        elif e.effect in ("retreated", "advanced") and e.to is not None:
+            board = board.place(e.unit, e.to)
+            out.append(result(e.effect, e.rule, e.unit, to=e.to))
+        else:
+            out.append(result(e.effect, e.rule, e.unit))
+    return board, out
+
+
+def sides_of(board: Board, hexes: Iterable[str]) -> dict[str, str]:
+    """hex -> the side holding it (for owed acts: the owner rolls and chooses)."""
+    return {h: s for h in hexes if (s := board.side_at(h)) is not None}

@@ -1,0 +1,129 @@
+"""The ``fire`` event (8.x): an activated battery (or a stacked pair, or — when the side's Barrage marker is
+drawn — any of its batteries combined, 8.2/5.33) fires at a hex.  The pure rules are fire.py's; this module
+says *when* a battery may fire and turns the table result into state changes and owed acts:
+
+* 8.5 9–12: each unit in the hex owes a cohesion check (``cohesion_check`` events, rolled by its owner);
+* 8.5 13–14: every unit Disordered now (one already Disordered routs, 9.66);
+* 8.5 ≥ 15: Disordered and the stack retreats one hex away from the firers (owner chooses, 9.62–9.65);
+* 8.8: a natural 0–2 also makes each friendly unit next to the target on the line of fire check at −2;
+* 5.55: in a Reserve Activation, artillery that fired owes its disorder check afterwards.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from referee.engine.dice import EventDice
+from referee.engine.ruling import Error, Ruling, illegal, legal
+
+from . import fire as fr
+from .activation import barrage_marker
+from .combat import OwedCheck, apply_effects, engine_roll
+from .orders import acting_status
+from .owed import awaiting, owe_retreat
+from .state import ACTIVATION, RESERVE, SIDE_TURN, TGState
+
+
+def activation_error(state: TGState, side: str, rule: str = "3.0") -> Error | None:
+    """Fire and shock happen in the side's own activation (3.0 C, 5.53, Schevardino side turns)."""
+    act = state.activation
+    if state.phase not in (ACTIVATION, RESERVE, SIDE_TURN) or act is None:
+        return Error(rule, "no_activation", "fire and shock happen during an activation")
+    if act.side != side:
+        return Error(rule, "not_your_activation", f"the activation is {act.side}'s")
+    return None
+
+
+def may_fire_units(state: TGState, side: str) -> frozenset[str]:
+    """Who may fire now: the activated units, or every battery of the side under its Barrage marker (5.33)."""
+    act = state.activation
+    assert act is not None
+    if act.marker == barrage_marker(side):
+        return frozenset(u.id for u in state.board.units_of(side) if u.kind == "artillery" and u.hex is not None)
+    return act.units
+
+
+def fire_errors(state: TGState, side: str, ids: list[str], target: str) -> list[Error]:
+    err = activation_error(state, side, "8.1")
+    if err:
+        return [err]
+    act = state.activation
+    assert act is not None
+    c = act.combat
+    if c.declared:
+        return [Error("9.44", "fire_after_declaration", "fire comes before the assaults are declared")]
+    if c.owes or act.checks_owed:
+        return [Error("8.5", "acts_owed", "the owed checks and retreats come first")]
+    allowed = may_fire_units(state, side)
+    errors = [Error("5.31", "not_activated", f"{u} is not activated") for u in ids if u not in allowed]
+    if errors:
+        return errors
+    barrage = act.marker == barrage_marker(side)
+    io_failed = not barrage and any(acting_status(state, u) == "rally_only" for u in ids)
+    firers = [state.unit(u) for u in ids]
+    return [Error(e.rule, e.code, e.message, e.alternatives)
+            for e in fr.fire_errors(state.board, firers, target, barrage=barrage, io_failed=io_failed)]
+
+
+def rule_fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    side, ids, target = event["side"], list(event["units"]), event["target"]
+    errors = fire_errors(state, side, ids, target)
+    if errors:
+        return illegal("fire", errors), state
+    act = state.activation
+    assert act is not None
+    board = state.board
+    barrage = act.marker == barrage_marker(side)
+    firers = [board.units[u] for u in ids]
+    spec = fr.fire_roll(board, firers, target, barrage)
+    natural = dice.roll("roll", "fire")
+    roll = engine_roll(spec, natural, side)
+    if natural is None:
+        return legal("fire", ["8.1", "8.5"], rolls=[roll]), state
+    res = spec.result(natural)
+    # 7.36: a battery that fired moves at most half its MA afterwards; Borodino reserve batteries lose overstack.
+    board = board.update_many({u: {"fired": True, "overstack": False} for u in ids})
+    target_side = board.side_at(target)
+    outcome = fr.fire_outcome(board, res, target)
+    board, results = apply_effects(board, outcome.effects)
+    c = act.combat
+    checks = [OwedCheck(k.unit or "", target_side or "", "8.5") for k in outcome.checks]
+    firer_hexes = tuple(dict.fromkeys(u.hex for u in firers if u.hex))
+    if outcome.retreat and board.stack(target):
+        board, c, more = owe_retreat(board, c, target, firer_hexes, "8.5")
+        results += more
+    for k in fr.misguided_checks(state.board, firers[0].hex or "", target, side, natural, res):
+        checks.append(OwedCheck(k.unit or "", side, "8.8"))
+    c = replace(c, checks=c.checks + tuple(checks),
+                fired_at_by={**c.fired_at_by, target: c.fired_at_by.get(target, ()) + firer_hexes})
+    owed_reserve = act.checks_owed
+    if act.reserve:                                   # 5.55: artillery that fired checks after firing
+        owed_reserve += tuple(u for u in ids if u not in owed_reserve)
+    new_act = replace(act, combat=c, checks_owed=owed_reserve)
+    rules = ["8.1", "8.2", "8.3", "8.5"] + (["8.8"] if any(k.rule == "8.8" for k in checks) else [])
+    return (legal("fire", rules, rolls=[roll], results=results, awaiting=awaiting(c)),
+            replace(state, board=board, activation=new_act))
+
+
+def fire_actions(state: TGState, limit: int = 6) -> list[dict[str, Any]]:
+    """Legal fire events now (for ``legal_actions``): each battery that may fire at each legal target, at most
+    ``limit`` in all — a bounded but representative set (every battery is listed before any gets a second)."""
+    act = state.activation
+    if act is None or act.side is None or act.combat.declared or act.combat.owes or act.checks_owed:
+        return []
+    side = act.side
+    board = state.board
+    out: list[dict[str, Any]] = []
+    batteries = sorted(u for u in may_fire_units(state, side)
+                       if (x := board.units[u]).kind == "artillery" and not x.fired and not x.moved
+                       and not x.disordered and x.hex is not None)
+    for uid in batteries:
+        u = board.units[uid]
+        reach = u.value("max_range") or 0
+        for h in board.grid.within(u.hex, reach):  # type: ignore[arg-type]
+            if board.has_enemy(h, side) and not fire_errors(state, side, [uid], h):
+                out.append({"type": "fire", "side": side, "units": [uid], "target": h})
+                break
+        if len(out) >= limit:
+            break
+    return out

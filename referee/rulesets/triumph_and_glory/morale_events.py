@@ -1,0 +1,155 @@
+"""Rally (10.1), the Morale Phase (3.0 E: collapse 10.5, recovery 10.2–10.3, Withdrawn → Recovery 10.4) and the
+victory conditions reported when the game ends (*Borodino* special rules 15–16; *Schevardino*: who holds the
+redoubt).  The pure rules are morale.py's and victory.py's.
+
+The Morale Phase runs by itself except for the recovery rolls: on entering it every activation group that
+has lost two thirds of its counted units collapses (its results reported on the event that ended the Reserve
+Phase), then each unit in the Recovery Box whose AG still has units on the map owes a ``recovery`` roll; when
+none is owed, the Withdrawn Box empties into the Recovery Box and the CinC Movement Phase begins.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from referee.engine.dice import EventDice
+from referee.engine.ruling import Error, Result, Ruling, illegal, legal, result
+
+from . import morale as mo
+from . import victory as vc
+from .combat import apply_effects, engine_roll
+from .disorder import RECOVERY
+from .fire_events import activation_error
+from .state import MORALE, TGState
+
+
+# --------------------------------------------------------------------------------------------- 10.1
+
+def rule_rally(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    side, uid = event["side"], event["unit"]
+    err = activation_error(state, side, "10.1")
+    if err:
+        return illegal("rally", [err]), state
+    act = state.activation
+    assert act is not None
+    u = state.unit(uid)
+    errors: list[Error] = []
+    if uid not in act.units:
+        errors.append(Error("5.31", "not_activated", f"{uid} is not activated"))
+    if uid in act.rallied:
+        errors.append(Error("10.1", "rally_twice", f"{u.defn.name} already tried to rally this activation"))
+    errors += [Error(e.rule, e.code, e.message, e.alternatives) for e in mo.rally_errors(
+        state.board, u, faced=uid in act.acted, shocked=uid in act.combat.shocked, reserve=act.reserve,
+        ag_collapsed=u.ag in state.collapsed)]
+    if errors:
+        return illegal("rally", errors), state
+    spec = mo.rally_roll(u)
+    natural = dice.roll("roll", "rally")
+    roll = engine_roll(spec, natural, side)
+    if natural is None:
+        return legal("rally", ["10.1"], rolls=[roll]), state
+    board, res = apply_effects(state.board, [e for e in [mo.rally_effect(u, bool(roll.passed))] if e])
+    # A unit that tried to rally has acted: it neither moves nor shocks this activation (10.1).
+    new_act = replace(act, rallied=act.rallied | {uid}, acted=act.acted | {uid})
+    return legal("rally", ["10.1"], rolls=[roll], results=res), replace(state, board=board, activation=new_act)
+
+
+def rally_actions(state: TGState) -> list[dict[str, Any]]:
+    act = state.activation
+    if act is None or act.side is None or act.combat.declared or act.reserve:
+        return []
+    out = []
+    for uid in sorted(act.units):
+        u = state.board.units[uid]
+        if u.disordered and uid not in act.rallied and not mo.rally_errors(
+                state.board, u, faced=uid in act.acted, shocked=uid in act.combat.shocked,
+                ag_collapsed=u.ag in state.collapsed):
+            out.append({"type": "rally", "side": act.side, "unit": uid})
+    return out
+
+
+# --------------------------------------------------------------------------------------------- 10.5 / 10.2
+
+def collapse_step(state: TGState) -> tuple[TGState, list[Result]]:
+    """10.5: every AG that has now lost two thirds of its counted units collapses, once and for good."""
+    board = state.board
+    collapsed = set(state.collapsed)
+    results: list[Result] = []
+    for ag in state.static.ags:
+        out = mo.collapse_outcome(board, ag, ag in collapsed)
+        if out.collapsed:
+            collapsed.add(ag)
+            results.append(result("collapsed", "10.5", None, ag=ag))
+            board, more = apply_effects(board, out.effects)
+            results += more
+    return replace(state, board=board, collapsed=frozenset(collapsed)), results
+
+
+def recovery_due(state: TGState) -> tuple[str, ...]:
+    board = state.board
+    return tuple(u.id for u in board.units.values() if u.is_combat and mo.recovery_eligible(board, u))
+
+
+def enter_morale(state: TGState) -> tuple[TGState, list[Result]]:
+    state, results = collapse_step(state)
+    return replace(state, morale_started=True, recovery_owed=recovery_due(state)), results
+
+
+def leave_morale(state: TGState) -> tuple[TGState, list[Result]]:
+    """10.4: the Withdrawn Box empties into the Recovery Box."""
+    board = state.board
+    ids = mo.withdrawn_to_recovery(board)
+    for uid in ids:
+        board = board.remove(uid, RECOVERY)
+    return replace(state, board=board, morale_started=False, recovery_owed=()), []
+
+
+def rule_recovery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    side, uid = event["side"], event["unit"]
+    if state.phase != MORALE or uid not in state.recovery_owed:
+        return illegal("recovery", [Error("10.2", "no_recovery_owed", f"{uid} owes no recovery roll",
+                                          state.recovery_owed)]), state
+    u = state.unit(uid)
+    if u.side != side:
+        return illegal("recovery", [Error("10.2", "not_your_unit", f"{uid} is {u.side}'s")]), state
+    spec = mo.recovery_roll(u)
+    natural = dice.roll("roll", "recovery")
+    roll = engine_roll(spec, natural, side)
+    if natural is None:
+        return legal("recovery", ["10.2"], rolls=[roll]), state
+    board = state.board
+    owed = tuple(x for x in state.recovery_owed if x != uid)
+    if not roll.passed:
+        board = board.remove(uid, "eliminated")
+        return (legal("recovery", ["10.2"], rolls=[roll], results=[result("eliminated", "10.2", uid)]),
+                replace(state, board=board, recovery_owed=owed))
+    # 10.3: placed Disordered (a counter without a reverse face up) where the owner says, or the first legal hex.
+    hexes = mo.return_hexes(board, u)
+    to = event.get("to") if event.get("to") in hexes else (hexes[0] if hexes else None)
+    if to is None:
+        return (legal("recovery", ["10.2", "10.3"], rolls=[roll],
+                      results=[result("recovered", "10.2", uid, to=None)]), replace(state, recovery_owed=owed))
+    status = "disordered" if getattr(u.defn, "back", None) is not None and "no_back" not in u.flags else "good"
+    board = board.place(uid, to, status=status)
+    return (legal("recovery", ["10.2", "10.3"], rolls=[roll], results=[result("recovered", "10.2", uid, to=to)]),
+            replace(state, board=board, recovery_owed=owed))
+
+
+# --------------------------------------------------------------------------------------------- victory
+
+def victory(state: TGState) -> dict[str, Any]:
+    """The scenario's victory conditions at the end of the last turn."""
+    board = state.board
+    if state.rules.command_activation is not None:               # Schevardino: hold the redoubt
+        hex_ = vc.redoubt_hex(board)
+        return {"condition": "schevardino_redoubt", "hex": hex_, "winner": vc.schevardino_winner(board, hex_)}
+    guard = state.static.scenario.options.get("guard_ags", ())
+    awards = vc.borodino_vp(board, sorted(state.collapsed), guard)
+    totals = vc.vp_totals(awards, state.static.sides)
+    return {"condition": "borodino_vp", "vp": totals, "winner": vc.winner(totals),
+            "awards": [{"side": a.side, "vp": a.vp, "reason": a.reason} for a in awards]}
+
+
+def victory_results(v: Mapping[str, Any]) -> list[Result]:
+    return [result("victory", "BOR-15" if v["condition"] == "borodino_vp" else "SCH-VICTORY", None,
+                   **{k: val for k, val in v.items() if k != "awards"})]

@@ -1,0 +1,181 @@
+"""The acts fire and shock leave owed (combat.py): cohesion checks (8.5, 8.8, 9.62, 9.65), retreats (9.62–9.65)
+and advances (9.71) — their events, and the bookkeeping that opens them.
+
+Who acts: the owner of the unit that checks or retreats (not necessarily the active side); the attacker
+advances.  A retreat with only one possible outcome (blocked → destroyed, or only a rout is open, 9.63) is
+applied at once and reported on the event that caused it; a retreat with a choice of hex waits for the
+owner's ``retreat`` event.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping, Sequence
+
+from referee.engine.dice import EventDice
+from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal
+
+from . import advance as adv
+from . import retreat as rt
+from .board import Board
+from .errors import RuleError
+from .combat import Combat, OwedAdvance, OwedCheck, OwedRetreat, apply_effects, engine_roll
+from .disorder import disorder_effect
+from .fire import fire_check
+from .rolls import Modifier, PassRoll
+from .state import Activation, TGState
+
+FORCED = ("destroyed", "rout")     # 9.63: retreat outcomes the owner has no choice about
+
+
+def awaiting(c: Combat) -> list[Awaiting]:
+    """What the owed acts ask for next (the ruling's ``awaiting``)."""
+    out = [Awaiting("cohesion_check", k.side, k.rule, k.unit) for k in c.checks]
+    out += [Awaiting("retreat", r.side, r.rule) for r in c.retreats]
+    out += [Awaiting("advance", a.side, "9.71") for a in c.advances]
+    return out
+
+
+def owe_retreat(board: Board, combat: Combat, hex_id: str, sources: Sequence[str], rule: str
+                ) -> tuple[Board, Combat, list[Result]]:
+    """The stack in ``hex_id`` must retreat: applied now when the rules leave no choice, else owed."""
+    side = board.side_at(hex_id)
+    if side is None:
+        return board, combat, []
+    steps = rt.legal_retreats(rt.retreat_steps(board, hex_id, sources))
+    if all(s.kind in FORCED for s in steps):
+        effects = rt.retreat_effects(board, hex_id, steps[0], rule)
+        board, res = apply_effects(board, effects)
+        return board, combat, res
+    return board, replace(combat, retreats=combat.retreats + (OwedRetreat(hex_id, side, tuple(sources), rule),)), []
+
+
+def owe_advances(board: Board, combat: Combat, vacated: Sequence[str], attackers: Sequence[str], side: str) -> Combat:
+    """9.71: each target hex the defenders left (empty now) is entered by the best attacking stack."""
+    units = [board.units[u] for u in attackers if board.units[u].hex is not None]
+    for h in vacated:
+        if board.stack(h) or any(a.into == h for a in combat.advances):
+            continue
+        rule = adv.advance_rule(board, h, units)
+        if rule.hexes and rule.mandatory:
+            combat = replace(combat, advances=combat.advances + (OwedAdvance(h, rule.hexes, tuple(attackers), side),))
+    return combat
+
+
+def check_roll(board: Board, k: OwedCheck) -> PassRoll:
+    u = board.units[k.unit]
+    if k.rule == "9.62":
+        return rt.retreat_check(u)
+    if k.rule == "9.65":
+        return rt.pass_through_check(u)
+    if k.rule == "8.8":
+        return PassRoll("cohesion_check", u.value("cohesion") or 0, "8.8", f"cohesion of {u.defn.name}",
+                        (Modifier(-2, "8.8", "misguided friendly fire"),), u.id)
+    return fire_check(u)
+
+
+def rule_combat_check(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """A cohesion check fire or shock owes (8.5 Disorder, 8.8, 9.62 retreat, 9.65 passed-through)."""
+    act = state.activation
+    assert act is not None
+    c = act.combat
+    uid = event["unit"]
+    k = next(k for k in c.checks if k.unit == uid)
+    if event["side"] != k.side:
+        return illegal("cohesion_check", [Error(k.rule, "not_your_unit", f"{uid} is {k.side}'s to roll")]), state
+    board = state.board
+    natural = dice.roll("roll", "cohesion_check")
+    spec = check_roll(board, k)
+    roll = engine_roll(spec, natural, k.side)
+    if natural is None:
+        return legal("cohesion_check", [k.rule], rolls=[roll]), state
+    c = replace(c, checks=tuple(x for x in c.checks if x is not k))
+    results: list[Result] = []
+    if not roll.passed:
+        u = board.units[uid]
+        if k.rule == "9.62":
+            if u.hex is not None:
+                board, c, results = owe_retreat(board, c, u.hex, k.sources, "9.62")
+        else:
+            board, results = apply_effects(board, [disorder_effect(u, board.rules, k.rule)])
+    c = after_change(board, c, act)
+    new = replace(state, board=board, activation=replace(act, combat=c))
+    return legal("cohesion_check", [k.rule], rolls=[roll], results=results, awaiting=awaiting(c)), new
+
+
+def after_change(board: Board, c: Combat, act: Activation) -> Combat:
+    """Target hexes of resolved assaults that are now empty open their advance (9.71)."""
+    if not act.side:
+        return c
+    for i in sorted(c.resolved):
+        a = c.assaults[i]
+        vacated = [h for h in a.targets if not board.stack(h)]
+        if vacated and not c.retreats and not c.checks:
+            c = owe_advances(board, c, vacated, c.attackers_of(i, board) or (), act.side)
+    return c
+
+
+def rule_retreat(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """9.62–9.65: the owner retreats the stack one hex (or through friends) away from the attack."""
+    act = state.activation
+    c = act.combat if act is not None else None
+    uid, side = event["unit"], event["side"]
+    board = state.board
+    hex_ = board.units[uid].hex
+    r = next((r for r in (c.retreats if c else ()) if r.hex == hex_), None)
+    if r is None or act is None or c is None:
+        return illegal("retreat", [Error("9.62", "no_retreat_owed", f"no retreat is owed by {uid}",
+                                         tuple(x.hex for x in c.retreats) if c else ())]), state
+    if side != r.side:
+        return illegal("retreat", [Error("9.62", "not_your_unit", f"the stack in {r.hex} is {r.side}'s")]), state
+    to = event["to"]
+    path = (to,) if isinstance(to, str) else tuple(to)
+    errors = rt.retreat_errors(board, r.hex, path, r.sources)
+    if errors:
+        return illegal("retreat", [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]), state
+    step = next(s for s in rt.legal_retreats(rt.retreat_steps(board, r.hex, r.sources))
+                if s.path == path or (len(path) == 1 and s.to == path[0]))
+    effects = rt.retreat_effects(board, r.hex, step, r.rule)
+    board, results = apply_effects(board, effects)
+    if step.facing is not None:
+        board = board.update_many({e.unit: {"facing": step.facing} for e in effects
+                                   if e.effect == "retreated"})
+    c = replace(c, retreats=tuple(x for x in c.retreats if x is not r))
+    c = replace(c, checks=c.checks + tuple(OwedCheck(u, side, "9.65") for u in step.checks))
+    c = after_change(board, c, act)
+    rules = sorted({r.rule, *(x.rule for x in results)})
+    return (legal("retreat", rules, results=results, awaiting=awaiting(c)),
+            replace(state, board=board, activation=replace(act, combat=c)))
+
+
+def rule_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """9.71–9.72: the best attacking stack advances into the hex the defenders vacated."""
+    act = state.activation
+    c = act.combat if act is not None else None
+    to = event["to"]
+    a = next((a for a in (c.advances if c else ()) if a.into == to), None)
+    if a is None or act is None or c is None:
+        return illegal("advance", [Error("9.71", "no_advance_owed", f"no advance into {to} is owed",
+                                         tuple(x.into for x in c.advances) if c else ())]), state
+    if event["side"] != a.side:
+        return illegal("advance", [Error("9.71", "not_your_advance", f"the advance is {a.side}'s")]), state
+    board = state.board
+    units = [board.units[u] for u in event["units"]]
+    errors = adv.advance_errors(board, adv.AdvanceRule(a.into, a.hexes, True), units, to)
+    errors += [RuleError("9.71", "not_an_attacker", f"{u.id} did not take part in the assault")
+               for u in units if u.id not in a.attackers]
+    if errors:
+        return illegal("advance", [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]), state
+    board, results = apply_effects(board, adv.advance_effects(board, units, to))
+    c = replace(c, advances=tuple(x for x in c.advances if x is not a))
+    return (legal("advance", ["9.71"], results=results, awaiting=awaiting(c)),
+            replace(state, board=board, activation=replace(act, combat=c)))
+
+
+def advance_choices(board: Board, a: OwedAdvance) -> list[list[str]]:
+    """The stacks that may advance (each as its attacking non-artillery units)."""
+    out = []
+    for h in a.hexes:
+        units = [u.id for u in board.stack(h) if u.id in a.attackers and u.kind != "artillery"]
+        if units:
+            out.append(units)
+    return out
