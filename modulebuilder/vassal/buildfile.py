@@ -175,7 +175,7 @@ def _dice(root: etree._Element) -> None:
         "keepDice": "false", "keepOption": ">", "lockAdd": "false", "lockDice": "false", "lockPlus": "false",
         "lockSides": "false", "nDice": "1", "nSides": "10", "name": "d10", "plus": "-1", "prompt": "false",
         "propertyGate": "", "reportFormat": "** $name$ = $result$ *** &lt;$PlayerName$&gt;",
-        "reportTotal": "false", "sortDice": "false", "text": "d10 (0-9)", "tooltip": "Roll a d10, 0 to 9"})
+        "reportTotal": "true", "sortDice": "false", "text": "d10 (0-9)", "tooltip": "Roll a d10, 0 to 9"})
 
 
 def _turn_tracker(root: etree._Element, turn: TurnSpec, hotkeys: bool) -> None:
