@@ -6,7 +6,6 @@ Exit codes: 0 ruled on the whole log (illegal moves are rulings); 3 with ``--str
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -35,16 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def read_any_log(path: str, module: str | None):
-    """A JSON/YAML log, or a VASSAL log through ``referee.logs.vassal`` when that reader is installed."""
+    """A JSON/YAML log, or a VASSAL .vlog/.vsav (read with the module's own grid when ``module`` is given)."""
     if Path(path).suffix.lower() in VASSAL_SUFFIXES:
-        if importlib.util.find_spec("referee.logs.vassal") is None:
-            raise InputError([f"{path}: the VASSAL log reader is not available yet; export the game as a JSON "
-                              "log (DESIGN §5) and check that"])
-        from referee.logs import vassal  # type: ignore[attr-defined]
-        reader = getattr(vassal, "read_log", None)
-        if reader is None:
-            raise InputError([f"{path}: the VASSAL log reader (referee.logs.vassal) has no read_log(path, module)"])
-        return reader(path, module=module)
+        from referee.logs import vassal
+        return vassal.read_log(path, module=module)
     from referee.logs import read_log
     return read_log(path)
 

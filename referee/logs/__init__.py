@@ -1,4 +1,6 @@
-"""Log readers: JSON/YAML logs (DESIGN §5) now; the VASSAL reader (``vassal.py``) comes with its own issue."""
+"""Log readers: JSON/YAML logs (DESIGN §5, ``jsonlog``) and VASSAL ``.vlog``/``.vsav`` files (``vassal``).
+
+Both return the same :class:`Log`, so the engine never knows where a game was played."""
 from referee.logs.problems import InputError
 from referee.logs.jsonlog import Log, parse_log, read_log
 
