@@ -49,7 +49,7 @@ def test_cat_04_leader_limbered_gun_wagon_morale_broken_have_no_facing():
     for uid in ("gun", "wag"):
         assert zones(GRID, state.profile(uid), state.unit(uid)) is None
         assert _unit_view(state, uid)["facing"] is None
-    broken = UnitState(hex="0505", facing=None, formation=None, morale_broken=True)
+    broken = UnitState(hex="0505", facing=12, formation=None, morale_broken=True)
     assert zones(GRID, _profile(Arm.HEAVY), broken) is None
     for uid in ("gun", "wag", "teufel"):
         r = last(s, draw(), {"type": "face", "unit": uid, "facing": 6})
@@ -231,7 +231,7 @@ def test_cat_34_hedgehog_morale_breaks_marker_removed_no_formation_no_facing():
                          {"type": "morale_broken", "unit": "p"})
     assert _results(rulings[0]) == [("p", "morale_broken"), ("p", "marker_removed")]
     u = state.unit("p")
-    assert u.formation is None and u.facing is None and u.morale_broken
+    assert u.formation is None and u.morale_broken and _unit_view(state, "p")["facing"] is None
     assert zones(GRID, state.profile("p"), u) is None
 
 

@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 
-from modulebuilder.hexgrid import HexGrid
 from referee.rulesets.musket_and_pike import RULESET
 from referee.rulesets.musket_and_pike.facing_changes import face_cost, vertex_steps
 from referee.rulesets.musket_and_pike.profile import Arm, Profile
@@ -250,3 +249,9 @@ def test_reinforcement_enters_on_its_turn_at_its_entry_hex_and_ends_the_rally_ex
     assert rulings[-1]["results"] == [{"unit": "late", "effect": "entered", "rule": "6.3.4", "hex": "0110",
                                        "formation": "column", "mp": 1}]
     assert state.unit("late").on_map and state.unit("late").formation == "column"
+
+
+def test_a_morale_broken_two_hex_unit_still_covers_both_hexes_but_faces_nothing():
+    rulings, state = run(scenario(unit("b", "pike", "0505", 12, size=2)), {"type": "morale_broken", "unit": "b"})
+    v = RULESET.view(state, None)["units"]["b"]
+    assert v["hexes"] == ["0505", "0605"] and v["facing"] is None and v["formation"] is None

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
+from modulebuilder.hexgrid import add_hours
+
 from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal, result
 
 from . import facing_changes as fc
@@ -14,7 +16,7 @@ from .formations import HEDGEHOG_MP, hedgehog_entry_error, movement_allowance
 from .movement import enemy_hexes, walk
 from .profile import Arm
 from .recovery import near_leader, reform_targets
-from .state import COLUMN, HEDGEHOG, MAKE_READY, MPState, UnitState
+from .state import COLUMN, HEDGEHOG, MAKE_READY, MPState
 
 
 def _mp_left(state: MPState, uid: str) -> int:
@@ -211,10 +213,11 @@ def reform(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPState]:
         rules.append("6.3.4")
         flip = event.get("facing")
         if flip is not None and p.size == 2:
-            if flip not in (u.facing, (u.facing + 5) % 12 + 1):
+            both = (u.facing, add_hours(u.facing, 6))
+            if flip not in both:
                 return illegal("reform", [Error("6.3.4", "bad_line_facing",
                                                 "a two-hex column forms line facing as it did or turned 180°",
-                                                alternatives=(u.facing, (u.facing + 5) % 12 + 1))]), state
+                                                alternatives=both)]), state
             if flip != u.facing:
                 hex_, f = fc.counter_march(st.grid, p, u)
                 changes.update(hex=hex_, facing=f)

@@ -12,7 +12,6 @@ events that name them, and these handlers apply the formation rules to them:
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal, result
@@ -29,8 +28,9 @@ def formation_hit(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPS
         return illegal("formation_hit", [Error("6.3.1", "not_a_unit", f"{uid} is a leader")]), state
     u = state.unit(uid)
     if u.formation == COLUMN and source != "movement":
-        return attacked(state, {"unit": uid, "by": "melee" if source in ("melee", "advance") else "musket"},
-                        type_="formation_hit")
+        # 6.3.4: combat against a column breaks it whatever the hit; the attack names the weapon.
+        by = {"bombardment": "artillery", "fire": "musket"}.get(source, "melee")
+        return attacked(state, {"unit": uid, "by": by}, type_="formation_hit")
     out = hit_outcome(u.formation, source)
     changes: dict[str, Any] = {"formation": out.formation}
     if out.effect == "loss_hit":
@@ -64,7 +64,9 @@ def morale_broken(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPS
     if u.formation == HEDGEHOG:
         res.append(result("marker_removed", "6.3.2", uid, marker=HEDGEHOG))
     return (legal("morale_broken", ["12.4.3"] + (["6.3.2"] if u.formation == HEDGEHOG else []), results=res),
-            state.with_unit(uid, morale_broken=True, formation=None, facing=None, pre_hedgehog_facing=None))
+            # The counter keeps its orientation (a two-hex unit still covers both hexes); has_facing() is
+            # False for a morale-broken unit, so it has no front, flank or rear.
+            state.with_unit(uid, morale_broken=True, formation=None, pre_hedgehog_facing=None))
 
 
 def assaults(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPState]:
@@ -99,7 +101,7 @@ def assaults(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPState]
         if not defenders:
             return illegal("assaults", [Error("11.x", "empty_target", f"assaults[{i}]: no enemy unit in {target}")]), state
     awaiting = [Awaiting(type="melee", side=None, rule="11.x")]
-    new = acted(replace(state))
+    new = acted(state)
     rules = ["6.1"]
     for a in event["assaults"]:
         for did, du in state.units.items():

@@ -25,7 +25,8 @@ RALLY, MAKE_READY = "rally", "make_ready"
 @dataclass(frozen=True)
 class UnitState:
     hex: str | None                    # the hex, or the left half L of a two-hex unit; None when off the map
-    facing: int | None                 # vertex clock hour; None = no facing ([6.1], §3.4)
+    facing: int | None                 # vertex clock hour the counter points at (None: wagons, limbered guns);
+                                       # facing.has_facing() says whether it has a front at all ([6.1], §3.4)
     formation: str | None
     box: str | None = None             # eliminated | off_map | reinforcement
     morale_broken: bool = False        # 12.4.3: no formation and no facing

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .facing import column_front_hour, footprint
+from .facing import column_front_hour, footprint, has_facing
 from .formations import movement_allowance
+from .profile import Arm
 from .state import COLUMN, MPState
 
 
@@ -16,7 +17,7 @@ def view(state: MPState, side: str | None) -> dict[str, Any]:
         d: dict[str, Any] = {"side": p.side, "wing": p.wing, "arm": p.arm.value, "size": p.size}
         if u.on_map:
             d["hexes"] = list(footprint(st.grid, p, u))
-            d["facing"] = u.facing
+            d["facing"] = u.facing if has_facing(p, u) else None
             if p.size == 2 and u.formation == COLUMN and u.facing is not None:
                 d["column_front"] = column_front_hour(u.facing)     # 6.3.4: faces a hexside
                 d["column_marker"] = d["hexes"][-1]                  # on the right half, the head
@@ -25,7 +26,7 @@ def view(state: MPState, side: str | None) -> dict[str, Any]:
         d["formation"] = u.formation
         if u.morale_broken:
             d["morale_broken"] = True
-        if p.arm.value == "artillery":
+        if p.arm is Arm.ARTILLERY:
             d.update(limbered=u.limbered, fired=u.fired)
         d["ma"] = movement_allowance(p, u, st.options)
         d["mp_spent"] = u.mp_spent
