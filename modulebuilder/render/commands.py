@@ -87,10 +87,12 @@ def _guarded(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse
 
 def cmd_counters(args: argparse.Namespace) -> int:
     from modulebuilder.render.faces import render_faces
-    from modulebuilder.render.sources import load_counter_sources
-    counters = load_counter_sources(args.sources)
+    from modulebuilder.render.sources import load_sources
+    sources = load_sources(args.sources)
+    counters = sources.counters
     size_px = args.px or px(args.size, args.dpi)
-    faces = render_faces(counters, size_px, dpi=None if args.px else args.dpi, progress=_progress("counter faces"))
+    faces = render_faces(counters, size_px, dpi=None if args.px else args.dpi, progress=_progress("counter faces"),
+                         back=sources.back)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for key, img in faces.items():
@@ -101,10 +103,11 @@ def cmd_counters(args: argparse.Namespace) -> int:
 
 def cmd_sheets(args: argparse.Namespace) -> int:
     from modulebuilder.render.print_job import PrintOptions, build_print_job
-    from modulebuilder.render.sources import load_counter_sources
-    counters = load_counter_sources(args.sources)
+    from modulebuilder.render.sources import load_sources
+    sources = load_sources(args.sources)
+    counters = sources.counters
     opts = PrintOptions(args.size, args.paper, args.dpi, args.bleed, args.margin, args.layout, args.back_offset,
-                        args.png, args.title or "")
+                        args.png, args.title or "", back=sources.back)
     copies = dict(args.copies)
     unknown = sorted(set(copies) - {c.id for c in (*counters.units, *counters.leaders, *counters.markers)})
     if unknown:

@@ -10,8 +10,17 @@ A unit face (after the counter diagrams of the series, rules digest §2.1)::
     +---------------------------+
 
 The Disordered back keeps the layout with its own values on a washed-out fill under a broad red diagonal
-stripe, so a flipped counter is recognised across the table.  All geometry is in fractions of the counter
-side, so every size and resolution is the same design."""
+stripe, so a flipped counter is recognised across the table.  Musket & Pike backs are the *Shaken* side
+(rules digest musket-and-pike §2.1: the reverse face with no marker is Shaken): the same washed-out fill
+with an amber frame and the word "Shaken" instead of the red stripe, so the two series never look alike.
+The back treatment is a parameter (:data:`BackTreatment`); callers pick it from the scenario's ruleset with
+:func:`back_treatment`.
+
+Two-hex units (``Unit.size == 2``, Musket & Pike lines) are one continuous face two counter sides wide:
+the band and the designation run across the whole width, the symbol sits in the middle, and the values
+that hug an edge on a single counter hug the same edge of the wide one.
+
+All geometry is in fractions of the counter side, so every size and resolution is the same design."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -25,6 +34,8 @@ from modulebuilder.render.colours import RGB, ink_on, mix, rgb
 from modulebuilder.render.symbols import SymbolKey, symbol_image, unit_symbol_key
 
 FaceName = Literal["front", "back"]
+BackTreatment = Literal["disordered", "shaken"]
+MUSKET_AND_PIKE = "musket-and-pike"
 
 # Layout, as fractions of the counter side.
 BAND_BOTTOM = 0.26
@@ -40,8 +51,33 @@ INSET = 0.05
 
 WHITE: RGB = (255, 255, 255)
 DISORDER_RED: RGB = (200, 16, 16)
+SHAKEN_AMBER: RGB = (222, 142, 0)
+SHAKEN_FRAME = 0.06        # amber frame width (fraction of the side)
+SHAKEN_Y = 0.635           # the word "Shaken": between the symbol row and the values
+SHAKEN_MAX = 0.10
 LEADER_BAND: RGB = (38, 38, 38)
 LEADER_BODY: RGB = (236, 224, 186)
+
+
+# ----------------------------------------------------------------------------------------- choices
+
+def back_treatment(ruleset: str | None) -> BackTreatment:
+    """The look of a unit's back for a scenario's ruleset: Musket & Pike backs are Shaken, everything else
+    (Triumph & Glory, or no scenario at all) keeps the Disordered look."""
+    return "shaken" if ruleset == MUSKET_AND_PIKE else "disordered"
+
+
+def face_size(unit: Unit, size_px: int) -> tuple[int, int]:
+    """(width, height) of a unit's face: ``size`` counter sides wide, one side high."""
+    return size_px * unit.size, size_px
+
+
+def _x(fx: float, s: int, w: int) -> float:
+    """Horizontal position for a single-counter fraction ``fx`` on a face ``w`` wide: left-hand items keep
+    their distance from the left edge, right-hand ones from the right edge, centred ones stay centred.
+    On a single counter (``w == s``) this is exactly ``s * fx`` (the offset is 0), so T&G art is unchanged."""
+    shift = 0.0 if fx < 0.5 else (0.5 if fx == 0.5 else 1.0)
+    return s * fx + (w - s) * shift
 
 
 # ----------------------------------------------------------------------------------------- colours
@@ -59,16 +95,16 @@ def washed(colour: RGB) -> RGB:
 # ----------------------------------------------------------------------------------------- static parts
 
 @lru_cache(maxsize=512)
-def _stripe(size_px: int) -> Image.Image:
+def _stripe(size_px: int, width_px: int) -> Image.Image:
     """A translucent red band from lower left to upper right, below the band: the Disordered mark."""
     ss = 2
-    big = Image.new("RGBA", (size_px * ss, size_px * ss), (0, 0, 0, 0))
-    s = size_px * ss
+    big = Image.new("RGBA", (width_px * ss, size_px * ss), (0, 0, 0, 0))
+    s, w = size_px * ss, width_px * ss
     half = s * 0.17                    # half the stripe's width, measured along an edge
-    poly = [(-half, s), (half, s), (s + half, 0), (s - half, 0)]
+    poly = [(-half, s), (half, s), (w + half, 0), (w - half, 0)]
     ImageDraw.Draw(big).polygon(poly, fill=DISORDER_RED + (120,))
-    stripe = big.resize((size_px, size_px), Image.Resampling.BOX)
-    band = Image.new("L", (size_px, int(round(size_px * BAND_BOTTOM))), 0)
+    stripe = big.resize((width_px, size_px), Image.Resampling.BOX)
+    band = Image.new("L", (width_px, int(round(size_px * BAND_BOTTOM))), 0)
     alpha = stripe.getchannel("A")
     alpha.paste(band, (0, 0))          # keep the band clean so the designation stays crisp
     stripe.putalpha(alpha)
@@ -76,19 +112,26 @@ def _stripe(size_px: int) -> Image.Image:
 
 
 @lru_cache(maxsize=512)
-def _base(band: RGB, body: RGB, size_px: int, disordered: bool) -> Image.Image:
-    """Body + band (+ Disordered stripe) for one colour scheme; copied for every face that uses it."""
-    img = Image.new("RGB", (size_px, size_px), body)
+def _base(band: RGB, body: RGB, size_px: int, back: BackTreatment | None, width_px: int | None = None) -> Image.Image:
+    """Body + band (+ the back's mark) for one colour scheme; copied for every face that uses it.
+    ``back`` is None for a front; ``width_px`` (default: square) widens two-hex faces."""
+    w = size_px if width_px is None else width_px
+    img = Image.new("RGB", (w, size_px), body)
     band_h = int(round(size_px * BAND_BOTTOM))
     draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, size_px - 1, band_h - 1), fill=band)
+    draw.rectangle((0, 0, w - 1, band_h - 1), fill=band)
     # A darker rule under the band keeps it distinct even when the AG colour is as pale as the body.
     rule = max(1, round(size_px * 0.012))
-    draw.rectangle((0, band_h - rule, size_px - 1, band_h - 1), fill=mix(band, (0, 0, 0), 0.4))
-    if disordered:
+    draw.rectangle((0, band_h - rule, w - 1, band_h - 1), fill=mix(band, (0, 0, 0), 0.4))
+    if back == "disordered":
         rgba = img.convert("RGBA")
-        rgba.alpha_composite(_stripe(size_px))
+        rgba.alpha_composite(_stripe(size_px, w))
         img = rgba.convert("RGB")
+    elif back == "shaken":
+        # A frame, not a stripe: it marks the whole outline (both halves of a two-hex counter) and leaves
+        # the values unobscured.
+        frame = max(1, round(size_px * SHAKEN_FRAME))
+        draw.rectangle((0, 0, w - 1, size_px - 1), outline=SHAKEN_AMBER, width=frame)
     return img
 
 
@@ -107,24 +150,35 @@ def _put(img: Image.Image, text: str | None, centre: tuple[float, float], width:
 
 
 def _designation(img: Image.Image, name: str, s: int, min_px: float, ink: RGB, owner: str) -> None:
-    _put(img, name, (s / 2, s * BAND_BOTTOM / 2), s * (1 - 2 * INSET), s * NAME_MAX, min_px, ink, owner, "name")
+    w = img.width                      # two-hex faces: the designation may use the whole band
+    _put(img, name, (w / 2, s * BAND_BOTTOM / 2), w * (1 - 2 * INSET), s * NAME_MAX, min_px, ink, owner, "name")
 
 
 def _bottom_row(img: Image.Image, values: tuple[tuple[str, str | None], ...], s: int, min_px: float,
                 ink: RGB, owner: str) -> None:
     for (field, value), cx in zip(values, VALUE_COLUMNS):
-        _put(img, value, (s * cx, s * VALUE_Y), s * VALUE_COLUMN_W, s * VALUE_MAX, min_px, ink, owner, field)
+        _put(img, value, (_x(cx, s, img.width), s * VALUE_Y), s * VALUE_COLUMN_W, s * VALUE_MAX, min_px, ink,
+             owner, field)
 
 
 def _paste_symbol(img: Image.Image, key: SymbolKey, s: int) -> None:
     w, h = int(round(s * SYMBOL_W)), int(round(s * SYMBOL_H))
     sym = symbol_image(key, w, h)
-    img.paste(sym, (int(round((s - w) / 2)), int(round(s * MID_Y - h / 2))), sym)
+    img.paste(sym, (int(round((img.width - w) / 2)), int(round(s * MID_Y - h / 2))), sym)
 
 
-def _brigade_mark(draw: ImageDraw.ImageDraw, s: int, ink: RGB) -> None:
+def _shaken_word(img: Image.Image, s: int, min_px: float, ink: RGB) -> None:
+    """'Shaken' between the symbol and the values, when it can be printed legibly; the amber frame alone
+    marks the side on counters too small for it."""
+    text = "Shaken"
+    size = T.fitted_size(text, img.width * (1 - 2 * INSET) - 2 * s * SHAKEN_FRAME, int(s * SHAKEN_MAX), True)
+    if size >= min_px and size > 0:
+        T.paste_centred(img, (img.width / 2, s * SHAKEN_Y), text, size, ink)
+
+
+def _brigade_mark(draw: ImageDraw.ImageDraw, s: int, w: int, ink: RGB) -> None:
     """Small filled diamond: this infantry belongs to a multi-counter brigade (6.21)."""
-    cx, cy, r = s * 0.85, s * 0.575, s * 0.035
+    cx, cy, r = _x(0.85, s, w), s * 0.575, s * 0.035
     draw.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=ink)
 
 
@@ -148,23 +202,25 @@ def _bottom_values(unit: Unit, values: Face) -> tuple[tuple[str, str | None], ..
 
 
 def render_unit_face(unit: Unit, ag: ActivationGroup, face: FaceName, size_px: int, *,
-                     dpi: float | None = None) -> Image.Image:
-    """One face of a combat unit as an RGB image of ``size_px`` square.
+                     dpi: float | None = None, back: BackTreatment = "disordered") -> Image.Image:
+    """One face of a combat unit as an RGB image ``size_px`` high and ``unit.size * size_px`` wide.
 
-    ``face="back"`` is the Disordered side (``ValueError`` if the unit has none).  ``dpi`` gives the
-    physical size for the 5 pt legibility limit; without it (screen images) the limit is 6 px."""
-    disordered = face == "back"
-    values = unit.back if disordered else unit.front
+    ``face="back"`` is the unit's back (``ValueError`` if it has none), drawn with the ``back`` treatment:
+    Disordered (T&G) or Shaken (M&P).  ``dpi`` gives the physical size for the 5 pt legibility limit;
+    without it (screen images) the limit is 6 px."""
+    treatment = back if face == "back" else None
+    values = unit.back if treatment else unit.front
     if values is None:
-        raise ValueError(f"unit {unit.id!r} has no back (Disordered) face")
+        raise ValueError(f"unit {unit.id!r} has no back ({back}) face")
     s = size_px
+    w, _ = face_size(unit, s)
     band, body = rgb(ag.colour), body_colour(ag)
-    if disordered:
+    if treatment:
         band, body = washed(band), washed(body)
-    img = _base(band, body, s, disordered).copy()
+    img = _base(band, body, s, treatment, None if w == s else w).copy()
     draw = ImageDraw.Draw(img)
     min_px = T.min_text_px(dpi)
-    band_ink = rgb(ag.text_colour) if not disordered else ink_on(band)
+    band_ink = rgb(ag.text_colour) if not treatment else ink_on(band)
     ink = ink_on(body)
     _designation(img, unit.name, s, min_px, band_ink, unit.id)
     field, side_text = _side_value(unit, values)
@@ -172,9 +228,11 @@ def render_unit_face(unit: Unit, ag: ActivationGroup, face: FaceName, size_px: i
     _paste_symbol(img, unit_symbol_key(unit), s)
     if unit.kind != "artillery":            # T&G artillery counters carry no corps id (rules digest 2.1)
         corps = unit.corps or ag.label
-        _put(img, corps, (s * 0.85, s * (MID_Y - 0.035)), s * 0.27, s * 0.15, min_px, ink, unit.id, "corps")
+        _put(img, corps, (_x(0.85, s, w), s * (MID_Y - 0.035)), s * 0.27, s * 0.15, min_px, ink, unit.id, "corps")
     if unit.kind == "infantry" and unit.brigade:
-        _brigade_mark(draw, s, ink)
+        _brigade_mark(draw, s, w, ink)
+    if treatment == "shaken":
+        _shaken_word(img, s, min_px, ink)
     _bottom_row(img, _bottom_values(unit, values), s, min_px, ink, unit.id)
     return img
 
@@ -189,7 +247,7 @@ def render_leader_face(leader: Leader, size_px: int, *, dpi: float | None = None
     """A commander: orders rating ("?" when the scenario sets it) and delay rating beside a star;
     below, CinC DRM, command range and MA ("d10" when variable)."""
     s = size_px
-    img = _base(LEADER_BAND, LEADER_BODY, s, False).copy()
+    img = _base(LEADER_BAND, LEADER_BODY, s, None).copy()
     min_px = T.min_text_px(dpi)
     ink = ink_on(LEADER_BODY)
     _designation(img, leader.name, s, min_px, ink_on(LEADER_BAND), leader.id)

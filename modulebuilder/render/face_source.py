@@ -20,9 +20,9 @@ def _face_with_bleed(faces: Mapping[str, Image.Image], key: str, size_px: int, b
     return with_bleed(face, bleed_px)
 
 
-def _encode_worker(args: tuple[str, bytes, int, int]) -> EncodedImage:
-    key, raw, size_px, bleed_px = args
-    faces = {} if key.startswith(BLANK) else {key: Image.frombytes("RGB", (size_px, size_px), raw)}
+def _encode_worker(args: tuple[str, bytes, tuple[int, int], int, int]) -> EncodedImage:
+    key, raw, dims, size_px, bleed_px = args
+    faces = {} if key.startswith(BLANK) else {key: Image.frombytes("RGB", dims, raw)}
     return encode_image(_face_with_bleed(faces, key, size_px, bleed_px))
 
 
@@ -41,8 +41,9 @@ class FaceSource:
     def prepare(self, keys: Iterable[str], workers: int | None = None) -> None:
         """Compress the faces ``keys`` on all cores (the slowest step of a print build otherwise)."""
         todo = sorted(set(keys) - set(self._encoded))
-        jobs = [(k, b"" if k.startswith("blank:") else self.faces[k].tobytes(), self.size_px, self.bleed_px)
-                for k in todo]
+        jobs = [(k, b"" if k.startswith(BLANK) else self.faces[k].tobytes(),
+                 (self.size_px, self.size_px) if k.startswith(BLANK) else self.faces[k].size,
+                 self.size_px, self.bleed_px) for k in todo]
         for key, enc in zip(todo, ordered_map(_encode_worker, jobs, workers)):
             self._encoded[key] = enc
 
@@ -56,7 +57,9 @@ class FaceSource:
         return "F" + "".join(c if c.isalnum() else "_" for c in key) + f"_{stable_hash(key) % 10**6}"
 
     def drawn_box(self, cut: Rect) -> Rect:
-        """Box for the image with bleed, scaled so the face's own pixels map exactly onto ``cut``."""
-        scale = cut.w / self.size_px
+        """Box for the image with bleed, scaled so the face's own pixels map exactly onto ``cut``.
+        The scale comes from the height, which is one counter side for every face (two-hex faces are
+        two sides wide and their cut box two slots wide)."""
+        scale = cut.h / self.size_px
         b = self.bleed_px * scale
         return Rect(cut.x - b, cut.y - b, cut.w + 2 * b, cut.h + 2 * b)

@@ -1,7 +1,9 @@
 """Every face of a counter set, rendered in parallel with a deterministic order.
 
 A face is keyed ``"<id>/front"`` or ``"<id>/back"``: units with a Disordered side and two-sided markers
-have a back; commanders, one-sided markers and units flagged ``no_back`` have only a front."""
+have a back; commanders, one-sided markers and units flagged ``no_back`` have only a front.  A unit's back
+is drawn with the caller's :data:`~modulebuilder.render.counters.BackTreatment` (Disordered for Triumph &
+Glory, Shaken for Musket & Pike); two-hex units' faces are twice as wide as they are high."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,7 +12,8 @@ from typing import Callable, Iterator, Literal, Union
 from PIL import Image
 
 from modulebuilder.model import ActivationGroup, CounterSet, Leader, Marker, Unit
-from modulebuilder.render.counters import render_leader_face, render_marker_face, render_unit_face
+from modulebuilder.render.counters import (BackTreatment, face_size, render_leader_face, render_marker_face,
+                                           render_unit_face)
 from modulebuilder.render.parallel import ordered_map
 
 FaceName = Literal["front", "back"]
@@ -24,6 +27,11 @@ class FaceJob:
     piece: Union[Unit, Leader, Marker]
     face: FaceName
     ag: ActivationGroup | None = None
+    back: BackTreatment = "disordered"     # how a unit's back is drawn (ignored for fronts and non-units)
+
+    def pixel_size(self, size_px: int) -> tuple[int, int]:
+        """(width, height) of the rendered face: two-hex units are two sides wide."""
+        return face_size(self.piece, size_px) if isinstance(self.piece, Unit) else (size_px, size_px)
 
 
 def _ag_for(counters: CounterSet, unit: Unit) -> ActivationGroup:
@@ -33,14 +41,14 @@ def _ag_for(counters: CounterSet, unit: Unit) -> ActivationGroup:
     raise ValueError(f"unit {unit.id!r}: activation group {unit.ag!r} is not defined ({unit.source})")
 
 
-def face_jobs(counters: CounterSet) -> list[FaceJob]:
+def face_jobs(counters: CounterSet, back: BackTreatment = "disordered") -> list[FaceJob]:
     """All faces in a fixed order: units (front, back), commanders, markers (front, back)."""
     jobs: list[FaceJob] = []
     for u in counters.units:
         ag = _ag_for(counters, u)
-        jobs.append(FaceJob(f"{u.id}/front", u, "front", ag))
+        jobs.append(FaceJob(f"{u.id}/front", u, "front", ag, back))
         if u.back is not None:
-            jobs.append(FaceJob(f"{u.id}/back", u, "back", ag))
+            jobs.append(FaceJob(f"{u.id}/back", u, "back", ag, back))
     for ldr in counters.leaders:
         jobs.append(FaceJob(f"{ldr.id}/front", ldr, "front"))
     for m in counters.markers:
@@ -53,7 +61,7 @@ def face_jobs(counters: CounterSet) -> list[FaceJob]:
 def render_job(job: FaceJob, size_px: int, dpi: float | None = None) -> Image.Image:
     if isinstance(job.piece, Unit):
         assert job.ag is not None
-        return render_unit_face(job.piece, job.ag, job.face, size_px, dpi=dpi)
+        return render_unit_face(job.piece, job.ag, job.face, size_px, dpi=dpi, back=job.back)
     if isinstance(job.piece, Leader):
         return render_leader_face(job.piece, size_px, dpi=dpi)
     return render_marker_face(job.piece, job.face, size_px, dpi=dpi)
@@ -67,14 +75,15 @@ def _worker(args: tuple[FaceJob, int, float | None]) -> tuple[str, bytes]:
 
 def _rendered(jobs: list[FaceJob], size_px: int, dpi: float | None,
               workers: int | None) -> Iterator[tuple[str, Image.Image]]:
+    sizes = {j.key: j.pixel_size(size_px) for j in jobs}
     for key, raw in ordered_map(_worker, [(j, size_px, dpi) for j in jobs], workers):
-        yield key, Image.frombytes("RGB", (size_px, size_px), raw)
+        yield key, Image.frombytes("RGB", sizes[key], raw)
 
 
 def render_faces(counters: CounterSet, size_px: int, *, dpi: float | None = None, workers: int | None = None,
-                 progress: Progress | None = None) -> dict[str, Image.Image]:
+                 progress: Progress | None = None, back: BackTreatment = "disordered") -> dict[str, Image.Image]:
     """Every face of ``counters``, keyed ``"<id>/front"`` / ``"<id>/back"``, in :func:`face_jobs` order."""
-    jobs = face_jobs(counters)
+    jobs = face_jobs(counters, back)
     out: dict[str, Image.Image] = {}
     for i, (key, img) in enumerate(_rendered(jobs, size_px, dpi, workers)):
         out[key] = img
@@ -83,6 +92,6 @@ def render_faces(counters: CounterSet, size_px: int, *, dpi: float | None = None
     return out
 
 
-def counter_images(counters: CounterSet, size_px: int) -> dict[str, Image.Image]:
-    """Public API for the VASSAL writer: every face at ``size_px`` square, keyed by ``"<id>/<face>"``."""
-    return render_faces(counters, size_px)
+def counter_images(counters: CounterSet, size_px: int, back: BackTreatment = "disordered") -> dict[str, Image.Image]:
+    """Public API for the VASSAL writer: every face ``size_px`` high, keyed by ``"<id>/<face>"``."""
+    return render_faces(counters, size_px, back=back)

@@ -1,6 +1,10 @@
 """What goes on the sheets: each physical counter is one *print item* (its front face key, its back face
 key, or a plain back in the counter's colour when it has none so a cut counter looks finished) times
-its number of copies.  Items keep a fixed order, so the same definitions always give the same sheets."""
+its number of copies.  Items keep a fixed order, so the same definitions always give the same sheets.
+
+A two-hex unit's item spans two slots of a row.  Slots are filled row by row in item order; a two-slot
+item that would straddle the end of a row (or of a page) starts the next row instead, leaving one slot
+empty, so a counter is never split and the order of the sheets stays the order of the definitions."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -29,6 +33,15 @@ class PrintItem:
     front: str
     back: str                # a face key, or blank_key(colour) for a plain back
     copies: int = 1
+    span: int = 1            # slots side by side in one row: 2 for a two-hex unit
+
+
+@dataclass(frozen=True)
+class SlotItem:
+    """A print item at its slot on a page: row, first column, and the item (which knows its span)."""
+    item: PrintItem
+    row: int
+    col: int
 
 
 def print_items(counters: CounterSet, faces: Mapping[str, Image.Image],
@@ -44,7 +57,8 @@ def print_items(counters: CounterSet, faces: Mapping[str, Image.Image],
         return key if key in faces else blank_key(colour)
 
     for u in counters.units:
-        items.append(PrintItem(u.id, f"{u.id}/front", back_of(u.id, body_colour(ags[u.ag])), copies.get(u.id, 1)))
+        items.append(PrintItem(u.id, f"{u.id}/front", back_of(u.id, body_colour(ags[u.ag])), copies.get(u.id, 1),
+                               u.size))
     for ldr in counters.leaders:
         items.append(PrintItem(ldr.id, f"{ldr.id}/front", back_of(ldr.id, LEADER_BODY), copies.get(ldr.id, 1)))
     for m in counters.markers:
@@ -59,8 +73,36 @@ def slots_in_order(items: Iterable[PrintItem]) -> Iterator[PrintItem]:
             yield item
 
 
-def paginate(items: list[PrintItem], per_page: int) -> list[list[PrintItem]]:
+def slot_positions(spans: Iterable[int], cols: int) -> Iterator[tuple[int, int]]:
+    """(row, column) of each item in turn, counting rows on from page to page: fill rows left to right,
+    moving a wide item that does not fit in what is left of a row to the start of the next row."""
+    row, col = 0, 0
+    for span in spans:
+        if span > cols:
+            raise ValueError(f"a counter {span} slots wide does not fit a sheet {cols} slots wide")
+        if col + span > cols:
+            row, col = row + 1, 0
+        yield row, col
+        col += span
+
+
+def paginate(items: list[PrintItem], per_page: int, cols: int | None = None) -> list[list[PrintItem]]:
+    """Physical counters page by page.  ``cols`` (the sheet's columns) is needed only when some item spans
+    several slots: then pages break by rows, so a two-hex counter never straddles two pages."""
     flat = list(slots_in_order(items))
     if per_page <= 0:
         raise ValueError("the counters do not fit on the paper: use a smaller counter size, bleed or margin")
-    return [flat[i:i + per_page] for i in range(0, len(flat), per_page)] or [[]]
+    if cols is None or all(i.span == 1 for i in flat):
+        return [flat[i:i + per_page] for i in range(0, len(flat), per_page)] or [[]]
+    rows = per_page // cols
+    pages: list[list[PrintItem]] = []
+    for item, (row, _) in zip(flat, slot_positions((i.span for i in flat), cols)):
+        while len(pages) <= row // rows:
+            pages.append([])
+        pages[row // rows].append(item)
+    return pages or [[]]
+
+
+def page_slots(page: list[PrintItem], cols: int) -> list[SlotItem]:
+    """Where each counter of one page goes (the same flow as :func:`paginate`, restarted at row 0)."""
+    return [SlotItem(item, row, col) for item, (row, col) in zip(page, slot_positions((i.span for i in page), cols))]

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Callable, Literal, Mapping
 
 from modulebuilder.model import CounterSet
+from modulebuilder.render.counters import BackTreatment
 from modulebuilder.render.calibration import calibration_pdf
 from modulebuilder.render.faces import Progress, render_faces
 from modulebuilder.render.physical import px
@@ -28,6 +29,7 @@ class PrintOptions:
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     png: bool = False
     title: str = ""
+    back: BackTreatment = "disordered"     # unit backs: Disordered (T&G) or Shaken (Musket & Pike)
 
     @property
     def size_px(self) -> int:
@@ -45,14 +47,14 @@ def build_print_job(counters: CounterSet, out: Path, opts: PrintOptions, *, copi
                     progress: Progress | None = None, log: Callable[[str], None] = lambda s: None) -> list[Path]:
     """Write the sheets for ``counters`` into ``out``; returns the files written, in order."""
     out.mkdir(parents=True, exist_ok=True)
-    faces = render_faces(counters, opts.size_px, dpi=opts.dpi, progress=progress)
+    faces = render_faces(counters, opts.size_px, dpi=opts.dpi, progress=progress, back=opts.back)
     items = print_items(counters, faces, copies)
     src = FaceSource(faces, opts.size_px, opts.bleed_px)
     written: list[Path] = []
     layouts: tuple[Literal["duplex", "gutter"], ...] = ("duplex", "gutter") if opts.layout == "both" else (opts.layout,)
     for layout in layouts:
         geo = opts.geometry(layout)
-        pages = paginate(items, geo.per_page)
+        pages = paginate(items, geo.per_page, geo.cols)
         path = out / f"counters-{layout}.pdf"
         path.write_bytes(sheets_pdf(geo, pages, src, opts.title))
         written.append(path)

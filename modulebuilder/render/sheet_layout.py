@@ -9,7 +9,11 @@ Two ways to get backs behind fronts:
 * duplex: the back page is the front page turned over its long (vertical) edge, so the back of the slot
   in column ``c`` is printed in column ``cols - 1 - c`` of the same row;
 * gutter fold: fronts on the left half of a page, backs on the right half mirrored about the fold line in
-  the middle, so folding the page along that line puts every back behind its front."""
+  the middle, so folding the page along that line puts every back behind its front.
+
+A two-hex counter (``span`` 2) takes two neighbouring slots of one row: its cut box starts at the first
+slot's left cut line and is exactly two counter sides wide; its back is the same box mirrored, so it lies
+over the mirrored pair of slots and the art is never split."""
 from __future__ import annotations
 
 import math
@@ -121,23 +125,24 @@ class SheetGeometry:
             return pw / 2 - FOLD_GUTTER_PT / 2 - gw, y
         return (pw - gw) / 2, y
 
-    def slot(self, row: int, col: int) -> Rect:
-        """Cut box (the counter itself, without bleed) of the front slot at ``row``, ``col``."""
-        if not (0 <= row < self.rows and 0 <= col < self.cols):
-            raise IndexError(f"slot ({row}, {col}) outside a {self.rows}x{self.cols} sheet")
+    def slot(self, row: int, col: int, span: int = 1) -> Rect:
+        """Cut box (the counter itself, without bleed) of the front slot at ``row``, ``col``; with
+        ``span`` 2 the box of a two-hex counter in slots ``col`` and ``col + 1``."""
+        if not (0 <= row < self.rows and 0 <= col and col + span <= self.cols and span >= 1):
+            raise IndexError(f"slot ({row}, {col}) spanning {span} outside a {self.rows}x{self.cols} sheet")
         ox, oy = self.grid_origin
         return Rect(ox + self.bleed_pt + col * self.pitch_pt, oy + self.bleed_pt + row * self.pitch_pt,
-                    self.counter_pt, self.counter_pt)
+                    self.counter_pt * span, self.counter_pt)
 
     def with_bleed(self, r: Rect) -> Rect:
         b = self.bleed_pt
         return Rect(r.x - b, r.y - b, r.w + 2 * b, r.h + 2 * b)
 
-    def back_slot(self, row: int, col: int) -> Rect:
+    def back_slot(self, row: int, col: int, span: int = 1) -> Rect:
         """Cut box of the back of front slot (row, col): mirrored about the page's vertical centre line
         (duplex, on the back page) or about the fold line (gutter, on the same page), then shifted by the
         back offset (duplex only: it corrects the printer's drift between the two sides of a sheet)."""
-        f = self.slot(row, col)
+        f = self.slot(row, col, span)
         pw, _ = self.page
         x = pw - f.x - f.w                                   # mirror about x = page width / 2 (= fold)
         if self.layout == "gutter":

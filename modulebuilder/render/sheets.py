@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 from modulebuilder.render.face_source import FaceSource
 from modulebuilder.render.pdf import Canvas, PdfDocument
 from modulebuilder.render.physical import POINTS_PER_INCH
-from modulebuilder.render.print_items import PrintItem, paginate, print_items
+from modulebuilder.render.print_items import PrintItem, page_slots, paginate, print_items
 from modulebuilder.render.sheet_layout import CROP_WIDTH_PT, Rect, SheetGeometry
 
 __all__ = ["FaceSource", "PrintItem", "Placement", "page_placements", "paginate", "print_items", "sheets_pdf",
@@ -26,14 +26,14 @@ class Placement:
 
 
 def page_placements(geo: SheetGeometry, page: list[PrintItem], side: str) -> list[Placement]:
-    """Where each face of a page goes: fronts in slot order; backs at the mirrored slot."""
+    """Where each face of a page goes: fronts in slot order; backs at the mirrored slot(s) (a two-hex
+    counter's back covers the mirrored pair, as one image)."""
     out = []
-    for i, item in enumerate(page):
-        row, col = divmod(i, geo.cols)
+    for s in page_slots(page, geo.cols):
         if side == "front":
-            out.append(Placement(item.front, geo.slot(row, col)))
+            out.append(Placement(s.item.front, geo.slot(s.row, s.col, s.item.span)))
         else:
-            out.append(Placement(item.back, geo.back_slot(row, col)))
+            out.append(Placement(s.item.back, geo.back_slot(s.row, s.col, s.item.span)))
     return out
 
 

@@ -3,10 +3,12 @@ files, in any mix."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, TypeVar
 
 from modulebuilder.model import CounterSet, MapDef
+from modulebuilder.render.counters import BackTreatment, back_treatment
 
 _SCENARIO_KEYS = re.compile(r"^(ruleset|setup|reinforcements)\s*:", re.MULTILINE)
 _SCENARIO_HEADER = re.compile(r"\$schema=\S*scenario\.schema\.json")
@@ -41,16 +43,36 @@ def merge(sets: Iterable[CounterSet]) -> CounterSet:
     )
 
 
-def load_counter_sources(paths: Iterable[str | Path]) -> CounterSet:
-    """The counters of every scenario given plus everything in the counters files given."""
+@dataclass(frozen=True)
+class CounterSources:
+    counters: CounterSet
+    rulesets: tuple[str, ...]          # rulesets of the scenarios given, in order, each once
+
+    @property
+    def back(self) -> BackTreatment:
+        """How unit backs are drawn: from the scenarios' ruleset (counters files alone say none: T&G look)."""
+        looks = {back_treatment(r) for r in self.rulesets}
+        if len(looks) > 1:
+            raise ValueError(f"scenarios of different rulesets ({', '.join(self.rulesets)}) need different "
+                             "counter backs: render them separately")
+        return looks.pop() if looks else back_treatment(None)
+
+
+def load_sources(paths: Iterable[str | Path]) -> CounterSources:
+    """The counters of every scenario given plus everything in the counters files given, and the rulesets."""
     from modulebuilder.definitions import load_counters, load_scenario   # the loader is only needed here
     paths = [Path(p) for p in paths]
-    scenarios = [p for p in paths if is_scenario(p)]
-    files = [p for p in paths if p not in scenarios]
-    sets = [load_scenario(p).counters for p in scenarios]
+    scenarios = [load_scenario(p) for p in paths if is_scenario(p)]
+    files = [p for p in paths if not is_scenario(p)]
+    sets = [s.counters for s in scenarios]
     if files:
         sets.append(load_counters(files))
-    return merge(sets)
+    return CounterSources(merge(sets), tuple(dict.fromkeys(s.ruleset for s in scenarios)))
+
+
+def load_counter_sources(paths: Iterable[str | Path]) -> CounterSet:
+    """The counters of every scenario given plus everything in the counters files given."""
+    return load_sources(paths).counters
 
 
 def load_map_source(path: str | Path) -> MapDef:

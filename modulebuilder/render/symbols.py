@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from modulebuilder.model import Unit
 
-SymbolKey = Literal["infantry", "light_infantry", "militia", "light_cavalry", "heavy_cavalry", "cossack",
+SymbolKey = Literal["infantry", "pike_infantry", "light_infantry", "militia", "light_cavalry", "heavy_cavalry", "cossack",
                     "artillery", "horse_artillery", "commander"]
 SUPERSAMPLE = 4
 INK = (0, 0, 0, 255)
@@ -29,6 +29,8 @@ def unit_symbol_key(unit: Unit) -> SymbolKey:
         return "militia"
     if unit.flags & {"jaeger", "skirmisher", "light"}:
         return "light_infantry"
+    if "pikes" in unit.flags:          # Musket & Pike: only pike-armed heavy infantry may form Hedgehog (6.3.2)
+        return "pike_infantry"
     return "infantry"
 
 
@@ -61,6 +63,14 @@ def _cross(d: ImageDraw.ImageDraw, box: Box, lw: int) -> None:
 def _slash(d: ImageDraw.ImageDraw, box: Box, lw: int, offset: float = 0.0) -> None:
     x0, y0, x1, y1 = box
     d.line((x0 + offset, y1, x1 + offset, y0), fill=INK, width=lw)
+
+
+def _pike(d: ImageDraw.ImageDraw, box: Box, lw: int) -> None:
+    """A pike standing in the middle of the frame, head up: pike-armed heavy infantry."""
+    x0, y0, x1, y1 = box
+    cx, head = (x0 + x1) / 2, (y1 - y0) * 0.28
+    d.line((cx, y0 + head, cx, y1), fill=INK, width=lw)
+    d.polygon([(cx, y0 + lw), (cx - head * 0.45, y0 + head * 1.1), (cx + head * 0.45, y0 + head * 1.1)], fill=INK)
 
 
 def _dot(d: ImageDraw.ImageDraw, box: Box) -> None:
@@ -113,6 +123,7 @@ def _draw(key: SymbolKey, d: ImageDraw.ImageDraw, w: int, h: int) -> None:
     inner: Box = (lw * 0.5, lw * 0.5, w - 1 - lw * 0.5, h - 1 - lw * 0.5)   # mark lines start mid-frame
     marks: dict[str, Callable[[], None]] = {
         "infantry": lambda: _cross(d, inner, lw),
+        "pike_infantry": lambda: (_cross(d, inner, lw), _pike(d, inner, lw)),
         "light_infantry": lambda: (_cross(d, inner, lw), _horn(d, inner, lw)),
         "militia": lambda: _cross(d, inner, lw),
         "light_cavalry": lambda: _slash(d, inner, lw),

@@ -1,0 +1,177 @@
+"""Two-hex (Musket & Pike) counters: face geometry, the Shaken back, and their place on print sheets
+(two adjacent slots of one row, never split across rows or pages; the back over the mirrored pair)."""
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from modulebuilder.model import ActivationGroup, CounterSet, Face, Unit
+from modulebuilder.render.counters import SHAKEN_AMBER, back_treatment, render_unit_face
+from modulebuilder.render.faces import render_faces
+from modulebuilder.render.print_items import PrintItem, page_slots, paginate, print_items, slot_positions
+from modulebuilder.render.print_job import PrintOptions, build_print_job
+from modulebuilder.render.sheet_layout import SheetGeometry
+from modulebuilder.render.sheets import FaceSource, page_placements, page_png
+from modulebuilder.render.sources import load_sources
+
+ROOT = Path(__file__).resolve().parents[1]
+AG = ActivationGroup("c", "Centre", "Swedish", "#1f4fa0", 4, text_colour="#ffffff", label="C")
+FRONT = Face(assault=6, cohesion=7, ma=4, dfe=3)
+BACK = Face(assault=4, cohesion=5, ma=3, dfe=2)
+
+
+def unit(uid: str, size: int = 1, flags: frozenset[str] = frozenset({"heavy", "pikes"})) -> Unit:
+    return Unit(uid, f"Brigade {uid}", "infantry", "Swedish", "c", FRONT, BACK, flags=flags, size=size)
+
+
+def counters(*units: Unit) -> CounterSet:
+    return CounterSet(activation_groups=(AG,), units=units)
+
+
+def is_amber(px: tuple[int, int, int]) -> bool:
+    return all(abs(a - b) <= 8 for a, b in zip(px, SHAKEN_AMBER))
+
+
+# ------------------------------------------------------------------------------------------ faces
+
+@pytest.mark.parametrize("face", ["front", "back"])
+@pytest.mark.parametrize("back", ["disordered", "shaken"])
+def test_two_hex_face_is_exactly_two_sides_wide(face: str, back: str) -> None:
+    img = render_unit_face(unit("y", 2), AG, face, 90, back=back)          # type: ignore[arg-type]
+    assert img.size == (180, 90)
+    assert render_unit_face(unit("m", 1), AG, face, 90, back=back).size == (90, 90)   # type: ignore[arg-type]
+
+
+def test_render_faces_keeps_each_face_its_own_size() -> None:
+    faces = render_faces(counters(unit("y", 2), unit("m", 1)), 60, workers=2, back="shaken")
+    assert {k: v.size for k, v in faces.items()} == {
+        "y/front": (120, 60), "y/back": (120, 60), "m/front": (60, 60), "m/back": (60, 60)}
+
+
+def test_two_hex_face_is_one_continuous_counter() -> None:
+    """The AG band runs unbroken across both halves, and the symbol sits on the join, not in a half."""
+    img = render_unit_face(unit("y", 2), AG, "front", 100)
+    band_row = [img.getpixel((x, 3)) for x in range(img.width)]
+    assert len(set(band_row)) == 1                                  # no seam at x = 100
+    symbol_rows = range(34, 56)                                     # MID_Y ± half the symbol height
+    dark = [x for x in range(img.width) for y in symbol_rows if sum(img.getpixel((x, y))) < 90]
+    assert min(dark) < 100 < max(dark)                              # the symbol's frame straddles the join
+
+
+def test_shaken_back_has_the_amber_frame_and_no_red_stripe() -> None:
+    shaken = render_unit_face(unit("y", 2), AG, "back", 100, back="shaken")
+    disordered = render_unit_face(unit("y", 2), AG, "back", 100, back="disordered")
+    corners = [(1, 1), (198, 1), (1, 98), (198, 98), (100, 98)]
+    assert all(is_amber(shaken.getpixel(p)) for p in corners)
+    assert not any(is_amber(disordered.getpixel(p)) for p in corners)
+    # The Disordered stripe crosses the lower left corner in red; the Shaken side has none.
+    r, g, b = disordered.getpixel((8, 92))
+    assert r > g + 60 and r > b + 60
+    reds = [(x, y) for x in range(10, 190, 2) for y in range(30, 90, 2)
+            if (px := shaken.getpixel((x, y)))[0] > px[1] + 60 and px[0] > px[2] + 60 and not is_amber(px)]
+    assert reds == []
+
+
+def test_fronts_do_not_depend_on_the_back_treatment() -> None:
+    u = unit("y", 2)
+    assert render_unit_face(u, AG, "front", 80, back="shaken").tobytes() == \
+        render_unit_face(u, AG, "front", 80).tobytes()
+
+
+def test_pikes_get_their_own_symbol() -> None:
+    pikes = render_unit_face(unit("p", 1), AG, "front", 100)
+    plain = render_unit_face(unit("h", 1, frozenset({"heavy"})), AG, "front", 100)
+    sym = (30, 31, 70, 59)
+    assert pikes.crop(sym).tobytes() != plain.crop(sym).tobytes()
+
+
+def test_back_treatment_comes_from_the_ruleset() -> None:
+    assert back_treatment("musket-and-pike") == "shaken"
+    assert back_treatment("triumph-and-glory") == "disordered"
+    assert back_treatment(None) == "disordered"
+    assert load_sources([ROOT / "scenarios/mp-sample.yaml"]).back == "shaken"
+    assert load_sources([ROOT / "scenarios/borodino.yaml"]).back == "disordered"
+    with pytest.raises(ValueError, match="different rulesets"):
+        _ = load_sources([ROOT / "scenarios/mp-sample.yaml", ROOT / "scenarios/borodino.yaml"]).back
+
+
+# ------------------------------------------------------------------------------------------ sheets
+
+def items(*spans: int) -> list[PrintItem]:
+    return [PrintItem(f"c{i}", f"c{i}/front", f"c{i}/back", 1, s) for i, s in enumerate(spans)]
+
+
+def test_a_pair_never_straddles_a_row() -> None:
+    assert list(slot_positions([1, 1, 2, 2, 1, 1], 3)) == [(0, 0), (0, 1), (1, 0), (2, 0), (2, 2), (3, 0)]
+    assert list(slot_positions([1] * 5, 3)) == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)]   # singles: divmod
+    with pytest.raises(ValueError):
+        list(slot_positions([2], 1))
+
+
+def test_a_pair_that_would_straddle_a_page_starts_the_next_page() -> None:
+    # 2 rows x 3 columns: the pair would take the last slot of page 1 and the first of page 2.
+    pages = paginate(items(1, 1, 1, 1, 1, 2, 1), per_page=6, cols=3)
+    assert [[i.id for i in p] for p in pages] == [["c0", "c1", "c2", "c3", "c4"], ["c5", "c6"]]
+    assert [(s.item.id, s.row, s.col) for s in page_slots(pages[1], 3)] == [("c5", 0, 0), ("c6", 0, 2)]
+
+
+@pytest.mark.parametrize("layout", ["duplex", "gutter"])
+def test_pair_cut_box_is_two_sides_and_its_back_is_the_mirrored_pair(layout: str) -> None:
+    geo = SheetGeometry("letter", Fraction(5, 8), Fraction(1, 16), Fraction(1, 4), layout)   # type: ignore[arg-type]
+    pw = geo.page[0]
+    for col in range(geo.cols - 1):
+        front = geo.slot(1, col, 2)
+        assert (front.x, front.y, front.w, front.h) == (geo.slot(1, col).x, geo.slot(1, col).y,
+                                                       2 * geo.counter_pt, geo.counter_pt)
+        back = geo.back_slot(1, col, 2)
+        assert back.x == pytest.approx(pw - front.right) and back.w == front.w and back.y == front.y
+        # It lies over the mirrored pair: right edge on the mirror of the first slot's left cut line,
+        # left edge inside the mirror of the second slot.
+        assert back.right == pytest.approx(geo.back_slot(1, col).right)
+        mirrored_second = geo.with_bleed(geo.back_slot(1, col + 1))
+        assert mirrored_second.x <= back.x <= mirrored_second.right
+    with pytest.raises(IndexError):
+        geo.slot(0, geo.cols - 1, 2)
+
+
+def test_page_placements_put_one_unsplit_image_on_the_pair() -> None:
+    geo = SheetGeometry("letter", Fraction(5, 8), Fraction(1, 16), Fraction(1, 4))
+    cs = counters(*(unit(f"s{i}") for i in range(geo.cols - 1)), unit("y", 2))
+    faces = render_faces(cs, 60, workers=1, back="shaken")
+    page = paginate(print_items(cs, faces), geo.per_page, geo.cols)[0]
+    front = page_placements(geo, page, "front")
+    back = page_placements(geo, page, "back")
+    assert [p.key for p in front][-1] == "y/front" and [p.key for p in back][-1] == "y/back"
+    assert front[-1].cut == geo.slot(1, 0, 2)                 # no room left in row 0: the pair opens row 1
+    assert back[-1].cut == geo.back_slot(1, 0, 2)
+    # Drawn with bleed and the face's own aspect: the whole 2:1 face, not half of it, fills the pair.
+    src = FaceSource(faces, 60, 6)
+    box = src.drawn_box(front[-1].cut)
+    scale = front[-1].cut.h / 60
+    assert box.w == pytest.approx(front[-1].cut.w + 12 * scale) and box.h == pytest.approx(front[-1].cut.h + 12 * scale)
+
+
+def test_back_page_png_shows_the_whole_shaken_back_on_the_mirrored_pair() -> None:
+    geo = SheetGeometry("letter", Fraction(5, 8), Fraction(1, 16), Fraction(1, 4))
+    cs = counters(unit("y", 2))
+    faces = render_faces(cs, 63, workers=1, back="shaken")
+    page = paginate(print_items(cs, faces), geo.per_page, geo.cols)[0]
+    img: Image.Image = page_png(geo, page, FaceSource(faces, 63, 6), "back", 100)
+    cut = geo.back_slot(0, 0, 2)
+    k = 100 / 72
+    inside = lambda fx, fy: img.getpixel((round((cut.x + fx * cut.w) * k), round((cut.y + fy * cut.h) * k)))  # noqa: E731
+    # Both ends of the amber frame are on the page: the back is one image across the pair.
+    assert is_amber(inside(0.004, 0.5)) and is_amber(inside(0.996, 0.5))
+
+
+def test_print_job_of_the_musket_and_pike_sample(tmp_path: Path) -> None:
+    sources = load_sources([ROOT / "scenarios/mp-sample.yaml"])
+    # The sample's long single-counter names ("Cmd Musketeers R") need 3/4" counters to stay legible.
+    opts = PrintOptions(Fraction(3, 4), layout="both", back=sources.back)
+    files = build_print_job(sources.counters, tmp_path, opts)
+    assert {f.name for f in files} == {"counters-duplex.pdf", "counters-gutter.pdf", "calibration.pdf"}
+    again = build_print_job(sources.counters, tmp_path / "again", opts)
+    assert [f.read_bytes() for f in files] == [f.read_bytes() for f in again]
