@@ -21,7 +21,42 @@ def _signed(v: int) -> str:
     return f"+{v}" if v > 0 else ("−" + str(-v) if v < 0 else "0")
 
 
+def _naturals(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo}–{hi}"
+
+
+def shock_lines(roll: Roll) -> list[str]:
+    """A shock as a player reads it: who attacks whom, per target hex every modifier with its rule and the
+    total, which natural rolls give which result (before the roll) and the result (after).  ``detail`` is the
+    ruleset's (T&G ``ShockDetail``); a roll without it is shown as any table roll."""
+    detail = getattr(roll, "detail", None)
+    by_hex: dict[str, list[str]] = {}
+    for _uid, name, hex_ in detail.attackers:
+        by_hex.setdefault(hex_, []).append(name)
+    attackers = "; ".join(f"{', '.join(names)} ({h})" for h, names in by_hex.items())
+    lines = [f"  shock ({roll.side}): {attackers}"]
+    targets = getattr(roll, "targets", ())
+    for t in targets:
+        h = t["hex"]
+        defenders = ", ".join(name for _uid, name in detail.defenders.get(h, ())) or "nobody"
+        lines.append(f"    against {h}: {defenders}")
+        total = 0
+        for m in t["modifiers"]:
+            total += m["value"]
+            lines.append(f"      {_signed(m['value'])} {m['reason']} [{m['rule']}]")
+        lines.append(f"      total {_signed(total)}")
+        if roll.natural is None:
+            bands = detail.bands.get(h, ())
+            lines.append("      natural " + "; ".join(f"{_naturals(lo, hi)} → {res}" for res, lo, hi in bands)
+                         + "; natural: OWED")
+        else:
+            lines.append(f"      natural {roll.natural} {_signed(total)} = {t['modified']} → {t['result']}")
+    return lines
+
+
 def roll_lines(roll: Roll) -> list[str]:
+    if getattr(roll, "detail", None) is not None:
+        return shock_lines(roll)
     who = " ".join(x for x in (roll.side, roll.unit) if x)
     head = f"roll {roll.purpose}" + (f" ({who})" if who else "")
     mods = [f"{_signed(m.value)} {m.reason} [{m.rule}]" for m in roll.modifiers]
@@ -55,6 +90,19 @@ def _result_line(r: Mapping[str, Any]) -> str:
 
 def event_summary(event: Mapping[str, Any]) -> str:
     bits = [str(event.get(k)) for k in ("side", "unit", "marker", "hex") if event.get(k) is not None]
+    if event.get("units"):
+        bits.append(" ".join(event["units"]))
+    if event.get("target"):
+        bits.append("→ " + str(event["target"]))
+    if event.get("assault") is not None:
+        bits.append(f"assault {event['assault']}")
+    for i, a in enumerate(event.get("assaults") or ()):
+        tgt = a.get("target")
+        bits.append(f"[{i}] {' '.join(a.get('attackers', ()))} → {' '.join(tgt) if isinstance(tgt, list) else tgt}"
+                    + (" (charge)" if a.get("charge") else ""))
+    if event.get("to") is not None:
+        to = event["to"]
+        bits.append("to " + (" ".join(to) if isinstance(to, list) else str(to)))
     if event.get("path"):
         bits.append("→ " + " ".join(event["path"]))
     if event.get("under_orders") is not None:

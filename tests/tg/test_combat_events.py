@@ -177,3 +177,23 @@ def test_game_end_reports_victory_in_the_last_ruling_and_the_state():
     v = [x for x in last["results"] if x["effect"] == "victory"]
     assert v and v[0]["condition"] == "borodino_vp" and "vp" in v[0]
     assert RULESET.view(p.state, None)["victory"]["condition"] == "borodino_vp"
+
+
+def test_the_text_report_shows_a_shock_as_a_player_wants_it():
+    from referee.report import ruling_lines
+    p = play(seed_shock_game())
+    start(p, fr=["b1"])
+    p.ok("assaults", side=FR, assaults=[{"attackers": ["b1", "b2"], "target": [DEF_HEX]}])
+    p.ok("commitment", side=FR, unit="b1", roll=0)
+    owed = p("shock", side=FR, assault=0)
+    assert owed["rolls"][0]["natural"] is None
+    before = "\n".join(ruling_lines(p.rulings[-1], {"type": "shock", "side": FR, "assault": 0}))
+    p.ok("roll", roll=5)
+    after = "\n".join(ruling_lines(p.rulings[-1], {"type": "shock", "side": FR, "assault": 0}))
+    print(before, after, sep="\n")
+    assert "b1, b2 (0403)" in before and "against 0404: Jgr" in before
+    assert "+2 odds 14:5 -> 2:1 [9.51]" in before and "+1 defender in clear [9.53]" in before
+    assert "total +3" in before and "5–9 → defender_disordered_retreat" not in before
+    assert "→ defender_disordered_check" in before and "natural: OWED" in before
+    assert "natural 5 +3 = 8 → defender_disordered_check" in after
+    assert "jgr: disordered [9.61]" in after

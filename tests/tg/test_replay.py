@@ -100,6 +100,11 @@ def test_the_committed_sample_borodino_game_replays_legal_to_the_end():
     assert out.game.state.over and out.game.state.turn == 12
     types = {r.type for r in out.rulings}
     assert {"orders", "orders_delay", "initiative", "first_marker", "draw", "individual_order", "move",
-            "go_first", "reserve", "cohesion_check", "cinc_move", "end_phase"} <= types
+            "go_first", "reserve", "cohesion_check", "cinc_move", "end_phase",
+            "fire", "assaults", "commitment", "shock", "retreat", "advance", "rally", "recovery"} <= types
     body = json.dumps(final_state(out.game))
-    assert '"seed": "dice:1"' in body
+    assert '"seed": "dice:5"' in body
+    # The game ends with the Borodino victory conditions judged, in the last ruling and in the final state.
+    victory = [x.to_dict() for x in out.rulings[-1].results if x.effect == "victory"]
+    assert victory and victory[0]["winner"] == "French" and victory[0]["vp"] == {"French": 10, "Russian": 0}
+    assert out.game.state.victory["winner"] == "French"

@@ -104,33 +104,66 @@ NO_COMBAT = Combat()
 # --------------------------------------------------------------------------------------------- rolls
 
 @dataclass(frozen=True)
+class ShockDetail:
+    """Who fought whom, for the text report (not part of the ruling's JSON): attacking units with their hexes,
+    each target hex's defenders, and per target the natural rolls that give each table result."""
+    attackers: tuple[tuple[str, str, str], ...]                  # (id, name, hex)
+    defenders: Mapping[str, tuple[tuple[str, str], ...]]         # hex -> ((id, name), ...)
+    bands: Mapping[str, tuple[tuple[str, int, int], ...]]        # hex -> ((result, lowest, highest natural), ...)
+
+
+@dataclass(frozen=True)
 class TargetsRoll(Roll):
-    """A shock roll against several hexes: one natural roll, per-target modifiers/modified/result (DESIGN §5)."""
+    """A table roll with per-target modifiers (DESIGN §5: a shock against several hexes carries one natural roll
+    and, per target hex, its own ``modifiers``, ``modified`` and ``result`` under ``targets``; against one hex
+    the roll is flat).  ``detail`` feeds the text report."""
     targets: tuple[Mapping[str, Any], ...] = ()
+    detail: ShockDetail | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()
+        if len(self.targets) == 1:
+            d.update({k: v for k, v in self.targets[0].items() if k != "hex"})
+            return d
         for k in ("modifiers", "modified", "result"):
             d.pop(k, None)
         d["targets"] = [dict(t) for t in self.targets]
         return d
 
 
+def natural_bands(table: Any, total_modifier: int) -> tuple[tuple[str, int, int], ...]:
+    """Which natural rolls (0–9) give which result, for a table roll with ``total_modifier``."""
+    out: list[list[Any]] = []
+    for n in range(10):
+        res = table.lookup(n + total_modifier)
+        if out and out[-1][0] == res:
+            out[-1][2] = n
+        else:
+            out.append([res, n, n])
+    return tuple((r, lo, hi) for r, lo, hi in out)
+
+
 def _mods(mods: Iterable[Any]) -> tuple[EModifier, ...]:
     return tuple(EModifier(m.value, m.rule, m.reason) for m in mods)
 
 
-def engine_roll(spec: PassRoll | TableRoll, natural: int | None, side: str | None = None) -> Roll:
+def engine_roll(spec: PassRoll | TableRoll, natural: int | None, side: str | None = None,
+                detail: ShockDetail | None = None) -> Roll:
     """The ruling's roll for a part-2 roll specification."""
     if isinstance(spec, PassRoll):
         return pass_fail_roll(spec.purpose, natural, spec.base, base_label=spec.base_label,
                               base_rule=spec.base_rule, modifiers=_mods(spec.modifiers), unit=spec.unit, side=side)
-    if len(spec.targets) == 1:
+    if len(spec.targets) == 1 and detail is None:
         res = spec.result(natural) if natural is not None else None
         return table_roll(spec.purpose, natural, res, modifiers=_mods(spec.modifiers), unit=spec.unit, side=side)
-    per = spec.to_dict(natural)["targets"]
+    d = spec.to_dict(natural)
+    per = d["targets"] if "targets" in d else [{"hex": spec.targets[0].hex, "modifiers": d["modifiers"],
+                                                "modified": d["modified"], "result": d["result"]}]
+    first = spec.targets[0]
     return TargetsRoll(purpose=spec.purpose, natural=natural, unit=spec.unit, side=side, table=True,
-                       targets=tuple(per))
+                       modifiers=_mods(first.modifiers), targets=tuple(per), detail=detail,
+                       modified=None if natural is None else natural + first.total_modifier,
+                       result=None if natural is None else spec.result(natural))
 
 
 # --------------------------------------------------------------------------------------------- effects

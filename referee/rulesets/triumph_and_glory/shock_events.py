@@ -16,10 +16,11 @@ from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, lega
 
 from . import commitment as cm
 from . import shock as sk
-from .combat import Assault, Combat, OwedCheck, apply_effects, engine_roll
+from .board import Board, UnitState
+from .combat import Assault, OwedCheck, ShockDetail, apply_effects, engine_roll, natural_bands
 from .fire_events import activation_error
 from .orders import acting_status
-from .rolls import PassRoll
+from .rolls import PassRoll, TableRoll
 from .owed import after_change, awaiting, owe_retreat
 from .state import TGState
 
@@ -190,7 +191,7 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
                 replace(state, board=board, activation=replace(act, combat=c)))
     spec = sk.shock_roll(board, attackers, targets)
     natural = dice.roll("roll", "shock")
-    roll = engine_roll(spec, natural, side)
+    roll = engine_roll(spec, natural, side, shock_detail(board, attackers, spec))
     if natural is None:
         return legal("shock", ["9.5"], rolls=[roll]), state
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
@@ -216,3 +217,11 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
     c = after_change(board, c, act)
     return (legal("shock", rules, rolls=[roll], results=results, awaiting=awaiting(c)),
             replace(state, board=board, activation=replace(act, combat=c)))
+
+
+def shock_detail(board: Board, attackers: list[UnitState], spec: TableRoll) -> ShockDetail:
+    """Attackers, defenders and the natural rolls per result, for the text report (3: a shock as a player reads it)."""
+    return ShockDetail(
+        attackers=tuple((u.id, u.defn.name, u.hex or "") for u in attackers),
+        defenders={t.hex: tuple((u.id, u.defn.name) for u in board.stack(t.hex)) for t in spec.targets},
+        bands={t.hex: natural_bands(spec.table, t.total_modifier) for t in spec.targets})
