@@ -83,7 +83,8 @@ def test_wheel_into_contact_awaits_reaction_fire_from_the_new_neighbour():
 def test_two_hex_line_steps_forward_with_both_halves():
     rulings, state = run(scenario(unit("b", "hi", "0505", 12, size=2)), draw(),
                          {"type": "move", "unit": "b", "path": ["0504"]})
-    assert rulings[1]["verdict"] == "legal"
+    assert rulings[1]["results"] == [{"unit": "b", "effect": "moved", "rule": "G-M3", "to": "0504",
+                                      "hexes": ["0504", "0604"], "mp": 1}]
     assert RULESET.view(state, None)["units"]["b"]["hexes"] == ["0504", "0604"]
 
 

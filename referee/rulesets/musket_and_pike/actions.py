@@ -163,7 +163,8 @@ def move(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPState]:
         return illegal("move", [Error("6.3.1" if code == "not_enough_mp" else "G-M3", code, msg,
                                       alternatives=tuple(alts) if alts else None)]), state
     new = acted(replace(state, units={**state.units, uid: out.unit}))
-    results = [result("moved", "G-M3", uid, to=out.unit.hex, mp=out.cost)]
+    results = [result("moved", "G-M3", uid, to=out.unit.hex, hexes=list(footprint(state.static.grid, p, out.unit)),
+                      mp=out.cost)]
     results += [result(effect, "6.3.1", uid, hex=h, cause="movement") for h, effect in out.hits]
     ruling = legal("move", ["G-M3", "6.3.1"] if out.hits else ["G-M3"], results=results)
     if "facing" in event and event["facing"] != out.unit.facing and has_facing(p, out.unit):

@@ -1,9 +1,10 @@
 """Moving a unit along a path (G-M3: the movement chapter is missing; the engine defaults are below).
 
 Engine defaults (documented in docs/musket-and-pike.md):
+* a ``path`` lists the successive positions of the unit's ``hex`` (for a two-hex unit its left half L);
 * a unit with a facing steps into one of its front hexes each step (a two-hex line moves both halves by the
   same step, into the two front hexes on one side; a two-hex column moves its head straight ahead and the
-  tail follows into the hex the head left); facing does not change on the way;
+  tail, L, follows into the hex the head left); facing does not change on the way;
 * a unit without facing (limbered guns, wagons) steps into any adjacent hex;
 * no hex holding an enemy unit may be entered; friendly stacking is not limited (G-M4);
 * each step costs the TEC entry cost (two-hex line: the dearer of the two hexes entered) and gives the
