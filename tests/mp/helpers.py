@@ -76,5 +76,10 @@ def last(scn: Any, *events: dict[str, Any]) -> dict[str, Any]:
     return rulings[-1]
 
 
+def unit_view(state: Any, uid: str) -> dict[str, Any]:
+    """One unit of the ruleset's full view."""
+    return next(u for u in RULESET.view(state, None)["units"] if u["id"] == uid)
+
+
 def draw(wing: str = "sw") -> dict[str, Any]:
     return {"type": "draw", "wing": wing}

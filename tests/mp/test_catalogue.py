@@ -12,7 +12,7 @@ from referee.rulesets.musket_and_pike.recovery import reform_actions
 from referee.rulesets.musket_and_pike.state import UnitState
 from referee.rulesets.musket_and_pike import RULESET
 
-from .helpers import draw, last, leader, run, scenario, unit
+from .helpers import draw, last, leader, run, scenario, unit, unit_view
 
 GRID = HexGrid("pointy", "even", 1, 1, 10, 10)
 
@@ -26,7 +26,7 @@ def _results(ruling):
 
 
 def _unit_view(state, uid):
-    return RULESET.view(state, None)["units"][uid]
+    return unit_view(state, uid)
 
 
 # ------------------------------------------------------------------------------------------ [6.1] facing

@@ -11,7 +11,7 @@ from referee.rulesets.musket_and_pike.facing_changes import face_cost, vertex_st
 from referee.rulesets.musket_and_pike.profile import Arm, Profile
 from referee.rulesets.musket_and_pike.state import UnitState
 
-from .helpers import draw, last, run, scenario, unit
+from .helpers import draw, last, run, scenario, unit, unit_view
 
 END = {"type": "end_activation"}
 
@@ -85,14 +85,14 @@ def test_two_hex_line_steps_forward_with_both_halves():
                          {"type": "move", "unit": "b", "path": ["0504"]})
     assert rulings[1]["results"] == [{"unit": "b", "effect": "moved", "rule": "G-M3", "to": "0504",
                                       "hexes": ["0504", "0604"], "mp": 1}]
-    assert RULESET.view(state, None)["units"]["b"]["hexes"] == ["0504", "0604"]
+    assert unit_view(state, "b")["hexes"] == ["0504", "0604"]
 
 
 def test_two_hex_column_moves_head_first_and_turns_its_head_for_2_mp():
     s = scenario(unit("b", "hi", "0505", 12, size=2, formation="column"))
     rulings, state = run(s, draw(), {"type": "move", "unit": "b", "path": ["0605", "0705"]},
                          {"type": "face", "unit": "b", "facing": 2})
-    v = RULESET.view(state, None)["units"]["b"]
+    v = unit_view(state, "b")
     assert [r["verdict"] for r in rulings] == ["legal"] * 3
     assert rulings[2]["results"][0]["mp"] == 2                  # A-M4
     assert v["column_marker"] == "0805" and v["column_front"] == 5 and v["hexes"] == ["0704", "0805"]
@@ -121,9 +121,9 @@ def test_a_m7_a_hit_cuts_the_remaining_allowance_at_once():
 
 def test_a_m8_shaken_rounds_down_unless_the_scenario_rounds_up():
     odd = unit("c", "cav", "0505", 12, formation="shaken", ma=7)
-    assert RULESET.view(RULESET.initial_state(scenario(odd)), None)["units"]["c"]["ma"] == 3
+    assert unit_view(RULESET.initial_state(scenario(odd)), "c")["ma"] == 3
     up = scenario(odd, options={"shaken_ma_rounding": "up"})
-    assert RULESET.view(RULESET.initial_state(up), None)["units"]["c"]["ma"] == 4
+    assert unit_view(RULESET.initial_state(up), "c")["ma"] == 4
 
 
 def test_moves_go_into_front_hexes_only_and_not_into_enemies():
@@ -157,7 +157,7 @@ def test_shaken_pike_forms_hedgehog_only_as_a_reaction_and_is_flipped_to_its_fro
 def test_two_hex_column_forms_line_facing_either_way():
     s = scenario(unit("b", "hi", "0505", 12, size=2, formation="column"))
     rulings, state = run(s, draw(), {"type": "reform", "unit": "b", "to": "broken", "facing": 6})
-    assert state.unit("b").facing == 6 and RULESET.view(state, None)["units"]["b"]["hexes"] == ["0605", "0505"]
+    assert state.unit("b").facing == 6 and unit_view(state, "b")["hexes"] == ["0605", "0505"]
     bad = last(s, draw(), {"type": "reform", "unit": "b", "to": "broken", "facing": 2})
     assert bad["errors"][0]["code"] == "bad_line_facing"
 
@@ -254,5 +254,5 @@ def test_reinforcement_enters_on_its_turn_at_its_entry_hex_and_ends_the_rally_ex
 
 def test_a_morale_broken_two_hex_unit_still_covers_both_hexes_but_faces_nothing():
     rulings, state = run(scenario(unit("b", "pike", "0505", 12, size=2)), {"type": "morale_broken", "unit": "b"})
-    v = RULESET.view(state, None)["units"]["b"]
+    v = unit_view(state, "b")
     assert v["hexes"] == ["0505", "0605"] and v["facing"] is None and v["formation"] is None

@@ -11,11 +11,14 @@ from .state import COLUMN, MPState
 
 def view(state: MPState, side: str | None) -> dict[str, Any]:
     st = state.static
-    units = {}
+    # A list of {id, hex, facing, ...} like every ruleset's view, so generic consumers (the service's board
+    # picture) place the counters; ``hex`` is the left half of a two-hex unit, ``hexes`` its whole footprint.
+    units = []
     for uid, u in state.units.items():
         p = state.profile(uid)
-        d: dict[str, Any] = {"side": p.side, "wing": p.wing, "arm": p.arm.value, "size": p.size}
+        d: dict[str, Any] = {"id": uid, "side": p.side, "wing": p.wing, "arm": p.arm.value, "size": p.size}
         if u.on_map:
+            d["hex"] = u.hex
             d["hexes"] = list(footprint(st.grid, p, u))
             d["facing"] = u.facing if has_facing(p, u) else None
             if p.size == 2 and u.formation == COLUMN and u.facing is not None:
@@ -32,7 +35,7 @@ def view(state: MPState, side: str | None) -> dict[str, Any]:
         d["mp_spent"] = u.mp_spent
         if u.loss_hits:
             d["loss_hits"] = u.loss_hits
-        units[uid] = d
+        units.append(d)
     out: dict[str, Any] = {"ruleset": "musket-and-pike", "turn": state.turn, "over": state.over,
                            "orders": dict(state.orders), "activated": sorted(state.activated),
                            "active": None if state.active is None else
