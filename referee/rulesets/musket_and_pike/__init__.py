@@ -8,14 +8,15 @@ as documented engine defaults or as events that report their outcome (see docs/m
 
 Module map: ``profile`` (what a counter is), ``state``, ``terrain`` (TEC as data), ``facing`` ([6.1]),
 ``facing_changes`` (6.2.x), ``formations`` (6.3.x), ``recovery`` ([6.4]), ``rally`` (MP-RALLY),
-``movement``, ``reinforcements``, ``activation`` (draw / pass / end), ``actions`` (unit actions), ``combat`` (outcomes of the
-missing chapters), ``setup`` (initial state, secret Open Order), ``legal``, ``views``.
+``movement``, ``allowance`` (MP left), ``reinforcements``, ``activation`` (draw / pass / end / orders),
+``turning`` (face, wheel, counter-march events), ``moving`` (move events), ``reforming`` (reform and Hedgehog
+events), ``combat`` (outcomes of the missing chapters), ``setup`` (initial state, secret Open Order),
+``legal``, ``views``.
 """
 from __future__ import annotations
 
 import json
-from functools import cached_property
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Any, Callable, Mapping
 
@@ -24,7 +25,7 @@ from modulebuilder.hexgrid import HexGrid
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Ruling
 
-from . import actions, activation, combat, legal, reinforcements, setup, views
+from . import activation, combat, legal, moving, reforming, reinforcements, setup, turning, views
 from .state import MPState
 
 Handler = Callable[[MPState, Mapping[str, Any]], tuple[Ruling, MPState]]
@@ -36,12 +37,12 @@ HANDLERS: Mapping[str, Handler] = {
     "end_activation": activation.end_activation,
     "order_change": activation.order_change,
     "enter": reinforcements.enter,
-    "move": actions.move,
-    "face": actions.face,
-    "wheel": actions.wheel,
-    "counter_march": actions.counter_march,
-    "reform": actions.reform,
-    "change_formation": actions.change_formation,
+    "move": moving.move,
+    "face": turning.face,
+    "wheel": turning.wheel,
+    "counter_march": turning.counter_march,
+    "reform": reforming.reform,
+    "change_formation": reforming.change_formation,
     "formation_hit": combat.formation_hit,
     "attacked": combat.attacked,
     "morale_broken": combat.morale_broken,

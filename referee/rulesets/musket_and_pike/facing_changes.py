@@ -1,7 +1,7 @@
 """6.2.1-6.2.4 Changing facing: vertex steps, the two-hex wheel, the counter-march and artillery.
 
 Each function prices or places one facing change and returns either the outcome or an ``Error``; the event
-handlers in ``actions`` check the turn order and MP and apply the outcome.
+handlers in ``turning`` check the turn order and MP and apply the outcome.
 """
 from __future__ import annotations
 

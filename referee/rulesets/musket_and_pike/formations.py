@@ -1,6 +1,6 @@
 """6.3.1-6.3.4 Formations: their effects on movement, how hits change them, and Hedgehog entry.
 
-Pure functions of a unit's profile and state; the event handlers in ``actions`` apply what they return.
+Pure functions of a unit's profile and state; the event handlers (``moving``, ``reforming``, ``combat``) apply what they return.
 """
 from __future__ import annotations
 

@@ -1,0 +1,130 @@
+"""6.2.1-6.2.4 as events: ``face``, ``wheel`` and ``counter_march``, priced by ``facing_changes`` and paid from
+the unit's movement points, each awaiting the reaction fire it provokes next to the enemy."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal, result
+
+from . import facing_changes as fc
+from .activation import acted, actor_error
+from .allowance import mp_error
+from .facing import adjacent_hexes, footprint, has_facing, left_half
+from .movement import enemy_hexes
+from .profile import Arm
+from .state import COLUMN, HEDGEHOG, MPState
+
+
+def reaction_fire(state: MPState, uid: str, before: tuple[str, ...]) -> tuple[Awaiting, ...]:
+    """6.2.4: a facing change next to an enemy unit provokes reaction fire (9.4, missing): every adjacent
+    enemy unit is offered it.  Adjacency counts before and after the change (a wheel moves a half)."""
+    st = state.static
+    mine = set(before) | set(footprint(st.grid, state.profile(uid), state.unit(uid)))
+    around = adjacent_hexes(st.grid, tuple(mine))
+    side = state.profile(uid).side
+    out = []
+    for eid, e in state.units.items():
+        ep = state.profile(eid)
+        if ep.side != side and e.on_map and around & set(footprint(st.grid, ep, e)):
+            out.append(Awaiting(type="reaction_fire", side=ep.side, unit=eid, rule="6.2.4"))
+    return tuple(out)
+
+
+def _turned(state: MPState, uid: str, type_: str, rules: list[str], cost: int, **changes: Any) -> tuple[Ruling, MPState]:
+    before = footprint(state.static.grid, state.profile(uid), state.unit(uid))
+    u = state.unit(uid)
+    new = acted(state.with_unit(uid, mp_spent=u.mp_spent + cost, **changes))
+    nu = new.unit(uid)
+    res = [result("faced", rules[0], uid, facing=nu.facing, hex=nu.hex, mp=cost)]
+    return legal(type_, rules, results=res, awaiting=reaction_fire(new, uid, before)), new
+
+
+def face(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPState]:
+    uid, new_facing = event["unit"], event["facing"]
+    if uid in state.static.leader_sides:
+        # [6.1] §3.4: leaders have no facing; turning one is meaningless and free.
+        return legal("face", ["6.1"], results=[result("no_facing", "6.1", uid)]), state
+    bad = actor_error(state, event, "face")
+    if bad:
+        return bad, state
+    p, u = state.profile(uid), state.unit(uid)
+    if not state.static.grid.is_vertex(new_facing):
+        return illegal("face", [Error("6.1", "not_a_vertex", f"{new_facing} is not a vertex hour",
+                                      alternatives=state.static.grid.vertex_hours)]), state
+    if not has_facing(p, u):
+        # 6.2.3 / §3.4: limbered guns, wagons and morale-broken units have no facing: free, nothing changes.
+        return legal("face", ["6.2.3" if p.arm is Arm.ARTILLERY else "6.1"],
+                     results=[result("no_facing", "6.1", uid, mp=0)]), acted(state)
+    if p.arm is Arm.ARTILLERY:
+        err = fc.artillery_face_error(u)
+        if err:
+            return illegal("face", [err]), state
+        return _turned(state, uid, "face", ["6.2.3"], 0, facing=new_facing, fired=True)
+    if u.formation == HEDGEHOG:
+        return illegal("face", [Error("6.3.2", "hedgehog_faces_all_round",
+                                      "a Hedgehog has no flanks and no rear: it does not change facing")]), state
+    cost = fc.face_cost(p, u, new_facing)
+    if cost is None:
+        return illegal("face", [Error("6.2.1", "must_wheel",
+                                      "a two-hex unit in line changes facing only by wheeling forward "
+                                      "(or counter-marching)")]), state
+    err = mp_error(state, uid, cost, "6.2.1")
+    if err:
+        return illegal("face", [err]), state
+    if p.size == 2 and fc.vertex_steps(u.facing, new_facing) == 3 and u.formation != COLUMN:
+        hex_, f = fc.counter_march(state.static.grid, p, u)
+        return _turned(state, uid, "face", ["6.2.2"], cost, hex=hex_, facing=f)
+    stepping = fc.vertex_steps(u.facing, new_facing) * (fc.step_cost(p, u) or 0)
+    # The rule that priced it: 6.2.2 when a counter-march is part of the cheapest way round.
+    rules = ["6.2.2"] if cost < stepping else ["6.2.1"]
+    if p.size == 2:
+        # A-M4: a two-hex column turns its head; the tail swings round behind it for free (6.3.4).
+        head = footprint(state.static.grid, p, u)[-1]
+        return _turned(state, uid, "face", rules + ["6.3.4"], cost, hex=left_half(state.static.grid, head, new_facing),
+                       facing=new_facing)
+    return _turned(state, uid, "face", rules, cost, facing=new_facing)
+
+
+def wheel(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPState]:
+    bad = actor_error(state, event, "wheel")
+    if bad:
+        return bad, state
+    uid = event["unit"]
+    p, u = state.profile(uid), state.unit(uid)
+    if p.size != 2 or u.formation in (COLUMN, HEDGEHOG) or not has_facing(p, u):
+        return illegal("wheel", [Error("6.2.1", "not_a_two_hex_line",
+                                       "only a two-hex unit in line wheels; other units use face")]), state
+    w = fc.wheel(state.static.grid, u.hex, u.facing, event["facing"])
+    if isinstance(w, Error):
+        return illegal("wheel", [w]), state
+    if w.entered in enemy_hexes(state, p.side):
+        return illegal("wheel", [Error("6.2.1", "enemy_occupied", f"{w.entered} holds an enemy unit")]), state
+    cost = fc.wheel_cost(state.static.terrain, w, p.arm.value)
+    if cost is None:
+        return illegal("wheel", [Error("6.2.1", "prohibited_terrain", f"{w.entered} is prohibited terrain")]), state
+    err = mp_error(state, uid, cost, "6.2.1")
+    if err:
+        return illegal("wheel", [err]), state
+    ruling, new = _turned(state, uid, "wheel", ["6.2.1"], cost, hex=w.left, facing=w.facing)
+    extra = result("wheeled", "6.2.1", uid, pivot=w.pivot, entered=w.entered)
+    return replace(ruling, results=ruling.results + (extra,)), new
+
+
+def counter_march(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPState]:
+    bad = actor_error(state, event, "counter_march")
+    if bad:
+        return bad, state
+    uid = event["unit"]
+    p, u = state.profile(uid), state.unit(uid)
+    if not has_facing(p, u) or p.arm is Arm.ARTILLERY:
+        return illegal("counter_march", [Error("6.2.2", "no_facing",
+                                               "only units with a facing counter-march (artillery turns by 6.2.3)")]), state
+    if u.formation == HEDGEHOG:
+        return illegal("counter_march", [Error("6.3.2", "hedgehog_faces_all_round",
+                                               "a Hedgehog has no flanks and no rear")]), state
+    err = mp_error(state, uid, fc.COUNTER_MARCH_MP, "6.2.2")
+    if err:
+        return illegal("counter_march", [err]), state
+    hex_, f = fc.counter_march(state.static.grid, p, u)
+    return _turned(state, uid, "counter_march", ["6.2.2"], fc.COUNTER_MARCH_MP, hex=hex_, facing=f)
