@@ -5,12 +5,12 @@ Marker ids (DESIGN §5): an AG id, ``barrage:<side>``, ``cga:<side>``, ``destruc
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Error, Result, Ruling, illegal, legal, result
 
+from .records import replace
 from .state import ACTIVATION, COMMAND, INITIATIVE, SIDE_TURN, Activation, TGState
 
 DESTRUCTION = "destruction"
@@ -124,7 +124,7 @@ def begin(state: TGState, marker: str) -> tuple[TGState, list[Result]]:
         units = frozenset(uid for a in ags for uid in state.static.ag_units.get(a, ())
                           if state.board.units[uid].hex is not None)
         o = state.orders[side]  # type: ignore[index]
-        for i, g in enumerate(o.groups):
+        for i, g in enumerate(o.groups if not ags <= state.revealed else ()):    # 5.23: first draw only
             ag = state.unit(g[0]).ag
             if ag in ags and ag not in state.revealed:
                 effect = "under_orders" if i in o.under_orders else "no_orders"

@@ -149,7 +149,7 @@ class UnitState:
 
     @property
     def ag(self) -> str | None:
-        return None if self.is_leader else self.defn.ag  # type: ignore[union-attr]
+        return getattr(self.defn, "ag", None)       # a Leader has no AG (asked very often: no isinstance)
 
     @property
     def flags(self) -> frozenset[str]:
@@ -387,13 +387,13 @@ class Board:
         """The same position with fields of one unit changed (status, facing, flags...), not its place."""
         if "hex" in changes or "box" in changes:
             raise ValueError("use place/move/remove to change where a unit is")
-        units = dict(self.units)
+        units = self.units.copy()
         units[uid] = units[uid].evolve(**changes)
         return self._with(units=units)
 
     def update_many(self, changes: Mapping[str, Mapping[str, Any]]) -> "Board":
         """Several units' fields at once (e.g. resetting activation flags): one copy, not one per unit."""
-        units = dict(self.units)
+        units = self.units.copy()
         for uid, ch in changes.items():
             units[uid] = units[uid].evolve(**ch)
         return self._with(units=units)
@@ -414,9 +414,9 @@ class Board:
         """``uid`` is put into ``hex_id`` — at the bottom of the stack (6.24) unless ``top`` — wherever it
         was before (map or box).  Legality is the caller's business: validate first, then apply."""
         u = self.units[uid]
-        units = dict(self.units)
+        units = self.units.copy()
         # copy only the index that changes: leaders and combat units are indexed apart
-        index = dict(self.leaders_by_hex) if u.is_leader else dict(self.stacks)
+        index = self.leaders_by_hex.copy() if u.is_leader else self.stacks.copy()
         self._detach(u, index)
         here = tuple(x for x in index.get(hex_id, ()) if x != uid)
         index[hex_id] = (uid,) + here if top else here + (uid,)
@@ -432,8 +432,8 @@ class Board:
     def remove(self, uid: str, box: str) -> "Board":
         """``uid`` leaves the map for an off-map box (withdrawn, recovery, eliminated, destroyed ...)."""
         u = self.units[uid]
-        units = dict(self.units)
-        index = dict(self.leaders_by_hex) if u.is_leader else dict(self.stacks)
+        units = self.units.copy()
+        index = self.leaders_by_hex.copy() if u.is_leader else self.stacks.copy()
         self._detach(u, index)
         units[uid] = u.evolve(hex=None, box=box)
         return self._with(units, None if u.is_leader else index, index if u.is_leader else None)
@@ -444,7 +444,7 @@ class Board:
         order = tuple(order)
         if sorted(order) != sorted(self.stacks.get(hex_id, ())):
             raise ValueError(f"{order} is not a permutation of the stack in {hex_id}")
-        stacks = dict(self.stacks)
+        stacks = self.stacks.copy()
         stacks[hex_id] = order
         return self._with(stacks=stacks)
 

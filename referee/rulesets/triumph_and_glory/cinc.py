@@ -4,12 +4,12 @@ a d10 rolled before he moves (BOR-NAPOLEON); an enemy unit entering a CinC's hex
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Error, Result, Roll, Ruling, illegal, legal, result, table_roll
 
+from .records import replace
 from . import movement
 from . import scenario_rules as sr
 from .board import Board

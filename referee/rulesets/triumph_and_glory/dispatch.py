@@ -6,12 +6,12 @@ builds the new state; :func:`sequence.advance` moves through phases that end by 
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Error, Ruling, illegal, legal
 
+from .records import replace
 from . import (activation, cinc, fire_events, initiative, morale_events, moves, orders, owed, reserve, sequence,
                shock_events)
 from .state import CINC, COMMAND, INITIATIVE, RESERVE, SIDE_TURN, TGState

@@ -10,12 +10,12 @@ says *when* a battery may fire and turns the table result into state changes and
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Error, Ruling, illegal, legal
 
+from .records import replace
 from . import fire as fr
 from .activation import barrage_marker
 from .combat import OwedCheck, apply_effects, engine_roll

@@ -9,12 +9,12 @@ none is owed, the Withdrawn Box empties into the Recovery Box and the CinC Movem
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Error, Result, Ruling, illegal, legal, result
 
+from .records import replace
 from . import morale as mo
 from . import victory as vc
 from .combat import apply_effects, engine_roll
@@ -75,8 +75,12 @@ def collapse_step(state: TGState) -> tuple[TGState, list[Result]]:
     board = state.board
     collapsed = set(state.collapsed)
     results: list[Result] = []
+    units = board.units
     for ag in state.static.ags:
-        out = mo.collapse_outcome(board, ag, ag in collapsed)
+        # Only an AG with a unit off the map can have lost anything (the full count scans every unit).
+        if ag in collapsed or all(units[u].hex is not None for u in state.static.ag_units.get(ag, ())):
+            continue
+        out = mo.collapse_outcome(board, ag, False)
         if out.collapsed:
             collapsed.add(ag)
             results.append(result("collapsed", "10.5", None, ag=ag))

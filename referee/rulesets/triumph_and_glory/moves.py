@@ -6,12 +6,12 @@ position itself is judged by the other modules.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal, result
 
+from .records import replace
 from . import movement
 from . import scenario_rules as sr
 from .cinc import displace_cincs

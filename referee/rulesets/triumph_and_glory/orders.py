@@ -6,13 +6,13 @@ against the state, then build the new state.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.engine.dice import EventDice
 from referee.engine.ruling import (Awaiting, Error, Modifier, Roll, Ruling, illegal, legal, pass_fail_roll,
                                    result)
 
+from .records import replace
 from . import scenario_rules as sr
 from .board import Board, UnitState
 from .state import ORDERS, TGState
@@ -52,18 +52,26 @@ def order_groups(board: Board, side: str) -> tuple[tuple[str, ...], ...]:
     for u in units:
         by_hex.setdefault(u.hex, []).append(u)  # type: ignore[arg-type]
     adjacent = board.static.adjacent
+    ag_of = {u.id: u.ag for u in units}          # read once: the loops below ask it for every neighbour pair
+    enemy_free: dict[str, bool] = {}
     for u in units:
         ring1 = adjacent[u.hex]  # type: ignore[index]
+        ag = ag_of[u.id]
         for h in (u.hex, *ring1):                                    # distance 0 or 1: always linked
             for v in by_hex.get(h, ()):  # type: ignore[arg-type]
-                if v.ag == u.ag:
+                if ag_of[v.id] == ag:
                     parent[find(v.id)] = find(u.id)
         for n in ring1:                                              # distance 2: a free common neighbour
             for h2 in adjacent[n]:
                 if h2 == u.hex or h2 in ring1:
                     continue
                 for v in by_hex.get(h2, ()):
-                    if v.ag == u.ag and find(u.id) != find(v.id) and not board.has_enemy(n, side):
+                    if ag_of[v.id] != ag or find(u.id) == find(v.id):
+                        continue
+                    free = enemy_free.get(n)
+                    if free is None:
+                        free = enemy_free[n] = not board.has_enemy(n, side)
+                    if free:
                         parent[find(v.id)] = find(u.id)
     groups: dict[str, list[str]] = {}
     for u in units:

@@ -8,12 +8,12 @@ owner's ``retreat`` event.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal
 
+from .records import replace
 from . import advance as adv
 from . import retreat as rt
 from .board import Board

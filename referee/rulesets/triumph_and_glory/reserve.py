@@ -5,13 +5,13 @@ Who goes first is :func:`initiative.rule_go_first` (5.51); the phase ends with e
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from referee.engine.dice import EventDice
 from referee.engine.ruling import (Awaiting, Error, Result, Roll, Ruling, illegal, legal, pass_fail_roll,
                                    result)
 
+from .records import replace
 from .activation import reset_activation_flags
 from .board import Board, UnitState
 from .state import RESERVE, Activation, TGState

@@ -9,10 +9,10 @@ The CinC Movement Phase is the last phase of the turn (gaps §1; the main digest
 """
 from __future__ import annotations
 
-from dataclasses import replace
 
 from referee.engine.ruling import Result, result
 
+from .records import replace
 from . import activation, initiative, morale_events, orders
 from .board import Board
 from .state import (ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, OVER, RESERVE, SIDE_TURN,

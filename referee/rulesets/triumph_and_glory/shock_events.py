@@ -8,12 +8,12 @@ assault in any order, each one's checks/retreats/advance settled before the next
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal, result
 
+from .records import replace
 from . import commitment as cm
 from . import shock as sk
 from .board import Board, UnitState
