@@ -256,3 +256,17 @@ def test_a_morale_broken_two_hex_unit_still_covers_both_hexes_but_faces_nothing(
     rulings, state = run(scenario(unit("b", "pike", "0505", 12, size=2)), {"type": "morale_broken", "unit": "b"})
     v = unit_view(state, "b")
     assert v["hexes"] == ["0505", "0605"] and v["facing"] is None and v["formation"] is None
+
+
+def test_reaction_fire_is_offered_only_to_units_that_may_fire():
+    # Around the turning cavalry at 0505: a column (6.3.4), a Hedgehog (6.3.2a), a wagon, a limbered gun, a gun
+    # stacked with the Hedgehog - none may fire; the musketeers at 0406 may.
+    s = scenario(unit("c", "cav", "0505", 12),
+                 unit("col", "hi", "0504", 6, side="Imperial", formation="column"),
+                 unit("hh", "pike", "0404", 6, side="Imperial", formation="hedgehog"),
+                 unit("gun", "art", "0404", 6, side="Imperial"),
+                 unit("wag", "art", "0605", side="Imperial", flags=["wagon"]),
+                 unit("limb", "art", "0506", side="Imperial", flags=["limbered"]),
+                 unit("mus", "li", "0406", 12, side="Imperial"))
+    r = last(s, draw(), {"type": "face", "unit": "c", "facing": 2})
+    assert r["awaiting"] == [{"type": "reaction_fire", "side": "Imperial", "unit": "mus", "rule": "6.2.4"}]

@@ -26,9 +26,23 @@ def reaction_fire(state: MPState, uid: str, before: tuple[str, ...]) -> tuple[Aw
     out = []
     for eid, e in state.units.items():
         ep = state.profile(eid)
-        if ep.side != side and e.on_map and around & set(footprint(st.grid, ep, e)):
+        if ep.side != side and e.on_map and around & set(footprint(st.grid, ep, e)) and may_fire(state, eid):
             out.append(Awaiting(type="reaction_fire", side=ep.side, unit=eid, rule="6.2.4"))
     return tuple(out)
+
+
+def may_fire(state: MPState, uid: str) -> bool:
+    """Whether a unit could take the reaction fire 6.2.4 offers, as far as this excerpt says: not a wagon or
+    limbered gun, not morale-broken, not in Column (6.3.4) or Hedgehog (6.3.2a), not artillery stacked with
+    a Hedgehog (6.3.2a) or already on its Fired side (6.2.3)."""
+    p, u = state.profile(uid), state.unit(uid)
+    if p.arm is Arm.WAGON or u.morale_broken or u.formation in (COLUMN, HEDGEHOG):
+        return False
+    if p.arm is Arm.ARTILLERY:
+        if u.limbered or u.fired:
+            return False
+        return not any(o.formation == HEDGEHOG and o.hex == u.hex for oid, o in state.units.items() if oid != uid)
+    return True
 
 
 def _turned(state: MPState, uid: str, type_: str, rules: list[str], cost: int, **changes: Any) -> tuple[Ruling, MPState]:
