@@ -15,8 +15,9 @@ from typing import Sequence
 from PIL import Image
 
 from ..hexgrid import HexLayout
-from ..model import CounterSet, MapDef, Scenario
-from . import holding, ids
+from ..model import CounterSet, MapDef, Scenario, Unit
+from ..render.counters import BackTreatment, back_treatment
+from . import holding, ids, twohex
 from .buildfile import MapSpec, ModuleSpec, TurnSpec, build_file
 from .cache import ImageCache, key_of
 from .gridmap import VassalHexGrid, vassal_grid
@@ -64,11 +65,34 @@ def default_counter_size(mapdef: MapDef, hex_size: float | None) -> int:
 
 # --------------------------------------------------------------------------------------------- images
 
-def counter_pngs(counters: CounterSet, size: int, cache: ImageCache) -> dict[str, bytes]:
-    """Every face as PNG bytes keyed like ``render.counter_images`` (``"<id>/front"``)."""
+def module_back(scenarios: Sequence[Scenario]) -> BackTreatment:
+    """The look of unit backs in a module: one palette serves every set-up, so its scenarios must agree."""
+    looks = {back_treatment(s.ruleset) for s in scenarios}
+    if len(looks) > 1:
+        raise ValueError("all scenarios of one module must use the same ruleset's counter backs "
+                         f"({', '.join(sorted({s.ruleset for s in scenarios}))})")
+    return looks.pop()
+
+
+def _piece_image(job_piece: object, img: Image.Image, spacing: int) -> Image.Image:
+    """The image as the module stores it: two-hex unit faces padded about their set-up hex (twohex.py)."""
+    if isinstance(job_piece, Unit) and job_piece.size == 2:
+        return twohex.anchored_face(img, spacing)
+    return img
+
+
+def counter_pngs(counters: CounterSet, size: int, cache: ImageCache, back: BackTreatment = "disordered",
+                 spacing: int = 0) -> dict[str, bytes]:
+    """Every face as PNG bytes keyed like ``render.counter_images`` (``"<id>/front"``); two-hex units'
+    faces are padded for pieces that turn about their set-up hex, ``spacing`` px from their second hex."""
     from ..render.faces import face_jobs, render_faces
-    jobs = face_jobs(counters)
-    keys = {j.key: key_of("face", j.piece, j.face, j.ag, size) for j in jobs}
+    jobs = face_jobs(counters, back)
+    # Only what changes a face's pixels is in its key: T&G faces keep their cache entries.
+    keys = {j.key: key_of("face", j.piece, j.face, j.ag, size,
+                          *((back,) if back != "disordered" else ()),
+                          *((spacing,) if isinstance(j.piece, Unit) and j.piece.size == 2 else ()))
+            for j in jobs}
+    pieces = {j.key: j.piece for j in jobs}
     out = {k: cache.get(ck) for k, ck in keys.items()}
     missing = {k.split("/")[0] for k, v in out.items() if v is None}
     if missing:
@@ -78,8 +102,8 @@ def counter_pngs(counters: CounterSet, size: int, cache: ImageCache) -> dict[str
                             tuple(m for m in counters.markers if m.id in missing))
         # Serially (workers=1): forking a pool from this process deadlocked intermittently on a busy
         # machine, and drawing every Borodino face in one process takes only about two seconds.
-        for k, img in render_faces(subset, size, workers=1).items():
-            data = png(img)
+        for k, img in render_faces(subset, size, workers=1, back=back).items():
+            data = png(_piece_image(pieces[k], img, spacing))
             cache.put(keys[k], data)
             out[k] = data
     return {k: v for k, v in out.items() if v is not None}
@@ -141,19 +165,22 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
     by_key = {p.key: p for p in specs}
 
     images: list[tuple[str, bytes]] = []
-    for k, data in counter_pngs(counters, size, cache).items():
-        uid, face = k.split("/")
-        images.append((image_name(uid, face), data))
     map_specs: list[MapSpec] = []
     centres = {}
     grids: dict[str, VassalHexGrid] = {}
+    layouts: list[HexLayout] = []
     for mid, mapdef in maps.items():
         data, layout = map_png(mapdef, hex_size, cache)
         image = f"map-{mid}.png"
         images.append((image, data))
         grids[mid] = vassal_grid(mapdef.grid, layout.center)
         centres[mid] = layout.center
+        layouts.append(layout)
         map_specs.append(MapSpec(map_name(mapdef, len(maps)), image, grid=grids[mid]))
+    spacing = two_hex_spacing(layouts, counters)
+    for k, data in counter_pngs(counters, size, cache, module_back(scenarios), spacing).items():
+        uid, face = k.split("/")
+        images.append((image_name(uid, face), data))
     boxes = holding_boxes(scenarios)
     hold = holding.layout(boxes, size)
     images.append(("holding.png", holding.render(boxes, hold)))
@@ -180,11 +207,23 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
     spec = ModuleSpec(name=name, version=MODULE_VERSION, description=description, sides=sides,
                       prototypes=prototypes, pieces=tuple(specs), maps=tuple(map_specs),
                       turns=turn_specs(scenarios), setups=tuple(setups), counter_size=size,
+                      two_hex_width=twohex.padded_size(size, spacing)[0] if spacing else None,
                       palette_order=sides + ("Markers",))
     entries = [("buildFile.xml", build_file(spec)), ("moduledata", moduledata(name, MODULE_VERSION, description))]
     entries += [(f"images/{n}", d) for n, d in sorted(images)]
     entries += setup_entries
     return first_map.id, deterministic_zip(entries)
+
+
+def two_hex_spacing(layouts: Sequence[HexLayout], counters: CounterSet) -> int:
+    """Hex-centre spacing for two-hex pieces (0 when there are none).  One image serves every map, so the
+    maps of a module with two-hex units must share a hex size."""
+    if not any(u.size == 2 for u in counters.units):
+        return 0
+    spacings = {twohex.pair_spacing(layout) for layout in layouts}
+    if len(spacings) != 1:
+        raise ValueError("maps with different hex sizes cannot share two-hex pieces: build them separately")
+    return spacings.pop()
 
 
 def map_name(mapdef: MapDef, n_maps: int) -> str:

@@ -56,6 +56,7 @@ class ModuleSpec:
     turns: tuple[TurnSpec, ...]
     setups: tuple[tuple[str, str], ...]    # (menu name, .vsav entry name)
     counter_size: int = 60
+    two_hex_width: int | None = None    # palette cell width of two-hex pieces (their padded image width)
     palette_order: tuple[str, ...] = field(default=())   # top-level palette folders in this order
 
 
@@ -162,8 +163,9 @@ def _palette(root: etree._Element, spec: ModuleSpec) -> None:
         folder((top,))
     size = str(spec.counter_size)
     for p in spec.pieces:
+        width = str(spec.two_hex_width) if p.hexes == 2 and spec.two_hex_width else size
         _el(folder(p.palette_path), "widget.PieceSlot", {"entryName": p.name, "gpid": str(p.gpid),
-                                                         "height": size, "width": size},
+                                                         "height": size, "width": width},
             add_piece("null", p.palette_piece()))
 
 

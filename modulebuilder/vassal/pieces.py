@@ -48,6 +48,7 @@ class PieceSpec:
     side: str | None
     kind: str
     has_back: bool
+    hexes: int = 1                 # 2: a two-hex unit, whose images are padded about its set-up hex (twohex.py)
 
     @property
     def gpid(self) -> int:
@@ -96,7 +97,7 @@ def unit_spec(unit: Unit, ag_name: str) -> PieceSpec:
         own.append(t.layer(DISORDER_LAYER, image_name(unit.id, "back"), "+ (D)", "Disorder", t.CTRL_F))
     own.append(t.basic_piece(image_name(unit.id, "front"), unit.name, gpid=str(gpid(unit.id))))
     return PieceSpec(unit.id, unit.name, prototype_name(unit.side, unit.kind), (unit.side, ag_name),
-                     tuple(own), unit.side, unit.kind, unit.back is not None)
+                     tuple(own), unit.side, unit.kind, unit.back is not None, unit.size)
 
 
 def leader_spec(leader: Leader) -> PieceSpec:
