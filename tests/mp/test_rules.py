@@ -270,3 +270,11 @@ def test_reaction_fire_is_offered_only_to_units_that_may_fire():
                  unit("mus", "li", "0406", 12, side="Imperial"))
     r = last(s, draw(), {"type": "face", "unit": "c", "facing": 2})
     assert r["awaiting"] == [{"type": "reaction_fire", "side": "Imperial", "unit": "mus", "rule": "6.2.4"}]
+
+
+def test_counter_march_of_guns_free_when_limbered_illegal_when_unlimbered():
+    s = scenario(unit("limb", "art", "0505", flags=["limbered"]), unit("gun", "art", "0305", 12))
+    free = last(s, draw(), {"type": "counter_march", "unit": "limb"})
+    assert free["verdict"] == "legal" and _effects(free) == [("limb", "no_facing")]
+    no = last(s, draw(), {"type": "counter_march", "unit": "gun"})
+    assert no["errors"][0]["code"] == "artillery_turns_instead_of_firing" and no["errors"][0]["rule"] == "6.2.3"

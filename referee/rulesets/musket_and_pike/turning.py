@@ -131,9 +131,13 @@ def counter_march(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPS
         return bad, state
     uid = event["unit"]
     p, u = state.profile(uid), state.unit(uid)
-    if not has_facing(p, u) or p.arm is Arm.ARTILLERY:
-        return illegal("counter_march", [Error("6.2.2", "no_facing",
-                                               "only units with a facing counter-march (artillery turns by 6.2.3)")]), state
+    if not has_facing(p, u):
+        # As for face: turning a piece without facing is free and changes nothing ([6.1], 6.2.3).
+        return legal("counter_march", ["6.1"], results=[result("no_facing", "6.1", uid, mp=0)]), acted(state)
+    if p.arm is Arm.ARTILLERY:
+        return illegal("counter_march", [Error("6.2.3", "artillery_turns_instead_of_firing",
+                                               "unlimbered artillery changes facing only instead of firing "
+                                               "(a face event)")]), state
     if u.formation == HEDGEHOG:
         return illegal("counter_march", [Error("6.3.2", "hedgehog_faces_all_round",
                                                "a Hedgehog has no flanks and no rear")]), state
