@@ -197,3 +197,61 @@ def test_the_text_report_shows_a_shock_as_a_player_wants_it():
     assert "→ defender_disordered_check" in before and "natural: OWED" in before
     assert "natural 5 +3 = 8 → defender_disordered_check" in after
     assert "jgr: disordered [9.61]" in after
+
+
+# ----------------------------------------------------------------------------------------- BOR-5
+
+def destruction_game():
+    return game_scenario(
+        at(napoleon(), "0101"), at(kutuzov(), "0808"),
+        at(inf("ru-inf", RU, ag="ru-2"), "0505"), at(inf("fr", ag="i-corps"), "0202"),
+        ags=AGS, special_rules=["BOR-5"], terrain={"0505": "village"})
+
+
+def to_destruction(p):
+    start(p, first="i-corps")
+    while p.state.activation is None or p.state.activation.marker != "destruction":
+        cup = sorted(set(p.state.cup))
+        if p.state.activation is not None:
+            p.ok("end_activation", side=p.state.activation.side)
+            continue
+        p.ok("draw", marker="destruction" if "destruction" in cup else cup[0])
+
+
+def test_cat_118_burn_a_village_moves_the_infantry_out_and_sets_it_on_fire():
+    p = play(destruction_game())
+    to_destruction(p)
+    bad = p("burn_village", side=RU, unit="ru-inf", village="0505", to="0505")
+    assert errors(bad) == [("BOR-5", "bad_exit")]
+    to = bad["errors"][0]["alternatives"][0]
+    r = p.ok("burn_village", side=RU, unit="ru-inf", village="0505", to=to)
+    assert r["results"] == [{"unit": "ru-inf", "effect": "moved", "rule": "BOR-5", "to": to},
+                            {"effect": "on_fire", "rule": "BOR-5", "hex": "0505"}]
+    assert "0505" in p.state.board.on_fire
+    assert errors(p("move", side=RU, unit="ru-inf", path=["0505"]))  # 121: nobody enters an On Fire hex
+
+
+def test_cat_119_burning_with_an_enemy_adjacent_is_illegal():
+    sc = game_scenario(at(napoleon(), "0101"), at(kutuzov(), "0808"),
+                       at(inf("ru-inf", RU, ag="ru-2"), "0505"), at(inf("fr", ag="i-corps"), "0504"),
+                       ags=AGS, special_rules=["BOR-5"], terrain={"0505": "village"})
+    p = play(sc)
+    to_destruction(p)
+    assert ("BOR-5", "enemy_adjacent") in errors(p("burn_village", side=RU, unit="ru-inf", village="0505",
+                                                     to="0506"))
+
+
+def test_cat_122_fire_roll_3_out_to_rubble_4_keeps_burning():
+    for natural, out in ((3, True), (4, False)):
+        p = play(destruction_game())
+        to_destruction(p)
+        from dataclasses import replace
+        board = p.state.board.set_marker("on_fire", "0505")
+        p.game = replace(p.game, state=replace(p.state, board=board, activation=replace(
+            p.state.activation, fires_owed=("0505",))))
+        assert errors(p("end_activation", side=RU)) == [("BOR-5", "fire_rolls_first")]
+        r = p.ok("fire_out", side=RU, village="0505", roll=natural)
+        roll = r["rolls"][0]
+        assert (roll["purpose"], roll["pass_max"], roll["outcome"]) == ("fire_out", 3, "pass" if out else "fail")
+        assert (r["results"] == [{"effect": "rubble", "rule": "BOR-5", "hex": "0505"}]) == out
+        assert ("0505" in p.state.board.rubble) == out and ("0505" in p.state.board.on_fire) != out

@@ -28,8 +28,8 @@ from .state import Static, TGState
 
 UNIT_FIELDS = ("unit",)
 UNIT_LIST_FIELDS = ("units", "order")
-HEX_FIELDS = ("hex", "to", "target")
-HEX_LIST_FIELDS = ("path",)
+HEX_FIELDS = ("hex", "to", "target", "village")
+HEX_LIST_FIELDS = ("path", "bridge")
 
 
 @dataclass(frozen=True)

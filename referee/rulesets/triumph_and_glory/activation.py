@@ -132,7 +132,9 @@ def begin(state: TGState, marker: str) -> tuple[TGState, list[Result]]:
         state = replace(state, revealed=state.revealed | ags)
         act = Activation(marker=marker, side=side, ags=ags, units=units)
     else:
-        act = Activation(marker=marker, side=side)       # barrage / destruction: their acts are part 2
+        # barrage (fire_events) / destruction (destruction.py): the draw owes a roll per burning village (A-9)
+        act = Activation(marker=marker, side=side,
+                         fires_owed=tuple(sorted(state.board.on_fire)) if marker == DESTRUCTION else ())
     act = replace(act, start_hexes={u: state.unit(u).hex for u in act.units})
     return replace(state, activation=act, board=reset_activation_flags(state, act.units)), results
 
@@ -260,6 +262,8 @@ def rule_end_activation(state: TGState, event: Mapping[str, Any], dice: EventDic
     side = event.get("side")
     if side is not None and act.side is not None and side != act.side:
         return _bad("end_activation", "5.31", "not_your_activation", f"the activation is {act.side}'s"), state
+    if act.fires_owed:
+        return _bad("end_activation", "BOR-5", "fire_rolls_first", "roll for the burning villages first"), state
     return legal("end_activation", ["3.0", "5.31"]), replace(state, activation=None)
 
 

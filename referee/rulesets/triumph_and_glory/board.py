@@ -22,6 +22,7 @@ Rule switches read from the scenario are collected in :class:`RuleSwitches` (its
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Iterable, Literal, Mapping
@@ -126,9 +127,15 @@ class UnitState:
     overstack: bool = False               # Borodino artillery reserve: may stand 3 per hex until moved/fired
 
     def evolve(self, **changes: Any) -> "UnitState":
-        """A copy with some fields changed (``dataclasses.replace`` without its per-call introspection)."""
-        return UnitState(*[changes.pop(n) if n in changes else getattr(self, n) for n in _UNIT_FIELDS],
-                         **changes)    # a leftover name is a bad field: let __init__ say so
+        """A copy with some fields changed (``dataclasses.replace`` without its per-call introspection: all
+        values read at once, the changed ones put in place by index)."""
+        values = list(_GET_FIELDS(self))
+        for name, value in changes.items():
+            i = _FIELD_INDEX.get(name)
+            if i is None:
+                raise TypeError(f"UnitState has no field {name!r}")
+            values[i] = value
+        return UnitState(*values)
 
     @property
     def side(self) -> str:
@@ -181,6 +188,8 @@ class UnitState:
 
 
 _UNIT_FIELDS = tuple(f.name for f in fields(UnitState))
+_GET_FIELDS = attrgetter(*_UNIT_FIELDS)
+_FIELD_INDEX = {n: i for i, n in enumerate(_UNIT_FIELDS)}
 
 
 # --------------------------------------------------------------------------------------------- static map

@@ -12,7 +12,7 @@ from referee.engine.dice import EventDice
 from referee.engine.ruling import Error, Ruling, illegal, legal
 
 from .records import replace
-from . import (activation, cinc, fire_events, initiative, morale_events, moves, orders, owed, reserve, sequence,
+from . import (activation, cinc, destruction, fire_events, initiative, morale_events, moves, orders, owed, reserve, sequence,
                shock_events)
 from .state import CINC, COMMAND, INITIATIVE, RESERVE, SIDE_TURN, TGState
 
@@ -103,6 +103,9 @@ RULES: Mapping[str, Rule] = {
     "advance": owed.rule_advance,
     "rally": morale_events.rule_rally,
     "recovery": morale_events.rule_recovery,
+    "burn_village": destruction.rule_burn_village,
+    "destroy_bridge": destruction.rule_destroy_bridge,
+    "fire_out": destruction.rule_fire_out,
     "cinc_move": cinc.rule_cinc_move,
     "activate_command": activation.rule_activate_command,
 }

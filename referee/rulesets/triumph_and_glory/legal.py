@@ -17,6 +17,8 @@ from typing import Any, Iterable
 from referee.engine.dice import EventDice
 
 from . import movement, orders, reserve
+from .activation import DESTRUCTION
+from .destruction import destruction_actions
 from .fire_events import fire_actions
 from .morale_events import rally_actions
 from .owed import advance_choices
@@ -109,6 +111,8 @@ def _activation_actions(state: TGState) -> list[dict[str, Any]]:
         return [{"type": "cohesion_check", "side": side, "unit": u} for u in act.checks_owed]
     if act.combat.declared or act.combat.owes:
         return combat_actions(state)
+    if act.marker == DESTRUCTION:
+        return destruction_actions(state)
     out += fire_actions(state) + rally_actions(state) + assault_actions(state)
     o = state.orders.get(side) if side else None
     if o is not None and not act.reserve:
@@ -209,7 +213,9 @@ def _two_sided_actions(state: TGState) -> list[dict[str, Any]]:
 def _end(state: TGState, event: dict[str, Any]) -> list[dict[str, Any]]:
     """The act that ends the activation, unless declared assaults or owed acts must come first (3.0)."""
     act = state.activation
-    return [] if act is not None and act.combat.is_open(state.board, act.side) else [event]
+    if act is not None and (act.fires_owed or act.combat.is_open(state.board, act.side)):
+        return []
+    return [event]
 
 
 def combat_actions(state: TGState) -> list[dict[str, Any]]:

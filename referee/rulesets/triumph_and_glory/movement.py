@@ -161,9 +161,11 @@ def begin_activation(board: Board, unit_ids: Iterable[str]) -> Board:
     changes = {}
     for uid in unit_ids:
         u = board.units[uid]
-        changes[uid] = {"moved": False, "fired": False, "mode": None, "mp_spent": 0,
-                        "started_in_zoc": u.hex is not None and in_enemy_zoc(board, u.hex, u.side)}
-    return board.update_many(changes)
+        zoc = u.hex is not None and in_enemy_zoc(board, u.hex, u.side)
+        # Most units start clean already: copying a UnitState only when a flag changes keeps a draw cheap.
+        if u.moved or u.fired or u.mode is not None or u.mp_spent or u.started_in_zoc != zoc:
+            changes[uid] = {"moved": False, "fired": False, "mode": None, "mp_spent": 0, "started_in_zoc": zoc}
+    return board.update_many(changes) if changes else board
 
 
 # ------------------------------------------------------------------------------------------- the plan

@@ -116,6 +116,8 @@ class Activation:
     start_hexes: Mapping[str, str | None] = field(default_factory=dict)   # 7.13: where each unit began
     combat: Combat = NO_COMBAT                         # fire and shock of this activation (combat.py)
     rallied: frozenset[str] = frozenset()              # 10.1: one rally attempt per unit per activation
+    fires_owed: tuple[str, ...] = ()                   # BOR-5: On Fire villages still to roll (Destruction AM)
+    destruction_used: bool = False                     # BOR-5: one burn or one bridge per draw
 
 
 @dataclass(frozen=True)
