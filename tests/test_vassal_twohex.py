@@ -26,6 +26,7 @@ from modulebuilder.render.map import map_layout
 from modulebuilder.vassal import enginecheck
 from modulebuilder.vassal.assemble import build
 from modulebuilder.vassal.facing import facing_hour, rotator_state
+from modulebuilder.vassal.savefile import read_game
 from modulebuilder.vassal.twohex import anchored_face, counter_box, pair_spacing, padded_size, second_half_offset
 from referee.rulesets.musket_and_pike.facing import right_half
 
@@ -111,6 +112,21 @@ def test_module_images_two_hex_padded_shaken_backs_and_deterministic(tmp_path: P
     # Byte-identical rebuilds: with a fresh cache and from the cache.
     assert build([s], tmp_path / "b").path.read_bytes() == vmod.read_bytes()
     assert build([s], tmp_path / "a").path.read_bytes() == vmod.read_bytes()
+
+
+def test_musket_and_pike_backs_are_called_shaken_and_a_shaken_set_up_shows_them(tmp_path: Path) -> None:
+    s = two_hex_scenario("pointy", "even")
+    first, *rest = s.setup
+    s = dataclasses.replace(s, setup=(dataclasses.replace(first, formation="shaken"), *rest))
+    vmod = build([s], tmp_path).path
+    with zipfile.ZipFile(vmod) as z:
+        build_file = z.read("buildFile.xml").decode()
+        game = read_game(z.read(f"{s.id}.vsav"))
+    # The layer's menu item and name suffix say Shaken; the layer (and its property) keeps its name.
+    assert "emb2;Shaken;" in build_file and "+ (Shaken)" in build_file and "+ (D)" not in build_file
+    units = game.by_unit()
+    assert units[first.unit].properties["Disorder_Active"] == "true"          # the Shaken side is up
+    assert units[rest[0].unit].properties["Disorder_Active"] == "false"
 
 
 def test_one_module_cannot_mix_rulesets_backs(tmp_path: Path) -> None:

@@ -160,7 +160,8 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
         raise ValueError("all scenarios of one module must use maps of the same orientation (pointy or flat)")
     size = counter_size or default_counter_size(first_map, hex_size)
     counters = merged_counters(scenarios)
-    specs = piece_specs(counters)
+    back = module_back(scenarios)
+    specs = piece_specs(counters, back)
     ids.check_unique(((p.key, p.gpid) for p in specs), "piece slot ids")
     by_key = {p.key: p for p in specs}
 
@@ -178,7 +179,7 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
         layouts.append(layout)
         map_specs.append(MapSpec(map_name(mapdef, len(maps)), image, grid=grids[mid]))
     spacing = two_hex_spacing(layouts, counters)
-    for k, data in counter_pngs(counters, size, cache, module_back(scenarios), spacing).items():
+    for k, data in counter_pngs(counters, size, cache, back, spacing).items():
         uid, face = k.split("/")
         images.append((image_name(uid, face), data))
     boxes = holding_boxes(scenarios)

@@ -19,12 +19,16 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from ..model import CounterSet, Face, Leader, Marker, Orientation, Unit
+from ..render.counters import BackTreatment
 from . import traits as t
 from .facing import facing_traits
 from .ids import gpid
 from .traits import Piece, Trait
 
 DISORDER_LAYER = "Disorder"   # exposes Disorder_Active (true when the back shows)
+# What the back-layer's menu item and piece-name suffix say.  Musket & Pike backs are the Shaken side; the
+# layer keeps its name (and so the Disorder_Active property the log readers use) in every ruleset.
+BACK_LABELS: dict[str, tuple[str, str]] = {"disordered": ("Disorder", "+ (D)"), "shaken": ("Shaken", "+ (Shaken)")}
 FLIP_LAYER = "Flipped"        # two-sided markers
 REPORT_FORMAT = "$location$: $newPieceName$ $menuCommand$ *"
 REPORT_KEYS = (t.CTRL_F, t.CTRL_CLOSE_BRACKET, t.CTRL_OPEN_BRACKET, t.DELETE_KEY)
@@ -87,14 +91,15 @@ def _face_markers(face: Face, prefix: str) -> list[Trait]:
     return out
 
 
-def unit_spec(unit: Unit, ag_name: str) -> PieceSpec:
+def unit_spec(unit: Unit, ag_name: str, back: BackTreatment = "disordered") -> PieceSpec:
     own: list[Trait] = [t.marker("UnitId", unit.id), t.marker("AG", unit.ag)]
     own += _face_markers(unit.front, "")
     if unit.cav_type:
         own.append(t.marker("CavType", unit.cav_type))
     if unit.back is not None:
         own += _face_markers(unit.back, "D_")
-        own.append(t.layer(DISORDER_LAYER, image_name(unit.id, "back"), "+ (D)", "Disorder", t.CTRL_F))
+        command, suffix = BACK_LABELS[back]
+        own.append(t.layer(DISORDER_LAYER, image_name(unit.id, "back"), suffix, command, t.CTRL_F))
     own.append(t.basic_piece(image_name(unit.id, "front"), unit.name, gpid=str(gpid(unit.id))))
     return PieceSpec(unit.id, unit.name, prototype_name(unit.side, unit.kind), (unit.side, ag_name),
                      tuple(own), unit.side, unit.kind, unit.back is not None, unit.size)
@@ -120,10 +125,10 @@ def marker_spec(m: Marker) -> PieceSpec:
                      "marker", m.back_text is not None)
 
 
-def piece_specs(counters: CounterSet) -> list[PieceSpec]:
+def piece_specs(counters: CounterSet, back: BackTreatment = "disordered") -> list[PieceSpec]:
     """Every counter of ``counters`` in definition order: units, leaders, markers."""
     ag_names = {ag.id: ag.name for ag in counters.activation_groups}
-    specs = [unit_spec(u, ag_names.get(u.ag, u.ag)) for u in counters.units]
+    specs = [unit_spec(u, ag_names.get(u.ag, u.ag), back) for u in counters.units]
     specs += [leader_spec(ldr) for ldr in counters.leaders]
     specs += [marker_spec(m) for m in counters.markers]
     return specs

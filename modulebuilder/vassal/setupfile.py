@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 from ..model import Orientation, Scenario
+from ..model import Placement as SetupPlacement
 from . import ids, savecodec, seqenc
 from .holding import reinforcement_key
 from .metadata import moduledata, savedata
@@ -72,6 +73,12 @@ def vsav_bytes(text: str, module_name: str, module_version: str, module_descript
     ])
 
 
+def shows_back(p: SetupPlacement) -> bool:
+    """Whether a unit starts back side up: Disordered (T&G) or in the Shaken formation (M&P: the reverse
+    face with no marker, 6.3.1); every other M&P formation is a marker on the front."""
+    return p.status == "disordered" or p.formation == "shaken"
+
+
 def scenario_placements(scenario: Scenario, main_map: str, centre: Callable[[str], tuple[int, int]],
                         box_cells: Mapping[str, Sequence[tuple[int, int]]], holding_map: str) -> list[Placement]:
     """Every unit and leader of ``scenario``: set-up hexes on the main map, the rest in holding boxes."""
@@ -79,7 +86,7 @@ def scenario_placements(scenario: Scenario, main_map: str, centre: Callable[[str
     for p in scenario.setup:
         if p.hex is not None:
             x, y = centre(p.hex)
-            out.append(Placement(p.unit, main_map, x, y, p.facing, p.status == "disordered"))
+            out.append(Placement(p.unit, main_map, x, y, p.facing, shows_back(p)))
     placed = {p.key for p in out}
     for box, groups in box_groups(scenario).items():
         cells = box_cells[box]
