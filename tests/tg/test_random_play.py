@@ -41,6 +41,18 @@ def test_hundreds_of_small_games_play_to_the_end(batch):
         assert all(r.legal for r in g.rulings)
 
 
+def test_random_play_fights_fire_and_shock_to_the_end():
+    """Three-turn skirmishes: the listed actions include fire, the assault declaration, the APCs, the shocks and
+    every act they owe (checks, retreats, advances), and the games still end."""
+    seen: set[str] = set()
+    for seed in range(12):
+        g = play_game(RULESET, skirmish(seed, turns=3), seed)
+        assert RULESET.is_over(g.game.state)
+        seen |= {e["type"] for e in g.events}
+        assert any(x.effect == "victory" for x in g.rulings[-1].results)
+    assert {"fire", "assaults", "commitment", "shock", "cohesion_check", "retreat", "advance", "rally"} <= seen
+
+
 def test_a_played_game_replays_identically_from_its_log():
     sc = skirmish(7, turns=2)
     g = play_game(RULESET, sc, 7)
@@ -59,6 +71,8 @@ def test_schevardino_whole_games(real_scenarios):
     for seed in range(3):
         g = play_game(RULESET, real_scenarios["schevardino"], seed)
         assert RULESET.is_over(g.game.state) and g.game.state.turn == 5
+        v = g.game.state.victory
+        assert v["condition"] == "schevardino_redoubt" and v["winner"] in ("French", "Russian", None)
 
 
 def test_borodino_first_turn(real_scenarios):
