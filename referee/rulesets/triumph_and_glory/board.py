@@ -152,7 +152,7 @@ class UnitState:
     @property
     def kind(self) -> str:
         """``infantry`` | ``cavalry`` | ``artillery`` | ``commander`` (a CinC; the movement-table column)."""
-        return "commander" if self.is_leader else self.defn.kind  # type: ignore[union-attr]
+        return getattr(self.defn, "kind", "commander")   # a Leader has no kind: the CinC column
 
     @property
     def ag(self) -> str | None:
@@ -188,6 +188,7 @@ class UnitState:
 
 
 _UNIT_FIELDS = tuple(f.name for f in fields(UnitState))
+_set = object.__setattr__
 _GET_FIELDS = attrgetter(*_UNIT_FIELDS)
 _FIELD_INDEX = {n: i for i, n in enumerate(_UNIT_FIELDS)}
 
@@ -385,12 +386,17 @@ class Board:
     def _with(self, units: dict[str, UnitState] | None = None,
               stacks: dict[str, tuple[str, ...]] | None = None,
               leaders: dict[str, tuple[str, ...]] | None = None, **markers: Any) -> "Board":
-        return Board(static=self.static,
-                     units=MappingProxyType(units) if units is not None else self.units,
-                     stacks=MappingProxyType(stacks) if stacks is not None else self.stacks,
-                     leaders_by_hex=MappingProxyType(leaders) if leaders is not None else self.leaders_by_hex,
-                     on_fire=markers.get("on_fire", self.on_fire), rubble=markers.get("rubble", self.rubble),
-                     bridges_destroyed=markers.get("bridges_destroyed", self.bridges_destroyed))
+        # Built field by field rather than through the frozen dataclass __init__: one Board per event.
+        b = object.__new__(Board)
+        _set(b, "static", self.static)
+        _set(b, "units", MappingProxyType(units) if units is not None else self.units)
+        _set(b, "stacks", MappingProxyType(stacks) if stacks is not None else self.stacks)
+        _set(b, "leaders_by_hex", MappingProxyType(leaders) if leaders is not None else self.leaders_by_hex)
+        _set(b, "on_fire", markers.get("on_fire", self.on_fire))
+        _set(b, "rubble", markers.get("rubble", self.rubble))
+        _set(b, "bridges_destroyed", markers.get("bridges_destroyed", self.bridges_destroyed))
+        _set(b, "cache", {})
+        return b
 
     def update(self, uid: str, **changes: Any) -> "Board":
         """The same position with fields of one unit changed (status, facing, flags...), not its place."""

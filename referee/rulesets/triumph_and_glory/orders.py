@@ -36,47 +36,49 @@ def linked(board: Board, a: UnitState, b: UnitState) -> bool:
 
 def order_groups(board: Board, side: str) -> tuple[tuple[str, ...], ...]:
     """5.12: the order groups of ``side`` — connected components of ``linked`` inside each AG, in set-up order.
-    Only combat units on the map form groups.  (Same test as :func:`linked`, written with the board's
-    adjacency index instead of distances: it runs for every unit at every Orders Phase.)"""
+    Only combat units on the map form groups.  (Same test as :func:`linked`, written over hexes with the
+    board's adjacency index instead of over pairs of units with distances: it runs for every unit of both
+    sides at every Orders Phase.)  Units of one AG in one hex are always linked, so the search links hexes:
+    distance 1, or distance 2 through a common neighbour free of enemy combat units."""
     order = {uid: i for i, uid in enumerate(board.units)}
     units = sorted((u for u in board.on_map_units() if u.side == side), key=lambda u: order[u.id])
-    parent = {u.id: u.id for u in units}
-
-    def find(x: str) -> str:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    by_hex: dict[str, list[UnitState]] = {}
+    by_ag_hex: dict[str, dict[str, list[str]]] = {}             # AG -> hex -> unit ids (set-up order)
     for u in units:
-        by_hex.setdefault(u.hex, []).append(u)  # type: ignore[arg-type]
+        by_ag_hex.setdefault(u.ag, {}).setdefault(u.hex, []).append(u.id)  # type: ignore[arg-type]
     adjacent = board.static.adjacent
-    ag_of = {u.id: u.ag for u in units}          # read once: the loops below ask it for every neighbour pair
     enemy_free: dict[str, bool] = {}
-    for u in units:
-        ring1 = adjacent[u.hex]  # type: ignore[index]
-        ag = ag_of[u.id]
-        for h in (u.hex, *ring1):                                    # distance 0 or 1: always linked
-            for v in by_hex.get(h, ()):  # type: ignore[arg-type]
-                if ag_of[v.id] == ag:
-                    parent[find(v.id)] = find(u.id)
-        for n in ring1:                                              # distance 2: a free common neighbour
-            for h2 in adjacent[n]:
-                if h2 == u.hex or h2 in ring1:
-                    continue
-                for v in by_hex.get(h2, ()):
-                    if ag_of[v.id] != ag or find(u.id) == find(v.id):
+
+    def free(n: str) -> bool:
+        hit = enemy_free.get(n)
+        if hit is None:
+            hit = enemy_free[n] = not board.has_enemy(n, side)
+        return hit
+
+    groups: list[list[str]] = []
+    for hexes in by_ag_hex.values():
+        seen: set[str] = set()
+        for first in hexes:
+            if first in seen:
+                continue
+            seen.add(first)
+            todo, members = [first], []
+            while todo:
+                h = todo.pop()
+                members.extend(hexes[h])
+                ring1 = adjacent[h]
+                for n in ring1:
+                    if n in hexes and n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+                for n in ring1:
+                    if not free(n):
                         continue
-                    free = enemy_free.get(n)
-                    if free is None:
-                        free = enemy_free[n] = not board.has_enemy(n, side)
-                    if free:
-                        parent[find(v.id)] = find(u.id)
-    groups: dict[str, list[str]] = {}
-    for u in units:
-        groups.setdefault(find(u.id), []).append(u.id)
-    return tuple(tuple(g) for g in sorted(groups.values(), key=lambda g: order[g[0]]))
+                    for h2 in adjacent[n]:
+                        if h2 in hexes and h2 not in seen:
+                            seen.add(h2)
+                            todo.append(h2)
+            groups.append(sorted(members, key=order.__getitem__))
+    return tuple(tuple(g) for g in sorted(groups, key=lambda g: order[g[0]]))
 
 
 def group_index(groups: Sequence[Sequence[str]]) -> dict[str, int]:
