@@ -175,3 +175,15 @@ def test_print_job_of_the_musket_and_pike_sample(tmp_path: Path) -> None:
     assert {f.name for f in files} == {"counters-duplex.pdf", "counters-gutter.pdf", "calibration.pdf"}
     again = build_print_job(sources.counters, tmp_path / "again", opts)
     assert [f.read_bytes() for f in files] == [f.read_bytes() for f in again]
+
+
+def test_counters_command_draws_musket_and_pike_backs_shaken_and_borodino_disordered(tmp_path: Path) -> None:
+    from modulebuilder.cli import main
+    assert main(["counters", str(ROOT / "scenarios/mp-sample.yaml"), "--px", "120", "--out", str(tmp_path / "mp")]) == 0
+    back = Image.open(tmp_path / "mp" / "sw-yellow-brigade-back.png").convert("RGB")
+    assert back.size == (240, 120) and is_amber(back.getpixel((1, 119)))
+    assert Image.open(tmp_path / "mp" / "sw-musketeers-c-front.png").size == (120, 120)
+    assert main(["counters", str(ROOT / "scenarios/borodino.yaml"), "--px", "120", "--out", str(tmp_path / "b")]) == 0
+    first = next(u for u in load_sources([ROOT / "scenarios/borodino.yaml"]).counters.units if u.back is not None)
+    tg_back = Image.open(tmp_path / "b" / f"{first.id}-back.png").convert("RGB")
+    assert not is_amber(tg_back.getpixel((1, 119)))
