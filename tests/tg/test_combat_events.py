@@ -67,7 +67,7 @@ def seed_shock_game():
         at(inf("jgr", RU, ag="ru-2", assault=5, cohesion=6, name="Jgr"), DEF_HEX, facing=12), ags=AGS)
 
 
-def test_seed_worked_example_shock_plus_3_a_5_becomes_8_defender_disordered_and_checks():
+def test_cat_86_115_seed_worked_example_shock_plus_3_a_5_becomes_8_defender_disordered_checks_retreats_and_must_advance():
     p = play(seed_shock_game())
     start(p, fr=["b1"])
     p.ok("assaults", side=FR, assaults=[{"attackers": ["b1", "b2"], "target": [DEF_HEX]}])
@@ -97,7 +97,7 @@ def test_seed_worked_example_shock_plus_3_a_5_becomes_8_defender_disordered_and_
     p.ok("end_activation", side=FR)
 
 
-def test_9_44_every_assault_is_declared_before_any_commitment_roll():
+def test_cat_79_9_44_every_assault_is_declared_before_any_commitment_roll():
     p = play(seed_shock_game())
     start(p, fr=["b1"])
     assert errors(p("commitment", side=FR, unit="b1", roll=0)) == [("9.44", "commitment_before_declaration")]
@@ -106,7 +106,7 @@ def test_9_44_every_assault_is_declared_before_any_commitment_roll():
     assert errors(p("assaults", side=FR, assaults=[]))[0] == ("9.44", "already_declared")
 
 
-def test_9_46_no_shock_while_a_commitment_roll_is_owed():
+def test_cat_79_9_46_no_shock_while_a_commitment_roll_is_owed():
     p = play(seed_shock_game())
     start(p, fr=["b1"])
     p.ok("assaults", side=FR, assaults=[{"attackers": ["b1", "b2"], "target": [DEF_HEX]}])
@@ -147,7 +147,7 @@ def test_8_5_fire_9_to_12_owes_a_cohesion_check_per_unit():
     p.ok("end_activation", side=FR)
 
 
-def test_8_1_disordered_artillery_may_not_fire():
+def test_cat_83_disordered_artillery_may_not_fire():
     sc = fire_game()
     p = play(sc)
     start(p, fr=["gun"])
@@ -255,3 +255,92 @@ def test_cat_122_fire_roll_3_out_to_rubble_4_keeps_burning():
         assert (roll["purpose"], roll["pass_max"], roll["outcome"]) == ("fire_out", 3, "pass" if out else "fail")
         assert (r["results"] == [{"effect": "rubble", "rule": "BOR-5", "hex": "0505"}]) == out
         assert ("0505" in p.state.board.rubble) == out and ("0505" in p.state.board.on_fire) != out
+
+
+def test_cat_82_83_militia_or_disordered_infantry_may_not_declare_an_assault():
+    sc = game_scenario(at(napoleon(), "0101"), at(kutuzov(), "0808"),
+                       at(inf("m", RU, ag="ru-2", flags=["militia"]), FRONT_L, facing=6),
+                       at(inf("d", RU, ag="ru-2"), "0502", facing=6, status="disordered"),
+                       at(inf("f1"), DEF_HEX, facing=12), at(inf("f2"), "0503", facing=12),
+                       ags=AGS, special_rules=["BOR-MILITIA"])
+    p = play(sc)
+    start(p, first="i-corps")
+    p.ok("end_activation", side=FR)
+    while p.state.activation is None or p.state.activation.marker != "ru-2":
+        if p.state.activation is not None:
+            p.ok("end_activation", side=p.state.activation.side)
+        else:
+            p.ok("draw", marker="ru-2" if "ru-2" in p.state.cup else sorted(p.state.cup)[0])
+    assert ("BOR-MILITIA", "militia_attack") in errors(
+        p("assaults", side=RU, assaults=[{"attackers": ["m"], "target": [DEF_HEX]}]))
+    assert ("9.61", "disordered_attack") in errors(
+        p("assaults", side=RU, assaults=[{"attackers": ["d"], "target": ["0503"]}]))
+
+
+def shock_to_check(defender_cohesion=4, **extra):
+    sc = game_scenario(at(napoleon(), "0101"), at(kutuzov(), "0808"),
+                       at(inf("b1", assault=7, cohesion=6), FRONT_L, facing=6),
+                       at(inf("b2", assault=7, cohesion=6), FRONT_L, facing=6),
+                       at(inf("jgr", RU, ag="ru-2", assault=5, cohesion=defender_cohesion + 1), DEF_HEX, facing=12),
+                       *extra.get("more", ()), ags=AGS)
+    p = play(sc)
+    start(p, fr=["b1"])
+    p.ok("assaults", side=FR, assaults=[{"attackers": ["b1", "b2"], "target": [DEF_HEX]}])
+    p.ok("commitment", side=FR, unit="b1", roll=0)
+    p.ok("shock", side=FR, assault=0, roll=5)           # 8: defender Disordered, checks (worked example)
+    return p
+
+
+def test_cat_104_retreat_check_on_the_face_now_up_0_4_stays_5_9_retreats():
+    p = shock_to_check(defender_cohesion=4)             # printed 5, Disordered face 4
+    r = p.ok("cohesion_check", side=RU, unit="jgr", roll=4)
+    assert (r["rolls"][0]["base"], r["rolls"][0]["pass_max"], r["rolls"][0]["outcome"]) == (4, 4, "pass")
+    assert r["awaiting"] == []
+    p = shock_to_check(defender_cohesion=4)
+    r = p.ok("cohesion_check", side=RU, unit="jgr", roll=5)
+    assert r["rolls"][0]["outcome"] == "fail" and r["awaiting"][0]["type"] == "retreat"
+
+
+def test_cat_109_no_hex_away_from_the_attacker_means_destroyed():
+    # Enemies (French) on every hex that lies away from 0403: the retreat is blocked.
+    blockers = [at(inf(f"x{i}", ag="i-corps"), h, facing=12) for i, h in enumerate(("0405", "0505", "0504", "0304"))]
+    p = shock_to_check(defender_cohesion=4, more=blockers)
+    r = p.ok("cohesion_check", side=RU, unit="jgr", roll=9)
+    assert {"unit": "jgr", "effect": "eliminated", "rule": "9.63"} in r["results"]
+    assert r["awaiting"] == [{"type": "advance", "side": FR, "rule": "9.71"}]
+
+
+def test_cat_112_an_empty_hex_before_a_friendly_one():
+    more = [at(inf("ru-friend", RU, ag="ru-2"), "0405", facing=12)]
+    p = shock_to_check(defender_cohesion=4, more=more)
+    p.ok("cohesion_check", side=RU, unit="jgr", roll=9)
+    r = p("retreat", side=RU, unit="jgr", to="0405")
+    assert r["verdict"] == "illegal" and r["errors"][0]["code"] == "retreat_not_allowed"
+    assert "0405" not in r["errors"][0]["alternatives"]
+
+
+def test_cat_116_a_unit_that_moved_may_not_rally():
+    p = play(game_scenario(at(napoleon(), "0101"), at(kutuzov(), "0808"),
+                           at(inf("a", cohesion=5), "0202", status="disordered"),
+                           at(inf("r", RU, ag="ru-2"), "0707"), ags=AGS))
+    start(p, fr=["a"])
+    p.ok("move", side=FR, unit="a", path=["0203"])
+    assert ("10.1", "rally_after_acting") in errors(p("rally", side=FR, unit="a", roll=0))
+
+
+def test_cat_128_collapse_in_the_morale_phase_ignores_militia_and_is_reported_on_the_triggering_event():
+    from dataclasses import replace
+    sc = game_scenario(at(napoleon(), "0101"), at(kutuzov(), "0808"),
+                       at(inf("r1", RU, ag="ru-2"), "0707"), at(inf("r2", RU, ag="ru-2"), "0708"),
+                       at(inf("r3", RU, ag="ru-2"), "0607"), at(inf("mil", RU, ag="ru-2", flags=["militia"]), "0606"),
+                       at(inf("a"), "0202"), ags=AGS, special_rules=["BOR-MILITIA"], turns=2)
+    p = play(sc, seed="collapse")
+    from .games import skip_turn
+    skip_turn(p, until="reserve")
+    board = p.state.board.remove("r1", "withdrawn").remove("r2", "eliminated")
+    p.game = replace(p.game, state=replace(p.state, board=board))
+    # two of the three counted units lost (the militia does not count): the AG collapses when Morale begins
+    skip_turn(p, until="cinc_movement")
+    found = [x.to_dict() for r in p.rulings[-3:] for x in r.results if x.effect == "collapsed"]
+    assert found == [{"effect": "collapsed", "rule": "10.5", "ag": "ru-2"}]
+    assert "ru-2" in p.state.collapsed
