@@ -10,7 +10,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from modulebuilder.definitions.detect import kind_from_folder, kind_from_header, kind_of_data
-from modulebuilder.definitions.schemas import KINDS, load_schema, schema_file
+from modulebuilder.definitions.files import read_document
+from modulebuilder.definitions.problems import Problem
+from modulebuilder.definitions.schemas import KINDS, is_valid, load_schema, schema_file, validator
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
@@ -66,3 +68,31 @@ def test_kind_detection() -> None:
     assert kind_from_folder("scenarios/x.yaml") == "scenario"
     assert kind_from_folder("x.yaml") is None
 
+
+
+# The fast check (jsonschema-rs) decides alone only when it passes a document, so it must never pass one
+# that jsonschema rejects; rejecting one that jsonschema passes would merely cost time.
+ALL_YAML = sorted(p for folder in ("examples", "scenarios", "counters", "maps", "tables", "tests/broken")
+                  for p in ROOT.joinpath(folder).rglob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", ALL_YAML, ids=lambda p: str(p.relative_to(ROOT)))
+def test_fast_check_agrees_with_jsonschema(path: Path) -> None:
+    doc = read_document(path)
+    if isinstance(doc, Problem):
+        pytest.skip("not YAML")
+    kind = kind_from_header(path.read_text(encoding="utf-8")[:2000]) or kind_of_data(doc.data)
+    if kind is None:
+        pytest.skip("kind unknown")
+    assert is_valid(doc.data, kind) == (not list(validator(kind).iter_errors(doc.data)))
+
+
+@pytest.mark.parametrize("kind, data", [
+    ("counters", {"side": "French", "units": [{"id": "a", "name": "A", "kind": "infantry", "ag": "g",
+                                              "assault": 4, "cohesion": 5, "ma": 4, "dfe": 1,
+                                              "surplus": 1}]}),             # unevaluatedProperties
+    ("tables", {"odds": [[3, 0, 1]]}),                                    # prefixItems
+])
+def test_fast_check_applies_draft_2020_12_keywords(kind: str, data: Any) -> None:
+    assert not is_valid(data, kind)  # type: ignore[arg-type]
+    assert list(validator(kind).iter_errors(data))  # type: ignore[arg-type]

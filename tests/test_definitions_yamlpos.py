@@ -1,5 +1,6 @@
 """The YAML-with-positions parser: values come back as plain Python equal to what was dumped, and every
-mapping key and sequence item is found at the line and column where it was written."""
+mapping key and sequence item is found at the line and column where it was written.  The fast reader
+(libyaml) gives exactly what the reference reader (ruamel.yaml) gives, or hands the text over to it."""
 from __future__ import annotations
 
 import io
@@ -10,6 +11,8 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from modulebuilder.definitions.problems import Problem
+from modulebuilder.definitions.yaml_libyaml import Unusual, parse_with_libyaml
+from modulebuilder.definitions.yaml_ruamel import parse_with_ruamel
 from modulebuilder.definitions.yamlpos import YamlSyntaxError, parse_yaml
 
 keys = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=8)
@@ -101,3 +104,43 @@ def test_syntax_errors_are_one_line_with_a_position(text: str, expected: str) ->
         parse_yaml(text, "f.yaml")
     assert isinstance(caught.value.problem, Problem)
     assert str(caught.value.problem) == expected
+
+
+def same_reading(text: str) -> None:
+    """The fast reader reads ``text`` exactly as the reference reader does (data and every position), or
+    declines it."""
+    try:
+        fast = parse_with_libyaml(text)
+    except Unusual:
+        return
+    assert fast == parse_with_ruamel(text, "t.yaml")
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.dictionaries(keys, documents, min_size=1, max_size=5), flow=st.sampled_from([False, None]))
+def test_fast_reader_reads_dumped_documents_as_the_reference_does(data: dict, flow: bool | None) -> None:
+    same_reading(dump(data, flow))
+
+
+@pytest.mark.parametrize("text", [
+    "a:\nb: 1\n",                      # empty values: ruamel.yaml places them at the next token
+    "a: {x: 1, b: }\n",
+    "- a:\n",
+    "a: &d {p: 1}\nb:\n  <<: *d\n  q: 2\n",
+    "a: 1\na: 2\n",
+    "? [1, 2]\n: 3\n",
+    "a: yes\nb: 0304\nc: 0o17\nd: 0x1F\ne: 1_000\nf: .5\ng: 1e3\nh: .inf\ni: ~\nj: 2012-09-07\n",
+    "1: one\n'1': quoted\n",
+    "a: !!str 12\nb: !!int '7'\n",
+    "hex: 0304\nterrain: {default: clear}\nrows: [[1, 2], {a: b}]\n# comment\n",
+])
+def test_fast_reader_matches_the_reference_on_awkward_yaml(text: str) -> None:
+    same_reading(text)
+
+
+def test_an_empty_value_is_placed_where_the_reference_reader_places_it() -> None:
+    assert parse_yaml("a:\nb: 1\n", "f.yaml").values[("a",)] == (2, 1)
+
+
+def test_explicitly_tagged_scalars_are_plain() -> None:
+    assert parse_yaml("a: !!str 12\nb: !!int '7'\n", "f.yaml").data == {"a": "12", "b": 7}

@@ -22,9 +22,10 @@ def relative_to(owner: str, ref: str) -> str:
 def read_document(path: str | os.PathLike[str]) -> Located | Problem:
     """The parsed file, or the one problem that stops it being read (missing, unreadable, not YAML).
 
-    Parsing with positions is slow (a large counters file takes seconds) and a game's files are read again
-    and again (validate, build, every referee check), so a file is parsed once per version on disk.  The
-    result is shared: callers treat it as read-only.
+    Parsing with positions is not free (tens of milliseconds for a large counters file, seconds when it
+    needs the reference reader) and a game's files are read again and again (validate, build, every
+    referee check), so a file is parsed once per version on disk.  The result is shared: callers treat it
+    as read-only.
     """
     name = display_name(path)
     try:

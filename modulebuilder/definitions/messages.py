@@ -7,9 +7,10 @@ or more :class:`Problem` placed at the line and column of the offending key or v
 from __future__ import annotations
 
 import difflib
-from typing import Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
-from jsonschema.exceptions import ValidationError
+if TYPE_CHECKING:     # importing jsonschema costs ~0.2 s; only a document with problems needs it
+    from jsonschema.exceptions import ValidationError
 
 from .problems import Path, Problem, format_path
 from .yamlpos import Located
