@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import zipfile
 from io import BytesIO
 from pathlib import Path
@@ -20,7 +21,7 @@ from PIL import Image
 from fixtures.vassal.scenarios import counters as tg_counters, mapdef
 from modulebuilder.definitions import load_scenario
 from modulebuilder.hexgrid import HexGrid, HexLayout
-from modulebuilder.model import Grid, Leader, Placement, Scenario, SideDef, TurnTrack, Unit
+from modulebuilder.model import Grid, Placement, Scenario, SideDef, TurnTrack
 from modulebuilder.render.counters import SHAKEN_AMBER
 from modulebuilder.render.map import map_layout
 from modulebuilder.vassal import enginecheck
@@ -108,7 +109,8 @@ def test_module_images_two_hex_padded_shaken_backs_and_deterministic(tmp_path: P
     assert all(abs(a - b) <= 8 for a, b in zip(back.getpixel((left + 1, side // 2)), SHAKEN_AMBER))
     with zipfile.ZipFile(vmod) as z:
         build_file = z.read("buildFile.xml").decode()
-    assert f'entryName="Brigade 0" gpid=' in build_file and f'width="{padded_size(side, spacing)[0]}"' in build_file
+    slots = dict(re.findall(r'PieceSlot entryName="([^"]+)"[^>]* width="(\d+)"', build_file))
+    assert slots["Brigade 0"] == str(padded_size(side, spacing)[0]) and slots["Dumon b"] == str(side)
     # Byte-identical rebuilds: with a fresh cache and from the cache.
     assert build([s], tmp_path / "b").path.read_bytes() == vmod.read_bytes()
     assert build([s], tmp_path / "a").path.read_bytes() == vmod.read_bytes()
