@@ -138,6 +138,9 @@ EXPECTED: list[tuple[str, list[str]]] = [
     ('s_missing_map_file.yaml', [
         'tests/broken/s_missing_map_file.yaml:6:6: map: no such file: examples/tiny/no-such-map.yaml',
     ]),
+    ('s_twohex_off_map.yaml', [
+        "tests/broken/s_twohex_off_map.yaml:12:31: setup[0].hex: the right half of this two-hex unit (the neighbour of 0804 at 3 o'clock) is off the map",
+    ]),
     ('s_no_facing.yaml', [
         'tests/broken/s_no_facing.yaml:12:5: setup[0].facing: a unit on the map needs a facing',
     ]),

@@ -10,7 +10,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping, Sequence
 
-from ..hexgrid import HexGrid
+from ..hexgrid import HexGrid, add_hours
 from ..model import Placement, Reinforcement
 from .entries import Entry
 from .geometry import HexRef, bad_facing, off_map
@@ -75,6 +75,10 @@ def _strings(value: object) -> list[str]:
     return [x for x in value if isinstance(x, str)] if isinstance(value, list) else []
 
 
+# Pieces that have no facing (M&P [6.1]: wagons and limbered guns), so a set-up need not give one.
+FACELESS_FLAGS = frozenset({"wagon", "limbered"})
+
+
 def _on_map(e: Entry, piece: Entry, grid: HexGrid | None) -> list[Problem]:
     """The hex is on the map, and the piece's facing and status suit what it is."""
     hex_id = e.text("hex")
@@ -84,14 +88,23 @@ def _on_map(e: Entry, piece: Entry, grid: HexGrid | None) -> list[Problem]:
     if piece.section == "leaders":
         out += [e.problem(f, f"leaders have no {f}", at_key=True) for f in ("facing", "status") if f in e.data]
         return out
-    if hex_id is not None and "facing" not in e.data and "box" not in e.data:
+    flags = piece.data.get("flags")
+    flag_set = set(flags) if isinstance(flags, list) else set()
+    faceless = bool(flag_set & FACELESS_FLAGS)
+    if hex_id is not None and "facing" not in e.data and "box" not in e.data and not faceless:
         out.append(e.missing("facing", "a unit on the map needs a facing"))
     facing = e.integer("facing")
     if grid is not None and facing is not None and 1 <= facing <= 12:
         why = bad_facing(grid, facing)
         if why:
             out.append(e.problem("facing", why))
-    flags = piece.data.get("flags")
+        elif piece.data.get("size") == 2 and hex_id is not None and grid.contains(hex_id):
+            # A two-hex unit stands on its hex (the left half) and the neighbour at facing+3 hours
+            # (M&P [6.1]); both halves must be on the map.
+            right = grid.neighbour(hex_id, add_hours(facing, 3))
+            if right is None:
+                out.append(e.problem("hex", f"the right half of this two-hex unit (the neighbour of {hex_id} "
+                                            f"at {add_hours(facing, 3)} o'clock) is off the map"))
     if e.data.get("status") == "disordered" and isinstance(flags, list) and "no_back" in flags:
         # A counter without a Disordered side cannot start Disordered (cossacks go to the Withdrawn box).
         out.append(e.problem("status", f"{piece.data.get('id')!r} has no Disordered side (flag no_back)"))
