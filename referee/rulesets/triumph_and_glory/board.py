@@ -268,6 +268,9 @@ class Board:
     rubble: frozenset[str] = frozenset()               # BOR-5
     bridges_destroyed: frozenset[frozenset[str]] = frozenset()   # BOR-5
     cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    # The previous position's memo and the hexes whose local answers the change may have altered: a local
+    # answer (ZOC, enemy adjacency of a hex) not near a changed hex is taken from there (see ``local_memo``).
+    inherited: tuple[dict[Any, Any], frozenset[str]] | None = field(default=None, repr=False, compare=False)
 
     # ---- construction
 
@@ -360,10 +363,24 @@ class Board:
         ids = self.stacks.get(hex_id)
         return bool(ids) and self.units[ids[0]].defn.side != side
 
+    def local_memo(self, key: tuple[Any, ...], hex_id: str) -> Any:
+        """A memoised answer that depends only on the units in ``hex_id``'s neighbours (ZOC, enemy adjacency):
+        this Board's, else the previous Board's when no unit changed in or next to ``hex_id`` since — most
+        events change one or two hexes, and recomputing every ZOC after each of them was the replay's main
+        repeated work.  None when unknown."""
+        hit = self.cache.get(key)
+        if hit is None:
+            inh = self.inherited
+            if inh is not None and hex_id not in inh[1]:
+                hit = inh[0].get(key)
+                if hit is not None:
+                    self.cache[key] = hit          # carried forward, so the next Board can inherit it too
+        return hit
+
     def adjacent_to_enemy(self, hex_id: str, side: str) -> bool:
         """True if a combat unit of another side stands next to ``hex_id`` (7.36, 7.37).  Memoised."""
         key = ("adj_enemy", hex_id, side)
-        hit = self.cache.get(key)
+        hit = self.local_memo(key, hex_id)
         if hit is None:
             hit = any(self.has_enemy(n, side) for n in self.static.adjacent[hex_id])
             self.cache[key] = hit
@@ -385,7 +402,8 @@ class Board:
 
     def _with(self, units: dict[str, UnitState] | None = None,
               stacks: dict[str, tuple[str, ...]] | None = None,
-              leaders: dict[str, tuple[str, ...]] | None = None, **markers: Any) -> "Board":
+              leaders: dict[str, tuple[str, ...]] | None = None, changed: Iterable[str | None] | None = None,
+              **markers: Any) -> "Board":
         # Built field by field rather than through the frozen dataclass __init__: one Board per event.
         b = object.__new__(Board)
         _set(b, "static", self.static)
@@ -396,6 +414,17 @@ class Board:
         _set(b, "rubble", markers.get("rubble", self.rubble))
         _set(b, "bridges_destroyed", markers.get("bridges_destroyed", self.bridges_destroyed))
         _set(b, "cache", {})
+        inherited = None
+        if changed is not None and not markers:
+            # A hex's local answers depend on its neighbours: every hex next to (or at) a change is stale.
+            adjacent = self.static.adjacent
+            stale: set[str] = set()
+            for h in changed:
+                if h is not None:
+                    stale.add(h)
+                    stale.update(adjacent[h])
+            inherited = (self.cache, frozenset(stale))
+        _set(b, "inherited", inherited)
         return b
 
     def update(self, uid: str, **changes: Any) -> "Board":
@@ -404,14 +433,14 @@ class Board:
             raise ValueError("use place/move/remove to change where a unit is")
         units = self.units.copy()
         units[uid] = units[uid].evolve(**changes)
-        return self._with(units=units)
+        return self._with(units=units, changed=(units[uid].hex,))
 
     def update_many(self, changes: Mapping[str, Mapping[str, Any]]) -> "Board":
         """Several units' fields at once (e.g. resetting activation flags): one copy, not one per unit."""
         units = self.units.copy()
         for uid, ch in changes.items():
             units[uid] = units[uid].evolve(**ch)
-        return self._with(units=units)
+        return self._with(units=units, changed=[units[uid].hex for uid in changes])
 
     @staticmethod
     def _detach(u: UnitState, index: dict[str, tuple[str, ...]]) -> None:
@@ -436,7 +465,8 @@ class Board:
         here = tuple(x for x in index.get(hex_id, ()) if x != uid)
         index[hex_id] = (uid,) + here if top else here + (uid,)
         units[uid] = u.evolve(hex=hex_id, box=None, facing=u.facing if facing is None else facing, **changes)
-        return self._with(units, None if u.is_leader else index, index if u.is_leader else None)
+        return self._with(units, None if u.is_leader else index, index if u.is_leader else None,
+                          changed=(u.hex, hex_id))
 
     def move(self, uid: str, hex_id: str, facing: int | None = None, **changes: Any) -> "Board":
         """A completed move: to the bottom of the stack in ``hex_id`` (6.24), marked as moved; a moved
@@ -451,7 +481,7 @@ class Board:
         index = self.leaders_by_hex.copy() if u.is_leader else self.stacks.copy()
         self._detach(u, index)
         units[uid] = u.evolve(hex=None, box=box)
-        return self._with(units, None if u.is_leader else index, index if u.is_leader else None)
+        return self._with(units, None if u.is_leader else index, index if u.is_leader else None, changed=(u.hex,))
 
     def restack(self, hex_id: str, order: Iterable[str]) -> "Board":
         """The stack in ``hex_id`` re-ordered, top first.  ``order`` must be a permutation of the stack
@@ -461,7 +491,7 @@ class Board:
             raise ValueError(f"{order} is not a permutation of the stack in {hex_id}")
         stacks = self.stacks.copy()
         stacks[hex_id] = order
-        return self._with(stacks=stacks)
+        return self._with(stacks=stacks, changed=(hex_id,))
 
     def set_marker(self, kind: Literal["on_fire", "rubble", "bridges_destroyed"], item: Any,
                    present: bool = True) -> "Board":

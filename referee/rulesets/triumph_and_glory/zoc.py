@@ -49,7 +49,7 @@ def zoc_sources(board: Board, hex_id: str, side: str) -> tuple[UnitState, ...]:
     """The units of sides other than ``side`` whose ZOC covers ``hex_id`` (memoised per board)."""
     key = ("zoc", hex_id, side)
     cache = board.cache
-    hit = cache.get(key)
+    hit = board.local_memo(key, hex_id)
     if hit is None:
         found: list[UnitState] = []
         stacks, units = board.stacks, board.units
