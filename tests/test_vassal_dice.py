@@ -15,7 +15,6 @@ import pytest
 from modulebuilder.definitions import load_scenario
 from modulebuilder.vassal import enginecheck
 from modulebuilder.vassal.assemble import build
-from test_vassal_engine import engine  # noqa: F401  (the session fixture that prepares or skips the engine)
 
 pytestmark = pytest.mark.vassal
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,7 +23,7 @@ ROLL = re.compile(r"logged step \d+: CHAT\*\*\* d10 = (?P<shown>[^*]*?) \*\*\*.*
 ROLLS = 60      # P(no zero at all in 60 rolls) = 0.9**60 < 0.2%: the zero case is all but always exercised
 
 
-def test_every_d10_roll_reports_its_number_zero_included(engine, tmp_path: Path) -> None:  # noqa: F811
+def test_every_d10_roll_reports_its_number_zero_included(engine, tmp_path: Path) -> None:
     vmod = build([load_scenario(ROOT / "examples/tiny/scenario.yaml")], tmp_path).path
     with zipfile.ZipFile(vmod) as z:
         setup = tmp_path / "tiny.vsav"

@@ -5,7 +5,6 @@ it first (the tools' own one-time set-up) and the tests must run.
 """
 from __future__ import annotations
 
-import os
 import zipfile
 from pathlib import Path
 
@@ -25,16 +24,6 @@ PROPS = ("UnitId", "Facing_Facing", "Disorder_Active")
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="session")
-def engine() -> None:
-    reason = enginecheck.unavailable()
-    if reason and os.environ.get("CI") == "true":
-        enginecheck.prepare()
-        reason = enginecheck.unavailable()
-        if reason:
-            pytest.fail(f"CI=true but the VASSAL engine could not be prepared: {reason}")
-    if reason:
-        pytest.skip(reason)
 
 
 def _setup_files(vmod: Path, out: Path) -> list[Path]:

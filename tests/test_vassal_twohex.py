@@ -9,7 +9,6 @@ facing + 3).
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 import zipfile
 from io import BytesIO
@@ -140,16 +139,6 @@ def test_one_module_cannot_mix_rulesets_backs(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------------------------------ real engine
 
-@pytest.fixture(scope="session")
-def engine() -> None:
-    reason = enginecheck.unavailable()
-    if reason and os.environ.get("CI") == "true":
-        enginecheck.prepare()
-        reason = enginecheck.unavailable()
-        if reason:
-            pytest.fail(f"CI=true but the VASSAL engine could not be prepared: {reason}")
-    if reason:
-        pytest.skip(reason)
 
 
 def _setup_file(vmod: Path, scenario_id: str, out: Path) -> Path:

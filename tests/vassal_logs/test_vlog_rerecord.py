@@ -5,7 +5,6 @@ engine is prepared first and the test must run.
 """
 from __future__ import annotations
 
-import os
 import shutil
 import zipfile
 
@@ -21,16 +20,6 @@ from .test_vlog_tiny import expected_events
 pytestmark = pytest.mark.vassal
 
 
-@pytest.fixture(scope="module")
-def engine() -> None:
-    reason = enginecheck.unavailable()
-    if reason and os.environ.get("CI") == "true":
-        enginecheck.prepare()
-        reason = enginecheck.unavailable()
-        if reason:
-            pytest.fail(f"CI=true but the VASSAL engine could not be prepared: {reason}")
-    if reason:
-        pytest.skip(reason)
 
 
 def test_a_fresh_recording_reads_as_the_committed_one(engine, tmp_path):
