@@ -169,8 +169,8 @@ def test_back_page_png_shows_the_whole_shaken_back_on_the_mirrored_pair() -> Non
 
 def test_print_job_of_the_musket_and_pike_sample(tmp_path: Path) -> None:
     sources = load_sources([ROOT / "scenarios/mp-sample.yaml"])
-    # The sample's long single-counter names ("Cmd Musketeers R") need 3/4" counters to stay legible.
-    opts = PrintOptions(Fraction(3, 4), layout="both", back=sources.back)
+    # 5/8" is the default print size; every name of the sample must stay legible at it.
+    opts = PrintOptions(Fraction(5, 8), layout="both", back=sources.back)
     files = build_print_job(sources.counters, tmp_path, opts)
     assert {f.name for f in files} == {"counters-duplex.pdf", "counters-gutter.pdf", "calibration.pdf"}
     again = build_print_job(sources.counters, tmp_path / "again", opts)
