@@ -78,8 +78,9 @@ def _rule(game: Game[S], index: int, event: Mapping[str, Any], type_: str,
                           owed=tuple(dice.owed), awaiting=dict(zip((s for s, _ in dice.owed), awaits)))
         ruling = replace(ruling, awaiting=ruling.awaiting + awaits)
         return ruling, replace(game, pending=waiting), dict(event)
-    return ruling, replace(game, state=new_state, rolls_used=game.rolls_used + len(dice.drawn),
-                           pending=None), dice.filled_event()
+    # The direct constructor: this runs once per event and dataclasses.replace re-reads the fields each time.
+    return ruling, Game(game.ruleset, new_state, game.dice, game.seed, game.rolls_used + len(dice.drawn),
+                        None), dice.filled_event()
 
 
 def _pay_roll(game: Game[S], index: int, event: Mapping[str, Any]) -> tuple[Ruling, Game[S], dict[str, Any]]:

@@ -188,6 +188,7 @@ class UnitState:
 
 
 _UNIT_FIELDS = tuple(f.name for f in fields(UnitState))
+MEMO_CHAIN = 6            # how many earlier positions a Board may take local answers from
 _set = object.__setattr__
 _GET_FIELDS = attrgetter(*_UNIT_FIELDS)
 _FIELD_INDEX = {n: i for i, n in enumerate(_UNIT_FIELDS)}
@@ -270,7 +271,7 @@ class Board:
     cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     # The previous position's memo and the hexes whose local answers the change may have altered: a local
     # answer (ZOC, enemy adjacency of a hex) not near a changed hex is taken from there (see ``local_memo``).
-    inherited: tuple[dict[Any, Any], frozenset[str]] | None = field(default=None, repr=False, compare=False)
+    inherited: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)   # (memo, stale, up, depth)
 
     # ---- construction
 
@@ -371,10 +372,12 @@ class Board:
         hit = self.cache.get(key)
         if hit is None:
             inh = self.inherited
-            if inh is not None and hex_id not in inh[1]:
+            while inh is not None and hex_id not in inh[1]:     # valid while no change came near hex_id
                 hit = inh[0].get(key)
                 if hit is not None:
-                    self.cache[key] = hit          # carried forward, so the next Board can inherit it too
+                    self.cache[key] = hit      # carried forward, so later Boards find it close by
+                    break
+                inh = inh[2]
         return hit
 
     def adjacent_to_enemy(self, hex_id: str, side: str) -> bool:
@@ -423,7 +426,11 @@ class Board:
                 if h is not None:
                     stale.add(h)
                     stale.update(adjacent[h])
-            inherited = (self.cache, frozenset(stale))
+            up = self.inherited
+            depth = up[3] + 1 if up is not None else 1
+            # A bounded chain of earlier positions (then it starts afresh), so old memos are released.
+            inherited = (self.cache, frozenset(stale), up if depth <= MEMO_CHAIN else None,
+                         depth if depth <= MEMO_CHAIN else 1)
         _set(b, "inherited", inherited)
         return b
 
