@@ -46,9 +46,10 @@ def may_act_error(state: TGState, side: str, uid: str) -> Error | None:
     return None
 
 
-def orders_error(state: TGState, uid: str) -> Error | None:
-    """May the unit move or turn at all under its orders this activation?"""
-    status = acting_status(state, uid)
+def orders_error(state: TGState, uid: str, status: str | None = None) -> Error | None:
+    """May the unit move or turn at all under its orders this activation?  (``status``: its
+    ``acting_status`` when the caller has it already.)"""
+    status = status or acting_status(state, uid)
     if status == "rally_only":
         return Error("5.28", "rally_only", f"the group of {uid} failed its individual order: it may only rally")
     u = state.unit(uid)
@@ -62,7 +63,7 @@ def orders_error(state: TGState, uid: str) -> Error | None:
     return None
 
 
-def move_context(state: TGState, uid: str) -> movement.MoveContext:
+def move_context(state: TGState, uid: str, status: str | None = None) -> movement.MoveContext:
     """What the movement rules need to know about the mover's activation: its order status (5.26/5.27),
     reserve (5.53), and where the rest of its order group began (7.13 is all-or-nothing for the group)."""
     act = state.activation
@@ -74,7 +75,7 @@ def move_context(state: TGState, uid: str) -> movement.MoveContext:
     og_hexes = tuple(h for m in members if m != uid and (h := act.start_hexes.get(m)))
     entered_before = 0 if u.hex is not None else sum(   # 7.41: only a unit entering the map needs the count
         1 for m in act.acted if m in act.start_hexes and act.start_hexes[m] is None and state.unit(m).ag == u.ag)
-    return movement.MoveContext(under_orders=acting_status(state, uid) == "UO", reserve=act.reserve,
+    return movement.MoveContext(under_orders=(status or acting_status(state, uid)) == "UO", reserve=act.reserve,
                                 og_hexes=og_hexes, entry_index=entered_before + 1,
                                 forbidden_hexes=_forbidden(state, u.side))
 
@@ -98,7 +99,9 @@ def _forbidden(state: TGState, side: str) -> frozenset[str]:
 
 def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
-    err = may_act_error(state, side, uid) or orders_error(state, uid)
+    err = may_act_error(state, side, uid)
+    status = acting_status(state, uid) if err is None else None
+    err = err or orders_error(state, uid, status)
     act = state.activation
     if err is None and act is not None and uid in act.acted:
         err = Error("7.31", "already_moved", f"{uid} has already moved this activation (one move per unit)")
@@ -109,8 +112,8 @@ def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
     if err is not None:
         return illegal("move", [err]), state
     assert act is not None
-    ctx = move_context(state, uid)
-    check = movement.check_move(state.board, uid, list(event["path"]), mode, ctx, facing=event.get("facing"))
+    ctx = move_context(state, uid, status)
+    check = movement.check_move(state.board, uid, event["path"], mode, ctx, facing=event.get("facing"))
     if not check.legal:
         return illegal("move", [to_error(e) for e in check.errors], check.rules), state
     board = movement.apply_move(state.board, check)
