@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import random
 import statistics
 import sys
 import tempfile
@@ -40,7 +42,29 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def submissions(server: Gunicorn, clients: int, seconds: float) -> dict[str, Any]:
+def server_cpu(server: Gunicorn) -> float:
+    """CPU seconds (user + system) used so far by gunicorn's master and workers, from /proc: the figure that
+    does not depend on how loaded the shared machine is."""
+    assert server.proc is not None
+    pids = [str(server.proc.pid)]
+    children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children")
+    if children.is_file():
+        pids += children.read_text().split()
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])           # utime, stime (clock ticks)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def submissions(server: Gunicorn, clients: int, seconds: float, rate: float | None = None) -> dict[str, Any]:
+    """Closed loop (``rate`` None: each client sends its next request as soon as it has the answer), or open
+    loop at ``rate`` requests per second in all (each client on its own fixed schedule).  Open-loop latency
+    counts from when the request was due, not when it was sent, so a server that falls behind its schedule
+    is charged for the wait (no coordinated omission)."""
     events = players_events(1)
     latencies: list[float] = []
     failures: list[str] = []
@@ -54,6 +78,8 @@ def submissions(server: Gunicorn, clients: int, seconds: float) -> dict[str, Any
         game: dict[str, Any] | None = None
         i = 0
         start_gate.wait()
+        interval = clients / rate if rate else 0.0
+        due = time.perf_counter() + (interval * random.random() if rate else 0.0)   # spread the clients' phases
         while time.monotonic() < stop_at[0]:
             if game is None or i == len(events):
                 status, game = server.request("POST", "/api/v1/games", {"scenario": SMALL, "dice": "players"},
@@ -63,7 +89,14 @@ def submissions(server: Gunicorn, clients: int, seconds: float) -> dict[str, Any
                     failures.append(f"create: {status}")
                     break
             event = events[i]
-            t0 = time.perf_counter()
+            if rate:
+                pause = due - time.perf_counter()
+                if pause > 0:
+                    time.sleep(pause)
+                t0 = due
+                due += interval
+            else:
+                t0 = time.perf_counter()
             status, body = server.request("POST", f"/api/v1/games/{game['id']}/events",
                                           {"expected_index": i, "events": [event]},
                                           game["tokens"][submitter(event)], conn=conn)
@@ -81,11 +114,15 @@ def submissions(server: Gunicorn, clients: int, seconds: float) -> dict[str, Any
         t.start()
     stop_at[0] = time.monotonic() + seconds
     t0 = time.monotonic()
+    cpu0, client0 = server_cpu(server), time.process_time()
     start_gate.wait()
     for t in threads:
         t.join()
     elapsed = time.monotonic() - t0
+    cpu, client_cpu = server_cpu(server) - cpu0, time.process_time() - client0
+    n = max(1, len(latencies))
     return {"requests": len(latencies), "per_second": len(latencies) / elapsed,
+            "server_cpu_ms": 1000 * cpu / n, "client_cpu_ms": 1000 * client_cpu / n,
             "p50_ms": 1000 * statistics.median(latencies) if latencies else None,
             "p99_ms": 1000 * percentile(latencies, 99) if latencies else None, "failures": failures[:3]}
 
@@ -113,16 +150,23 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--workers", type=int, default=1)          # SQLite: see commands.default_workers
     parser.add_argument("--threads", type=int, default=32)
+    parser.add_argument("--rate", type=float, default=None,
+                        help="open loop: this many submissions per second in all (default: closed loop)")
+    parser.add_argument("--synchronous", choices=("full", "normal"), default="normal",
+                        help="SQLite synchronous (docs/service.md: NORMAL survives process crashes, not power loss)")
     parser.add_argument("--skip-check", action="store_true", help="skip POST /check of the sample game")
     args = parser.parse_args()
     players_events(1)                                   # make the game before timing anything
     with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp:
-        url = f"sqlite:///{Path(tmp) / 'referee.sqlite'}"
+        url = f"sqlite:///{Path(tmp) / 'referee.sqlite'}?synchronous={args.synchronous}"
         with Gunicorn(url, workers=args.workers, threads=args.threads) as server:
+            print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (2-core machine shared with other work)")
             print(f"gunicorn: {args.workers} gthread workers x {args.threads} threads, SQLite {url}")
-            r = submissions(server, args.clients, args.seconds)
-            print(f"submissions: {args.clients} clients, {args.seconds:.0f} s: {r['requests']} requests, "
-                  f"{r['per_second']:.0f}/s, p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms"
+            r = submissions(server, args.clients, args.seconds, args.rate)
+            loop = f"open loop at {args.rate:.0f}/s" if args.rate else "closed loop"
+            print(f"submissions: {args.clients} clients, {loop}, {args.seconds:.0f} s: {r['requests']} requests, "
+                  f"{r['per_second']:.0f}/s, p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms; CPU per request: "
+                  f"server {r['server_cpu_ms']:.2f} ms, bench clients {r['client_cpu_ms']:.2f} ms"
                   + (f", failures {r['failures']}" if r["failures"] else ""))
         if not args.skip_check:
             with Gunicorn(url, workers=1, threads=2, preload=True) as server:

@@ -74,9 +74,25 @@ class Host:
         self._sides: dict[tuple[str, str], tuple[StoredGame, str]] = {}
         self._sides_lock = threading.Lock()
         self._sides_size = cache_size * 4
+        # A game's scenario and ruleset, resolved once: resolving an inline scenario document means keying
+        # the scenario cache on its canonical JSON, which profiling showed as ~6 % of a submission's CPU.
+        self._setups: dict[str, tuple[Any, Any]] = {}
 
     def close(self) -> None:
         self.committer.close()
+
+    def setup(self, stored: StoredGame) -> tuple[Any, Any]:
+        """(scenario, ruleset) of a game: they never change, so each is resolved once per game."""
+        with self._sides_lock:
+            hit = self._setups.get(stored.id)
+        if hit is not None:
+            return hit
+        hit = scenarios.resolve(stored.scenario), registry.get(stored.ruleset)
+        with self._sides_lock:
+            if len(self._setups) >= self._sides_size:
+                self._setups.pop(next(iter(self._setups)))
+            self._setups[stored.id] = hit
+        return hit
 
     def caller(self, game_id: str, token: str) -> tuple[StoredGame, str]:
         """The game (as created: its set-up, not its current count or status) and the side of ``token``.
@@ -143,8 +159,7 @@ class Host:
         append has the last word on both."""
         expected, events = self._submission(body)
         game_id = stored.id
-        scenario = scenarios.resolve(stored.scenario)
-        ruleset = registry.get(stored.ruleset)
+        scenario, ruleset = self.setup(stored)
         problems = check_events(ruleset, scenario, events)
         if problems:
             raise bad_input(problems)
@@ -232,8 +247,7 @@ class Host:
         return self.state_at(stored, stored.event_count)
 
     def _new_game(self, stored: StoredGame) -> Game[Any]:
-        scenario = scenarios.resolve(stored.scenario)
-        ruleset = registry.get(stored.ruleset)
+        scenario, ruleset = self.setup(stored)
         seed = None
         if stored.dice_mode == "referee":
             seed = game_seed(self.storage.dice_seed(stored.id), stored.side_seeds)

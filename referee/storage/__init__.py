@@ -12,6 +12,7 @@ See docs/storage.md for the schema and the guarantees.
 from __future__ import annotations
 
 import os
+from urllib.parse import parse_qsl
 
 from .base import Storage
 from .crypto import seed_commitment
@@ -34,18 +35,27 @@ def open_storage(url: str | None = None) -> Storage:
     or at DEFAULT_URL.
 
     * ``sqlite:///relative/path.db``, ``sqlite:////absolute/path.db`` (SQLAlchemy's convention:
-      the path is everything after ``sqlite:///``), ``sqlite:///:memory:`` (tests only);
+      the path is everything after ``sqlite:///``), ``sqlite:///:memory:`` (tests only); an optional
+      ``?synchronous=normal`` trades durability against power loss for speed (see .sqlite);
     * ``postgresql://user:password@host:port/database`` (also ``postgres://``).
     """
     if url is None:
         url = os.environ.get("DATABASE_URL") or DEFAULT_URL
     if url.startswith("sqlite:///"):
-        path = url[len("sqlite:///"):]
+        path, _, query = url[len("sqlite:///"):].partition("?")
+        try:
+            options = dict(parse_qsl(query, strict_parsing=True)) if query else {}
+        except ValueError:
+            raise StorageError(f"DATABASE_URL: cannot read the SQLite options {query!r} "
+                               "(sqlite:///file.db?synchronous=normal)") from None
+        unknown = sorted(set(options) - {"synchronous"})
+        if unknown:
+            raise StorageError(f"DATABASE_URL: unknown SQLite option(s) {', '.join(unknown)} (known: synchronous)")
         if not path:
             raise StorageError("DATABASE_URL names no SQLite file (sqlite:///path/to/file.db)")
         from .sqlite import SQLiteStorage
 
-        return SQLiteStorage(path)
+        return SQLiteStorage(path, synchronous=options.get("synchronous", "FULL"))
     if url.startswith(("postgresql://", "postgres://")):
         try:
             from .postgres import PostgresStorage

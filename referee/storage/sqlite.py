@@ -1,8 +1,11 @@
 """The SQLite backend: the default, one file next to the service.
 
 * WAL journal: readers never block the writer, nor the writer readers.
-* ``synchronous = FULL``: a commit returns only once it is on disk, so an acknowledged submission
-  survives a crash of the process *and* of the machine.
+* ``synchronous = FULL`` (the default): a commit returns only once it is on disk, so an acknowledged
+  submission survives a crash of the process *and* of the machine.  ``synchronous="NORMAL"`` (URL
+  ``sqlite:///file.db?synchronous=normal``) skips the flush per commit: in WAL mode a commit is still
+  atomic and survives a crash of the process (it is in the OS's page cache), but the last transactions
+  before a power loss or OS crash may be lost (never corrupted); flushes then happen at checkpoints.
 * Every write transaction starts with BEGIN IMMEDIATE, which takes the database's single write lock
   up front.  Two appenders can then never both read the same event count and both insert: the
   second waits (up to the busy timeout) and reads the count the first one committed.  A DEFERRED
@@ -28,6 +31,8 @@ from .session import Row, Session
 log = logging.getLogger(__name__)
 
 MEMORY = ":memory:"
+# Durability levels offered (module docstring); OFF is not: a crash of the machine could corrupt the file.
+SYNCHRONOUS = ("FULL", "NORMAL")
 MAX_IDLE = 8
 """Idle connections kept for reuse; more are opened when more threads need one at once."""
 
@@ -59,9 +64,13 @@ class _SQLiteSession(Session):
 class SQLiteStorage(Storage):
     migrations = schema.SQLITE
 
-    def __init__(self, path: str, *, busy_timeout: float = 10.0) -> None:
+    def __init__(self, path: str, *, busy_timeout: float = 10.0, synchronous: str = "FULL") -> None:
         """``path`` is a file name, or ``:memory:`` (one private database for this object: tests
-        only, it is gone when the object is closed)."""
+        only, it is gone when the object is closed).  ``synchronous``: FULL or NORMAL (module docstring)."""
+        synchronous = synchronous.upper()
+        if synchronous not in SYNCHRONOUS:
+            raise StorageError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}")
+        self._synchronous = synchronous
         self._path = path
         self._busy_timeout = busy_timeout
         # Connections are reused (an idle list, like a pool), one transaction at a time each:
@@ -99,7 +108,7 @@ class SQLiteStorage(Storage):
                                check_same_thread=False)
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
-        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute(f"PRAGMA synchronous = {self._synchronous}")
         return conn
 
     @contextmanager

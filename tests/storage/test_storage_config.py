@@ -42,6 +42,23 @@ def test_sqlite_file_is_in_wal_mode(tmp_path: Path) -> None:
     assert RawDatabase(url).execute("PRAGMA journal_mode") == [("wal",)]
 
 
+@pytest.mark.parametrize("query, level", [("", 2), ("?synchronous=full", 2), ("?synchronous=normal", 1),
+                                          ("?synchronous=NORMAL", 1)])
+def test_sqlite_synchronous_from_the_url(tmp_path: Path, query: str, level: int) -> None:
+    # FULL (2) by default: a commit is on disk when it returns; NORMAL (1) only when asked for (docs/storage.md).
+    with open_storage(f"sqlite:///{tmp_path / 's.db'}{query}") as storage:
+        assert isinstance(storage, SQLiteStorage)
+        with storage._connection() as conn:
+            assert conn.execute("PRAGMA synchronous").fetchone()[0] == level
+    assert (tmp_path / "s.db").is_file()                          # the query is not part of the file name
+
+
+@pytest.mark.parametrize("query", ["?synchronous=off", "?fsync=no", "?synchronous"])
+def test_sqlite_bad_options_are_refused(tmp_path: Path, query: str) -> None:
+    with pytest.raises(StorageError, match="synchronous"):
+        open_storage(f"sqlite:///{tmp_path / 's.db'}{query}")
+
+
 def test_memory_database_works_and_is_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     with open_storage("sqlite:///:memory:") as one, open_storage("sqlite:///:memory:") as two:

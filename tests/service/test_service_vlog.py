@@ -1,0 +1,38 @@
+"""POST /check of a real engine recording: the Borodino opening played in VASSAL (tests/vassal_logs), uploaded as
+multipart with the module's facts file, is ruled on exactly as ``referee check`` rules on the same files."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from referee import cli
+
+pytestmark = pytest.mark.slow     # loads the Borodino scenario (a few seconds)
+
+FIXTURES = Path(__file__).resolve().parents[1] / "vassal_logs" / "fixtures"
+VLOG = FIXTURES / "borodino.vlog"
+MODULE = FIXTURES / "borodino-facts.vmod"
+
+# tests/vassal_logs/test_vlog_borodino.py: what the engine recording must be ruled as.
+EXPECTED = [("orders", "legal"), ("orders", "legal"), ("first_marker", "legal"), ("move", "legal"),
+            ("move", "legal"), ("move", "illegal"), ("end_activation", "legal"), ("draw", "legal"),
+            ("individual_order", "legal"), ("roll", "legal"), ("end_activation", "legal")]
+
+
+def test_check_of_the_borodino_vlog_with_its_module_rules_as_the_cli(client: FlaskClient,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["check", str(VLOG), "--module", str(MODULE), "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+
+    with VLOG.open("rb") as log, MODULE.open("rb") as module:
+        resp = client.post("/api/v1/check", data={"log": (log, VLOG.name), "module": (module, MODULE.name)},
+                           content_type="multipart/form-data")
+    assert resp.status_code == 200, resp.get_data(as_text=True)[:500]
+    body = resp.json
+    assert body == printed
+    assert [(r["type"], r["verdict"]) for r in body["rulings"]] == EXPECTED
+    assert body["rulings"][1]["results"][-1] == {"effect": "initiative", "rule": "BOR-INITIATIVE", "side": "French"}
+    assert "Damas a needs 8 MP but has 2" in body["rulings"][5]["errors"][0]["message"]
