@@ -43,7 +43,7 @@ def test_cat_68_seed_example_commitment_roll_6_or_less_as_events():
         "commitment", 5, "9.43", "cohesion of Guy a")
     assert [(m["value"], m["rule"]) for m in roll["modifiers"]] == [(-2, "9.42"), (1, "9.42")]
     assert (roll["pass_max"], roll["p_success"], roll["outcome"]) == (6, 0.7, "pass")
-    assert r["results"] == [{"unit": "guy-a", "effect": "committed", "rule": "9.45"}]
+    assert r["rules"] == ["9.41", "9.42", "9.43"] and r["results"] == []
     assert r["awaiting"] == [{"type": "shock", "side": FR, "rule": "9.5"}]
 
 
@@ -344,3 +344,21 @@ def test_cat_128_collapse_in_the_morale_phase_ignores_militia_and_is_reported_on
     found = [x.to_dict() for r in p.rulings[-3:] for x in r.results if x.effect == "collapsed"]
     assert found == [{"effect": "collapsed", "rule": "10.5", "ag": "ru-2"}]
     assert "ru-2" in p.state.collapsed
+
+
+def test_8_6_reaction_fire_after_the_apcs_disorders_the_attacker_and_cancels_its_shock():
+    sc = game_scenario(at(napoleon(), "0101"), at(kutuzov(), "0808"),
+                       at(inf("a", cohesion=5), FRONT_L, facing=6),
+                       at(art("gun", RU, ag="ru-2", fire=6, eff_range=2, max_range=4), DEF_HEX, facing=12),
+                       at(inf("r", RU, ag="ru-2"), DEF_HEX, facing=12), ags=AGS)
+    p = play(sc)
+    start(p, fr=["a"])
+    p.ok("assaults", side=FR, assaults=[{"attackers": ["a"], "target": [DEF_HEX]}])
+    assert errors(p("reaction_fire", side=RU, unit="gun", target=FRONT_L, roll=5)) == [("8.6", "before_commitment")]
+    p.ok("commitment", side=FR, unit="a", roll=0)
+    assert errors(p("reaction_fire", side=FR, unit="gun", target=FRONT_L, roll=5)) == [("8.6", "defender_only")]
+    r = p.ok("reaction_fire", side=RU, unit="gun", target=FRONT_L, roll=7)
+    assert r["rolls"][0]["purpose"] == "fire" and r["rolls"][0]["result"] in ("disordered", "disordered_retreat")
+    assert {"unit": "a", "effect": "disordered", "rule": "8.5"} in r["results"]
+    assert errors(p("reaction_fire", side=RU, unit="gun", target=FRONT_L, roll=7))[0] == ("8.6", "reacted")
+    assert errors(p("shock", side=FR, assault=0, roll=5)) == [("9.45", "not_committed")]

@@ -73,6 +73,7 @@ class Combat:
     retreats: tuple[OwedRetreat, ...] = ()
     advances: tuple[OwedAdvance, ...] = ()
     fired_at_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # 8.7: target hex -> firer hexes
+    reacted: frozenset[str] = frozenset()              # 8.6: batteries that made their reaction fire
 
     @property
     def owes(self) -> bool:

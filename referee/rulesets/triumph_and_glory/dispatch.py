@@ -99,6 +99,7 @@ RULES: Mapping[str, Rule] = {
     "assaults": shock_events.rule_assaults,
     "commitment": shock_events.rule_commitment,
     "shock": shock_events.rule_shock,
+    "reaction_fire": shock_events.rule_reaction_fire,
     "retreat": owed.rule_retreat,
     "advance": owed.rule_advance,
     "rally": morale_events.rule_rally,

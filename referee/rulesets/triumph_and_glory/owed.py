@@ -97,6 +97,9 @@ def rule_combat_check(state: TGState, event: Mapping[str, Any], dice: EventDice)
                 board, c, results = owe_retreat(board, c, u.hex, k.sources, "9.62")
         else:
             board, results = apply_effects(board, [disorder_effect(u, board.rules, k.rule)])
+            if k.rule == "8.6" and u.hex is not None:       # Disordered by reaction fire: no shock (8.6, 9.24)
+                from .shock_events import cancel_if_disordered
+                c = cancel_if_disordered(board, c, u.hex, [uid])
     c = after_change(board, c, act)
     new = replace(state, board=board, activation=replace(act, combat=c))
     return legal("cohesion_check", [k.rule], rolls=[roll], results=results, awaiting=awaiting(c)), new

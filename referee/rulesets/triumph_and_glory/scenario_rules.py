@@ -103,7 +103,6 @@ def parse(scenario: Scenario) -> ScenarioRules:
     ids = frozenset(canonical(r) for r in scenario.special_rules)
     opt: Mapping[str, Any] = scenario.options
     ags = scenario.counters.activation_groups
-    leaders = scenario.counters.leaders
     cinc_of = {s.name: s.cinc for s in scenario.sides}
 
     army = None

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
-from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal, result
+from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal
 
 from .records import replace
 from . import commitment as cm
+from . import fire as fr
 from . import shock as sk
 from .board import Board, UnitState
 from .combat import Assault, OwedCheck, ShockDetail, apply_effects, engine_roll, natural_bands
@@ -129,15 +130,12 @@ def rule_commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -
     passed = bool(roll.passed)
     c = replace(c, commit_owed=tuple(x for x in c.commit_owed if x != uid),
                 committed={**c.committed, hex_: passed})  # type: ignore[dict-item]
-    declared = [u for a in c.assaults for u in a.attackers if state.unit(u).hex == hex_]
-    if passed:
-        res = [result("committed", "9.45", u) for u in cm.committed_units(state.board, hex_, declared, True)]  # type: ignore[arg-type]
-    else:
-        res = [result("not_committed", "9.45", u) for u in declared]
+    # 9.45: the hex's declared units assault or drop out with its roll; the roll's outcome says which, and
+    # the declaration names them, so no result of its own (DESIGN §5's effects are state changes).
     waits = [Awaiting("commitment", side, "9.41", u) for u in c.commit_owed]
     if not c.commit_owed:
         waits += [Awaiting("shock", side, "9.5") for i in range(len(c.assaults)) if c.attackers_of(i, state.board)]
-    return (legal("commitment", ["9.41", "9.42", "9.43", "9.45"], rolls=[roll], results=res, awaiting=waits),
+    return (legal("commitment", ["9.41", "9.42", "9.43"], rolls=[roll], awaiting=waits),
             replace(state, activation=replace(act, combat=c)))
 
 
@@ -225,3 +223,90 @@ def shock_detail(board: Board, attackers: list[UnitState], spec: TableRoll) -> S
         attackers=tuple((u.id, u.defn.name, u.hex or "") for u in attackers),
         defenders={t.hex: tuple((u.id, u.defn.name) for u in board.stack(t.hex)) for t in spec.targets},
         bands={t.hex: natural_bands(spec.table, t.total_modifier) for t in spec.targets})
+
+
+# --------------------------------------------------------------------------------------------- 8.6
+
+def reaction_fire_errors(state: TGState, side: str, uid: str, target: str) -> list[Error]:
+    """8.6: after every APC is rolled and before the assault is resolved, a Good-Order battery in a hex about to
+    be shocked may fire once at an attacking hex in its front."""
+    act = state.activation
+    if act is None or not act.combat.declared or act.side is None:
+        return [Error("8.6", "no_assault", "reaction fire answers a declared assault")]
+    c, board = act.combat, state.board
+    if side == act.side:
+        return [Error("8.6", "defender_only", "reaction fire is the defender's")]
+    if c.commit_owed:
+        return [Error("8.6", "before_commitment", "reaction fire comes after every Assault Probability Check")]
+    if c.owes:
+        return [Error("9.6", "acts_owed", "the owed checks, retreats and advances come first")]
+    u = board.units[uid]
+    if u.side != side:
+        return [Error("8.6", "not_your_unit", f"{uid} is not {side}'s")]
+    if uid in c.reacted:
+        return [Error("8.6", "reacted", f"{u.defn.name} has made its reaction fire")]
+    shocked, attacking = _shocked_and_attacking(state, c)
+    return _errs(fr.reaction_fire_errors(board, u, target, shocked, attacking))
+
+
+def _shocked_and_attacking(state: TGState, c) -> tuple[list[str], list[str]]:
+    board = state.board
+    open_ = [i for i in c.shocks_left(board, state.activation.side)]  # type: ignore[union-attr]
+    shocked = [h for i in open_ for h in c.assaults[i].targets]
+    attacking = list(dict.fromkeys(board.units[u].hex for i in open_ for u in c.attackers_of(i, board)
+                                   if board.units[u].hex))
+    return shocked, attacking  # type: ignore[return-value]
+
+
+def rule_reaction_fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    side, uid, target = event["side"], event["unit"], event["target"]
+    errors = reaction_fire_errors(state, side, uid, target)
+    if errors:
+        return illegal("reaction_fire", errors), state
+    act = state.activation
+    assert act is not None
+    board = state.board
+    battery = board.units[uid]
+    spec = fr.fire_roll(board, [battery], target)
+    natural = dice.roll("roll", "fire")
+    roll = engine_roll(spec, natural, side)
+    if natural is None:
+        return legal("reaction_fire", ["8.6"], rolls=[roll]), state
+    res = spec.result(natural)
+    infantry = any(u.kind == "infantry" for u in board.stack(target))
+    affected = fr.reaction_fire_affected(board, target, infantry)
+    outcome = fr.fire_outcome(board, res, target, affected)
+    c = act.combat
+    board, results = apply_effects(board, outcome.effects)
+    c = replace(c, reacted=c.reacted | {uid},
+                checks=c.checks + tuple(OwedCheck(k.unit or "", act.side or "", "8.6") for k in outcome.checks))
+    c = cancel_if_disordered(board, c, target, [e.unit for e in outcome.effects])
+    if outcome.retreat and board.stack(target):
+        board, c, more = owe_retreat(board, c, target, (battery.hex or "",), "8.5")
+        results += more
+    return (legal("reaction_fire", ["8.6", "8.5"], rolls=[roll], results=results, awaiting=awaiting(c)),
+            replace(state, board=board, activation=replace(act, combat=c)))
+
+
+def cancel_if_disordered(board: Board, c, attacker_hex: str, hit: list[str]):
+    """8.6 / 9.24: infantry (or non-charging cavalry) Disordered by reaction fire lose their shock, with every
+    unit stacked with them: the hex no longer takes part."""
+    if fr.cancelled_by_reaction_fire(board, attacker_hex, hit, charging=False):
+        return replace(c, committed={**c.committed, attacker_hex: False})
+    return c
+
+
+def reaction_fire_actions(state: TGState) -> list[dict[str, Any]]:
+    act = state.activation
+    if act is None or act.side is None or not act.combat.declared or act.combat.commit_owed or act.combat.owes:
+        return []
+    c, board = act.combat, state.board
+    shocked, attacking = _shocked_and_attacking(state, c)
+    out = []
+    for h in dict.fromkeys(shocked):
+        for u in board.stack(h):
+            if u.kind == "artillery" and u.id not in c.reacted:
+                for t in fr.reaction_fire_targets(board, u, attacking):
+                    out.append({"type": "reaction_fire", "side": u.side, "unit": u.id, "target": t})
+                    break
+    return out
