@@ -1,13 +1,16 @@
 """Load on the referee service: hosted-game submissions and POST /check, against gunicorn on 127.0.0.1.
 
     .venv/bin/python bench/bench_service.py [--clients 32] [--seconds 15] [--workers 1] [--threads 32]
+        [--rate N] [--synchronous full|normal] [--postgres] [--skip-check]
 
-Set-up: one SQLite database (WAL, synchronous=FULL) in a temporary folder; gunicorn with ``--workers`` gthread
-workers.  Each of ``--clients`` threads plays its own hosted game (dice: players) on the small test scenario
+Set-up: one SQLite database (WAL; synchronous=NORMAL unless ``--synchronous full``) in a temporary folder, or
+the test PostgreSQL server (``--postgres``); gunicorn with ``--workers`` gthread workers.  Each of ``--clients`` threads plays its own hosted game (dice: players) on the small test scenario
 (8x8 map, two corps, two turns: tests/service/service_scenario.py), submitting one event per request with
 its expected_index, over a kept-alive connection; when its game ends it creates a new one.  The events are a
 random legal game made beforehand by the engine, with their rolls written in, so every submission is ruled
-on for real (and stored with its ruling).  Figures: submissions per second and p50/p99 latency.
+on for real (and stored with its ruling).  Figures: submissions per second, p50/p99 latency, CPU per request
+(server and bench clients: the figure that depends least on the load of this shared machine), load average.
+Closed loop by default; ``--rate`` for an open loop at a fixed total rate.
 
 Then POST /check of the whole sample game (tests/fixtures/logs/sample-borodino.json) on a fresh one-worker
 server: the first request (waits for the worker's scenario warm-up), a log it has not seen (the full replay
@@ -28,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "service")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "service"), str(ROOT / "tests" / "storage")]
 
 from live import Gunicorn  # noqa: E402
 from service_play import players_events, submitter  # noqa: E402
@@ -154,20 +157,34 @@ def main() -> int:
                         help="open loop: this many submissions per second in all (default: closed loop)")
     parser.add_argument("--synchronous", choices=("full", "normal"), default="normal",
                         help="SQLite synchronous (docs/service.md: NORMAL survives process crashes, not power loss)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="submissions against the test PostgreSQL server (tests/storage/pg_server.py; it runs "
+                             "with fsync=off, on the same two cores) instead of SQLite")
     parser.add_argument("--skip-check", action="store_true", help="skip POST /check of the sample game")
     args = parser.parse_args()
     players_events(1)                                   # make the game before timing anything
     with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp:
         url = f"sqlite:///{Path(tmp) / 'referee.sqlite'}?synchronous={args.synchronous}"
-        with Gunicorn(url, workers=args.workers, threads=args.threads) as server:
-            print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (2-core machine shared with other work)")
-            print(f"gunicorn: {args.workers} gthread workers x {args.threads} threads, SQLite {url}")
-            r = submissions(server, args.clients, args.seconds, args.rate)
-            loop = f"open loop at {args.rate:.0f}/s" if args.rate else "closed loop"
-            print(f"submissions: {args.clients} clients, {loop}, {args.seconds:.0f} s: {r['requests']} requests, "
-                  f"{r['per_second']:.0f}/s, p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms; CPU per request: "
-                  f"server {r['server_cpu_ms']:.2f} ms, bench clients {r['client_cpu_ms']:.2f} ms"
-                  + (f", failures {r['failures']}" if r["failures"] else ""))
+        pg = None
+        if args.postgres:
+            from pg_server import start_server
+            pg = start_server()
+        try:
+            run_url = pg.new_database_url() if pg is not None else url
+            with Gunicorn(run_url, workers=args.workers, threads=args.threads) as server:
+                load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+                print(f"load average {load} (2-core machine shared with other work)")
+                store = "PostgreSQL (fsync=off)" if pg else f"SQLite {url}"
+                print(f"gunicorn: {args.workers} gthread workers x {args.threads} threads, {store}")
+                r = submissions(server, args.clients, args.seconds, args.rate)
+                loop = f"open loop at {args.rate:.0f}/s" if args.rate else "closed loop"
+                print(f"submissions: {args.clients} clients, {loop}, {args.seconds:.0f} s: {r['requests']} requests, "
+                      f"{r['per_second']:.0f}/s, p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms; CPU per request: "
+                      f"server {r['server_cpu_ms']:.2f} ms, bench clients {r['client_cpu_ms']:.2f} ms"
+                      + (f", failures {r['failures']}" if r["failures"] else ""))
+        finally:
+            if pg is not None:
+                pg.stop()
         if not args.skip_check:
             with Gunicorn(url, workers=1, threads=2, preload=True) as server:
                 c = check_sample(server)
