@@ -66,8 +66,11 @@ def declaration_errors(state: TGState, side: str, assaults: list[Assault]) -> li
         ag = units[0].ag if units else None
         errors += _errs(sk.declaration_errors(board, units, list(a.targets), active_ag=ag,
                                               start_hexes=act.start_hexes))     # type: ignore[arg-type]
-        if units and any(u.ag not in act.ags for u in units):
-            errors.append(Error("6.23", "not_active_group", "only units of the active group assault"))
+        # 6.23: the top unit of each attacking hex must be activated now (AG activation: of the active AG;
+        # Schevardino: of an active command).
+        tops = {board.top(u.hex) for u in units if u.hex}
+        if any(t is not None and t.id not in act.units for t in tops):
+            errors.append(Error("6.23", "top_not_active", "the top unit of an attacking hex is not activated"))
     return errors
 
 
