@@ -466,14 +466,14 @@ class Board:
         was before (map or box).  Legality is the caller's business: validate first, then apply."""
         u = self.units[uid]
         units = self.units.copy()
+        leader = u.is_leader               # asked once: a property with an isinstance, one move per event
         # copy only the index that changes: leaders and combat units are indexed apart
-        index = self.leaders_by_hex.copy() if u.is_leader else self.stacks.copy()
+        index = self.leaders_by_hex.copy() if leader else self.stacks.copy()
         self._detach(u, index)
         here = tuple(x for x in index.get(hex_id, ()) if x != uid)
         index[hex_id] = (uid,) + here if top else here + (uid,)
         units[uid] = u.evolve(hex=hex_id, box=None, facing=u.facing if facing is None else facing, **changes)
-        return self._with(units, None if u.is_leader else index, index if u.is_leader else None,
-                          changed=(u.hex, hex_id))
+        return self._with(units, None if leader else index, index if leader else None, changed=(u.hex, hex_id))
 
     def move(self, uid: str, hex_id: str, facing: int | None = None, **changes: Any) -> "Board":
         """A completed move: to the bottom of the stack in ``hex_id`` (6.24), marked as moved; a moved

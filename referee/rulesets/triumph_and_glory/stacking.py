@@ -107,6 +107,9 @@ def enemy_hex_error(board: Board, unit: UnitState, hex_id: str) -> RuleError | N
 
 def stacking_errors_entering(board: Board, unit: UnitState, hex_id: str) -> list[RuleError]:
     """6.21 / 6.22 for ``unit`` ending its move in ``hex_id`` (where it goes to the bottom, 6.24)."""
+    ids = board.stacks.get(hex_id)
+    if not ids or ids == (unit.id,):
+        return []           # most moves end alone: no enemy there (6.22) and one unit is a legal stack (6.21)
     err = enemy_hex_error(board, unit, hex_id)
     if err:
         return [err]
