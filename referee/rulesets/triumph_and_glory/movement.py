@@ -144,7 +144,14 @@ class MoveResult:
 def allowance(unit: UnitState, mode: str, fired: bool = False, half_of_limited: bool = True) -> int:
     """7.11 normal MA; 7.12 limited ⌈MA/2⌉; 7.13 / 7.42 extended 2×MA; 7.36 fired artillery halves it."""
     ma = unit.ma
-    base = {"normal": ma, "limited": math.ceil(ma / 2), "extended": 2 * ma, "reinforcement": 2 * ma}[mode]
+    if mode == "normal":
+        base = ma
+    elif mode == "limited":
+        base = math.ceil(ma / 2)
+    elif mode in ("extended", "reinforcement"):
+        base = 2 * ma
+    else:
+        raise KeyError(mode)
     if fired and unit.kind == "artillery":
         return math.ceil((base if (mode == "limited" and half_of_limited) else ma) / 2)
     return base

@@ -70,9 +70,9 @@ def in_enemy_zoc(board: Board, hex_id: str, side: str) -> bool:
     Asked for every hex a mover enters or considers (~25,000 times a game), and most hexes have no enemy
     next to them: that answer (no enemy neighbour, so no ZOC) takes six stack look-ups, cheaper than the
     memo; only a hex with an enemy neighbour goes on to the memoised ``zoc_sources``."""
-    stacks, units = board.stacks, board.units
+    stack_at, units = board.stacks.get, board.units
     for n in board.static.adjacent[hex_id]:
-        ids = stacks.get(n)
+        ids = stack_at(n)
         if ids and units[ids[0]].defn.side != side:     # sides never mix in a hex (6.22): the top tells
             return bool(zoc_sources(board, hex_id, side))
     return False
