@@ -80,9 +80,12 @@ def _rule(game: Game[S], index: int, event: Mapping[str, Any], type_: str,
                           owed=tuple(dice.owed), awaiting=dict(zip((s for s, _ in dice.owed), awaits)))
         ruling = replace(ruling, awaiting=ruling.awaiting + awaits)
         return ruling, replace(game, pending=waiting), dict(event)
-    # The direct constructor: this runs once per event and dataclasses.replace re-reads the fields each time.
-    return ruling, Game(game.ruleset, new_state, game.dice, game.seed, game.rolls_used + len(dice.drawn),
-                        None), dice.filled_event()
+    # Built field-wise rather than by the frozen __init__ (six object.__setattr__ calls): once per event.
+    new_game = object.__new__(Game)
+    object.__setattr__(new_game, "__dict__", {
+        "ruleset": game.ruleset, "state": new_state, "dice": game.dice, "seed": game.seed,
+        "rolls_used": game.rolls_used + len(dice.drawn), "pending": None})
+    return ruling, new_game, dice.filled_event() if dice.drawn else dict(event)
 
 
 def _pay_roll(game: Game[S], index: int, event: Mapping[str, Any]) -> tuple[Ruling, Game[S], dict[str, Any]]:

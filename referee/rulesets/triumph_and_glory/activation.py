@@ -130,14 +130,17 @@ def begin(state: TGState, marker: str) -> tuple[TGState, list[Result]]:
             if ag in ags and ag not in state.revealed:
                 effect = "under_orders" if i in o.under_orders else "no_orders"
                 results.append(result(effect, "5.23", g[0], units=list(g)))
-        state = replace(state, revealed=state.revealed | ags)
-        act = Activation(marker=marker, side=side, ags=ags, units=units)
-    else:
-        # barrage (fire_events) / destruction (destruction.py): the draw owes a roll per burning village
-        act = Activation(marker=marker, side=side,
-                         fires_owed=tuple(sorted(state.board.on_fire)) if marker == DESTRUCTION else ())
-    act = replace(act, start_hexes={u: state.unit(u).hex for u in act.units})
-    return replace(state, activation=act, board=reset_activation_flags(state, act.units)), results
+        units_at = state.board.units
+        act = Activation(marker=marker, side=side, ags=ags, units=units,
+                         start_hexes={u: units_at[u].hex for u in units})
+        # one copy of the state for the reveal, the activation and the reset flags together
+        return replace(state, revealed=state.revealed | ags, activation=act,
+                       board=reset_activation_flags(state, units)), results
+    # barrage (fire_events) / destruction (destruction.py): the draw owes a roll per burning village;
+    # no unit is activated, so there are no start hexes and no flags to reset.
+    act = Activation(marker=marker, side=side,
+                     fires_owed=tuple(sorted(state.board.on_fire)) if marker == DESTRUCTION else ())
+    return replace(state, activation=act, board=reset_activation_flags(state, ())), results
 
 
 def reset_activation_flags(state: TGState, units: Iterable[str]):

@@ -31,6 +31,7 @@ from modulebuilder.hexgrid import HexGrid
 from modulebuilder.model import Leader, MapDef, Scenario, Unit
 
 from .errors import RuleError
+from .records import fast_init
 from .terrain import MovementTable
 
 __all__ = ["Board", "BoardMap", "RuleError", "RuleSwitches", "UnitState", "brigade_of"]
@@ -104,6 +105,7 @@ class RuleSwitches:
 
 # --------------------------------------------------------------------------------------------- units
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class UnitState:
     """One counter's position and state.  ``defn`` is the printed counter (model.Unit) or a CinC
@@ -130,11 +132,12 @@ class UnitState:
         """A copy with some fields changed (``dataclasses.replace`` without its per-call introspection: all
         values read at once, the changed ones put in place by index)."""
         values = list(_GET_FIELDS(self))
-        for name, value in changes.items():
-            i = _FIELD_INDEX.get(name)
-            if i is None:
-                raise TypeError(f"UnitState has no field {name!r}")
-            values[i] = value
+        index = _FIELD_INDEX
+        try:
+            for name, value in changes.items():
+                values[index[name]] = value
+        except KeyError as e:
+            raise TypeError(f"UnitState has no field {e.args[0]!r}") from None
         return UnitState(*values)
 
     @property
@@ -448,6 +451,13 @@ class Board:
         for uid, ch in changes.items():
             units[uid] = units[uid].evolve(**ch)
         return self._with(units=units, changed=[units[uid].hex for uid in changes])
+
+    def with_units(self, new: Mapping[str, UnitState]) -> "Board":
+        """Whole UnitStates replaced, not moved (same hex and box as before): ``update_many`` for callers that
+        built the new states themselves."""
+        units = self.units.copy()
+        units.update(new)
+        return self._with(units=units, changed=[u.hex for u in new.values()])
 
     @staticmethod
     def _detach(u: UnitState, index: dict[str, tuple[str, ...]]) -> None:

@@ -64,6 +64,7 @@ from typing import Iterable, Literal, NamedTuple, Sequence
 
 from .board import Board, UnitState
 from .errors import RuleError
+from .records import fast_init
 from .facing import facing_error, required_facing
 from .stacking import stacking_errors_entering
 from .terrain import Cost, column_of
@@ -79,6 +80,7 @@ ENTRY_EXCLUSION = 2          # 7.44
 SQUARE_MAX_COST = 2          # 9.85
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MoveContext:
     """What the state machine knows about the mover's activation (the Board knows the position)."""
@@ -92,6 +94,7 @@ class MoveContext:
     forbidden_hexes: frozenset[str] = frozenset()   # 7.44 (see entry_exclusion) and scenario limits
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Step:
     hex: str
@@ -114,6 +117,7 @@ class Effect:
         return out
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MoveResult:
     unit: str
@@ -165,14 +169,17 @@ def entry_exclusion(board: Board, enemy_entry_hexes: Iterable[str]) -> frozenset
 
 def begin_activation(board: Board, unit_ids: Iterable[str]) -> Board:
     """Reset the per-activation flags of ``unit_ids`` and record which start in an enemy ZOC (6.34)."""
-    changes = {}
+    changed: dict[str, UnitState] = {}
+    units = board.units
     for uid in unit_ids:
-        u = board.units[uid]
+        u = units[uid]
         zoc = u.hex is not None and in_enemy_zoc(board, u.hex, u.side)
         # Most units start clean already: copying a UnitState only when a flag changes keeps a draw cheap.
         if u.moved or u.fired or u.mode is not None or u.mp_spent or u.started_in_zoc != zoc:
-            changes[uid] = {"moved": False, "fired": False, "mode": None, "mp_spent": 0, "started_in_zoc": zoc}
-    return board.update_many(changes) if changes else board
+            # Built directly, not through evolve(**changes): a draw resets a dozen units, ~500 draws a game.
+            changed[uid] = UnitState(u.id, u.defn, u.hex, u.box, u.facing, u.status, False, False, None, zoc, 0,
+                                     u.square, u.overstack)
+    return board.with_units(changed) if changed else board
 
 
 # ------------------------------------------------------------------------------------------- the plan
