@@ -85,12 +85,21 @@ class Roll:
         return d
 
 
-def pass_max_for(base: int, modifiers: Sequence[Modifier]) -> int:
+def pass_max(base: int, total_modifier: int) -> int:
     """Highest natural roll that passes "natural + ΣDRM ≤ base", clamped to −1..9.
 
     §0 of the digest: no natural roll passes or fails automatically, so −1 means nothing passes, 9 means all.
     """
-    return max(-1, min(9, base - sum(m.value for m in modifiers)))
+    return max(-1, min(9, base - total_modifier))
+
+
+def p_success(pass_max_: int) -> float:
+    """Chance that a fair d10 (faces 0–9) shows ``pass_max_`` or less."""
+    return round((pass_max_ + 1) / 10, 2)
+
+
+def pass_max_for(base: int, modifiers: Sequence[Modifier]) -> int:
+    return pass_max(base, sum(m.value for m in modifiers))
 
 
 def pass_fail_roll(purpose: str, natural: int | None, base: int, *, base_label: str, base_rule: str,
@@ -101,7 +110,7 @@ def pass_fail_roll(purpose: str, natural: int | None, base: int, *, base_label: 
     pm = pass_max_for(base, mods)
     outcome = None if natural is None else ("pass" if natural <= pm else "fail")
     return Roll(purpose=purpose, natural=natural, unit=unit, side=side, base=base, base_label=base_label,
-                base_rule=base_rule, modifiers=mods, pass_max=pm, p_success=round((pm + 1) / 10, 2),
+                base_rule=base_rule, modifiers=mods, pass_max=pm, p_success=p_success(pm),
                 outcome=outcome)
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.engine.ruling import Modifier as EModifier
 from referee.engine.ruling import Roll, Result, pass_fail_roll, result, table_roll
 
 from .board import Board
@@ -144,25 +143,21 @@ def natural_bands(table: Any, total_modifier: int) -> tuple[tuple[str, int, int]
     return tuple((r, lo, hi) for r, lo, hi in out)
 
 
-def _mods(mods: Iterable[Any]) -> tuple[EModifier, ...]:
-    return tuple(EModifier(m.value, m.rule, m.reason) for m in mods)
-
-
 def engine_roll(spec: PassRoll | TableRoll, natural: int | None, side: str | None = None,
                 detail: ShockDetail | None = None) -> Roll:
     """The ruling's roll for a part-2 roll specification."""
     if isinstance(spec, PassRoll):
         return pass_fail_roll(spec.purpose, natural, spec.base, base_label=spec.base_label,
-                              base_rule=spec.base_rule, modifiers=_mods(spec.modifiers), unit=spec.unit, side=side)
+                              base_rule=spec.base_rule, modifiers=tuple(spec.modifiers), unit=spec.unit, side=side)
     if len(spec.targets) == 1 and detail is None:
         res = spec.result(natural) if natural is not None else None
-        return table_roll(spec.purpose, natural, res, modifiers=_mods(spec.modifiers), unit=spec.unit, side=side)
+        return table_roll(spec.purpose, natural, res, modifiers=tuple(spec.modifiers), unit=spec.unit, side=side)
     d = spec.to_dict(natural)
     per = d["targets"] if "targets" in d else [{"hex": spec.targets[0].hex, "modifiers": d["modifiers"],
                                                 "modified": d["modified"], "result": d["result"]}]
     first = spec.targets[0]
     return TargetsRoll(purpose=spec.purpose, natural=natural, unit=spec.unit, side=side, table=True,
-                       modifiers=_mods(first.modifiers), targets=tuple(per), detail=detail,
+                       modifiers=tuple(first.modifiers), targets=tuple(per), detail=detail,
                        modified=None if natural is None else natural + first.total_modifier,
                        result=None if natural is None else spec.result(natural))
 

@@ -22,21 +22,13 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+# One Modifier type and one pass arithmetic for the engine and every rule: the ruling shows what the rules used.
+from referee.engine.ruling import Modifier, p_success, pass_max
+
 __all__ = ["Modifier", "PassRoll", "TableRoll", "TargetRoll", "BandTable", "Band", "mod", "check_natural",
            "pass_max", "p_success", "nonzero", "DIE_FACES"]
 
 DIE_FACES = range(10)          # one d10, 0–9 (main digest §0)
-
-
-@dataclass(frozen=True, slots=True)
-class Modifier:
-    """A die-roll modifier and the rule that grants it (DESIGN §5 ``modifiers``)."""
-    value: int
-    rule: str
-    reason: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"value": self.value, "rule": self.rule, "reason": self.reason}
 
 
 def mod(value: int, rule: str, reason: str) -> Modifier:
@@ -48,17 +40,6 @@ def check_natural(natural: int | None) -> None:
     if natural is not None and (isinstance(natural, bool) or not isinstance(natural, int)
                                 or natural not in DIE_FACES):
         raise ValueError(f"a natural d10 roll is 0-9, not {natural!r}")
-
-
-def pass_max(base: int, total_modifier: int) -> int:
-    """Highest natural that passes "natural + ΣDRM ≤ base"; −1 when none can, 9 when all do (§0: no
-    automatic results)."""
-    return max(-1, min(9, base - total_modifier))
-
-
-def p_success(pass_max_: int) -> float:
-    """Chance that a fair d10 is ≤ ``pass_max_`` (0–9 faces)."""
-    return round((pass_max_ + 1) / 10, 2)
 
 
 @dataclass(frozen=True, slots=True)
