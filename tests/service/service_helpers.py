@@ -2,11 +2,7 @@
 conftest module, so importing names from one is ambiguous)."""
 from __future__ import annotations
 
-import os
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+from testenv import in_ci  # noqa: F401  (re-exported for the service tests)
 
 
 def bearer(token: str) -> dict[str, str]:

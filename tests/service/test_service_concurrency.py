@@ -6,16 +6,13 @@ submissions: indexes 0..n-1, each held by the side that was told it got it.
 """
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
 
-import pytest
 from flask import Flask
 
-from service_helpers import in_ci
 from live import Gunicorn
 from referee.service import create_app
 from referee.service.extension import ext
@@ -156,20 +153,6 @@ def test_sigkill_mid_write_leaves_the_database_consistent(tmp_path: Path) -> Non
         status, body = again.request("POST", f"/api/v1/games/{game['id']}/events",
                                      {"expected_index": n, "events": [EVENTS["French"]]}, game["tokens"]["French"])
         assert status == 200 and body["next_index"] == n + 1
-
-
-@pytest.fixture(scope="module")
-def pg_server() -> Any:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "storage"))
-    from pg_server import PostgresUnavailable, start_server
-    try:
-        server = start_server()
-    except PostgresUnavailable as exc:
-        if in_ci():
-            pytest.fail(f"CI=true, so the PostgreSQL tests must run, but: {exc}", pytrace=False)
-        pytest.skip(f"PostgreSQL is not available here: {exc}")
-    yield server
-    server.stop()
 
 
 def test_two_app_instances_sharing_postgresql_lose_nothing(pg_server: Any) -> None:

@@ -8,33 +8,16 @@ where it fails: CI must never pass by skipping it.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from pg_server import PostgresServer, PostgresUnavailable, start_server
+from storage.pg_server import PostgresServer
 from raw_db import RawDatabase
 from referee.storage import Storage, open_storage
 
 BACKENDS = ("sqlite", "postgres")
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[PostgresServer]:
-    try:
-        server = start_server()
-    except PostgresUnavailable as exc:
-        if in_ci():
-            pytest.fail(f"CI=true, so the PostgreSQL tests must run, but: {exc}", pytrace=False)
-        pytest.skip(f"PostgreSQL is not available here: {exc}")
-    yield server
-    server.stop()
 
 
 @pytest.fixture(params=BACKENDS)

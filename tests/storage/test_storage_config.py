@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from raw_db import RawDatabase
-from pg_server import PostgresServer
+from storage.pg_server import PostgresServer
 from referee.storage import DEFAULT_URL, GameNotFound, NewGame, Storage, StorageError, open_storage
 from referee.storage.postgres import PostgresStorage
 from referee.storage.sqlite import SQLiteStorage
