@@ -29,6 +29,12 @@ class Assault:
     attackers: tuple[str, ...]
     targets: tuple[str, ...]
     charge: bool = False
+    # Secondary shocks (9.73, 9.87) are appended to the activation's assaults as they open: ``kind`` says which
+    # ("declared", "pursuit", "breakthrough", "counter_shock"), ``side`` who makes it when that is not the
+    # active side (a counter-shock is the defender's), ``nth`` the pursuit charge's number (9.87: -nth).
+    kind: str = "declared"
+    side: str | None = None
+    nth: int = 0
 
 
 @dataclass(frozen=True)
