@@ -355,11 +355,14 @@ def _fire(t: Tokens) -> Meaning:
     return Declared({"type": "fire", **_side(side), "units": units, "target": target, **t.roll()})
 
 
-def _reaction_fire(t: Tokens) -> Meaning:
-    side = t.side()
-    unit = t.unit()
-    target = t.arrow_hexes(required=True)[0]
-    return Declared({"type": "reaction_fire", **_side(side), "unit": unit, "target": target, **t.roll()})
+def _one_battery_fire(kind: str) -> Callable[[Tokens], Meaning]:
+    """``UNIT > HEX [ROLL]``: reaction fire (8.6) and counter-battery fire (8.7) name one battery."""
+    def parse(t: Tokens) -> Meaning:
+        side = t.side()
+        unit = t.unit()
+        target = t.arrow_hexes(required=True)[0]
+        return Declared({"type": kind, **_side(side), "unit": unit, "target": target, **t.roll()})
+    return parse
 
 
 def _assault_entries(t: Tokens, charge: bool) -> list[dict[str, Any]]:
@@ -443,7 +446,8 @@ COMMANDS: Mapping[str, Callable[[Tokens], Meaning]] = {
     "face": _face,
     "stack": _stack,
     "fire": _fire,
-    "reactionfire": _reaction_fire,
+    "reactionfire": _one_battery_fire("reaction_fire"),
+    "counterbattery": _one_battery_fire("counter_battery"),
     "assault": _assaults(charge=False),
     "charge": _assaults(charge=True),
     "commit": _commit,

@@ -31,6 +31,7 @@ def roster() -> Roster:
     ("!stack 0203 i-art dumon-a", {"type": "stack_order", "hex": "0203", "order": ["i-art", "dumon-a"]}),
     ("!fire i-art > 0404 5", {"type": "fire", "units": ["i-art"], "target": "0404", "roll": 5}),
     ("!reactionfire vi-art > 0303", {"type": "reaction_fire", "unit": "vi-art", "target": "0303"}),
+    ("!counterbattery vi-art > 0402 7", {"type": "counter_battery", "unit": "vi-art", "target": "0402", "roll": 7}),
     ("!assault dumon-a dumon-b > 0404", {"type": "assaults", "assaults": [
         {"attackers": ["dumon-a", "dumon-b"], "target": ["0404"], "charge": False}]}),
     ("!assault dumon-a > 0404; charge sumsky > 0303 0304", {"type": "assaults", "assaults": [

@@ -77,8 +77,18 @@ class Combat:
     checks: tuple[OwedCheck, ...] = ()
     retreats: tuple[OwedRetreat, ...] = ()
     advances: tuple[OwedAdvance, ...] = ()
-    fired_at_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # 8.7: target hex -> firer hexes
+    fired_at_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # 8.7: target hex -> firing units
+    counter_fired: frozenset[str] = frozenset()        # 8.7: batteries that made their counter-battery fire
     reacted: frozenset[str] = frozenset()              # 8.6: batteries that made their reaction fire
+    # 9.31, 9.72–9.73 (secondary_events.py): optional advances after a retreat before shock; hexes where no 9.71
+    # advance opens any more (left by a retreat before shock or a counter-shock move, or advanced into); hexes a
+    # result >= 10 emptied; infantry that advanced into one without turning (may break through); units that
+    # may counter-shock (result < 0).
+    optional_advances: tuple[OwedAdvance, ...] = ()
+    no_advance: frozenset[str] = frozenset()
+    breakthrough_hexes: frozenset[str] = frozenset()
+    breakthrough_ready: frozenset[str] = frozenset()
+    counter_shock_open: frozenset[str] = frozenset()
 
     @property
     def owes(self) -> bool:
@@ -86,10 +96,11 @@ class Combat:
         return bool(self.checks or self.retreats or self.advances)
 
     def shocks_left(self, board: Board, side: str) -> tuple[int, ...]:
-        """Declared assaults still to resolve: some attacker passed its APC and an enemy is still in a target."""
+        """Declared assaults still to resolve: some attacker passed its APC and an enemy is still in a target
+        (of the side making it: ``side``, the active side, unless the assault names its own)."""
         return tuple(i for i in range(len(self.assaults))
                      if i not in self.resolved and self.attackers_of(i, board)
-                     and any(board.has_enemy(h, side) for h in self.assaults[i].targets))
+                     and any(board.has_enemy(h, self.assaults[i].side or side) for h in self.assaults[i].targets))
 
     def is_open(self, board: Board, side: str | None) -> bool:
         """Owed acts, APCs still to roll or assaults still to resolve: the activation may not end (3.0)."""
@@ -100,6 +111,10 @@ class Combat:
         a = self.assaults[i]
         if board is None:
             return a.attackers
+        if a.kind in ("breakthrough", "counter_shock"):
+            # 9.73: no APC; a hex whose attacker was Disordered since (reaction fire, 8.6 / 9.24) drops out.
+            gone = {x.hex for u in a.attackers if (x := board.units[u]).hex is not None and x.disordered}
+            return tuple(u for u in a.attackers if (h := board.units[u].hex) is not None and h not in gone)
         return tuple(u for u in a.attackers
                      if (h := board.units[u].hex) is not None and self.committed.get(h) is True)
 

@@ -96,6 +96,7 @@ RULES: Mapping[str, Rule] = {
     "reserve": reserve.rule_reserve,
     "cohesion_check": rule_cohesion_check,
     "fire": fire_events.rule_fire,
+    "counter_battery": fire_events.rule_counter_battery,
     "assaults": shock_events.rule_assaults,
     "commitment": shock_events.rule_commitment,
     "shock": shock_events.rule_shock,

@@ -7,18 +7,26 @@ says *when* a battery may fire and turns the table result into state changes and
 * 8.5 ≥ 15: Disordered and the stack retreats one hex away from the firers (owner chooses, 9.62–9.65);
 * 8.8: a natural 0–2 also makes each friendly unit next to the target on the line of fire check at −2;
 * 5.55: in a Reserve Activation, artillery that fired owes its disorder check afterwards.
+
+``counter_battery`` (8.7): a Good-Order battery of the other side that was fired at by artillery answers once
+per activation, after the fire and its owed checks (so a battery Disordered by that fire cannot), under the
+normal range, LOS and arc rules.  Engine default [inferred, docs/rules-part2.md]: it may answer until the
+active side declares its assaults (fire comes before the declaration, 9.44); counter-battery fire is not
+recorded as fire at the answering hex, so it never itself triggers counter-battery, and it does not mark the
+battery as having fired (7.36 limits the movement of the battery's *own* activation).
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
-from referee.engine.ruling import Error, Ruling, illegal, legal
+from referee.engine.ruling import Error, Result, Ruling, illegal, legal
 
 from .records import replace
 from . import fire as fr
 from .activation import barrage_marker
-from .combat import OwedCheck, apply_effects, engine_roll
+from .board import Board, UnitState
+from .combat import Combat, OwedCheck, apply_effects, engine_roll
 from .orders import acting_status
 from .owed import awaiting, owe_retreat
 from .state import ACTIVATION, RESERVE, SIDE_TURN, TGState
@@ -80,22 +88,10 @@ def rule_fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
     roll = engine_roll(spec, natural, side)
     if natural is None:
         return legal("fire", ["8.1", "8.5"], rolls=[roll]), state
-    res = spec.result(natural)
     # 7.36: a battery that fired moves at most half its MA afterwards; Borodino reserve batteries lose overstack.
     board = board.update_many({u: {"fired": True, "overstack": False} for u in ids})
-    target_side = board.side_at(target)
-    outcome = fr.fire_outcome(board, res, target)
-    board, results = apply_effects(board, outcome.effects)
-    c = act.combat
-    checks = [OwedCheck(k.unit or "", target_side or "", "8.5") for k in outcome.checks]
-    firer_hexes = tuple(dict.fromkeys(u.hex for u in firers if u.hex))
-    if outcome.retreat and board.stack(target):
-        board, c, more = owe_retreat(board, c, target, firer_hexes, "8.5")
-        results += more
-    for k in fr.misguided_checks(state.board, firers[0].hex or "", target, side, natural, res):
-        checks.append(OwedCheck(k.unit or "", side, "8.8"))
-    c = replace(c, checks=c.checks + tuple(checks),
-                fired_at_by={**c.fired_at_by, target: c.fired_at_by.get(target, ()) + firer_hexes})
+    board, c, results, checks = _resolve(board, act.combat, side, firers, target, natural, spec.result(natural))
+    c = replace(c, fired_at_by={**c.fired_at_by, target: c.fired_at_by.get(target, ()) + tuple(ids)})
     owed_reserve = act.checks_owed
     if act.reserve:                                   # 5.55: artillery that fired checks after firing
         owed_reserve += tuple(u for u in ids if u not in owed_reserve)
@@ -103,6 +99,88 @@ def rule_fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
     rules = ["8.1", "8.2", "8.3", "8.5"] + (["8.8"] if any(k.rule == "8.8" for k in checks) else [])
     return (legal("fire", rules, rolls=[roll], results=results, awaiting=awaiting(c)),
             replace(state, board=board, activation=new_act))
+
+
+def _resolve(board: Board, c: Combat, side: str, firers: list[UnitState], target: str, natural: int, res: str
+             ) -> tuple[Board, Combat, list[Result], list[OwedCheck]]:
+    """8.5 / 8.8: a fire result's effects on ``target``, the checks it owes (the target's owner rolls 8.5, the
+    firer's side 8.8) and the retreat it forces (owner chooses, away from the firers)."""
+    target_side = board.side_at(target)
+    outcome = fr.fire_outcome(board, res, target)
+    before = board
+    board, results = apply_effects(board, outcome.effects)
+    checks = [OwedCheck(k.unit or "", target_side or "", "8.5") for k in outcome.checks]
+    firer_hexes = tuple(dict.fromkeys(u.hex for u in firers if u.hex))
+    if outcome.retreat and board.stack(target):
+        board, c, more = owe_retreat(board, c, target, firer_hexes, "8.5")
+        results += more
+    for k in fr.misguided_checks(before, firers[0].hex or "", target, side, natural, res):
+        checks.append(OwedCheck(k.unit or "", side, "8.8"))
+    return board, replace(c, checks=c.checks + tuple(checks)), results, checks
+
+
+# --------------------------------------------------------------------------------------------- 8.7
+
+def counter_battery_errors(state: TGState, side: str, uid: str, target: str) -> list[Error]:
+    act = state.activation
+    if state.phase not in (ACTIVATION, RESERVE, SIDE_TURN) or act is None:
+        return [Error("8.7", "no_activation", "counter-battery fire answers fire during an activation")]
+    if act.side == side:
+        return [Error("8.7", "not_fired_at", "counter-battery fire answers the active side's fire")]
+    c = act.combat
+    if c.declared:
+        return [Error("8.7", "counter_battery_after_declaration",
+                      "counter-battery fire comes before the assaults are declared (9.44)")]
+    if c.owes or act.checks_owed:
+        return [Error("8.7", "acts_owed", "the owed checks and retreats of the fire come first")]
+    board = state.board
+    u = board.units[uid]
+    if u.side != side:
+        return [Error("8.7", "not_your_unit", f"{uid} is not {side}'s")]
+    if u.hex is None:
+        return [Error("8.1", "not_on_map", f"{u.defn.name} is not on the map")]
+    return [Error(e.rule, e.code, e.message, e.alternatives)
+            for e in fr.counter_battery_errors(board, u, target, c.fired_at_by.get(u.hex, ()), uid in c.counter_fired)]
+
+
+def rule_counter_battery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    side, uid, target = event["side"], event["unit"], event["target"]
+    errors = counter_battery_errors(state, side, uid, target)
+    if errors:
+        return illegal("counter_battery", errors), state
+    act = state.activation
+    assert act is not None
+    board = state.board
+    battery = board.units[uid]
+    spec = fr.fire_roll(board, [battery], target)
+    natural = dice.roll("roll", "fire")
+    roll = engine_roll(spec, natural, side)
+    if natural is None:
+        return legal("counter_battery", ["8.7", "8.5"], rolls=[roll]), state
+    board, c, results, checks = _resolve(board, act.combat, side, [battery], target, natural, spec.result(natural))
+    c = replace(c, counter_fired=c.counter_fired | {uid})
+    rules = ["8.7", "8.3", "8.5"] + (["8.8"] if any(k.rule == "8.8" for k in checks) else [])
+    return (legal("counter_battery", rules, rolls=[roll], results=results, awaiting=awaiting(c)),
+            replace(state, board=board, activation=replace(act, combat=c)))
+
+
+def counter_battery_actions(state: TGState) -> list[dict[str, Any]]:
+    """Legal counter-battery events now (for ``legal_actions``): each battery fired at, at one firer."""
+    act = state.activation
+    if act is None or act.side is None or not act.combat.fired_at_by or act.combat.declared \
+            or act.combat.owes or act.checks_owed:
+        return []
+    board = state.board
+    out: list[dict[str, Any]] = []
+    for hex_, firers in act.combat.fired_at_by.items():
+        for u in board.stack(hex_):
+            if u.kind != "artillery" or u.side == act.side or u.id in act.combat.counter_fired:
+                continue
+            for h in dict.fromkeys(board.units[f].hex for f in firers):
+                if h and not counter_battery_errors(state, u.side, u.id, h):
+                    out.append({"type": "counter_battery", "side": u.side, "unit": u.id, "target": h})
+                    break
+    return out
 
 
 def fire_actions(state: TGState, limit: int = 6) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from referee.engine.dice import EventDice
 from . import movement, orders, reserve
 from .activation import DESTRUCTION
 from .destruction import destruction_actions
-from .fire_events import fire_actions
+from .fire_events import counter_battery_actions, fire_actions
 from .morale_events import rally_actions
 from .owed import advance_choices
 from .retreat import legal_retreats, retreat_steps
@@ -114,7 +114,7 @@ def _activation_actions(state: TGState) -> list[dict[str, Any]]:
         return combat_actions(state)
     if act.marker == DESTRUCTION:
         return destruction_actions(state)
-    out += fire_actions(state) + rally_actions(state) + assault_actions(state)
+    out += fire_actions(state) + counter_battery_actions(state) + rally_actions(state) + assault_actions(state)
     o = state.orders.get(side) if side else None
     if o is not None and not act.reserve:
         tried = set(act.io)
