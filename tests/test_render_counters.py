@@ -146,3 +146,17 @@ def test_marker_text_wraps_only_when_it_must() -> None:
     lines, size = marker_lines(text, 188)
     assert " ".join(lines) == text and 2 <= len(lines) <= 3
     assert size > marker_lines("OrdersDelayModifierTrack", 188)[1]     # wrapping beat shrinking
+
+
+def test_every_face_that_does_not_fit_is_reported_at_once() -> None:
+    """The author shortens every name in one pass: all illegible faces are listed, each counter once."""
+    from modulebuilder.render import FacesDoNotFit
+    cs = sample_counters(60)
+    bad = tuple(Unit(f"too-long-{i}", "Leib-Grenadier-Regiment Jekaterinoslaw", "infantry", "French",
+                     cs.units[0].ag, Face(4, 5, 4, 1), Face(3, 4, 3, 1)) for i in range(3))
+    cs = CounterSet(cs.activation_groups, cs.units + bad, cs.leaders, cs.markers)
+    for workers in (1, 2):
+        with pytest.raises(FacesDoNotFit) as err:
+            render_faces(cs, px(Fraction(1, 2), 300), dpi=300, workers=workers)
+        assert [(p.owner, p.field) for p in err.value.problems] == [(f"too-long-{i}", "name") for i in range(3)]
+        assert str(err.value).splitlines() == [str(p) for p in err.value.problems]

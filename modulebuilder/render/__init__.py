@@ -7,7 +7,7 @@ from __future__ import annotations
 from modulebuilder.render.counters import render_leader_face, render_marker_face, render_unit_face
 from modulebuilder.render.faces import counter_images
 from modulebuilder.render.map import render_map
-from modulebuilder.render.text import TextDoesNotFit
+from modulebuilder.render.text import FacesDoNotFit, TextDoesNotFit
 
 __all__ = ["render_unit_face", "render_leader_face", "render_marker_face", "counter_images", "render_map",
-           "TextDoesNotFit"]
+           "TextDoesNotFit", "FacesDoNotFit"]

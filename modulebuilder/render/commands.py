@@ -78,7 +78,8 @@ def _guarded(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse
             for problem in exc.problems:
                 print(problem, file=sys.stderr)
         except ValueError as exc:                      # TextDoesNotFit, bad hexes, paper too small, ...
-            print(f"error: {exc}", file=sys.stderr)
+            for line in str(exc).splitlines():         # FacesDoNotFit: one line per counter
+                print(f"error: {line}", file=sys.stderr)
         except OSError as exc:
             print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
         return 1

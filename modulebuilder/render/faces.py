@@ -15,6 +15,7 @@ from modulebuilder.model import ActivationGroup, CounterSet, Leader, Marker, Uni
 from modulebuilder.render.counters import (BackTreatment, face_size, render_leader_face, render_marker_face,
                                            render_unit_face)
 from modulebuilder.render.parallel import ordered_map
+from modulebuilder.render.text import FacesDoNotFit, TextDoesNotFit
 
 FaceName = Literal["front", "back"]
 Progress = Callable[[int, int], None]          # (faces done, faces in all)
@@ -67,28 +68,41 @@ def render_job(job: FaceJob, size_px: int, dpi: float | None = None) -> Image.Im
     return render_marker_face(job.piece, job.face, size_px, dpi=dpi)
 
 
-def _worker(args: tuple[FaceJob, int, float | None]) -> tuple[str, bytes]:
+def _worker(args: tuple[FaceJob, int, float | None]) -> tuple[str, bytes | TextDoesNotFit]:
     job, size_px, dpi = args
-    # Raw bytes cross the process boundary faster than a pickled Image.
-    return job.key, render_job(job, size_px, dpi).tobytes()
+    try:
+        # Raw bytes cross the process boundary faster than a pickled Image.
+        return job.key, render_job(job, size_px, dpi).tobytes()
+    except TextDoesNotFit as exc:         # returned, not raised: the other faces still render and report
+        return job.key, exc
 
 
 def _rendered(jobs: list[FaceJob], size_px: int, dpi: float | None,
-              workers: int | None) -> Iterator[tuple[str, Image.Image]]:
+              workers: int | None) -> Iterator[tuple[str, Image.Image | TextDoesNotFit]]:
     sizes = {j.key: j.pixel_size(size_px) for j in jobs}
     for key, raw in ordered_map(_worker, [(j, size_px, dpi) for j in jobs], workers):
-        yield key, Image.frombytes("RGB", sizes[key], raw)
+        yield key, raw if isinstance(raw, TextDoesNotFit) else Image.frombytes("RGB", sizes[key], raw)
 
 
 def render_faces(counters: CounterSet, size_px: int, *, dpi: float | None = None, workers: int | None = None,
                  progress: Progress | None = None, back: BackTreatment = "disordered") -> dict[str, Image.Image]:
-    """Every face of ``counters``, keyed ``"<id>/front"`` / ``"<id>/back"``, in :func:`face_jobs` order."""
+    """Every face of ``counters``, keyed ``"<id>/front"`` / ``"<id>/back"``, in :func:`face_jobs` order.
+    Faces whose text cannot be printed legibly are all reported at once (:class:`FacesDoNotFit`)."""
     jobs = face_jobs(counters, back)
     out: dict[str, Image.Image] = {}
+    misfits: list[TextDoesNotFit] = []
     for i, (key, img) in enumerate(_rendered(jobs, size_px, dpi, workers)):
-        out[key] = img
+        if isinstance(img, TextDoesNotFit):
+            if not any(m.owner == img.owner and m.field == img.field for m in misfits):
+                misfits.append(img)           # a name too long on the front is too long on the back too
+        else:
+            out[key] = img
         if progress:
             progress(i + 1, len(jobs))
+    if len(misfits) == 1:
+        raise misfits[0]
+    if misfits:
+        raise FacesDoNotFit(misfits)
     return out
 
 

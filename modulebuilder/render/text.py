@@ -31,6 +31,20 @@ class TextDoesNotFit(ValueError):
         return (type(self), (self.owner, self.field, self.text, self.min_px))
 
 
+class FacesDoNotFit(TextDoesNotFit):
+    """Several faces of a counter set have text that cannot be printed legibly: all of them, so that the
+    author shortens every name in one pass.  ``owner``/``field`` are the first problem's."""
+
+    def __init__(self, problems: "list[TextDoesNotFit]"):
+        first = problems[0]
+        super().__init__(first.owner, first.field, first.text, first.min_px)
+        self.problems = list(problems)
+        self.args = ("\n".join(str(p) for p in self.problems),)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 @lru_cache(maxsize=None)
 def font(size_px: int, bold: bool = True) -> ImageFont.FreeTypeFont:
     """The bundled font at ``size_px`` (cached: loading a face costs far more than drawing with it)."""
