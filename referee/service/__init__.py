@@ -4,7 +4,8 @@
     app = create_app({"DATABASE_URL": "sqlite:///games.db"})
 
 Blueprints: ``api`` (rulesets, scenarios, check, openapi; under /api/v1), ``games`` (hosted games, under
-/api/v1/games), ``web`` (the page at /).  ``errors`` turns every failure into ``{"error": {code, message}}``.
+/api/v1/games; ``fastpath`` answers submissions in front of Flask), ``web`` (the page at /).  ``errors``
+turns every failure into ``{"error": {code, message}}``.
 See docs/service.md.
 """
 from __future__ import annotations
@@ -20,6 +21,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from referee.service import api, errors, games, web
     from referee.service import config as settings
     from referee.service.extension import Referee
+    from referee.service.fastpath import SubmissionFastPath
 
     app = Flask(__name__)
     app.config.update(settings.load(config))
@@ -30,6 +32,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(games.bp, url_prefix=API_PREFIX + "/games")
     app.register_blueprint(web.bp)
     Referee(app)
+    app.wsgi_app = SubmissionFastPath(app, app.wsgi_app)  # type: ignore[method-assign]
     return app
 
 

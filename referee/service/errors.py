@@ -36,10 +36,56 @@ def bad_input(problems: list[str], status: int = 422, code: str = "invalid_input
     return ApiError(status, code, "; ".join(problems), problems=problems)
 
 
-def error_response(status: int, code: str, message: str, **extra: Any) -> Response:
-    resp = jsonify({"error": {"code": code, "message": message, **extra}})
+def error_body(status: int, code: str, message: str, **extra: Any) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """(status, body, extra headers) of an error: what every handler below answers, with or without Flask."""
+    headers: dict[str, str] = {}
+    if status == 401:
+        headers["WWW-Authenticate"] = 'Bearer realm="referee"'          # RFC 6750: how to authenticate
+    return status, {"error": {"code": code, "message": message, **extra}}, headers
+
+
+def describe(exc: Exception) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """The answer to a failure that is not werkzeug's: the service's own errors, a log or events that cannot be
+    ruled on, an unknown ruleset, storage's refusals and failures; anything else is a bug (logged, 500)."""
+    if isinstance(exc, ApiError):
+        return error_body(exc.status, exc.code, exc.message, **exc.extra)
+    if isinstance(exc, InputError):
+        return error_body(422, "invalid_input", "; ".join(exc.problems), problems=list(exc.problems))
+    if isinstance(exc, UnknownRuleset):
+        return error_body(422, "unknown_ruleset", str(exc))
+    if isinstance(exc, StorageError):
+        return _storage(exc)
+    log.error("unhandled error", exc_info=exc)
+    return error_body(500, "internal_error", "internal error (logged); please report it")
+
+
+def _storage(exc: StorageError) -> tuple[int, dict[str, Any], dict[str, str]]:
+    if isinstance(exc, GameNotFound):
+        return error_body(404, "game_not_found", f"no game '{exc.game_id}'")
+    if isinstance(exc, StaleIndex):
+        return error_body(409, "stale_index",
+                          f"expected_index is {exc.expected} but the game is at {exc.current}: fetch the "
+                          "game and submit again at its current index", current_index=exc.current)
+    if isinstance(exc, GameEnded):
+        return error_body(409, "game_ended", f"game '{exc.game_id}' has ended and takes no more events")
+    if isinstance(exc, StorageBusy):
+        status, body, headers = error_body(503, "busy", "the database is busy; try again")
+        headers["Retry-After"] = "1"
+        return status, body, headers
+    log.error("storage failure: %s", exc)
+    return error_body(503, "storage_unavailable", "the database is unavailable; try again later")
+
+
+def _flask(answer: tuple[int, dict[str, Any], dict[str, str]]) -> Response:
+    status, body, headers = answer
+    resp = jsonify(body)
     resp.status_code = status
+    resp.headers.update(headers)
     return resp
+
+
+def error_response(status: int, code: str, message: str, **extra: Any) -> Response:
+    return _flask(error_body(status, code, message, **extra))
 
 
 # werkzeug's exception names as stable, lower-case codes.
@@ -61,40 +107,7 @@ def _http(exc: HTTPException) -> Response:
     return resp
 
 
-def _storage(exc: StorageError) -> Response:
-    if isinstance(exc, GameNotFound):
-        return error_response(404, "game_not_found", f"no game '{exc.game_id}'")
-    if isinstance(exc, StaleIndex):
-        return error_response(409, "stale_index",
-                              f"expected_index is {exc.expected} but the game is at {exc.current}: fetch the "
-                              "game and submit again at its current index", current_index=exc.current)
-    if isinstance(exc, GameEnded):
-        return error_response(409, "game_ended", f"game '{exc.game_id}' has ended and takes no more events")
-    if isinstance(exc, StorageBusy):
-        resp = error_response(503, "busy", "the database is busy; try again")
-        resp.headers["Retry-After"] = "1"
-        return resp
-    log.error("storage failure: %s", exc)
-    return error_response(503, "storage_unavailable", "the database is unavailable; try again later")
-
-
-def _api(exc: ApiError) -> Response:
-    resp = error_response(exc.status, exc.code, exc.message, **exc.extra)
-    if exc.status == 401:
-        resp.headers["WWW-Authenticate"] = 'Bearer realm="referee"'     # RFC 6750: how to authenticate
-    return resp
-
-
-def _unexpected(exc: Exception) -> Response:
-    log.exception("unhandled error")
-    return error_response(500, "internal_error", "internal error (logged); please report it")
-
-
 def register(app: Flask) -> None:
-    app.register_error_handler(ApiError, _api)
-    app.register_error_handler(InputError, lambda e: error_response(422, "invalid_input", "; ".join(e.problems),
-                                                                    problems=list(e.problems)))
-    app.register_error_handler(UnknownRuleset, lambda e: error_response(422, "unknown_ruleset", str(e)))
+    for kind in (ApiError, InputError, UnknownRuleset, StorageError, Exception):
+        app.register_error_handler(kind, lambda e: _flask(describe(e)))
     app.register_error_handler(HTTPException, _http)
-    app.register_error_handler(StorageError, _storage)
-    app.register_error_handler(Exception, _unexpected)
