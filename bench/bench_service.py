@@ -22,10 +22,11 @@ import argparse
 import json
 import os
 import random
+import selectors
+import socket
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -63,66 +64,137 @@ def server_cpu(server: Gunicorn) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+class _Client:
+    """One simulated client: a kept-alive connection, its current game and the requests made for it."""
+    __slots__ = ("sock", "buf", "want", "game", "requests", "i", "t0", "due", "creating")
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock, self.buf, self.want = sock, b"", -1
+        self.game: dict[str, Any] | None = None
+        self.requests: list[bytes] = []
+        self.i, self.t0, self.due, self.creating = 0, 0.0, 0.0, False
+
+
 def submissions(server: Gunicorn, clients: int, seconds: float, rate: float | None = None) -> dict[str, Any]:
-    """Closed loop (``rate`` None: each client sends its next request as soon as it has the answer), or open
-    loop at ``rate`` requests per second in all (each client on its own fixed schedule).  Open-loop latency
-    counts from when the request was due, not when it was sent, so a server that falls behind its schedule
-    is charged for the wait (no coordinated omission)."""
+    """``clients`` connections driven by one thread with ``selectors`` (the load generator must cost little CPU:
+    it shares the two cores with the server).  Requests are raw HTTP/1.1 bytes built once per game: each
+    submission carries its game's id, the submitting side's token and its real ``expected_index``, and must be
+    answered 200 (a ruled and stored event) — anything else stops that client and is reported.
+
+    Closed loop (``rate`` None: a client sends its next request as soon as it has the answer), or open loop at
+    ``rate`` requests per second in all (each client on its own fixed schedule).  Open-loop latency counts from
+    when the request was due, not when it was sent, so a server that falls behind its schedule is charged for
+    the wait (no coordinated omission).  Game creations (one per game of ~60 events) are not counted."""
     events = players_events(1)
+    host = f"127.0.0.1:{server.port}".encode()
+    create_body = json.dumps({"scenario": SMALL, "dice": "players"}).encode()
+    create = (b"POST /api/v1/games HTTP/1.1\r\nHost: " + host + b"\r\nContent-Type: application/json\r\n"
+              b"Content-Length: " + str(len(create_body)).encode() + b"\r\n\r\n" + create_body)
+    bodies = [json.dumps({"expected_index": i, "events": [e]}).encode() for i, e in enumerate(events)]
+    sides = [submitter(e) for e in events]
+
+    def requests_for(game: dict[str, Any]) -> list[bytes]:
+        head = (b"POST /api/v1/games/" + game["id"].encode() + b"/events HTTP/1.1\r\nHost: " + host
+                + b"\r\nContent-Type: application/json\r\n")
+        auth = {side: b"Authorization: Bearer " + token.encode() + b"\r\n" for side, token in game["tokens"].items()}
+        return [head + auth[sides[i]] + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+                for i, body in enumerate(bodies)]
+
+    selector = selectors.DefaultSelector()
+    everyone = []
+    for _ in range(clients):
+        sock = socket.create_connection(("127.0.0.1", server.port))
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.setblocking(False)
+        everyone.append(_Client(sock))
     latencies: list[float] = []
     failures: list[str] = []
-    lock = threading.Lock()
-    start_gate = threading.Barrier(clients + 1)
-    stop_at: list[float] = [0.0]
+    interval = clients / rate if rate else 0.0
+    waiting: list[_Client] = []                 # open loop: clients waiting for their next due time
 
-    def client() -> None:
-        conn = server.connection()
-        mine: list[float] = []
-        game: dict[str, Any] | None = None
-        i = 0
-        start_gate.wait()
-        interval = clients / rate if rate else 0.0
-        due = time.perf_counter() + (interval * random.random() if rate else 0.0)   # spread the clients' phases
-        while time.monotonic() < stop_at[0]:
-            if game is None or i == len(events):
-                status, game = server.request("POST", "/api/v1/games", {"scenario": SMALL, "dice": "players"},
-                                              conn=conn)
-                i = 0
-                if status != 201:
-                    failures.append(f"create: {status}")
-                    break
-            event = events[i]
-            if rate:
-                pause = due - time.perf_counter()
-                if pause > 0:
-                    time.sleep(pause)
-                t0 = due
-                due += interval
-            else:
-                t0 = time.perf_counter()
-            status, body = server.request("POST", f"/api/v1/games/{game['id']}/events",
-                                          {"expected_index": i, "events": [event]},
-                                          game["tokens"][submitter(event)], conn=conn)
-            mine.append(time.perf_counter() - t0)
-            if status != 200:
-                failures.append(f"submit: {status} {body}")
-                break
-            i += 1
-        conn.close()
-        with lock:
-            latencies.extend(mine)
+    def send(c: _Client, now: float) -> None:
+        c.creating = c.game is None or c.i == len(c.requests)
+        if c.creating:
+            c.sock.sendall(create)
+        else:
+            c.t0 = c.due if rate else now
+            c.sock.sendall(c.requests[c.i])
 
-    threads = [threading.Thread(target=client) for _ in range(clients)]
-    for t in threads:
-        t.start()
-    stop_at[0] = time.monotonic() + seconds
-    t0 = time.monotonic()
+    def retire(c: _Client, why: str | None = None) -> None:
+        if why:
+            failures.append(why)
+        selector.unregister(c.sock)
+
     cpu0, client0 = server_cpu(server), time.process_time()
-    start_gate.wait()
-    for t in threads:
-        t.join()
-    elapsed = time.monotonic() - t0
+    start = time.perf_counter()
+    stop = start + seconds
+    for c in everyone:
+        selector.register(c.sock, selectors.EVENT_READ, c)
+        if rate:
+            c.due = start + interval * random.random()          # spread the clients' phases
+            waiting.append(c)
+        else:
+            send(c, start)
+    live = clients
+    while live:
+        timeout = max(0.0, min(c.due for c in waiting) - time.perf_counter()) if waiting else None
+        for key, _ in selector.select(timeout):
+            c = key.data
+            data = c.sock.recv(65536)
+            if not data:
+                retire(c, "the server closed a connection")
+                live -= 1
+                continue
+            c.buf += data
+            head_end = c.buf.find(b"\r\n\r\n")
+            if head_end < 0:
+                continue
+            if c.want < 0:
+                head = c.buf[:head_end + 2].lower()
+                k = head.find(b"content-length:")
+                c.want = head_end + 4 + int(head[k + 15:head.find(b"\r\n", k)])
+            if len(c.buf) < c.want:
+                continue
+            now = time.perf_counter()
+            status, body, c.buf, c.want = c.buf[9:12], c.buf[head_end + 4:c.want], c.buf[c.want:], -1
+            if c.creating:
+                if status != b"201":
+                    retire(c, f"create: {status.decode()} {body[:300]!r}")
+                    live -= 1
+                    continue
+                c.game, c.i = json.loads(body), 0
+                c.requests = requests_for(c.game)
+            else:
+                if status != b"200":
+                    retire(c, f"submit: {status.decode()} {body[:300]!r}")
+                    live -= 1
+                    continue
+                latencies.append(now - c.t0)
+                c.i += 1
+            if now >= stop:
+                retire(c)
+                live -= 1
+            elif rate and not c.creating:
+                c.due += interval
+                if c.due > now:
+                    waiting.append(c)
+                else:
+                    send(c, now)
+            else:
+                send(c, now)
+        if waiting:
+            now = time.perf_counter()
+            for c in [c for c in waiting if c.due <= now]:
+                waiting.remove(c)
+                if now >= stop:
+                    retire(c)
+                    live -= 1
+                else:
+                    send(c, now)
+    elapsed = time.perf_counter() - start
     cpu, client_cpu = server_cpu(server) - cpu0, time.process_time() - client0
+    for c in everyone:
+        c.sock.close()
     n = max(1, len(latencies))
     return {"requests": len(latencies), "per_second": len(latencies) / elapsed,
             "server_cpu_ms": 1000 * cpu / n, "client_cpu_ms": 1000 * client_cpu / n,
