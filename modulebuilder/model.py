@@ -87,6 +87,7 @@ class Unit:
     flags: frozenset[str] = frozenset()
     source: str = field(default="", compare=False)   # "file:line" of its definition, for messages
     size: int = 1                    # hexes the counter covers (Musket & Pike two-hex units: 2)
+    short_name: str | None = None    # printed instead of ``name`` when that does not fit legibly
 
     # Convenience accessors for the good-order values the rules mostly read.
     @property
@@ -127,6 +128,7 @@ class Leader:
     ma: int | None                   # None = variable (e.g. Napoleon's d10)
     flags: frozenset[str] = frozenset()
     source: str = field(default="", compare=False)   # provenance, not part of the value
+    short_name: str | None = None    # printed instead of ``name`` when that does not fit legibly
 
 
 @dataclass(frozen=True)

@@ -239,3 +239,13 @@ units:
     assert [p.message for p in caught.value.problems] == [
         "must be one of 1, 2 (got 3)",
         "must be one of normal, shaken, broken, hedgehog, open_order, column (got 'square')"]
+
+
+def test_short_names_survive_loading_and_the_resolved_round_trip() -> None:
+    s = load_scenario(ROOT / "scenarios" / "borodino.yaml")
+    u = s.counters.unit("ru-lg-preobrazhensky")
+    assert (u.name, u.short_name) == ("Preobrazhensky", "Preobr")
+    assert s.counters.unit("ru-lg-semenovsky").short_name is None
+    doc = resolve(s)
+    assert next(x for x in doc["units"] if x["id"] == "ru-lg-preobrazhensky")["short_name"] == "Preobr"
+    assert load_resolved(doc).counters.unit("ru-lg-preobrazhensky").short_name == "Preobr"

@@ -160,3 +160,20 @@ def test_every_face_that_does_not_fit_is_reported_at_once() -> None:
             render_faces(cs, px(Fraction(1, 2), 300), dpi=300, workers=workers)
         assert [(p.owner, p.field) for p in err.value.problems] == [(f"too-long-{i}", "name") for i in range(3)]
         assert str(err.value).splitlines() == [str(p) for p in err.value.problems]
+
+
+def test_short_name_is_printed_when_the_name_does_not_fit() -> None:
+    """Small counters: the author's ``short_name`` stands in for a name that cannot be printed legibly; a name
+    that fits is always printed as it is."""
+    from dataclasses import replace
+    long = Unit("long-one", "Leib-Grenadier-Regiment Jekaterinoslaw", "infantry", "Russian", "i-corps",
+                Face(4, 5, 4, 1), None, short_name="LG Jek")
+    small = px(Fraction(1, 2), 300)
+    with_short = render_unit_face(long, AG, "front", small, dpi=300)
+    assert with_short.tobytes() == render_unit_face(replace(long, name="LG Jek"), AG, "front", small, dpi=300).tobytes()
+    big = px(Fraction(1, 1), 600)
+    assert render_unit_face(long, AG, "front", big, dpi=300).tobytes() != render_unit_face(
+        replace(long, name="LG Jek"), AG, "front", big, dpi=300).tobytes()
+    with pytest.raises(TextDoesNotFit) as err:
+        render_unit_face(replace(long, short_name="Still far too long for a small counter"), AG, "front", small, dpi=300)
+    assert err.value.field == "short_name"

@@ -130,7 +130,7 @@ def build_unit(e: Entry) -> Unit:
         id=d["id"], name=d["name"], kind=d["kind"], side=e.side or "", ag=d["ag"], front=front, back=back,
         cav_type=d.get("cav_type"), corps=d.get("corps", ""),
         brigade=d["brigade"] if "brigade" in d else derive_brigade(d["name"]),
-        flags=flags, source=e.where, size=d.get("size", 1),
+        flags=flags, source=e.where, size=d.get("size", 1), short_name=d.get("short_name"),
     )
 
 
@@ -139,7 +139,7 @@ def build_leader(e: Entry) -> Leader:
     return Leader(
         id=d["id"], name=d["name"], side=e.side or "", orders_rating=d["orders_rating"],
         delay_rating=d["delay_rating"], drm=d["drm"], command_range=d["command_range"], ma=d["ma"],
-        flags=frozenset(d.get("flags", ())), source=e.where,
+        flags=frozenset(d.get("flags", ())), source=e.where, short_name=d.get("short_name"),
     )
 
 

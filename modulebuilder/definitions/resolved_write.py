@@ -80,6 +80,8 @@ def _face(face: Face) -> dict[str, int]:
 def _unit(u: Unit) -> dict[str, Any]:
     out: dict[str, Any] = {"id": u.id, "name": u.name, "kind": u.kind, "side": u.side, "ag": u.ag,
                            **_face(u.front)}
+    if u.short_name:
+        out["short_name"] = u.short_name
     if u.cav_type is not None:
         out["cav_type"] = u.cav_type
     if u.corps:
@@ -100,6 +102,8 @@ def _unit(u: Unit) -> dict[str, Any]:
 def _leader(x: Leader) -> dict[str, Any]:
     out = {"id": x.id, "name": x.name, "side": x.side, "orders_rating": x.orders_rating,
            "delay_rating": x.delay_rating, "drm": x.drm, "command_range": x.command_range, "ma": x.ma}
+    if x.short_name:
+        out["short_name"] = x.short_name
     if x.flags:
         out["flags"] = sorted(x.flags)
     return out

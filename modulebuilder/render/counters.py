@@ -149,9 +149,17 @@ def _put(img: Image.Image, text: str | None, centre: tuple[float, float], width:
     T.paste_centred(img, centre, text, size, ink, bold)
 
 
-def _designation(img: Image.Image, name: str, s: int, min_px: float, ink: RGB, owner: str) -> None:
+def _designation(img: Image.Image, name: str, s: int, min_px: float, ink: RGB, owner: str,
+                 short_name: str | None = None) -> None:
+    """The name across the top band; the author's ``short_name`` when the name cannot be printed legibly."""
     w = img.width                      # two-hex faces: the designation may use the whole band
-    _put(img, name, (w / 2, s * BAND_BOTTOM / 2), w * (1 - 2 * INSET), s * NAME_MAX, min_px, ink, owner, "name")
+    box = ((w / 2, s * BAND_BOTTOM / 2), w * (1 - 2 * INSET), s * NAME_MAX)
+    try:
+        _put(img, name, *box, min_px, ink, owner, "name")
+    except T.TextDoesNotFit:
+        if not short_name:
+            raise
+        _put(img, short_name, *box, min_px, ink, owner, "short_name")
 
 
 def _bottom_row(img: Image.Image, values: tuple[tuple[str, str | None], ...], s: int, min_px: float,
@@ -222,7 +230,7 @@ def render_unit_face(unit: Unit, ag: ActivationGroup, face: FaceName, size_px: i
     min_px = T.min_text_px(dpi)
     band_ink = rgb(ag.text_colour) if not treatment else ink_on(band)
     ink = ink_on(body)
-    _designation(img, unit.name, s, min_px, band_ink, unit.id)
+    _designation(img, unit.name, s, min_px, band_ink, unit.id, unit.short_name)
     field, side_text = _side_value(unit, values)
     _put(img, side_text, (s * 0.155, s * MID_Y), s * 0.25, s * SIDE_VALUE_MAX, min_px, ink, unit.id, field)
     _paste_symbol(img, unit_symbol_key(unit), s)
@@ -250,7 +258,7 @@ def render_leader_face(leader: Leader, size_px: int, *, dpi: float | None = None
     img = _base(LEADER_BAND, LEADER_BODY, s, None).copy()
     min_px = T.min_text_px(dpi)
     ink = ink_on(LEADER_BODY)
-    _designation(img, leader.name, s, min_px, ink_on(LEADER_BAND), leader.id)
+    _designation(img, leader.name, s, min_px, ink_on(LEADER_BAND), leader.id, leader.short_name)
     orders = "?" if leader.orders_rating is None else str(leader.orders_rating)
     delay = "–" if leader.delay_rating is None else str(leader.delay_rating)
     _put(img, orders, (s * 0.155, s * MID_Y), s * 0.25, s * SIDE_VALUE_MAX, min_px, ink, leader.id, "orders_rating")
