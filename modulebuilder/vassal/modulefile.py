@@ -1,14 +1,17 @@
-"""Reading a .vmod back: its name, maps, hex grids and set-ups, so a log can be read in hex names.
+"""Reading a .vmod back: its name, maps (hex grid, edge, holding-box zones) and set-ups.
 
-The referee gets a log of pixel positions; with the module (``referee check LOG --module M.vmod``) it can
-name hexes exactly as the engine does (``gridmap.location_name``).  The buildFile is parsed with lxml
-without entity resolution or network access, and any problem is a VassalFileError.
+One reader serves both halves of the project: the writer's tests read back what it built, and the referee
+(``referee check LOG --module M.vmod``) names the hexes and boxes of a log's pixel positions exactly as the
+engine does (``gridmap.location_name``).  A module is untrusted input like any upload: the buildFile's size is
+capped, and it is parsed with lxml without entity resolution, DTD loading or network access; any problem is
+a :class:`VassalFileError` sentence.
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from lxml import etree
 
@@ -16,42 +19,90 @@ from .errors import VassalFileError
 from .gridmap import VassalHexGrid
 from .zipio import read_entries
 
+__all__ = ["ModuleInfo", "MapGeometry", "Zone", "read_module", "parse_build_file", "module_build_file"]
+
 B = "VASSAL.build.module.map.boardPicker.board."
+GRID_TAG = f"{B}HexGrid"
+NUMBERING_TAG = f"{B}mapgrid.HexGridNumbering"
+ZONE_TAG = f"{B}mapgrid.Zone"
+MAP_TAGS = ("VASSAL.build.module.Map", "VASSAL.build.module.PrivateMap")
+SETUP_TAG = "VASSAL.build.module.PredefinedSetup"
+MAX_BUILDFILE_BYTES = 32 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Zone:
+    name: str
+    polygon: tuple[tuple[float, float], ...]
+
+    def contains(self, x: float, y: float) -> bool:
+        """Even-odd ray casting; the writer's boxes are rectangles, but any simple polygon works."""
+        inside = False
+        pts = self.polygon
+        for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1]):
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                inside = not inside
+        return inside
+
+
+@dataclass(frozen=True)
+class MapGeometry:
+    name: str                              # mapName: the map id in piece states
+    edge: tuple[int, int] = (0, 0)         # edgeWidth, edgeHeight: board pixels = map pixels - edge
+    grid: VassalHexGrid | None = None      # the hex grid of its (first) board, if it has one
+    zones: tuple[Zone, ...] = ()           # holding boxes
 
 
 @dataclass(frozen=True)
 class ModuleInfo:
     name: str
     version: str
-    grids: dict[str, VassalHexGrid]          # map name -> hex grid of its (first) board
-    zones: dict[str, tuple[str, ...]]        # map name -> zone names (holding boxes)
+    maps: dict[str, MapGeometry]             # map name -> geometry
     setups: dict[str, str]                   # set-up name -> .vsav entry
+
+    @property
+    def grids(self) -> dict[str, VassalHexGrid]:
+        """map name -> hex grid, for the maps that have one."""
+        return {n: m.grid for n, m in self.maps.items() if m.grid is not None}
+
+    @property
+    def zones(self) -> dict[str, tuple[str, ...]]:
+        """map name -> its zone (holding box) names."""
+        return {n: tuple(z.name for z in m.zones) for n, m in self.maps.items()}
 
 
 def read_module(source: bytes | str | os.PathLike[str]) -> ModuleInfo:
+    """The module in a .vmod file (a path) or its bytes."""
     data = source if isinstance(source, bytes) else _read(Path(source))
     what = "the module" if isinstance(source, bytes) else Path(source).name
-    entries = read_entries(data, ["buildFile.xml", "buildFile"], what=what)
-    xml = entries.get("buildFile.xml") or entries.get("buildFile")
-    if xml is None:
+    return parse_build_file(module_build_file(data, what), what)
+
+
+def module_build_file(module: bytes, what: str = "the module") -> bytes:
+    """The ``buildFile.xml`` of a module's bytes (size-capped: a zip bomb is refused, not inflated)."""
+    entries = read_entries(module, ["buildFile.xml", "buildFile"], what=what, max_bytes=MAX_BUILDFILE_BYTES)
+    data = entries.get("buildFile.xml") or entries.get("buildFile")
+    if data is None:
         raise VassalFileError(f"{what} has no buildFile.xml, so it is not a VASSAL module.")
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
+    return data
+
+
+def parse_build_file(xml: bytes, what: str = "the module") -> ModuleInfo:
+    """Name, version, maps and set-ups of a ``buildFile.xml``."""
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
     try:
         root = etree.fromstring(xml, parser)
     except etree.XMLSyntaxError as e:
         raise VassalFileError(f"{what}: buildFile.xml is not well-formed XML ({e}).") from None
-    grids, zones = {}, {}
-    try:
-        for m in root.iter("VASSAL.build.module.Map", "VASSAL.build.module.PrivateMap"):
-            name = m.get("mapName", "")
-            grid = m.find(f".//{B}HexGrid")
-            if grid is not None:
-                grids[name] = _grid(grid)
-            zones[name] = tuple(z.get("name", "") for z in m.iter(f"{B}mapgrid.Zone"))
-    except (TypeError, ValueError) as e:
-        raise VassalFileError(f"{what}: a HexGrid has attributes this reader cannot use ({e}).") from None
-    setups = {s.get("name", ""): s.get("file", "") for s in root.iter("VASSAL.build.module.PredefinedSetup")}
-    return ModuleInfo(root.get("name", ""), root.get("version", ""), grids, zones, setups)
+    maps: dict[str, MapGeometry] = {}
+    for m in root.iter(*MAP_TAGS):
+        name = m.get("mapName") or ""
+        try:
+            maps[name] = _map_geometry(m, name)
+        except (TypeError, ValueError) as e:
+            raise VassalFileError(f"{what}: map {name!r} has a malformed hex grid ({e}).") from None
+    setups = {s.get("name", ""): s.get("file", "") for s in root.iter(SETUP_TAG)}
+    return ModuleInfo(root.get("name", ""), root.get("version", ""), maps, setups)
 
 
 def _read(path: Path) -> bytes:
@@ -61,15 +112,37 @@ def _read(path: Path) -> bytes:
         raise VassalFileError(f"cannot read {path.name}: {e.strerror}.") from None
 
 
-def _grid(el: etree._Element) -> VassalHexGrid:
-    num = el.find(f"{B}mapgrid.HexGridNumbering")
-    if num is None:
-        raise ValueError("no HexGridNumbering")
-    if num.get("stagger", "true") != "false" or "true" in (num.get("hDescend"), num.get("vDescend")):
-        raise ValueError("only non-staggered, ascending numbering is supported")
-    if num.get("hLeading", "1") != num.get("vLeading", "1"):
-        raise ValueError("different column and row padding")
-    return VassalHexGrid(dx=float(el.get("dx")), dy=float(el.get("dy")), x0=int(el.get("x0")),
-                         y0=int(el.get("y0")), sideways=el.get("sideways") == "true",
-                         h_off=int(num.get("hOff", "0")), v_off=int(num.get("vOff", "0")),
-                         first=num.get("first", "H"), leading=int(num.get("hLeading", "1")))
+def _map_geometry(m: Any, name: str) -> MapGeometry:
+    edge = (int(m.get("edgeWidth", "0") or 0), int(m.get("edgeHeight", "0") or 0))
+    grid_el = next(m.iter(GRID_TAG), None)
+    grid = None
+    if grid_el is not None:
+        num = next(grid_el.iter(NUMBERING_TAG), None)
+        if num is None:
+            raise ValueError("a HexGrid without HexGridNumbering cannot name hexes")
+        grid = _hex_grid(grid_el, num)
+    zones = tuple(Zone(z.get("name", ""), _polygon(z.get("path", ""))) for z in m.iter(ZONE_TAG))
+    return MapGeometry(name, edge, grid, zones)
+
+
+def _hex_grid(g: Any, n: Any) -> VassalHexGrid:
+    # VASSAL staggers the numbering unless told not to, so a missing ``stagger`` means staggered.
+    if n.get("stagger", "true") != "false" or "true" in (n.get("hDescend"), n.get("vDescend")) \
+            or n.get("sep", "") != "" or n.get("hLeading", "1") != n.get("vLeading", "1"):
+        # Our writer never makes these; another module's numbering would need the general formula.
+        raise ValueError("the numbering is not the CCRR scheme this project's modules use")
+    return VassalHexGrid(dx=float(g.get("dx")), dy=float(g.get("dy")), x0=int(g.get("x0")), y0=int(g.get("y0")),
+                         sideways=g.get("sideways") == "true", h_off=int(n.get("hOff", "0")),
+                         v_off=int(n.get("vOff", "0")), first=n.get("first", "H"),
+                         leading=int(n.get("hLeading", "1")))
+
+
+def _polygon(path: str) -> tuple[tuple[float, float], ...]:
+    pts = []
+    for pair in path.split(";"):
+        if pair.strip():
+            x, y = pair.split(",")
+            pts.append((float(x), float(y)))
+    if len(pts) < 3:
+        raise ValueError(f"zone path {path!r} is not a polygon")
+    return tuple(pts)

@@ -10,50 +10,22 @@ because the module writer derives its grid from the rendered map (``modulebuilde
   Holding boxes then cannot be placed by pixel, and a piece off the main map is named by the engine's own
   move report instead (see ``vassal_steps``).
 
-The XML is parsed without entities or network access: a module is untrusted input like any upload.
+The module is read by the module writer's own reader (``modulebuilder.vassal.modulefile``), which parses the XML
+without entities or network access: a module is untrusted input like any upload.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from lxml import etree
-
 from modulebuilder.vassal.errors import VassalFileError
-from modulebuilder.vassal.gridmap import VassalHexGrid, location_name, vassal_grid
-from modulebuilder.vassal.zipio import read_entries
+from modulebuilder.vassal.gridmap import location_name, vassal_grid
+from modulebuilder.vassal.modulefile import MapGeometry, Zone, module_build_file, parse_build_file
 
-BOARD_TAG = "VASSAL.build.module.map.boardPicker.Board"
-GRID_TAG = "VASSAL.build.module.map.boardPicker.board.HexGrid"
-NUMBERING_TAG = "VASSAL.build.module.map.boardPicker.board.mapgrid.HexGridNumbering"
-ZONE_TAG = "VASSAL.build.module.map.boardPicker.board.mapgrid.Zone"
-MAP_TAG = "VASSAL.build.module.Map"
-SETUP_TAG = "VASSAL.build.module.PredefinedSetup"
+__all__ = ["BoardGeometry", "Location", "MapGeometry", "Zone", "box_key", "from_build_file", "from_scenario",
+           "module_build_file"]
+
 MAIN_MAP = "Main Map"          # the writer's map id when a module has one game map (assemble.map_name)
-MAX_BUILDFILE_BYTES = 32 * 1024 * 1024
-
-
-@dataclass(frozen=True)
-class Zone:
-    name: str
-    polygon: tuple[tuple[float, float], ...]
-
-    def contains(self, x: float, y: float) -> bool:
-        """Even-odd ray casting; the writer's boxes are rectangles, but any simple polygon works."""
-        inside = False
-        pts = self.polygon
-        for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1]):
-            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-                inside = not inside
-        return inside
-
-
-@dataclass(frozen=True)
-class MapGeometry:
-    name: str                              # mapName: the map id in piece states
-    edge: tuple[int, int] = (0, 0)         # edgeWidth, edgeHeight: board pixels = map pixels - edge
-    grid: VassalHexGrid | None = None
-    zones: tuple[Zone, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,67 +71,12 @@ def box_key(label: str) -> str:
 
 # --------------------------------------------------------------------------------------------- from a module
 
-def module_build_file(module: bytes, what: str = "the module") -> bytes:
-    entries = read_entries(module, ["buildFile.xml", "buildFile"], what=what, max_bytes=MAX_BUILDFILE_BYTES)
-    data = entries.get("buildFile.xml") or entries.get("buildFile")
-    if data is None:
-        raise VassalFileError(f"{what} has no buildFile.xml, so it is not a VASSAL module.")
-    return data
-
-
 def from_build_file(xml: bytes, what: str = "the module") -> BoardGeometry:
-    """Maps, grids, boxes and set-ups of a ``buildFile.xml``."""
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
-    try:
-        root = etree.fromstring(xml, parser)
-    except etree.XMLSyntaxError as e:
-        raise VassalFileError(f"{what}: buildFile.xml is not well-formed XML ({e}).") from None
-    maps: dict[str, MapGeometry] = {}
-    for m in root.iter(MAP_TAG):
-        name = m.get("mapName") or ""
-        try:
-            maps[name] = _map_geometry(m, name)
-        except (TypeError, ValueError) as e:
-            raise VassalFileError(f"{what}: map {name!r} has a malformed hex grid ({e}).") from None
-    if not maps:
+    """Maps, grids, boxes and set-ups of a ``buildFile.xml`` (the module reader's, modulefile.py)."""
+    info = parse_build_file(xml, what)
+    if not info.maps:
         raise VassalFileError(f"{what}: buildFile.xml has no map.")
-    setups = {s.get("name", ""): s.get("file", "") for s in root.iter(SETUP_TAG) if s.get("file")}
-    return BoardGeometry(maps, setups)
-
-
-def _map_geometry(m: Any, name: str) -> MapGeometry:
-    edge = (int(m.get("edgeWidth", "0") or 0), int(m.get("edgeHeight", "0") or 0))
-    grid_el = next(m.iter(GRID_TAG), None)
-    grid = None
-    if grid_el is not None:
-        num = next(grid_el.iter(NUMBERING_TAG), None)
-        if num is None:
-            raise ValueError("a HexGrid without HexGridNumbering cannot name hexes")
-        grid = _hex_grid(grid_el, num)
-    zones = tuple(Zone(z.get("name", ""), _polygon(z.get("path", ""))) for z in m.iter(ZONE_TAG))
-    return MapGeometry(name, edge, grid, zones)
-
-
-def _hex_grid(g: Any, n: Any) -> VassalHexGrid:
-    if n.get("stagger", "false") == "true" or "true" in (n.get("hDescend"), n.get("vDescend")) \
-            or n.get("sep", "") != "" or n.get("hLeading") != n.get("vLeading"):
-        # Our writer never makes these; another module's numbering would need the general formula.
-        raise ValueError("the numbering is not the CCRR scheme this project's modules use")
-    return VassalHexGrid(dx=float(g.get("dx")), dy=float(g.get("dy")), x0=int(g.get("x0")), y0=int(g.get("y0")),
-                         sideways=g.get("sideways") == "true", h_off=int(n.get("hOff", "0")),
-                         v_off=int(n.get("vOff", "0")), first=n.get("first", "H"),
-                         leading=int(n.get("hLeading", "1")))
-
-
-def _polygon(path: str) -> tuple[tuple[float, float], ...]:
-    pts = []
-    for pair in path.split(";"):
-        if pair.strip():
-            x, y = pair.split(",")
-            pts.append((float(x), float(y)))
-    if len(pts) < 3:
-        raise ValueError(f"zone path {path!r} is not a polygon")
-    return tuple(pts)
+    return BoardGeometry(info.maps, {name: file for name, file in info.setups.items() if file})
 
 
 # --------------------------------------------------------------------------------------------- from a scenario
