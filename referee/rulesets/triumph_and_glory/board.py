@@ -203,7 +203,7 @@ class BoardMap:
     """Everything about a Board that never changes during a game, built once and shared by every Board."""
 
     __slots__ = ("map", "grid", "table", "rules", "scenario", "adjacent", "hexside", "hexside_at", "road_link",
-                 "road_at", "entry_hexes", "memo")
+                 "road_at", "entry_hexes", "memo", "priced_sides")
 
     def __init__(self, mapdef: MapDef, table: MovementTable, rules: RuleSwitches,
                  scenario: Scenario | None = None) -> None:
@@ -240,6 +240,20 @@ class BoardMap:
             a, b = tuple(key)
             self.road_at.setdefault(a, {})[b] = kind
             self.road_at.setdefault(b, {})[a] = kind
+        # a -> the neighbours b whose step a -> b costs more than (or otherwise differs from) entering b from
+        # anywhere: a hexside feature, a road or path link, or a climb.  Every other step is priced by b's
+        # terrain alone, so the movement rules memoise it per destination, not per pair (see movement._edge).
+        elevation = mapdef.elevation
+        priced: dict[str, set[str]] = {}
+        for a, by in self.hexside_at.items():
+            priced.setdefault(a, set()).update(by)
+        for a, by in self.road_at.items():
+            priced.setdefault(a, set()).update(by)
+        near_relief = {n for h in elevation if h in self.adjacent for n in (h, *self.adjacent[h])}
+        for a in near_relief:
+            level = elevation.get(a, 0)
+            priced.setdefault(a, set()).update(b for b in self.adjacent[a] if elevation.get(b, 0) > level)
+        self.priced_sides: dict[str, frozenset[str]] = {a: frozenset(bs) for a, bs in priced.items() if bs}
         self.memo: dict[Any, Any] = {}      # position-independent answers (e.g. terrain cost of a step)
         self.entry_hexes: frozenset[str] = frozenset(
             h for r in (scenario.reinforcements if scenario else ()) for h in r.entry)

@@ -326,11 +326,20 @@ def _compute_edge(board: Board, column: str, a: str | None, b: str) -> _Edge:
 
 def _edge(board: Board, column: str, a: str | None, b: str) -> _Edge:
     """``_compute_edge`` memoised on the static map — unless a marker that changes in play (a bridge that can
-    be destroyed, Rubble) is involved."""
+    be destroyed, Rubble) is involved.
+
+    Most steps cross a bare hexside on the flat (no feature, road, path or climb: ``BoardMap.priced_sides``):
+    their price is that of entering ``b`` from off the map, so they share one memo entry per destination
+    and column.  (Keyed per pair, a game priced ~5,000 distinct pairs for ~7,400 steps.)"""
     static = board.static
-    if (a is not None and "bridge" in static.features(a, b)) or b in board.rubble:
-        return _compute_edge(board, column, a, b)
-    key = (column, a, b)
+    if a is not None and b in static.priced_sides.get(a, ()):
+        if "bridge" in static.features(a, b) or b in board.rubble:
+            return _compute_edge(board, column, a, b)
+        key: tuple[str | None, ...] = (column, a, b)
+    else:
+        if b in board.rubble:
+            return _compute_edge(board, column, None, b)
+        a, key = None, (column, b)
     hit = static.memo.get(key)
     if hit is None:
         hit = static.memo[key] = _compute_edge(board, column, a, b)
