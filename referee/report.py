@@ -34,7 +34,7 @@ def shock_lines(roll: Roll) -> list[str]:
     for _uid, name, hex_ in detail.attackers:
         by_hex.setdefault(hex_, []).append(name)
     attackers = "; ".join(f"{', '.join(names)} ({h})" for h, names in by_hex.items())
-    lines = [f"  shock ({roll.side}): {attackers}"]
+    lines = [f"  {getattr(detail, 'label', 'shock')} ({roll.side}): {attackers}"]     # "charge", "pursuit charge 1"
     targets = getattr(roll, "targets", ())
     for t in targets:
         h = t["hex"]

@@ -89,11 +89,12 @@ class Combat:
     breakthrough_hexes: frozenset[str] = frozenset()
     breakthrough_ready: frozenset[str] = frozenset()
     counter_shock_open: frozenset[str] = frozenset()
+    charging: Any = None                               # 9.81–9.87: charge_events.Charging (None: no charge)
 
     @property
     def owes(self) -> bool:
         """Something must be rolled or chosen before the activation goes on."""
-        return bool(self.checks or self.retreats or self.advances)
+        return bool(self.checks or self.retreats or self.advances or (self.charging is not None and self.charging.owes))
 
     def shocks_left(self, board: Board, side: str) -> tuple[int, ...]:
         """Declared assaults still to resolve: some attacker passed its APC and an enemy is still in a target
@@ -131,6 +132,7 @@ class ShockDetail:
     attackers: tuple[tuple[str, str, str], ...]                  # (id, name, hex)
     defenders: Mapping[str, tuple[tuple[str, str], ...]]         # hex -> ((id, name), ...)
     bands: Mapping[str, tuple[tuple[str, int, int], ...]]        # hex -> ((result, lowest, highest natural), ...)
+    label: str = "shock"                                         # "charge", "pursuit charge 1" (9.8x)
 
 
 @dataclass(frozen=True)
@@ -192,6 +194,9 @@ def apply_effects(board: Board, effects: Sequence[Effect]) -> tuple[Board, list[
         u = board.units.get(e.unit)
         if u is None:
             continue
+        # 9.85: a Disorder (or the unit leaving the map) ends its stack's square
+        if u.square and u.hex is not None and e.effect in ("disordered", "routed", "eliminated", "destroyed"):
+            board = board.update_many({x: {"square": False} for x in board.stacks.get(u.hex, ())})
         if e.effect == "disordered":
             board = board.update(e.unit, status="disordered")
             out.append(result("disordered", e.rule, e.unit))

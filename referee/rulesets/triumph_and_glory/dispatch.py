@@ -12,8 +12,8 @@ from referee.engine.dice import EventDice
 from referee.engine.ruling import Error, Ruling, illegal, legal
 
 from .records import replace
-from . import (activation, cinc, destruction, fire_events, initiative, morale_events, moves, orders, owed, reserve, sequence,
-               shock_events)
+from . import (activation, charge_events, cinc, destruction, fire_events, initiative, morale_events, moves, orders, owed,
+               reserve, sequence, shock_events)
 from .state import CINC, COMMAND, INITIATIVE, RESERVE, SIDE_TURN, TGState
 
 Rule = Callable[[TGState, Mapping[str, Any], EventDice], tuple[Ruling, TGState]]
@@ -101,6 +101,11 @@ RULES: Mapping[str, Rule] = {
     "commitment": shock_events.rule_commitment,
     "shock": shock_events.rule_shock,
     "reaction_fire": shock_events.rule_reaction_fire,
+    "charge": charge_events.rule_charge,
+    "square": charge_events.rule_square,
+    "counter_charge": charge_events.rule_counter_charge,
+    "recall": charge_events.rule_recall,
+    "pursuit": charge_events.rule_pursuit,
     "retreat": owed.rule_retreat,
     "advance": owed.rule_advance,
     "rally": morale_events.rule_rally,

@@ -32,6 +32,8 @@ def awaiting(c: Combat) -> list[Awaiting]:
     out = [Awaiting("cohesion_check", k.side, k.rule, k.unit) for k in c.checks]
     out += [Awaiting("retreat", r.side, r.rule) for r in c.retreats]
     out += [Awaiting("advance", a.side, "9.71") for a in c.advances]
+    if c.charging is not None:                         # 9.81 charge moves, 9.87 pursuit (charge_events.py)
+        out += c.charging.awaiting(bool(c.checks or c.retreats))
     return out
 
 
@@ -53,7 +55,7 @@ def owe_advances(board: Board, combat: Combat, vacated: Sequence[str], attackers
     """9.71: each target hex the defenders left (empty now) is entered by the best attacking stack."""
     units = [board.units[u] for u in attackers if board.units[u].hex is not None]
     for h in vacated:
-        if board.stack(h) or any(a.into == h for a in combat.advances):
+        if board.stack(h) or any(a.into == h for a in combat.advances) or h in combat.no_advance:
             continue
         rule = adv.advance_rule(board, h, units)
         if rule.hexes and rule.mandatory:

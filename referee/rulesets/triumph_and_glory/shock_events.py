@@ -14,6 +14,7 @@ from referee.engine.dice import EventDice
 from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal
 
 from .records import replace
+from . import charge_events
 from . import commitment as cm
 from . import fire as fr
 from . import shock as sk
@@ -47,9 +48,8 @@ def declaration_errors(state: TGState, side: str, assaults: list[Assault]) -> li
     seen_units: set[str] = set()
     seen_targets: set[str] = set()
     for i, a in enumerate(assaults):
-        if a.charge:
-            errors.append(Error("9.81", "charge_not_supported", "cavalry charges are not ruled on yet"))
-            continue
+        if a.charge:                       # 9.81: the charge's own checks (charge_events.py)
+            errors += charge_events.charge_declaration_errors(state, a)
         for u in a.attackers:
             if u not in act.units:
                 errors.append(Error("5.31", "not_activated", f"{u} is not activated"))
@@ -58,13 +58,16 @@ def declaration_errors(state: TGState, side: str, assaults: list[Assault]) -> li
             if u in seen_units:
                 errors.append(Error("9.22", "attacks_twice", f"{u} is in two assaults"))
             seen_units.add(u)
+            if board.units[u].square:
+                errors.append(Error("9.85", "square_no_shock", f"{u} is in square and may not shock"))
+        group = charge_events.assault_group(a, board)      # 9.23: each group shocks one defender apart
         for h in a.targets:
-            if h in seen_targets:
+            if (h, group) in seen_targets:
                 errors.append(Error("9.22", "hex_attacked_twice", f"{h} is the target of two assaults"))
-            seen_targets.add(h)
+            seen_targets.add((h, group))  # type: ignore[arg-type]
         units = [board.units[u] for u in a.attackers]
         ag = units[0].ag if units else None
-        errors += _errs(sk.declaration_errors(board, units, list(a.targets), active_ag=ag,
+        errors += _errs(sk.declaration_errors(board, units, list(a.targets), active_ag=ag, charge=a.charge,
                                               start_hexes=act.start_hexes))     # type: ignore[arg-type]
         # 6.23: the top unit of each attacking hex must be activated now (AG activation: of the active AG;
         # Schevardino: of an active command).
@@ -87,6 +90,7 @@ def rule_assaults(state: TGState, event: Mapping[str, Any], dice: EventDice) -> 
     owed = tuple(dict.fromkeys(top.id for a in assaults for u in a.attackers
                                if (top := board.top(board.units[u].hex)) is not None))  # type: ignore[arg-type]
     c = replace(act.combat, declared=True, assaults=tuple(assaults), commit_owed=owed)
+    c = charge_events.after_declaration(board, c)          # 9.85 / 9.86 tests made at the declaration
     waits = [Awaiting("commitment", side, "9.41", u) for u in owed]
     return (legal("assaults", ["9.44"], awaiting=waits), replace(state, activation=replace(act, combat=c)))
 
@@ -107,8 +111,9 @@ def commitment_spec(state: TGState, uid: str, use_cinc: bool = True) -> PassRoll
     group = [board.units[m] for m in (o.groups[g] if o is not None and g is not None else (uid,))]
     if act.reserve:
         status = "NO"
+    charge = any(a.charge for a in act.combat.assaults if any(board.units[x].hex == u.hex for x in a.attackers))
     return cm.commitment_roll(board, u, targets, order_status="UO" if status == "UO" else "NO",
-                              cinc=state.cinc_of(u.side), group=group, use_cinc=use_cinc)
+                              cinc=state.cinc_of(u.side), group=group, charge=charge, use_cinc=use_cinc)
 
 
 def rule_commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
@@ -133,9 +138,11 @@ def rule_commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -
     passed = bool(roll.passed)
     c = replace(c, commit_owed=tuple(x for x in c.commit_owed if x != uid),
                 committed={**c.committed, hex_: passed})  # type: ignore[dict-item]
+    c = charge_events.after_commitment(state.board, c, hex_, passed)    # 9.81: passed chargers owe their charge
     # 9.45: the hex's declared units assault or drop out with its roll; the roll's outcome says which, and
     # the declaration names them, so no result of its own (DESIGN §5's effects are state changes).
     waits = [Awaiting("commitment", side, "9.41", u) for u in c.commit_owed]
+    waits += charge_events.charging(c).awaiting(True)          # 9.81: the passed chargers' moves
     if not c.commit_owed:
         waits += [Awaiting("shock", side, "9.5") for i in range(len(c.assaults)) if c.attackers_of(i, state.board)]
     return (legal("commitment", ["9.41", "9.42", "9.43"], rolls=[roll], awaiting=waits),
@@ -163,6 +170,14 @@ def shock_errors(state: TGState, side: str, i: int) -> list[Error]:
         return [Error("9.45", "not_committed", f"no attacker of assault {i} passed its Assault Probability Check")]
     if not any(state.board.has_enemy(h, side) for h in c.assaults[i].targets):
         return [Error("9.21", "no_enemy_target", "the target hexes hold no enemy any more")]
+    # 9.23: against one defender the charge goes first, then the cavalry shock, then the infantry shock.
+    board = state.board
+    rank = sk.GROUP_ORDER.index(charge_events.assault_group(c.assaults[i], board))  # type: ignore[arg-type]
+    first = [j for j in c.shocks_left(board, side) if j != i and set(c.assaults[j].targets) & set(c.assaults[i].targets)
+             and sk.GROUP_ORDER.index(charge_events.assault_group(c.assaults[j], board)) < rank]  # type: ignore[arg-type]
+    if first:
+        return [Error("9.23", "group_order", "against the same defender the charge is resolved first, then the "
+                      "cavalry shock, then the infantry shock", tuple(first))]
     return []
 
 
@@ -174,6 +189,8 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
     act = state.activation
     assert act is not None
     c = act.combat
+    if c.assaults[i].charge:
+        return charge_events.rule_charge_shock(state, event, dice, c)   # 9.83–9.87
     board = state.board
     ids = c.attackers_of(i, board)
     attackers = [board.units[u] for u in ids]
@@ -190,7 +207,7 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
         c = after_change(board, c, act)
         return (legal("shock", ["9.25"], results=results, awaiting=awaiting(c)),
                 replace(state, board=board, activation=replace(act, combat=c)))
-    spec = sk.shock_roll(board, attackers, targets)
+    spec = sk.shock_roll(board, attackers, targets, extra=charge_events.infantry_shock_extra(c, i, board))  # 9.86
     natural = dice.roll("roll", "shock")
     roll = engine_roll(spec, natural, side, shock_detail(board, attackers, spec))
     if natural is None:
@@ -215,6 +232,8 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
         for x in out.retreats:
             board, c, more = owe_retreat(board, c, x, sources, "9.6")
             results += more
+    board, more = charge_events.after_infantry_shock(board, c, i)     # 9.84: the counter-charging cavalry
+    results += more
     c = after_change(board, c, act)
     return (legal("shock", rules, rolls=[roll], results=results, awaiting=awaiting(c)),
             replace(state, board=board, activation=replace(act, combat=c)))
@@ -293,7 +312,9 @@ def rule_reaction_fire(state: TGState, event: Mapping[str, Any], dice: EventDice
 
 def cancel_if_disordered(board: Board, c, attacker_hex: str, hit: list[str]):
     """8.6 / 9.24: infantry (or non-charging cavalry) Disordered by reaction fire lose their shock, with every
-    unit stacked with them: the hex no longer takes part."""
+    unit stacked with them: the hex no longer takes part.  Charging cavalry carry on or recall (charge_events)."""
+    if charge_events.is_charging_hex(c, attacker_hex, board):
+        return charge_events.reaction_fire_hit(board, c, attacker_hex, hit)
     if fr.cancelled_by_reaction_fire(board, attacker_hex, hit, charging=False):
         return replace(c, committed={**c.committed, attacker_hex: False})
     return c

@@ -1,0 +1,833 @@
+"""Cavalry charges as events (9.81–9.87, gaps digest §10): the declaration's charge checks, the ``charge`` move,
+``square`` (9.85), ``counter_charge`` (9.86, also against an infantry shock), ``recall`` (9.82), the charge's
+``shock`` (9.83 DRMs, 9.87 pursuit) and ``pursuit``.  The pure rules are charge.py's; this module keeps the
+charges' own bookkeeping (:class:`Charging`, carried in ``Combat.charging``) and the small hooks that
+shock_events.py, owed.py and legal.py call.
+
+Procedure (gaps §10, 9.81 steps 1–9), as events:
+
+1. ``assaults`` with ``charge: true`` entries — declared with every other assault (9.44).  Each charger must be
+   able to charge its one target hex *now* by some 1–2 hex route (``charge_errors``), and may not have moved or
+   turned this activation (a charge is made instead of movement, 9.81).
+2. ``commitment`` for each charging stack, without the defender's DFE (9.42).  Every charger of a stack that
+   passes then owes a ``charge`` {unit, path, target, facing?}: it moves next to the target (result
+   ``advanced`` with ``to`` and ``facing``, rule 9.81 — the DESIGN §5 effect for a combat move forward).
+   [inferred] A charger with no legal route left (its target gone, say) sends ``path: []`` and drops out.
+3. The defender may try ``square`` (infantry target; the ZOC test is made on the position at the
+   declaration) or ``counter_charge`` (cavalry target, charged through its front, not in an enemy frontal ZOC
+   at the declaration).
+4. The attacker may try ``recall`` for a charger facing a square or Disordered by reaction fire (never in a
+   pursuit); recalled, it leaves the assault where it stands (optional new facing) and is not Disordered by 9.84.
+5. ``reaction_fire`` at range 1, once the chargers have charged.  Charging cavalry it Disorders carry on
+   without the charge DRM, or try to recall (8.6, 9.24).
+6. ``shock``: 9.51–9.54 plus the 9.55 charge DRMs: +3 heavy / +1 light (9.83), −2 against a square instead
+   (9.85), none after a successful counter-charge, −1 for light cavalry countered by heavy (9.86), −n for the
+   n-th pursuit charge (9.87).  9.23: against one defender the charge is resolved before a cavalry shock, and
+   that before an infantry shock.
+7. A modified roll ≥ 10 owes a ``pursuit`` {units, to, target?, facing?} once the defender's retreat is done:
+   the pursuers (``charge.pursuers``: heavy first, then cohesion, within stacking limits) enter the vacated
+   hex; if the defender is next to it they charge it again at once (a new assault, kind ``pursuit``, no
+   Commitment roll, facing it); if it was removed they stop.
+8. 9.84: when the charge — or the whole pursuit — ends, every charging, pursuing and counter-charging unit not
+   already Disordered and not recalled is Disordered; the results are reported on the event that ends it.
+
+Against an **infantry** shock a Good-Order cavalry defender charged through its front may ``counter_charge``
+without a roll (9.86).  Engine default [inferred, gaps §10]: its charge value counts against the infantry's
+shock roll (−3 heavy / −1 light, rule 9.86) and it is Disordered after the shock (9.84).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from modulebuilder.hexgrid import add_hours
+
+from referee.engine.dice import EventDice
+from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal, result
+
+from . import charge as ch
+from . import shock as sk
+from .board import Board, UnitState
+from .combat import Assault, Combat, OwedCheck, apply_effects, engine_roll
+from .errors import RuleError
+from .facing import facing_error, required_facing, shared_facing_errors
+from .records import replace
+from .rolls import Modifier
+from .state import TGState
+from .zoc import in_enemy_frontal_zoc
+
+__all__ = ["Charging", "charging", "charge_options", "charge_declaration_errors", "after_declaration",
+           "after_commitment", "rule_charge", "rule_square", "rule_counter_charge", "rule_recall",
+           "rule_charge_shock", "rule_pursuit", "reaction_fire_hit", "is_charging_hex", "infantry_shock_extra",
+           "after_infantry_shock", "assault_group", "charge_declarations", "owed_charge_actions",
+           "optional_charge_actions"]
+
+
+@dataclass(frozen=True)
+class Charging:
+    """The charges of one activation (kept in ``Combat.charging``).
+
+    ``moves_owed``: chargers whose stack passed its Commitment roll and have not charged yet (9.81 step 3);
+    ``may_square``: target hexes whose stack passed the 9.85 test when the charge was declared (ZOC then);
+    ``may_counter``: defending cavalry not in an enemy frontal ZOC when the charge was declared (9.86);
+    ``squared`` / ``counter_tried`` / ``recall_tried``: one attempt each; ``countered``: charge assault ->
+    cavalry that counter-charged it successfully; ``vs_infantry``: infantry assault -> the cavalry that
+    counter-charges it without a roll; ``rf_disordered``: chargers Disordered by reaction fire (9.24);
+    ``recalled``: 9.82; ``ends``: open charge (or pursuit chain) -> the units 9.84 Disorders when it ends;
+    ``pursuit_owed``: (assault, vacated hex, defender ids) whose pursuit (9.87) is owed."""
+    moves_owed: tuple[str, ...] = ()
+    may_square: frozenset[str] = frozenset()
+    may_counter: frozenset[str] = frozenset()
+    squared: frozenset[str] = frozenset()
+    counter_tried: frozenset[int] = frozenset()
+    countered: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    vs_infantry: Mapping[int, str] = field(default_factory=dict)
+    rf_disordered: frozenset[str] = frozenset()
+    recall_tried: frozenset[str] = frozenset()
+    recalled: frozenset[str] = frozenset()
+    ends: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    pursuit_owed: tuple[tuple[int, str, tuple[str, ...]], ...] = ()
+    side: str | None = None                            # the charging side
+
+    @property
+    def owes(self) -> bool:
+        """Charge moves or a pursuit still to make: nothing else may happen first."""
+        return bool(self.moves_owed or self.pursuit_owed)
+
+    def awaiting(self, defender_first: bool) -> list[Awaiting]:
+        """The charge moves owed, then the pursuit (once the defender's checks and retreat are done)."""
+        out = [Awaiting("charge", self.side, "9.81", u) for u in self.moves_owed]
+        if self.pursuit_owed and not defender_first:
+            out.append(Awaiting("pursuit", self.side, "9.87"))
+        return out
+
+
+NONE = Charging()
+
+
+def charging(c: Combat) -> Charging:
+    return c.charging if c.charging is not None else NONE
+
+
+def _with(c: Combat, **changes: Any) -> Combat:
+    return replace(c, charging=replace(charging(c), **changes))
+
+
+def _errs(errors: Iterable[RuleError]) -> list[Error]:
+    return [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]
+
+
+def assault_group(a: Assault, board: Board) -> str:
+    """9.23: ``charge`` | ``cavalry`` | ``infantry`` — the group an assault shocks with."""
+    if a.charge:
+        return "charge"
+    kinds = [board.units[u].kind for u in a.attackers if board.units[u].kind != "artillery"]
+    return "cavalry" if kinds and all(k == "cavalry" for k in kinds) else "infantry"
+
+
+# --------------------------------------------------------------------------------------------- 9.81 routes
+
+def _facings_at(board: Board, hex_id: str, target: str) -> tuple[int, ...]:
+    """Vertex facings at ``hex_id`` that have ``target`` in front."""
+    d = board.grid.direction(hex_id, target)
+    if d is None:
+        return ()
+    return tuple(f for f in (add_hours(d, -1), add_hours(d, 1)) if board.grid.is_vertex(f))
+
+
+def _candidates(board: Board, unit: UnitState, target: str) -> list[tuple[list[str], int]]:
+    start = unit.hex
+    grid = board.grid
+    out: list[tuple[list[str], int]] = []
+    if start is None:
+        return out
+    for a in board.neighbours(start):
+        if a == target:
+            continue
+        if grid.adjacent(a, target):
+            out += [([a], f) for f in _facings_at(board, a, target)]
+        for b in board.neighbours(a):
+            if b in (start, target) or not grid.adjacent(b, target):
+                continue
+            out += [([a, b], f) for f in _facings_at(board, b, target)]
+    return out
+
+
+def _own_facing(board: Board, unit: UnitState, dest: str, facing: int | None) -> int | None:
+    need = required_facing(board, unit, dest)
+    return facing if facing is not None else (need if need is not None else unit.facing)
+
+
+def charge_options(board: Board, unit: UnitState, target: str, limit: int = 0) -> list[tuple[list[str], int]]:
+    """Every legal (route, end facing) by which ``unit`` may charge ``target`` now (9.81); ``limit`` > 0 stops
+    after that many."""
+    base = [e for e in ch.charge_errors(board, unit, [], target) if e.code != "charge_path"]
+    if base:
+        return []
+    out = []
+    for path, f in _candidates(board, unit, target):
+        need = required_facing(board, unit, path[-1])
+        if need is not None and need != f:
+            continue
+        if not ch.charge_errors(board, unit, path, target, f):
+            out.append((path, f))
+            if limit and len(out) >= limit:
+                break
+    return out
+
+
+def _why_not(board: Board, unit: UnitState, target: str) -> list[RuleError]:
+    """The reasons no route works: the route-independent ones, else those of the route with fewest."""
+    base = [e for e in ch.charge_errors(board, unit, [], target) if e.code != "charge_path"]
+    if base:
+        return base
+    best: list[RuleError] | None = None
+    for path, f in _candidates(board, unit, target):
+        errs = ch.charge_errors(board, unit, path, target, f)
+        if best is None or len(errs) < len(best):
+            best = errs
+    return best or [RuleError("9.81", "charge_path", f"no route of one or two hexes leads {unit.defn.name} "
+                                                       f"next to {target}")]
+
+
+# --------------------------------------------------------------------------------------------- declaration
+
+def charge_declaration_errors(state: TGState, a: Assault) -> list[Error]:
+    """9.81 / 9.44: each charger may charge the (one) target now by some route, and has not moved or turned."""
+    act = state.activation
+    assert act is not None
+    board = state.board
+    if len(a.targets) != 1:
+        return [Error("9.81", "charge_one_target", "a charge names one target hex")]
+    target = a.targets[0]
+    errors: list[Error] = []
+    for uid in a.attackers:
+        u = board.units[uid]
+        if uid in act.acted or u.moved:
+            errors.append(Error("9.81", "charge_after_move",
+                                f"{u.defn.name} moved or turned this activation: a charge is made instead of movement"))
+            continue
+        if u.kind != "cavalry" or u.hex is None or not charge_options(board, u, target, limit=1):
+            errors += _errs(_why_not(board, u, target))
+    return errors
+
+
+def after_declaration(board: Board, c: Combat) -> Combat:
+    """Record, on the position at the declaration, which targets may form square (9.85: not in an enemy ZOC)
+    and which defending cavalry may counter-charge (9.86: not in an enemy frontal ZOC)."""
+    targets = [a.targets[0] for a in c.assaults if a.charge and a.targets]
+    if not targets:
+        return c
+    ok = frozenset(h for h in targets if not ch.square_errors(board, h))
+    counter = frozenset(u.id for h in targets for u in board.stack(h)
+                        if u.kind == "cavalry" and not in_enemy_frontal_zoc(board, h, u.side))
+    cg = charging(c)
+    side = next((board.units[a.attackers[0]].side for a in c.assaults if a.attackers), None)
+    return replace(c, charging=replace(cg, may_square=cg.may_square | ok, may_counter=cg.may_counter | counter,
+                                       side=side))
+
+
+def after_commitment(board: Board, c: Combat, hex_: str, passed: bool) -> Combat:
+    """9.81 step 3: every declared charger of a stack that passed owes its charge move."""
+    if not passed:
+        return c
+    owed = tuple(u for a in c.assaults if a.charge and a.kind == "declared" for u in a.attackers
+                 if board.units[u].hex == hex_ and board.units[u].kind == "cavalry")
+    if not owed:
+        return c
+    cg = charging(c)
+    return replace(c, charging=replace(cg, moves_owed=cg.moves_owed + tuple(u for u in owed if u not in cg.moves_owed)))
+
+
+def _assault_of(c: Combat, uid: str) -> int | None:
+    return next((i for i, a in enumerate(c.assaults) if a.charge and uid in a.attackers and i not in c.resolved), None)
+
+
+def _drop(c: Combat, i: int, uid: str) -> Combat:
+    """Take ``uid`` out of assault ``i`` (recalled, or unable to charge)."""
+    a = c.assaults[i]
+    new = replace(a, attackers=tuple(x for x in a.attackers if x != uid))
+    return replace(c, assaults=c.assaults[:i] + (new,) + c.assaults[i + 1:])
+
+
+def _awaiting(c: Combat, side: str | None) -> list[Awaiting]:
+    from .owed import awaiting
+    return awaiting(c)
+
+
+def _context(state: TGState, side: str, rule: str) -> tuple[Any, Combat] | Error:
+    from .fire_events import activation_error
+    act = state.activation
+    if act is None or act.side is None or not act.combat.declared:
+        return Error(rule, "no_charge", "no charge has been declared")
+    if rule in ("9.81", "9.82", "9.87"):            # the charging side's acts
+        err = activation_error(state, side, rule)
+        if err:
+            return err
+    return act, act.combat
+
+
+# --------------------------------------------------------------------------------------------- charge move
+
+def rule_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    side, uid = event["side"], event["unit"]
+    ctx = _context(state, side, "9.81")
+    if isinstance(ctx, Error):
+        return illegal("charge", [ctx]), state
+    act, c = ctx
+    cg = charging(c)
+    board = state.board
+    if uid not in cg.moves_owed:
+        return illegal("charge", [Error("9.81", "no_charge_owed", f"{uid} owes no charge move (its stack must "
+                                        "pass its Commitment roll first)", cg.moves_owed)]), state
+    i = _assault_of(c, uid)
+    assert i is not None
+    target = c.assaults[i].targets[0]
+    u = board.units[uid]
+    if side != u.side:
+        return illegal("charge", [Error("9.81", "not_your_unit", f"{uid} is {u.side}'s")]), state
+    if event.get("target", target) != target:
+        return illegal("charge", [Error("9.81", "charge_target", f"{u.defn.name} was declared against {target}",
+                                        (target,))]), state
+    path = list(event.get("path") or [])
+    options = charge_options(board, u, target)
+    if not path:
+        if options:
+            return illegal("charge", [Error("9.81", "must_charge", f"{u.defn.name} passed its Commitment roll and "
+                                            "must charge", tuple(" ".join(p) + f" @{f}" for p, f in options))]), state
+        # [inferred] no route is left (the target moved away, a friend took the hex): the charger drops out.
+        c = _drop(replace(c, charging=replace(cg, moves_owed=tuple(x for x in cg.moves_owed if x != uid))), i, uid)
+        return legal("charge", ["9.81"], awaiting=_awaiting(c, act.side)), \
+            replace(state, activation=replace(act, combat=c))
+    facing = event.get("facing")
+    if facing is not None:
+        bad = facing_error(board, facing)
+        if bad:
+            return illegal("charge", _errs([bad])), state
+    dest = path[-1]
+    end = _own_facing(board, u, dest, facing)
+    errors = ch.charge_errors(board, u, path, target, end)
+    need = required_facing(board, u, dest)
+    if need is not None and end != need:
+        errors.append(RuleError("6.11", "stack_facing_differs", f"the cavalry in {dest} faces {need}", (need,)))
+    if dest in c.committed and board.stacks.get(dest):
+        errors.append(RuleError("9.81", "charge_into_attacking_hex",
+                                f"{dest} holds units of another declared assault"))
+    if errors:
+        alts = tuple(" ".join(p) + f" @{f}" for p, f in options)
+        return illegal("charge", [Error(e.rule, e.code, e.message, e.alternatives or alts) for e in errors]), state
+    board = board.place(uid, dest, end)
+    ends = dict(cg.ends)
+    ends[i] = ends.get(i, ()) + (uid,)
+    cg = replace(cg, moves_owed=tuple(x for x in cg.moves_owed if x != uid), ends=ends)
+    c = replace(c, charging=cg, committed={**c.committed, dest: True})
+    res = [result("advanced", "9.81", uid, to=dest, facing=end)]
+    return (legal("charge", ["9.81"], results=res, awaiting=_awaiting(c, act.side)),
+            replace(state, board=board, activation=replace(act, combat=c)))
+
+
+# --------------------------------------------------------------------------------------------- 9.85, 9.86, 9.82
+
+def _open_charge_on(state: TGState, c: Combat, hex_: str | None) -> int | None:
+    """The unresolved charge assault against ``hex_`` whose chargers have all charged."""
+    board = state.board
+    cg = charging(c)
+    for i, a in enumerate(c.assaults):
+        if a.charge and hex_ in a.targets and i not in c.resolved and c.attackers_of(i, board) \
+                and not set(a.attackers) & set(cg.moves_owed):
+            return i
+    return None
+
+
+def _defender_errors(state: TGState, c: Combat, side: str, uid: str, rule: str, what: str) -> list[Error]:
+    act = state.activation
+    assert act is not None
+    u = state.board.units[uid]
+    errors = []
+    if side == act.side or u.side != side:
+        errors.append(Error(rule, "defender_only", f"{what} is the charged side's, with its own unit"))
+    if c.commit_owed:
+        errors.append(Error("9.46", "commitment_pending", "every Commitment roll comes first", c.commit_owed))
+    if charging(c).moves_owed:
+        errors.append(Error("9.81", "charges_first", "the chargers move next to their targets first",
+                            charging(c).moves_owed))
+    if c.checks or c.retreats or c.advances:
+        errors.append(Error("9.6", "acts_owed", "the owed checks, retreats and advances come first"))
+    return errors
+
+
+def rule_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    side, uid = event["side"], event["unit"]
+    ctx = _context(state, side, "9.85")
+    if isinstance(ctx, Error):
+        return illegal("square", [ctx]), state
+    act, c = ctx
+    cg = charging(c)
+    board = state.board
+    u = board.units[uid]
+    errors = _defender_errors(state, c, side, uid, "9.85", "square")
+    if errors:
+        return illegal("square", errors), state
+    h = u.hex
+    i = _open_charge_on(state, c, h)
+    if i is None or h is None:
+        return illegal("square", [Error("9.85", "not_charged", f"{u.defn.name} is not being charged")]), state
+    if h in cg.squared:
+        return illegal("square", [Error("9.85", "square_tried", f"the stack in {h} has tried to form square")]), state
+    if i in cg.counter_tried:
+        return illegal("square", [Error("9.86", "square_vs_counter_charge", "no square against a counter-charge")]), state
+    now = [e for e in ch.square_errors(board, h) if e.code != "square_in_zoc"]
+    if now:
+        return illegal("square", _errs(now)), state
+    if h not in cg.may_square:
+        return illegal("square", [Error("9.85", "square_in_zoc",
+                                        f"{h} was in an enemy ZOC when the charge was declared: no square")]), state
+    top = ch._square_infantry(board, h)[0]          # noqa: SLF001 — the rule's own notion of "top infantry"
+    if uid != top.id:
+        return illegal("square", [Error("9.85", "square_top_infantry",
+                                        f"the top infantry unit ({top.defn.name}) rolls for the stack", (top.id,))]), state
+    spec = ch.square_roll(board, h)
+    natural = dice.roll("roll", "square")
+    roll = engine_roll(spec, natural, side)
+    if natural is None:
+        return legal("square", ["9.85"], rolls=[roll]), state
+    effects = ch.square_outcome(board, h, bool(roll.passed))
+    if roll.passed:
+        board = board.update_many({e.unit: {"square": True} for e in effects})
+        results = [result("square", "9.85", e.unit) for e in effects]
+    else:
+        board, results = apply_effects(board, effects)
+    c = _with(c, squared=cg.squared | {h})
+    return (legal("square", ["9.85"], rolls=[roll], results=results, awaiting=_awaiting(c, act.side)),
+            replace(state, board=board, activation=replace(act, combat=c)))
+
+
+def _open_infantry_shock_on(state: TGState, c: Combat, hex_: str | None) -> int | None:
+    board = state.board
+    for i, a in enumerate(c.assaults):
+        if (not a.charge and hex_ in a.targets and i not in c.resolved and c.attackers_of(i, board)
+                and assault_group(a, board) == "infantry"):
+            return i
+    return None
+
+
+def rule_counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    side, uid = event["side"], event["unit"]
+    ctx = _context(state, side, "9.86")
+    if isinstance(ctx, Error):
+        return illegal("counter_charge", [ctx]), state
+    act, c = ctx
+    cg = charging(c)
+    board = state.board
+    u = board.units[uid]
+    errors = _defender_errors(state, c, side, uid, "9.86", "a counter-charge")
+    if errors:
+        return illegal("counter_charge", errors), state
+    i = _open_charge_on(state, c, u.hex)
+    if i is None:
+        j = _open_infantry_shock_on(state, c, u.hex)
+        if j is None:
+            return illegal("counter_charge", [Error("9.86", "not_charged",
+                                                    f"{u.defn.name} is neither charged nor shocked by infantry")]), state
+        return _counter_infantry(state, c, j, u)
+    if i in cg.counter_tried:
+        return illegal("counter_charge", [Error("9.86", "counter_charge_tried", "one counter-charge per charge")]), state
+    if u.hex in cg.squared:
+        return illegal("counter_charge", [Error("9.86", "counter_charge_square", "the stack tried to form square")]), state
+    chargers = [board.units[x] for x in c.attackers_of(i, board)]
+    errs = ch.counter_charge_errors(board, u, [x.hex for x in chargers if x.hex], uid not in cg.may_counter)
+    if errs:
+        return illegal("counter_charge", _errs(errs)), state
+    spec = ch.counter_charge_roll(u, chargers)
+    natural = dice.roll("roll", "counter_charge")
+    roll = engine_roll(spec, natural, side)
+    if natural is None:
+        return legal("counter_charge", ["9.86"], rolls=[roll]), state
+    cg = replace(cg, counter_tried=cg.counter_tried | {i})
+    if roll.passed:
+        ends = dict(cg.ends)
+        ends[i] = ends.get(i, ()) + (uid,)
+        cg = replace(cg, countered={**cg.countered, i: cg.countered.get(i, ()) + (uid,)}, ends=ends)
+    c = replace(c, charging=cg)
+    return (legal("counter_charge", ["9.86"], rolls=[roll], awaiting=_awaiting(c, act.side)),
+            replace(state, activation=replace(act, combat=c)))
+
+
+def _counter_infantry(state: TGState, c: Combat, j: int, u: UnitState) -> tuple[Ruling, TGState]:
+    """9.86: Good-Order cavalry shocked by infantry only, through its front, counter-charges without a roll."""
+    act = state.activation
+    assert act is not None
+    board = state.board
+    cg = charging(c)
+    if j in cg.vs_infantry:
+        return illegal("counter_charge", [Error("9.86", "counter_charge_tried", "the cavalry already counter-charges")]), state
+    attackers = [board.units[x] for x in c.attackers_of(j, board)]
+    if any(x.kind != "infantry" for x in attackers):
+        return illegal("counter_charge", [Error("9.86", "not_infantry_only", "only a shock by infantry alone")]), state
+    if any(k != j and u.hex in a.targets and k not in c.resolved and c.attackers_of(k, board)
+           for k, a in enumerate(c.assaults)):
+        return illegal("counter_charge", [Error("9.86", "not_infantry_only",
+                                                f"{u.hex} is attacked by more than the infantry")]), state
+    top = next((x for x in board.stack(u.hex) if x.kind != "artillery"), None)  # type: ignore[arg-type]
+    if top is None or top.id != u.id:
+        return illegal("counter_charge", [Error("9.86", "counter_charge_top", "the top cavalry unit counter-charges",
+                                                (top.id,) if top else ())]), state
+    errs = ch.counter_charge_errors(board, u, [x.hex for x in attackers if x.hex], False)
+    if errs:
+        return illegal("counter_charge", _errs(errs)), state
+    c = replace(c, charging=replace(cg, vs_infantry={**cg.vs_infantry, j: u.id}))
+    return (legal("counter_charge", ["9.86"], awaiting=_awaiting(c, act.side)),
+            replace(state, activation=replace(act, combat=c)))
+
+
+def rule_recall(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    side, uid = event["side"], event["unit"]
+    ctx = _context(state, side, "9.82")
+    if isinstance(ctx, Error):
+        return illegal("recall", [ctx]), state
+    act, c = ctx
+    cg = charging(c)
+    board = state.board
+    u = board.units[uid]
+    i = _assault_of(c, uid)
+    if i is None or uid in cg.moves_owed or uid not in c.attackers_of(i, board) or u.side != side:
+        return illegal("recall", [Error("9.82", "not_charging", f"{u.defn.name} is not a charger next to its target")]), state
+    if c.commit_owed or cg.moves_owed or c.owes:
+        return illegal("recall", [Error("9.82", "acts_owed", "the Commitment rolls, charges and owed acts come first")]), state
+    a = c.assaults[i]
+    in_square = any(x.square for x in board.stack(a.targets[0]))
+    errs = ch.recall_errors(u, target_in_square=in_square, disordered_by_reaction_fire=uid in cg.rf_disordered,
+                            pursuing=a.kind == "pursuit")
+    if uid in cg.recall_tried:
+        errs.append(RuleError("9.82", "recall_tried", f"{u.defn.name} has tried to recall"))
+    facing = event.get("facing")
+    if facing is not None:
+        bad = facing_error(board, facing)
+        errs += [bad] if bad else shared_facing_errors(board.stack(u.hex), {uid: facing})  # type: ignore[arg-type]
+    if errs:
+        return illegal("recall", _errs(errs)), state
+    spec = ch.recall_roll(u)
+    natural = dice.roll("roll", "recall")
+    roll = engine_roll(spec, natural, side)
+    if natural is None:
+        return legal("recall", ["9.82"], rolls=[roll]), state
+    cg = replace(cg, recall_tried=cg.recall_tried | {uid})
+    results: list[Result] = []
+    if roll.passed:
+        cg = replace(cg, recalled=cg.recalled | {uid},
+                     ends={**cg.ends, i: tuple(x for x in cg.ends.get(i, ()) if x != uid)})
+        c = _drop(replace(c, charging=cg), i, uid)
+        if facing is not None:
+            board = board.update(uid, facing=facing)
+        if not c.attackers_of(i, board):          # nobody charges any more: the charge is over (9.84)
+            board, c, results = _end_charge(board, c, i)
+    else:
+        c = replace(c, charging=cg)
+    return (legal("recall", ["9.82"] + (["9.84"] if results else []), rolls=[roll], results=results,
+                  awaiting=_awaiting(c, act.side)),
+            replace(state, board=board, activation=replace(act, combat=c)))
+
+
+# --------------------------------------------------------------------------------------------- 8.6 hook
+
+def is_charging_hex(c: Combat, hex_: str, board: Board) -> bool:
+    """Does ``hex_`` hold chargers of an open charge (reaction fire there does not cancel, 9.24)?"""
+    return any(a.charge and i not in c.resolved and any(board.units[u].hex == hex_ for u in a.attackers)
+               for i, a in enumerate(c.assaults))
+
+
+def reaction_fire_hit(board: Board, c: Combat, hex_: str, hit: Sequence[str]) -> Combat:
+    """8.6 / 9.24: chargers Disordered by reaction fire carry on without the charge DRM, or may recall."""
+    now = frozenset(u for u in hit if board.units[u].hex == hex_ and board.units[u].disordered
+                    and board.units[u].kind == "cavalry")
+    if not now:
+        return c
+    return _with(c, rf_disordered=charging(c).rf_disordered | now)
+
+
+# --------------------------------------------------------------------------------------------- the charge shock
+
+def charge_modifiers(board: Board, c: Combat, i: int, attackers: Sequence[UnitState]) -> tuple[Modifier, ...]:
+    """The 9.55 DRMs of charge ``i``: 9.83 / 9.85 / 9.86 / 9.24, and −n for the n-th pursuit charge (9.87)."""
+    cg = charging(c)
+    a = c.assaults[i]
+    fresh = [u for u in attackers if u.id not in cg.rf_disordered]
+    vs_square = any(x.square for x in board.stack(a.targets[0]))
+    countered = [board.units[x] for x in cg.countered.get(i, ())]
+    mods = ch.charge_modifiers(fresh or attackers, vs_square=vs_square, lost=not fresh, countered_by=countered)
+    if a.kind == "pursuit" and a.nth:
+        mods += (ch.pursuit_modifier(a.nth),)
+    return mods
+
+
+def _end_charge(board: Board, c: Combat, i: int) -> tuple[Board, Combat, list[Result]]:
+    """9.84: the charge (or pursuit chain) ``i`` is over: Disorder its chargers, pursuers and counter-chargers."""
+    cg = charging(c)
+    ids = cg.ends.get(i, ())
+    units = [board.units[u] for u in dict.fromkeys(ids) if board.units[u].hex is not None]
+    board, results = apply_effects(board, ch.end_of_charge_effects(board, units, cg.recalled))
+    ends = {k: v for k, v in cg.ends.items() if k != i}
+    return board, replace(c, charging=replace(cg, ends=ends)), results
+
+
+def rule_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
+                      combat: Combat | None = None) -> tuple[Ruling, TGState]:
+    """The shock of a charge (9.83–9.87); shock_events.rule_shock has already checked the common errors
+    (``combat``: the activation's combat as rule_shock has it)."""
+    from .owed import after_change, owe_retreat
+    from .shock_events import shock_detail
+    side, i = event["side"], int(event["assault"])
+    act = state.activation
+    assert act is not None
+    c = combat if combat is not None else act.combat
+    board = state.board
+    a = c.assaults[i]
+    ids = c.attackers_of(i, board)
+    attackers = [board.units[u] for u in ids]
+    h = a.targets[0]
+    results: list[Result] = []
+    if sk.artillery_only(board, h):                       # 9.25: guns alone are overrun without a roll
+        board, results = apply_effects(board, sk.lone_artillery_effects(board, h))
+        c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
+        board, c, more = _end_charge(board, c, i)
+        c = after_change(board, c, act)
+        return (legal("shock", ["9.25", "9.84"], results=results + more, awaiting=_awaiting(c, act.side)),
+                replace(state, board=board, activation=replace(act, combat=c)))
+    spec = sk.shock_roll(board, attackers, [h], extra={h: charge_modifiers(board, c, i, attackers)})
+    natural = dice.roll("roll", "shock")
+    detail = shock_detail(board, attackers, spec)
+    label = "pursuit charge" if a.kind == "pursuit" else "charge"
+    try:
+        detail = replace(detail, label=f"{label} {a.nth}" if a.kind == "pursuit" else label)
+    except TypeError:
+        pass                                               # a ShockDetail without labels: the report says "shock"
+    roll = engine_roll(spec, natural, side, detail)
+    if natural is None:
+        return legal("shock", ["9.5", "9.83"], rolls=[roll]), state
+    c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
+    res = spec.result(natural, 0)
+    attacker_side = sk.RESULTS[res].disorder == "attacker"
+    out = sk.shock_outcome(board, res, attackers, h, charging=True)
+    defenders = tuple(u.id for u in board.stack(h))
+    attacker_hexes = tuple(dict.fromkeys(x.hex for x in attackers if x.hex))
+    before = board
+    board, results = apply_effects(board, out.effects)
+    sources = (h,) if attacker_side else attacker_hexes
+    owner = {x: before.side_at(x) or "" for x, _ in out.checks}
+    c = replace(c, checks=c.checks + tuple(OwedCheck(u, owner[x], "9.62", sources) for x, u in out.checks))
+    for x in out.retreats:
+        board, c, more = owe_retreat(board, c, x, sources, "9.6")
+        results += more
+    rules = ["9.5", "9.51", "9.55", "9.6"]
+    if out.pursuit:
+        cg = charging(c)
+        c = replace(c, no_advance=c.no_advance | {h},
+                    charging=replace(cg, pursuit_owed=cg.pursuit_owed + ((i, h, defenders),)))
+        rules.append("9.87")
+    else:
+        board, c, more = _end_charge(board, c, i)
+        results += more
+        if more:
+            rules.append("9.84")
+    c = after_change(board, c, act)
+    return (legal("shock", rules, rolls=[roll], results=results, awaiting=_awaiting(c, act.side)),
+            replace(state, board=board, activation=replace(act, combat=c)))
+
+
+# --------------------------------------------------------------------------------------------- 9.87 pursuit
+
+def _pursuit_facing(board: Board, at: str, target: str, current: int | None) -> int | None:
+    options = _facings_at(board, at, target)
+    if not options:
+        return current
+    if current is None:
+        return options[0]
+    return min(options, key=lambda f: (ch._vertex_turns(current, f), f))   # noqa: SLF001
+
+
+def pursuit_plan(board: Board, c: Combat) -> tuple[int, str, tuple[str, ...], str | None] | None:
+    """The owed pursuit: (assault, vacated hex, pursuers in order, the hex they charge or None to stop)."""
+    cg = charging(c)
+    if not cg.pursuit_owed:
+        return None
+    i, vac, defenders = cg.pursuit_owed[0]
+    chargers = [board.units[u] for u in c.assaults[i].attackers if board.units[u].hex is not None]
+    pursuers = ch.pursuers(board, chargers, vac) if not board.stacks.get(vac) else ()
+    where = [board.units[d].hex for d in defenders if board.units[d].hex is not None]
+    target = where[0] if where and board.grid.adjacent(vac, where[0]) else None
+    if target is not None:
+        terrain = "rubble" if target in board.rubble else board.static.terrain(target)
+        if terrain in ch.DEFAULT_OPTIONS.no_charge_terrain:
+            target = None                                  # 9.81: no charge into such a hex: they stop
+    return i, vac, pursuers, target
+
+
+def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    side = event["side"]
+    ctx = _context(state, side, "9.87")
+    if isinstance(ctx, Error):
+        return illegal("pursuit", [ctx]), state
+    act, c = ctx
+    board = state.board
+    plan = pursuit_plan(board, c)
+    if plan is None:
+        return illegal("pursuit", [Error("9.87", "no_pursuit_owed", "no pursuit is owed")]), state
+    if c.checks or c.retreats:
+        return illegal("pursuit", [Error("9.6", "acts_owed", "the defender's checks and retreat come first")]), state
+    i, vac, pursuers, target = plan
+    errors: list[Error] = []
+    if side != act.side:
+        errors.append(Error("9.87", "not_your_pursuit", f"the pursuit is {act.side}'s"))
+    if event.get("to") != vac:
+        errors.append(Error("9.87", "pursuit_hex", f"the pursuers enter the vacated hex {vac}", (vac,)))
+    if set(event.get("units") or ()) != set(pursuers):
+        errors.append(Error("9.87", "pursuers", "the pursuers are the chargers that fit in the hex, heavy cavalry "
+                            "first, then the higher cohesion (6.21)", pursuers))
+    if event.get("target") is not None and event.get("target") != target:
+        errors.append(Error("9.87", "pursuit_target", "the pursuit charges the retreated defender",
+                            (target,) if target else ()))
+    facing = event.get("facing")
+    first = board.units[pursuers[0]] if pursuers else None
+    if facing is not None:
+        bad = facing_error(board, facing)
+        if bad:
+            errors += _errs([bad])
+        elif target is not None and target not in board.grid.front(vac, facing):
+            errors.append(Error("9.87", "pursuit_facing", f"the pursuers turn to face {target}",
+                                _facings_at(board, vac, target)))
+    if errors:
+        return illegal("pursuit", errors), state
+    cg = charging(c)
+    end = facing if facing is not None else (
+        _pursuit_facing(board, vac, target, first.facing) if target and first else (first.facing if first else None))
+    before = board
+    results: list[Result] = []
+    for uid in pursuers:
+        board = board.place(uid, vac, end)
+        results.append(result("advanced", "9.87", uid, to=vac, facing=end))
+    cg = replace(cg, pursuit_owed=cg.pursuit_owed[1:])
+    c = replace(c, charging=cg)
+    if target is None or not pursuers:
+        board, c, more = _end_charge(board, c, i)          # they stop: the pursuit is over (9.84)
+        results += more
+        rules = ["9.87", "9.84"]
+    else:
+        j = len(c.assaults)
+        a = c.assaults[i]
+        new = Assault(tuple(pursuers), (target,), True, kind="pursuit", nth=a.nth + 1)
+        ends = {k: v for k, v in cg.ends.items() if k != i}
+        ends[j] = cg.ends.get(i, ())
+        # 9.85 / 9.86 tests on the position as the pursuit charge begins, before the pursuers enter [inferred].
+        ok = frozenset({target}) if not ch.square_errors(before, target) else frozenset()
+        counter = frozenset(u.id for u in before.stack(target)
+                            if u.kind == "cavalry" and not in_enemy_frontal_zoc(before, target, u.side))
+        cg = replace(cg, ends=ends, may_square=cg.may_square | ok, squared=cg.squared - {target},
+                     may_counter=cg.may_counter | counter)
+        c = replace(c, assaults=c.assaults + (new,), committed={**c.committed, vac: True}, charging=cg)
+        rules = ["9.87"]
+    from .owed import after_change
+    c = after_change(board, c, act)
+    return (legal("pursuit", rules, results=results, awaiting=_awaiting(c, act.side)
+                  + ([Awaiting("shock", act.side, "9.87")] if target and pursuers else [])),
+            replace(state, board=board, activation=replace(act, combat=c)))
+
+
+# --------------------------------------------------------------------------------------------- 9.86 vs infantry
+
+def infantry_shock_extra(c: Combat, i: int, board: Board) -> dict[str, tuple[Modifier, ...]]:
+    """9.86 [inferred]: the counter-charging cavalry's charge value counts against the infantry's shock roll."""
+    uid = charging(c).vs_infantry.get(i)
+    if uid is None or board.units[uid].hex is None:
+        return {}
+    u = board.units[uid]
+    return {u.hex: (ch.counter_charge_vs_infantry_modifier(u),)}  # type: ignore[dict-item]
+
+
+def after_infantry_shock(board: Board, c: Combat, i: int) -> tuple[Board, list[Result]]:
+    """9.84: the cavalry that counter-charged an infantry shock is Disordered after it (unless it already is)."""
+    uid = charging(c).vs_infantry.get(i)
+    if uid is None or board.units[uid].hex is None:
+        return board, []
+    return apply_effects(board, ch.end_of_charge_effects(board, [board.units[uid]]))
+
+
+# --------------------------------------------------------------------------------------------- legal actions
+
+MAX_CHARGES_LISTED = 3
+
+
+def charge_declarations(state: TGState) -> list[dict[str, Any]]:
+    """A few single charges (9.81) the active side could declare now: Good-Order cavalry that has not acted,
+    against enemy hexes 2–3 hexes away."""
+    act = state.activation
+    assert act is not None
+    board = state.board
+    out: list[dict[str, Any]] = []
+    for uid in sorted(act.units):
+        u = board.units[uid]
+        if (u.kind != "cavalry" or u.hex is None or u.disordered or uid in act.acted or u.moved
+                or u.started_in_zoc or board.top(u.hex) is None or board.top(u.hex).id != uid):  # type: ignore[union-attr]
+            continue
+        near = {h for n in board.neighbours(u.hex) for m in board.neighbours(n) for h in (m, *board.neighbours(m))}
+        for h in sorted(near):
+            if board.has_enemy(h, u.side) and board.grid.distance(u.hex, h) in (2, 3) \
+                    and charge_options(board, u, h, limit=1):
+                out.append({"type": "assaults", "side": act.side,
+                            "assaults": [{"attackers": [uid], "target": [h], "charge": True}]})
+                break
+        if len(out) >= MAX_CHARGES_LISTED:
+            break
+    return out
+
+
+def owed_charge_actions(state: TGState) -> list[dict[str, Any]]:
+    """The charge moves (a few routes each) or the pursuit that must come next."""
+    act = state.activation
+    assert act is not None
+    c, board = act.combat, state.board
+    cg = charging(c)
+    if cg.moves_owed:
+        uid = cg.moves_owed[0]
+        u = board.units[uid]
+        i = _assault_of(c, uid)
+        target = c.assaults[i].targets[0] if i is not None else ""
+        opts = charge_options(board, u, target, limit=4) if i is not None else []
+        if not opts:
+            return [{"type": "charge", "side": u.side, "unit": uid, "path": [], "target": target}]
+        return [{"type": "charge", "side": u.side, "unit": uid, "path": p, "target": target, "facing": f}
+                for p, f in opts]
+    plan = pursuit_plan(board, c)
+    if plan is not None and not c.checks and not c.retreats:
+        _i, vac, pursuers, target = plan
+        return [{"type": "pursuit", "side": act.side, "units": list(pursuers), "to": vac,
+                 **({"target": target} if target else {})}]
+    return []
+
+
+def optional_charge_actions(state: TGState) -> list[dict[str, Any]]:
+    """Square, counter-charge and recall attempts open now (each one checked by its rule)."""
+    from .legal import _accepted
+    act = state.activation
+    assert act is not None
+    c, board = act.combat, state.board
+    cg = charging(c)
+    cands: list[dict[str, Any]] = []
+    for i, a in enumerate(c.assaults):
+        if i in c.resolved or not c.attackers_of(i, board):
+            continue
+        h = a.targets[0]
+        stack = board.stack(h)
+        if not stack:
+            continue
+        if a.charge:
+            inf = ch._square_infantry(board, h)           # noqa: SLF001
+            if inf and h not in cg.squared and h in cg.may_square:
+                cands.append({"type": "square", "side": inf[0].side, "unit": inf[0].id})
+            if i not in cg.counter_tried:
+                cands += [{"type": "counter_charge", "side": u.side, "unit": u.id} for u in stack
+                          if u.kind == "cavalry" and u.id in cg.may_counter][:1]
+            cands += [{"type": "recall", "side": act.side, "unit": u} for u in c.attackers_of(i, board)
+                      if u not in cg.recall_tried and (u in cg.rf_disordered or any(x.square for x in stack))]
+        elif i not in cg.vs_infantry and stack[0].kind == "cavalry" and not stack[0].disordered:
+            cands.append({"type": "counter_charge", "side": stack[0].side, "unit": stack[0].id})
+    return _accepted(state, cands)
