@@ -93,7 +93,8 @@ def event_summary(event: Mapping[str, Any]) -> str:
     if event.get("units"):
         bits.append(" ".join(event["units"]))
     if event.get("target"):
-        bits.append("→ " + str(event["target"]))
+        tgt = event["target"]
+        bits.append("→ " + (" ".join(tgt) if isinstance(tgt, list) else str(tgt)))
     if event.get("assault") is not None:
         bits.append(f"assault {event['assault']}")
     for i, a in enumerate(event.get("assaults") or ()):

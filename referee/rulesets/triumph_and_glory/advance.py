@@ -25,7 +25,7 @@ from .stacking import stacking_errors
 from .terrain import column_of
 
 __all__ = ["AdvanceRule", "advance_rule", "advance_errors", "advance_effects", "breakthrough_errors",
-           "counter_shock_move_errors"]
+           "counter_shock_move_errors", "secondary_shock_errors"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,21 +93,43 @@ def advance_effects(board: Board, units: Sequence[UnitState], to: str) -> tuple[
 
 def breakthrough_errors(board: Board, unit: UnitState, targets: Sequence[str], used: Iterable[str]) -> list[RuleError]:
     """9.73: a Breakthrough by ``unit`` (an infantry unit that advanced after a result ≥ 10) against ``targets``:
-    once per phase, and against every enemy hex now in its front."""
+    once per phase, not Disordered (9.61: e.g. by the terrain it advanced into), and against every enemy hex
+    now in its front."""
     errors: list[RuleError] = []
     if unit.kind != "infantry":
         errors.append(RuleError("9.73", "breakthrough_not_infantry", "only infantry breaks through"))
     if unit.id in set(used):
         errors.append(RuleError("9.73", "secondary_used", f"{unit.defn.name} already made a secondary shock this phase"))
+    if unit.disordered:
+        errors.append(RuleError("9.61", "disordered_attack", f"{unit.defn.name} is Disordered and may not shock"))
     front = frontal_enemy_hexes(board, unit)
     if set(targets) != set(front):
         errors.append(RuleError("9.73", "breakthrough_targets", "a breakthrough attacks every enemy in the unit's front", front))
     return errors
 
 
+def secondary_shock_errors(board: Board, unit: UnitState, targets: Sequence[str]) -> list[RuleError]:
+    """9.73 / 9.21–9.24: may ``unit`` counter-shock ``targets`` (after its move)?  Infantry or cavalry, not
+    Disordered, and — under the normal rules (9.22) — against every enemy hex in its front, nothing else."""
+    name = unit.defn.name
+    if unit.kind == "artillery":
+        return [RuleError("9.25", "artillery_shock", f"{name} is artillery: artillery never shocks")]
+    errors: list[RuleError] = []
+    if unit.disordered:
+        errors.append(RuleError("9.61", "disordered_attack", f"{name} is Disordered and may not shock"))
+    front = frontal_enemy_hexes(board, unit)
+    if not front:
+        errors.append(RuleError("9.73", "counter_shock_no_enemy", f"no enemy is in {name}'s front"))
+    elif set(targets) != set(front):
+        errors.append(RuleError("9.22", "counter_shock_targets",
+                                "a counter-shock attacks every enemy in the unit's front, and only those", front))
+    return errors
+
+
 def counter_shock_move_errors(board: Board, unit: UnitState, to: str | None, facing: int | None,
-                              used: Iterable[str]) -> list[RuleError]:
-    """9.73: the defender's optional one-hex move before its Counter-Shock (``to`` None = it stays)."""
+                              used: Iterable[str], companions: Sequence[UnitState] = ()) -> list[RuleError]:
+    """9.73: the defender's optional one-hex move before its Counter-Shock (``to`` None = it stays);
+    ``companions``: the other units of its hex moving with it (stacking counts them)."""
     errors: list[RuleError] = []
     if unit.id in set(used):
         errors.append(RuleError("9.73", "secondary_used", f"{unit.defn.name} already made a secondary shock this phase"))
@@ -127,5 +149,6 @@ def counter_shock_move_errors(board: Board, unit: UnitState, to: str | None, fac
                 if not board.bridge_intact(unit.hex, to)):
             errors.append(RuleError("9.73", "counter_shock_prohibited", f"{unit.defn.name} may not enter {to}"))
         else:
-            errors += stacking_errors(tuple(board.friendly_units_at(to, unit.side)) + (unit,), board.rules)
+            errors += stacking_errors(tuple(board.friendly_units_at(to, unit.side)) + (unit, *companions),
+                                      board.rules)
     return errors

@@ -14,6 +14,7 @@ from referee.engine.ruling import Error, Ruling, illegal, legal
 from .records import replace
 from . import (activation, charge_events, cinc, destruction, fire_events, initiative, morale_events, moves, orders, owed,
                reserve, sequence, shock_events)
+from . import secondary_events      # 9.31, 9.72–9.73: fall_back, breakthrough, counter_shock (they check owed acts)
 from .state import CINC, COMMAND, INITIATIVE, RESERVE, SIDE_TURN, TGState
 
 Rule = Callable[[TGState, Mapping[str, Any], EventDice], tuple[Ruling, TGState]]
@@ -108,6 +109,9 @@ RULES: Mapping[str, Rule] = {
     "pursuit": charge_events.rule_pursuit,
     "retreat": owed.rule_retreat,
     "advance": owed.rule_advance,
+    "fall_back": secondary_events.rule_fall_back,
+    "breakthrough": secondary_events.rule_breakthrough,
+    "counter_shock": secondary_events.rule_counter_shock,
     "rally": morale_events.rule_rally,
     "recovery": morale_events.rule_recovery,
     "burn_village": destruction.rule_burn_village,

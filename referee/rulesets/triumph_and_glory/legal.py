@@ -25,6 +25,7 @@ from .owed import advance_choices
 from .retreat import legal_retreats, retreat_steps
 from .shock import frontal_enemy_hexes
 from .shock_events import reaction_fire_actions
+from .secondary_events import secondary_actions, shock_actions
 from .activation import cga_pending, command_choices, cup_markers, marker_side
 from .moves import may_act_error, move_context, orders_error
 from .state import ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, OVER, RESERVE, SIDE_TURN, TGState
@@ -237,9 +238,9 @@ def combat_actions(state: TGState) -> list[dict[str, Any]]:
         a = c.advances[0]
         return [{"type": "advance", "side": a.side, "units": units, "to": a.into} for units in advance_choices(board, a)]
     if c.commit_owed:
-        return [{"type": "commitment", "side": act.side, "unit": u} for u in c.commit_owed]
-    return (reaction_fire_actions(state)
-            + [{"type": "shock", "side": act.side, "assault": i} for i in c.shocks_left(board, act.side)])  # type: ignore[arg-type]
+        return ([{"type": "commitment", "side": act.side, "unit": u} for u in c.commit_owed]
+                + secondary_actions(state))               # 9.31 fall-backs and 9.72 advances before the first APC
+    return secondary_actions(state) + reaction_fire_actions(state) + shock_actions(state)   # 9.73 with the shocks
 
 
 MAX_ASSAULTS_LISTED = 4

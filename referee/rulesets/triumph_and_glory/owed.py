@@ -20,6 +20,7 @@ from .board import Board
 from .errors import RuleError
 from .combat import Combat, OwedAdvance, OwedCheck, OwedRetreat, apply_effects, engine_roll
 from .disorder import disorder_effect
+from .facing import facing_error
 from .fire import fire_check
 from .rolls import Modifier, PassRoll
 from .state import Activation, TGState
@@ -115,7 +116,7 @@ def after_change(board: Board, c: Combat, act: Activation) -> Combat:
         a = c.assaults[i]
         vacated = [h for h in a.targets if not board.stack(h)]
         if vacated and not c.retreats and not c.checks:
-            c = owe_advances(board, c, vacated, c.attackers_of(i, board) or (), act.side)
+            c = owe_advances(board, c, vacated, c.attackers_of(i, board) or (), a.side or act.side)  # 9.73
     return c
 
 
@@ -158,6 +159,9 @@ def rule_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     c = act.combat if act is not None else None
     to = event["to"]
     a = next((a for a in (c.advances if c else ()) if a.into == to), None)
+    if a is None and c is not None and any(x.into == to for x in c.optional_advances):
+        from .secondary_events import rule_optional_advance        # 9.72: after a retreat before shock
+        return rule_optional_advance(state, event, dice)
     if a is None or act is None or c is None:
         return illegal("advance", [Error("9.71", "no_advance_owed", f"no advance into {to} is owed",
                                          tuple(x.into for x in c.advances) if c else ())]), state
@@ -168,10 +172,15 @@ def rule_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     errors = adv.advance_errors(board, adv.AdvanceRule(a.into, a.hexes, True), units, to)
     errors += [RuleError("9.71", "not_an_attacker", f"{u.id} did not take part in the assault")
                for u in units if u.id not in a.attackers]
+    facing = event.get("facing")                     # 9.71: it may re-face on entering (then no breakthrough)
+    if facing is not None and (fe := facing_error(board, facing)) is not None:
+        errors.append(fe)
     if errors:
         return illegal("advance", [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]), state
     board, results = apply_effects(board, adv.advance_effects(board, units, to))
     c = replace(c, advances=tuple(x for x in c.advances if x is not a))
+    from .secondary_events import after_advance
+    board, c = after_advance(board, c, [u.id for u in units], to, facing)
     return (legal("advance", ["9.71"], results=results, awaiting=awaiting(c)),
             replace(state, board=board, activation=replace(act, combat=c)))
 

@@ -18,6 +18,7 @@ from . import charge_events
 from . import commitment as cm
 from . import fire as fr
 from . import shock as sk
+from . import secondary_events as sec
 from .board import Board, UnitState
 from .combat import Assault, OwedCheck, ShockDetail, apply_effects, engine_roll, natural_bands
 from .fire_events import activation_error
@@ -152,7 +153,7 @@ def rule_commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -
 # --------------------------------------------------------------------------------------------- 9.5–9.6
 
 def shock_errors(state: TGState, side: str, i: int) -> list[Error]:
-    err = activation_error(state, side, "9.5")
+    err = activation_error(state, sec.acting_side(state, side, i), "9.5")   # 9.73: a counter-shock is the defender's
     if err:
         return [err]
     act = state.activation
@@ -166,6 +167,8 @@ def shock_errors(state: TGState, side: str, i: int) -> list[Error]:
         return [Error("9.6", "acts_owed", "the checks, retreats and advances of the last shock come first")]
     if i in c.resolved:
         return [Error("9.5", "already_resolved", f"assault {i} is already resolved")]
+    if order := sec.shock_order_errors(state, side, i):     # 9.73: who makes it; a pending counter-shock first
+        return order
     if not c.attackers_of(i, state.board):
         return [Error("9.45", "not_committed", f"no attacker of assault {i} passed its Assault Probability Check")]
     if not any(state.board.has_enemy(h, side) for h in c.assaults[i].targets):
@@ -188,7 +191,7 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
         return illegal("shock", errors), state
     act = state.activation
     assert act is not None
-    c = act.combat
+    c = sec.shock_begins(act.combat, i)          # 9.73: another shock closes the counter-shock chances
     if c.assaults[i].charge:
         return charge_events.rule_charge_shock(state, event, dice, c)   # 9.83–9.87
     board = state.board
@@ -209,7 +212,7 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
                 replace(state, board=board, activation=replace(act, combat=c)))
     spec = sk.shock_roll(board, attackers, targets, extra=charge_events.infantry_shock_extra(c, i, board))  # 9.86
     natural = dice.roll("roll", "shock")
-    roll = engine_roll(spec, natural, side, shock_detail(board, attackers, spec))
+    roll = engine_roll(spec, natural, side, shock_detail(board, attackers, spec, sec.shock_label(c.assaults[i])))
     if natural is None:
         return legal("shock", ["9.5"], rolls=[roll]), state
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
@@ -229,6 +232,7 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
         sources = tuple(targets) if attacker_side else attacker_hexes
         owner = {x: before.side_at(x) or "" for x, _ in out.checks}
         c = replace(c, checks=c.checks + tuple(OwedCheck(u, owner[x], "9.62", sources) for x, u in out.checks))
+        c = sec.note_outcome(c, before, h, out)      # 9.73: breakthrough / counter-shock opened
         for x in out.retreats:
             board, c, more = owe_retreat(board, c, x, sources, "9.6")
             results += more
@@ -239,12 +243,12 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
             replace(state, board=board, activation=replace(act, combat=c)))
 
 
-def shock_detail(board: Board, attackers: list[UnitState], spec: TableRoll) -> ShockDetail:
+def shock_detail(board: Board, attackers: list[UnitState], spec: TableRoll, label: str = "shock") -> ShockDetail:
     """Attackers, defenders and the natural rolls per result, for the text report (3: a shock as a player reads it)."""
     return ShockDetail(
         attackers=tuple((u.id, u.defn.name, u.hex or "") for u in attackers),
         defenders={t.hex: tuple((u.id, u.defn.name) for u in board.stack(t.hex)) for t in spec.targets},
-        bands={t.hex: natural_bands(spec.table, t.total_modifier) for t in spec.targets})
+        bands={t.hex: natural_bands(spec.table, t.total_modifier) for t in spec.targets}, label=label)
 
 
 # --------------------------------------------------------------------------------------------- 8.6
@@ -256,7 +260,8 @@ def reaction_fire_errors(state: TGState, side: str, uid: str, target: str) -> li
     if act is None or not act.combat.declared or act.side is None:
         return [Error("8.6", "no_assault", "reaction fire answers a declared assault")]
     c, board = act.combat, state.board
-    if side == act.side:
+    shocked, attacking = _shocked_and_attacking(state, c, side)
+    if side == act.side and not shocked:     # 9.73: the attacker's guns may answer a counter-shock
         return [Error("8.6", "defender_only", "reaction fire is the defender's")]
     if c.commit_owed:
         return [Error("8.6", "before_commitment", "reaction fire comes after every Assault Probability Check")]
@@ -267,13 +272,15 @@ def reaction_fire_errors(state: TGState, side: str, uid: str, target: str) -> li
         return [Error("8.6", "not_your_unit", f"{uid} is not {side}'s")]
     if uid in c.reacted:
         return [Error("8.6", "reacted", f"{u.defn.name} has made its reaction fire")]
-    shocked, attacking = _shocked_and_attacking(state, c)
     return _errs(fr.reaction_fire_errors(board, u, target, shocked, attacking))
 
 
-def _shocked_and_attacking(state: TGState, c) -> tuple[list[str], list[str]]:
+def _shocked_and_attacking(state: TGState, c, side: str | None = None) -> tuple[list[str], list[str]]:
+    """Hexes about to be shocked and the hexes attacking them, in the assaults the side other than ``side`` (the
+    side reacting) makes."""
     board = state.board
-    open_ = [i for i in c.shocks_left(board, state.activation.side)]  # type: ignore[union-attr]
+    active = state.activation.side  # type: ignore[union-attr]
+    open_ = [i for i in c.shocks_left(board, active) if side is None or (c.assaults[i].side or active) != side]
     shocked = [h for i in open_ for h in c.assaults[i].targets]
     attacking = list(dict.fromkeys(board.units[u].hex for i in open_ for u in c.attackers_of(i, board)
                                    if board.units[u].hex))
@@ -301,7 +308,7 @@ def rule_reaction_fire(state: TGState, event: Mapping[str, Any], dice: EventDice
     c = act.combat
     board, results = apply_effects(board, outcome.effects)
     c = replace(c, reacted=c.reacted | {uid},
-                checks=c.checks + tuple(OwedCheck(k.unit or "", act.side or "", "8.6") for k in outcome.checks))
+                checks=c.checks + tuple(OwedCheck(k.unit or "", state.static.other(side), "8.6") for k in outcome.checks))
     c = cancel_if_disordered(board, c, target, [e.unit for e in outcome.effects])
     if outcome.retreat and board.stack(target):
         board, c, more = owe_retreat(board, c, target, (battery.hex or "",), "8.5")
@@ -325,12 +332,13 @@ def reaction_fire_actions(state: TGState) -> list[dict[str, Any]]:
     if act is None or act.side is None or not act.combat.declared or act.combat.commit_owed or act.combat.owes:
         return []
     c, board = act.combat, state.board
-    shocked, attacking = _shocked_and_attacking(state, c)
     out = []
-    for h in dict.fromkeys(shocked):
-        for u in board.stack(h):
-            if u.kind == "artillery" and u.id not in c.reacted:
-                for t in fr.reaction_fire_targets(board, u, attacking):
-                    out.append({"type": "reaction_fire", "side": u.side, "unit": u.id, "target": t})
-                    break
+    for side in state.static.sides:              # the defender's guns; against a counter-shock the attacker's
+        shocked, attacking = _shocked_and_attacking(state, c, side)
+        for h in dict.fromkeys(shocked):
+            for u in board.stack(h):
+                if u.kind == "artillery" and u.side == side and u.id not in c.reacted:
+                    for t in fr.reaction_fire_targets(board, u, attacking):
+                        out.append({"type": "reaction_fire", "side": u.side, "unit": u.id, "target": t})
+                        break
     return out

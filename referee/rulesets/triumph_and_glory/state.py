@@ -160,6 +160,10 @@ class TGState:
     morale_started: bool = False                      # 3.0 E: collapse done this turn, recovery rolls owed
     recovery_owed: tuple[str, ...] = ()               # 10.2: units in the Recovery Box still to roll
     victory: Mapping[str, object] | None = None       # set when the game ends (Borodino SR 15–16, Schevardino)
+    # 9.73: units that made their secondary shock, in the phase ``secondary_phase`` names ((turn, phase, side
+    # turn)); in any other phase nobody has (secondary_events.secondary_used).
+    secondary_used: frozenset[str] = frozenset()
+    secondary_phase: tuple[object, ...] = ()
 
     # ---- read-only questions
 
