@@ -1,10 +1,12 @@
-"""Group commit: the submissions that arrive while a commit is on its way to disk share the next one.
+"""Group commit: the submissions that arrive while a commit is under way share the next one.
 
 A durable commit costs a disk flush (SQLite ``synchronous = FULL``: some milliseconds), and SQLite has one
 writer at a time, so committing each submission on its own caps a process at one flush per submission.
-Here the request threads hand their appends to one committer thread, which stores everything waiting in one
-transaction (``Storage.transaction()``): one flush for the lot.  No artificial delay: a batch is whatever
-queued up during the previous flush, so an idle server commits a lone submission at once.
+Here appends queue up, and whichever request thread holds the commit lock (the *leader*) stores everything
+queued — its own append and the others' — in one transaction (``Storage.transaction()``): one flush for the
+lot.  The threads whose appends it stored find them done when they get the lock and return at once; the
+others take their turn as leader.  No artificial delay and no committer thread: a lone submission on an idle
+server commits itself, with no hand-over to another thread (which cost ~10 % of a submission's CPU, profiled).
 
 Each append keeps its own outcome: ``append_events`` raises StaleIndex / GameEnded / GameNotFound before it
 writes anything, so a refused append leaves the rest of the batch intact and its request gets the refusal.
@@ -15,9 +17,8 @@ same games (PostgreSQL, row locks) cannot deadlock.
 from __future__ import annotations
 
 import logging
-import queue
 import threading
-from concurrent.futures import Future
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -26,54 +27,56 @@ from referee.storage import GameEnded, GameNotFound, NewEvent, StaleIndex, Stora
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 64
+_PENDING = object()
 
 
-@dataclass
+@dataclass(eq=False)
 class Append:
     game_id: str
     side: str
     expected_index: int
     events: Sequence[NewEvent]
-    done: Future[int] = field(default_factory=Future)
+    outcome: object = field(default=_PENDING)     # the new count, or the exception to raise
 
 
 class Committer:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
-        self._queue: queue.SimpleQueue[Append | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="referee-committer", daemon=True)
-        self._thread.start()
+        self._queue: deque[Append] = deque()       # appends and pops are atomic
+        self._lock = threading.Lock()              # held by the leader while it commits a batch
 
     def append(self, game_id: str, side: str, expected_index: int, events: Sequence[NewEvent]) -> int:
         """Store ``events`` as ``storage.append_events`` would (same result, same exceptions), batched."""
         item = Append(game_id, side, expected_index, events)
-        self._queue.put(item)
-        return item.done.result()
+        self._queue.append(item)
+        while item.outcome is _PENDING:
+            with self._lock:
+                if item.outcome is not _PENDING:   # a leader stored it while this thread waited
+                    break
+                batch = []
+                while self._queue and len(batch) < MAX_BATCH:
+                    batch.append(self._queue.popleft())
+                if batch:
+                    self._commit(batch)
+        if isinstance(item.outcome, BaseException):
+            raise item.outcome
+        assert isinstance(item.outcome, int)
+        return item.outcome
 
     def close(self) -> None:
-        self._queue.put(None)
-        self._thread.join(timeout=30)
-
-    def _run(self) -> None:
-        while True:
-            first = self._queue.get()
-            if first is None:
-                return
-            batch = [first]
-            while len(batch) < MAX_BATCH:
-                try:
-                    nxt = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if nxt is None:
-                    self._commit(batch)
-                    return
-                batch.append(nxt)
-            self._commit(batch)
+        """Nothing to stop: appends are committed by the threads that make them."""
 
     def _commit(self, batch: list[Append]) -> None:
-        batch.sort(key=lambda a: a.game_id)
-        outcomes: list[int | BaseException] = []
+        try:
+            self._commit_batch(batch)
+        finally:
+            for item in batch:                     # never leave a waiter without an answer
+                if item.outcome is _PENDING:
+                    item.outcome = RuntimeError("the group commit stopped before storing this append")
+
+    def _commit_batch(self, batch: list[Append]) -> None:
+        batch = sorted(batch, key=lambda a: a.game_id)
+        outcomes: list[object] = []
         try:
             with self.storage.transaction() as tx:
                 for item in batch:
@@ -83,14 +86,11 @@ class Committer:
                         outcomes.append(exc)
         except Exception as exc:  # noqa: BLE001 — the batch's transaction failed: each append on its own
             if len(batch) == 1:
-                batch[0].done.set_exception(exc)
+                batch[0].outcome = exc
                 return
             log.warning("group commit of %d appends failed (%s); committing them one by one", len(batch), exc)
             for item in batch:
-                self._commit([item])
+                self._commit_batch([item])
             return
         for item, outcome in zip(batch, outcomes):
-            if isinstance(outcome, BaseException):
-                item.done.set_exception(outcome)
-            else:
-                item.done.set_result(outcome)
+            item.outcome = outcome
