@@ -225,6 +225,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--workers", type=int, default=1)          # SQLite: see commands.default_workers
     parser.add_argument("--threads", type=int, default=32)
+    parser.add_argument("--worker-class", default="referee.service.worker.ConnectionWorker",
+                        help="gunicorn worker class (default: the service's own, a thread per connection; or gthread)")
     parser.add_argument("--rate", type=float, default=None,
                         help="open loop: this many submissions per second in all (default: closed loop)")
     parser.add_argument("--synchronous", choices=("full", "normal"), default="normal",
@@ -243,11 +245,11 @@ def main() -> int:
             pg = start_server()
         try:
             run_url = pg.new_database_url() if pg is not None else url
-            with Gunicorn(run_url, workers=args.workers, threads=args.threads) as server:
+            with Gunicorn(run_url, workers=args.workers, threads=args.threads, worker_class=args.worker_class) as server:
                 load = " ".join(f"{x:.2f}" for x in os.getloadavg())
                 print(f"load average {load} (2-core machine shared with other work)")
                 store = "PostgreSQL (fsync=off)" if pg else f"SQLite {url}"
-                print(f"gunicorn: {args.workers} gthread workers x {args.threads} threads, {store}")
+                print(f"gunicorn: {args.workers} {args.worker_class} workers x {args.threads} threads, {store}")
                 r = submissions(server, args.clients, args.seconds, args.rate)
                 loop = f"open loop at {args.rate:.0f}/s" if args.rate else "closed loop"
                 print(f"submissions: {args.clients} clients, {loop}, {args.seconds:.0f} s: {r['requests']} requests, "

@@ -10,13 +10,19 @@ from pathlib import Path
 from typing import Any
 
 
+WORKER_CLASSES = {"connection": "referee.service.worker.ConnectionWorker", "gthread": "gthread"}
+
+
 def register(subparsers: Any) -> None:
     serve = subparsers.add_parser("serve", help="run the HTTP service (gunicorn if installed, else werkzeug)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--workers", type=int, default=None,
                        help="gunicorn worker processes (default: 1 on SQLite, else 2 x CPUs up to 8)")
-    serve.add_argument("--threads", type=int, default=16, help="threads per gunicorn worker (default 16)")
+    serve.add_argument("--worker-class", choices=sorted(WORKER_CLASSES), default="connection",
+                       help="gunicorn worker: 'connection' (default: a thread per kept-alive connection, "
+                            "referee.service.worker) or 'gthread' (a poller and a thread pool)")
+    serve.add_argument("--threads", type=int, default=16, help="threads per gthread worker (default 16)")
     serve.add_argument("--database-url", help="overrides DATABASE_URL (default ./referee.sqlite)")
     serve.set_defaults(func=cmd_serve)
     verify = subparsers.add_parser("verify-dice", help="re-derive every referee roll of a game export")
@@ -31,7 +37,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("gunicorn") is not None:
         # exec, so that signals (Ctrl-C, a service manager's TERM) reach gunicorn's master directly.
         argv = [sys.executable, "-m", "gunicorn", "--bind", f"{args.host}:{args.port}", "--workers", str(workers),
-                "--worker-class", "gthread", "--threads", str(args.threads), "referee.service.wsgi:app"]
+                "--worker-class", WORKER_CLASSES[args.worker_class], "--threads", str(args.threads),
+                "referee.service.wsgi:app"]
         os.execv(sys.executable, argv)
     from werkzeug.serving import run_simple
     from referee.service import create_app

@@ -28,10 +28,11 @@ def free_port() -> int:
 
 class Gunicorn:
     def __init__(self, database_url: str, *, workers: int = 2, threads: int = 8, cwd: Path | None = None,
-                 preload: bool = False) -> None:
+                 preload: bool = False, worker_class: str = "referee.service.worker.ConnectionWorker") -> None:
         self.database_url = database_url
         self.preload = preload              # load the project's scenarios at start (REFEREE_PRELOAD)
         self.workers = workers
+        self.worker_class = worker_class    # what `referee serve` runs by default, or "gthread"
         self.threads = threads
         self.cwd = cwd or ROOT
         self.port = 0
@@ -45,7 +46,7 @@ class Gunicorn:
                "REFEREE_PRELOAD": "1" if self.preload else "0"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-             "--worker-class", "gthread", "--threads", str(self.threads), "--log-level", "warning",
+             "--worker-class", self.worker_class, "--threads", str(self.threads), "--log-level", "warning",
              "referee.service.wsgi:app"],
             cwd=self.cwd, env=env, start_new_session=True,            # its own group: SIGKILL takes the workers too
             stdout=subprocess.DEVNULL, stderr=self._log)

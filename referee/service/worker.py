@@ -1,0 +1,175 @@
+"""A gunicorn worker class for the referee: one thread per kept-alive connection.
+
+    gunicorn --worker-class referee.service.worker.ConnectionWorker 'referee.service.wsgi:app'
+
+gunicorn's gthread worker hands every request on a kept-alive connection between two threads: its main thread
+polls the idle sockets, gives a readable one to the thread pool (a Future, a queue, a wake-up), and the pool
+thread gives it back after the answer (a pipe write, a callback, the socket put back in the poller).  For small
+requests that dance is most of the server's CPU: profiled under bench/bench_service.py, gthread's own code
+took about half of a submission's CPU once the application's part was lean (docs/service.md, Performance).
+
+Here the main thread only accepts connections; each connection is served start to finish by its own thread,
+which reads the next request with a blocking read (the GIL is released while it waits) and answers it, with
+gunicorn's own HTTP parser and response writer.  ``--worker-connections`` (default 1000) bounds the open
+connections; past it the worker stops accepting, and new connections wait in the listen backlog.
+``--threads`` is not used: a connection never waits for a thread, so a client that keeps its connection
+busy cannot starve another.  A connection idle for longer than ``--keep-alive`` seconds (at least 1 s) is
+closed, and the same bound applies to a slow client's bytes, so idle or slow clients do not keep threads for
+long.  Right for a service whose clients keep a few connections open (the players' programs, a reverse proxy's
+pool); for thousands of mostly idle connections gthread's poller is cheaper in memory.
+
+Only HTTP/1.x (the service speaks nothing else); TLS belongs to the reverse proxy (docs/service.md).
+"""
+from __future__ import annotations
+
+import errno
+import os
+import selectors
+import socket
+import sys
+import threading
+from datetime import datetime
+from typing import Any
+
+from gunicorn import http, util
+from gunicorn.http import wsgi
+from gunicorn.http.errors import NoMoreData
+from gunicorn.workers import base
+
+
+class ConnectionWorker(base.Worker):
+    """gunicorn worker: the main thread accepts, one thread serves each connection (at most
+    ``--worker-connections``)."""
+
+    def init_process(self) -> None:
+        self._slots = threading.BoundedSemaphore(max(1, int(self.cfg.worker_connections)))
+        self._connections: set[threading.Thread] = set()
+        self._connections_lock = threading.Lock()
+        super().init_process()
+
+    def run(self) -> None:
+        selector = selectors.DefaultSelector()
+        for listener in self.sockets:
+            listener.setblocking(False)
+            selector.register(listener, selectors.EVENT_READ)
+        while self.alive:
+            self.notify()
+            if self.ppid != os.getppid():
+                self.log.info("Parent changed, shutting down: %s", self)
+                break
+            if not self._slots.acquire(timeout=1.0):     # at the limit: leave new connections in the backlog
+                continue
+            accepted = False
+            try:
+                for key, _ in selector.select(1.0):
+                    accepted = self._accept(key.fileobj)  # type: ignore[arg-type]
+                    if accepted:
+                        break
+            finally:
+                if not accepted:
+                    self._slots.release()
+        selector.close()
+        for listener in self.sockets:
+            listener.close()
+        self._wait_for_connections()
+
+    def _accept(self, listener: socket.socket) -> bool:
+        try:
+            sock, client = listener.accept()
+        except OSError as exc:
+            if exc.errno in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
+                return False
+            raise
+        thread = threading.Thread(target=self._serve, args=(sock, client, listener.getsockname()),
+                                  name="referee-connection", daemon=True)
+        with self._connections_lock:
+            self._connections.add(thread)
+        thread.start()
+        return True
+
+    def _wait_for_connections(self) -> None:
+        """Graceful stop: the connection threads finish the request they are answering (each closes its
+        connection after it), within gunicorn's graceful timeout."""
+        deadline = datetime.now().timestamp() + float(self.cfg.graceful_timeout)
+        while True:
+            with self._connections_lock:
+                left = list(self._connections)
+            if not left:
+                return
+            remaining = deadline - datetime.now().timestamp()
+            if remaining <= 0:
+                return
+            self.notify()
+            left[0].join(min(1.0, remaining))
+
+    def _serve(self, sock: socket.socket, client: Any, server: Any) -> None:
+        req = None
+        try:
+            sock.setblocking(True)
+            # Bounds the wait for the next request on an idle connection, and for a slow client's bytes.
+            sock.settimeout(max(1.0, float(self.cfg.keepalive or 0)))
+            parser = http.get_parser(self.cfg, sock, client)
+            while self.alive:
+                req = next(parser)
+                if not req or not self._handle(req, sock, client, server):
+                    break
+        except (StopIteration, NoMoreData, socket.timeout):
+            pass                                             # the client closed, or stayed idle too long
+        except OSError as exc:
+            if exc.errno not in (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN):
+                self.log.exception("Socket error processing request.")
+        except Exception as exc:  # noqa: BLE001 — gunicorn answers a bad request (400, 431, ...) itself
+            try:
+                self.handle_error(req, sock, client, exc)
+            except Exception:  # noqa: BLE001
+                pass
+        finally:
+            util.close(sock)
+            self._slots.release()
+            with self._connections_lock:
+                self._connections.discard(threading.current_thread())
+
+    def _handle(self, req: Any, sock: socket.socket, client: Any, server: Any) -> bool:
+        """Answer one request (as gunicorn's gthread worker does); whether the connection stays open."""
+        environ: dict[str, Any] = {}
+        resp = None
+        try:
+            self.cfg.pre_request(self, req)
+            request_start = datetime.now()
+            resp, environ = wsgi.create(req, sock, client, server, self.cfg)
+            environ["wsgi.multithread"] = True
+            self.nr += 1
+            if self.nr >= self.max_requests:
+                if self.alive:
+                    self.log.info("Autorestarting worker after current request.")
+                    self.alive = False
+                resp.force_close()
+            if not self.alive or not self.cfg.keepalive:
+                resp.force_close()
+            respiter = self.wsgi(environ, resp.start_response)
+            try:
+                if isinstance(respiter, environ["wsgi.file_wrapper"]):
+                    resp.write_file(respiter)
+                else:
+                    for item in respiter:
+                        resp.write(item)
+                resp.close()
+            finally:
+                self.log.access(resp, req, environ, datetime.now() - request_start)
+                if hasattr(respiter, "close"):
+                    respiter.close()
+            return not resp.should_close()
+        except OSError:
+            util.reraise(*sys.exc_info())
+        except (Exception, SystemExit):
+            if resp is not None and resp.headers_sent:
+                # The answer has begun: a 500 written now would corrupt it.  Close the connection instead.
+                self.log.exception("Error handling request")
+                return False
+            raise
+        finally:
+            try:
+                self.cfg.post_request(self, req, environ, resp)
+            except Exception:  # noqa: BLE001
+                self.log.exception("Exception in post_request hook")
+        return False
