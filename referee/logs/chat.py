@@ -387,6 +387,48 @@ def _assaults(charge: bool) -> Callable[[Tokens], Meaning]:
     return read
 
 
+def _hour(t: Tokens) -> dict[str, int]:
+    """An optional facing written ``@HOUR`` (a clock hour 1-12)."""
+    w = t.peek()
+    if w is None or not w.startswith("@"):
+        return {}
+    t.take()
+    if not w[1:].isdigit() or not 1 <= int(w[1:]) <= 12:
+        raise ChatError(f"a facing is @ and a clock hour 1-12, not {w!r}")
+    return {"facing": int(w[1:])}
+
+
+def _charge_to(t: Tokens) -> Meaning:
+    """``!chargeto UNIT HEX [HEX] > TARGET [@HOUR]``: the charge move through one or two hexes (9.81)."""
+    side = t.side()
+    unit = t.unit()
+    path = []
+    while t.is_hex(t.peek()):
+        path.append(t.take())
+    if not 1 <= len(path) <= 2:
+        raise ChatError("name the one or two hexes charged through, then '> target hex'")
+    target = t.arrow_hexes(required=True)
+    if len(target) != 1:
+        raise ChatError("a charge has one target hex")
+    return Declared({"type": "charge", **_side(side), "unit": unit, "path": path, "target": target[0], **_hour(t)})
+
+
+def _pursue(t: Tokens) -> Meaning:
+    """``!pursue UNIT... > HEX [TARGET] [@HOUR]``: the pursuers enter the vacated hex (9.87)."""
+    side = t.side()
+    units = t.units()
+    hexes = t.arrow_hexes(required=True)
+    if len(hexes) > 2:
+        raise ChatError("give the vacated hex and, optionally, the hex charged again")
+    target = {"target": hexes[1]} if len(hexes) == 2 else {}
+    return Declared({"type": "pursuit", **_side(side), "units": units, "to": hexes[0], **target, **_hour(t)})
+
+
+def _recall(t: Tokens) -> Meaning:
+    side = t.side()
+    return Declared({"type": "recall", **_side(side), "unit": t.unit(), **t.roll(), **_hour(t)})
+
+
 def _shock(t: Tokens) -> Meaning:
     side = t.side()
     n = t.number("which assault (1 = the first declared)")
@@ -460,7 +502,9 @@ COMMANDS: Mapping[str, Callable[[Tokens], Meaning]] = {
     "recover": _unit_roll("recovery"),
     "square": _unit_roll("square"),
     "countercharge": _unit_roll("counter_charge"),
-    "recall": _unit_roll("recall"),
+    "recall": _recall,
+    "chargeto": _charge_to,
+    "pursue": _pursue,
     "reserve": _reserve,
     "cinc": _cinc_move,
     "gofirst": _go_first,

@@ -432,3 +432,31 @@ def test_the_text_report_shows_a_charge_shock():
     assert "+3 heavy cavalry charge [9.83]" in text and "total +7" in text
     assert "natural 3 +7 = 10 → defender_disordered_retreat" in text
 
+
+
+# --------------------------------------------------------------------------------------------- random play
+
+def cavalry_fight(turns=2):
+    """French cavalry two or three hexes from Russian infantry (with a battery), light cavalry and a second line."""
+    return game_scenario(
+        at(napoleon(), "0201"), at(kutuzov(), "0808"),
+        at(cav("c1", cav_type="H", ag="cav"), "0402", facing=6), at(cav("c2", cav_type="L", ag="cav"), "0602", facing=6),
+        at(cav("c3", cav_type="H", ag="cav"), "0202", facing=6),
+        at(inf("r1", RU, ag="ru-1"), DEF_HEX, facing=12), at(art("r2", RU, ag="ru-1"), DEF_HEX, facing=12),
+        at(cav("r3", RU, ag="ru-1", cav_type="L"), "0604", facing=12), at(inf("r4", RU, ag="ru-1"), "0204", facing=12),
+        ags=[ag("cav", io=5), ag("ru-1", RU, io=4)], turns=turns)
+
+
+def test_random_play_declares_and_plays_charges_squares_counter_charges_recalls_and_pursuits():
+    """The listed actions include every charge act; each one listed is ruled legal and no game gets stuck."""
+    from referee.play import play_game
+    from referee.rulesets.triumph_and_glory import RULESET
+    want = {"charge", "square", "pursuit", "counter_charge", "recall", "reaction_fire"}
+    seen: set[str] = set()
+    for seed in range(120):
+        g = play_game(RULESET, cavalry_fight(), seed)
+        assert RULESET.is_over(g.game.state) and all(r.legal for r in g.rulings)
+        seen |= {e["type"] for e in g.events}
+        if want <= seen:
+            break
+    assert want <= seen, want - seen

@@ -35,3 +35,4 @@ def test_fall_back_path():
     assert _codes(fall_back_errors(b, d, ["0304", "0305"], a)) == ["fall_back_through_zoc"]
     assert _codes(fall_back_errors(b, d, ["0505", "0506", "0507"], a)) == ["fall_back_distance"]
     assert _codes(fall_back_errors(b, d, ["0606"], a)) == ["fall_back_path"]
+    assert _codes(fall_back_errors(b, d, ["0505", DEF_HEX], a)) == ["fall_back_path"]      # no way back

@@ -45,12 +45,15 @@ def test_random_play_fights_fire_and_shock_to_the_end():
     """Three-turn skirmishes: the listed actions include fire, the assault declaration, the APCs, the shocks and
     every act they owe (checks, retreats, advances), and the games still end."""
     seen: set[str] = set()
-    for seed in range(12):
+    wanted = {"fire", "assaults", "commitment", "shock", "cohesion_check", "retreat", "advance", "rally"}
+    for seed in range(24):                   # combat is rare in these games: play until each act has been seen
         g = play_game(RULESET, skirmish(seed, turns=3), seed)
         assert RULESET.is_over(g.game.state)
         seen |= {e["type"] for e in g.events}
         assert any(x.effect == "victory" for x in g.rulings[-1].results)
-    assert {"fire", "assaults", "commitment", "shock", "cohesion_check", "retreat", "advance", "rally"} <= seen
+        if seed >= 11 and wanted <= seen:
+            break
+    assert wanted <= seen
 
 
 def test_a_played_game_replays_identically_from_its_log():

@@ -359,3 +359,14 @@ def test_random_play_plays_fall_backs_advances_breakthroughs_and_counter_shocks(
     print(seen, optional_advance)
     assert seen.get("fall_back", 0) and optional_advance
     assert seen.get("breakthrough", 0) and seen.get("counter_shock", 0)
+
+
+def test_9_73_the_secondary_shock_record_is_per_phase():
+    from referee.rulesets.triumph_and_glory.secondary_events import secondary_used
+    p = play(breakthrough_game(at(inf("r2", RU, ag="ru-2"), REAR_L, facing=12)))
+    to_breakthrough(p)
+    p.ok("breakthrough", side=FR, units=["b1", "b2"], target=[REAR_L])
+    s = p.state
+    assert secondary_used(s) == {"b1", "b2"}
+    assert secondary_used(replace(s, phase="reserve")) == frozenset()
+    assert secondary_used(replace(s, turn=s.turn + 1)) == frozenset()

@@ -49,6 +49,14 @@ def roster() -> Roster:
     ("!square psk-a 0", {"type": "square", "unit": "psk-a", "roll": 0}),
     ("!countercharge sumsky", {"type": "counter_charge", "unit": "sumsky"}),
     ("!recall sumsky 4", {"type": "recall", "unit": "sumsky", "roll": 4}),
+    ("!recall sumsky 4 @8", {"type": "recall", "unit": "sumsky", "roll": 4, "facing": 8}),
+    ("!chargeto sumsky 0302 > 0303 @6", {"type": "charge", "unit": "sumsky", "path": ["0302"], "target": "0303",
+                                         "facing": 6}),
+    ("!chargeto sumsky 0201 0302>0303", {"type": "charge", "unit": "sumsky", "path": ["0201", "0302"],
+                                         "target": "0303"}),
+    ("!pursue sumsky > 0303", {"type": "pursuit", "units": ["sumsky"], "to": "0303"}),
+    ("!pursue sumsky > 0303 0304 @4", {"type": "pursuit", "units": ["sumsky"], "to": "0303", "target": "0304",
+                                       "facing": 4}),
     ("!reserve psk-a", {"type": "reserve", "unit": "psk-a"}),
     ("!cinc french 6 > 0104", {"type": "cinc_move", "side": "French", "roll": 6, "path": ["0104"]}),
     ("!gofirst russian", {"type": "go_first", "first": "Russian"}),
@@ -94,6 +102,8 @@ def test_meta_commands(roster):
     ("!", "an empty declaration"),
     ("!shock 0", "assaults are counted from 1"),
     ("!cinc", "say whose commander-in-chief moves (e.g. '!cinc french')"),
+    ("!chargeto sumsky > 0303", "name the one or two hexes charged through, then '> target hex'"),
+    ("!chargeto sumsky 0302 > 0303 @13", "a facing is @ and a clock hour 1-12, not '@13'"),
 ])
 def test_errors_say_what_was_not_understood(roster, text, message):
     with pytest.raises(ChatError) as err:

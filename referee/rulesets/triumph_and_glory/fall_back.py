@@ -59,6 +59,8 @@ def fall_back_errors(board: Board, unit: UnitState, path: Sequence[str], attacke
         return [RuleError("9.31", "may_not_fall_back", f"{name} may not retreat before this shock")]
     if unit.hex is None or not 1 <= len(path) <= MAX_FALL_BACK:
         return [RuleError("9.31", "fall_back_distance", "a retreat before shock is one or two hexes")]
+    if len({unit.hex, *path}) != len(path) + 1:
+        return [RuleError("9.31", "fall_back_path", f"{name} falls back away from its hex, not back into it")]
     errors: list[RuleError] = []
     route = (unit.hex, *path)
     shockers = {a.id for a in attackers}

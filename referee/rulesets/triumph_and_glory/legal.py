@@ -25,6 +25,7 @@ from .owed import advance_choices
 from .retreat import legal_retreats, retreat_steps
 from .shock import frontal_enemy_hexes
 from .shock_events import reaction_fire_actions
+from .charge_events import charge_declarations, optional_charge_actions, owed_charge_actions
 from .secondary_events import secondary_actions, shock_actions
 from .activation import cga_pending, command_choices, cup_markers, marker_side
 from .moves import may_act_error, move_context, orders_error
@@ -237,10 +238,14 @@ def combat_actions(state: TGState) -> list[dict[str, Any]]:
     if c.advances:
         a = c.advances[0]
         return [{"type": "advance", "side": a.side, "units": units, "to": a.into} for units in advance_choices(board, a)]
+    forced = owed_charge_actions(state)            # 9.81 charge moves of passed stacks, 9.87 pursuit
+    if forced:
+        return forced
     if c.commit_owed:
         return ([{"type": "commitment", "side": act.side, "unit": u} for u in c.commit_owed]
                 + secondary_actions(state))               # 9.31 fall-backs and 9.72 advances before the first APC
-    return secondary_actions(state) + reaction_fire_actions(state) + shock_actions(state)   # 9.73 with the shocks
+    return (secondary_actions(state) + reaction_fire_actions(state) + shock_actions(state)   # 9.73 with the shocks
+            + optional_charge_actions(state))         # 9.85 square, 9.86 counter-charge, 9.82 recall
 
 
 MAX_ASSAULTS_LISTED = 4
@@ -271,4 +276,4 @@ def assault_actions(state: TGState) -> list[dict[str, Any]]:
     if len(singles) > 1:
         combined = {"type": "assaults", "side": side, "assaults": [e["assaults"][0] for e in singles]}
         out += _accepted(state, [combined])
-    return out
+    return out + _accepted(state, charge_declarations(state))     # 9.81: a few charges
