@@ -199,7 +199,9 @@ def submissions(server: Gunicorn, clients: int, seconds: float, rate: float | No
     return {"requests": len(latencies), "per_second": len(latencies) / elapsed,
             "server_cpu_ms": 1000 * cpu / n, "client_cpu_ms": 1000 * client_cpu / n,
             "p50_ms": 1000 * statistics.median(latencies) if latencies else None,
-            "p99_ms": 1000 * percentile(latencies, 99) if latencies else None, "failures": failures[:3]}
+            "p99_ms": 1000 * percentile(latencies, 99) if latencies else None,
+            "tail_ms": [round(1000 * percentile(latencies, p), 1) for p in (90, 95, 99.9, 100)] if latencies else None,
+            "failures": failures[:3]}
 
 
 def check_sample(server: Gunicorn) -> dict[str, Any] | None:
@@ -224,7 +226,7 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--workers", type=int, default=1)          # SQLite: see commands.default_workers
-    parser.add_argument("--threads", type=int, default=32)
+    parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--worker-class", default="referee.service.worker.ConnectionWorker",
                         help="gunicorn worker class (default: the service's own, a thread per connection; or gthread)")
     parser.add_argument("--rate", type=float, default=None,
@@ -253,7 +255,8 @@ def main() -> int:
                 r = submissions(server, args.clients, args.seconds, args.rate)
                 loop = f"open loop at {args.rate:.0f}/s" if args.rate else "closed loop"
                 print(f"submissions: {args.clients} clients, {loop}, {args.seconds:.0f} s: {r['requests']} requests, "
-                      f"{r['per_second']:.0f}/s, p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms; CPU per request: "
+                      f"{r['per_second']:.0f}/s, p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms "
+                      f"(p90, p95, p99.9, max: {r['tail_ms']}); CPU per request: "
                       f"server {r['server_cpu_ms']:.2f} ms, bench clients {r['client_cpu_ms']:.2f} ms"
                       + (f", failures {r['failures']}" if r["failures"] else ""))
         finally:

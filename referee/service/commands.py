@@ -22,7 +22,9 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--worker-class", choices=sorted(WORKER_CLASSES), default="connection",
                        help="gunicorn worker: 'connection' (default: a thread per kept-alive connection, "
                             "referee.service.worker) or 'gthread' (a poller and a thread pool)")
-    serve.add_argument("--threads", type=int, default=16, help="threads per gthread worker (default 16)")
+    serve.add_argument("--threads", type=int, default=8,
+                       help="per worker: requests answered at once, first come first served (connection), or the "
+                            "thread pool's size (gthread); default 8")
     serve.add_argument("--database-url", help="overrides DATABASE_URL (default ./referee.sqlite)")
     serve.set_defaults(func=cmd_serve)
     verify = subparsers.add_parser("verify-dice", help="re-derive every referee roll of a game export")

@@ -12,8 +12,12 @@ Here the main thread only accepts connections; each connection is served start t
 which reads the next request with a blocking read (the GIL is released while it waits) and answers it, with
 gunicorn's own HTTP parser and response writer.  ``--worker-connections`` (default 1000) bounds the open
 connections; past it the worker stops accepting, and new connections wait in the listen backlog.
-``--threads`` is not used: a connection never waits for a thread, so a client that keeps its connection
-busy cannot starve another.  A connection idle for longer than ``--keep-alive`` seconds (at least 1 s) is
+``--threads`` is how many requests are answered at once, in the order they arrived: the others wait their turn at
+a first-come, first-served gate (``FairGate``).  Python's GIL is not fair — a thread that wants it back can
+lose to others many times running — so 32 busy connections each in its own thread gave a long latency tail
+(p99 ≈ 3 × the mean, measured); a few threads at once still let a group commit gather appends while one
+thread flushes.  A connection never waits for a thread, so a client that keeps its connection busy cannot
+starve another.  A connection idle for longer than ``--keep-alive`` seconds (at least 1 s) is
 closed, and the same bound applies to a slow client's bytes, so idle or slow clients do not keep threads for
 long.  Right for a service whose clients keep a few connections open (the players' programs, a reverse proxy's
 pool); for thousands of mostly idle connections gthread's poller is cheaper in memory.
@@ -28,6 +32,7 @@ import selectors
 import socket
 import sys
 import threading
+from collections import deque
 from datetime import datetime
 from typing import Any
 
@@ -37,12 +42,45 @@ from gunicorn.http.errors import NoMoreData
 from gunicorn.workers import base
 
 
+def _parser(cfg: Any, sock: socket.socket, client: Any) -> Any:
+    """gunicorn's HTTP/1.x request parser (its C parser, gunicorn_h1c, when installed: ``--http-parser``)."""
+    get_parser = getattr(http, "get_parser", None)          # gunicorn >= 25
+    return get_parser(cfg, sock, client) if get_parser else http.RequestParser(cfg, sock, client)
+
+
+class FairGate:
+    """A semaphore that lets waiters through in arrival order (``threading.Semaphore`` wakes any of them)."""
+
+    def __init__(self, permits: int) -> None:
+        self._free = permits
+        self._lock = threading.Lock()
+        self._waiters: deque[threading.Lock] = deque()
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._free > 0 and not self._waiters:
+                self._free -= 1
+                return
+            turn = threading.Lock()
+            turn.acquire()
+            self._waiters.append(turn)
+        turn.acquire()                          # released by __exit__ of the thread handing its permit over
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            if self._waiters:
+                self._waiters.popleft().release()
+            else:
+                self._free += 1
+
+
 class ConnectionWorker(base.Worker):
     """gunicorn worker: the main thread accepts, one thread serves each connection (at most
     ``--worker-connections``)."""
 
     def init_process(self) -> None:
         self._slots = threading.BoundedSemaphore(max(1, int(self.cfg.worker_connections)))
+        self._gate = FairGate(max(1, int(self.cfg.threads)))
         self._connections: set[threading.Thread] = set()
         self._connections_lock = threading.Lock()
         super().init_process()
@@ -108,10 +146,14 @@ class ConnectionWorker(base.Worker):
             sock.setblocking(True)
             # Bounds the wait for the next request on an idle connection, and for a slow client's bytes.
             sock.settimeout(max(1.0, float(self.cfg.keepalive or 0)))
-            parser = http.get_parser(self.cfg, sock, client)
+            parser = _parser(self.cfg, sock, client)
             while self.alive:
                 req = next(parser)
-                if not req or not self._handle(req, sock, client, server):
+                if not req:
+                    break
+                with self._gate:
+                    keep = self._handle(req, sock, client, server)
+                if not keep:
                     break
         except (StopIteration, NoMoreData, socket.timeout):
             pass                                             # the client closed, or stayed idle too long
