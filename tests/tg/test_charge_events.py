@@ -453,3 +453,31 @@ def test_random_play_declares_and_plays_charges_squares_counter_charges_recalls_
         if want <= seen:
             break
     assert want <= seen, want - seen
+
+
+def test_the_text_report_names_a_pursuit_charge():
+    from referee.report import ruling_lines
+    p = worked_example_until_the_retreat()
+    to = p("retreat", side=RU, unit="r", to="0101")["errors"][0]["alternatives"][0]
+    p.ok("retreat", side=RU, unit="r", to=to)
+    p.ok("pursuit", side=FR, units=["cuir"], to=DEF_HEX)
+    p.ok("shock", side=FR, assault=1, roll=0)
+    text = "\n".join(ruling_lines(p.rulings[-1], {"type": "shock", "side": FR, "assault": 1}))
+    print(text)
+    assert "pursuit charge 1 (French): Cuirassiers (0404)" in text and "-1 pursuit charge 1 [9.87]".replace("-", "−") in text
+
+
+def test_8_6_reaction_fire_check_failed_by_a_charger_disorders_without_cancelling():
+    """A 9–12 reaction fire result owes the charger a check; failing it Disorders (8.5) but the charge goes on."""
+    sc = charge_game(at(art("gun", RU, ag="ru-2", fire=3, name="Gun"), DEF_HEX, facing=12))
+    p = play(sc)
+    start(p, fr=["cuir"])
+    charged(p)
+    r = p.ok("reaction_fire", side=RU, unit="gun", target=VIA, roll=5)
+    assert r["awaiting"] == [{"type": "cohesion_check", "side": FR, "unit": "cuir", "rule": "8.6"}], r
+    p.ok("cohesion_check", side=FR, unit="cuir", roll=9)
+    assert p.state.board.units["cuir"].disordered
+    assert p.state.activation.combat.shocks_left(p.state.board, FR) == (0,)
+    p.ok("recall", side=FR, unit="cuir", roll=9)           # fails: it must charge
+    r = p.ok("shock", side=FR, assault=0, roll=5)
+    assert all(rule != "9.83" for _, rule in mods(r["rolls"][0]))

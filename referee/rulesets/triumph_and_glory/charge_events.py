@@ -595,13 +595,8 @@ def rule_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
                 replace(state, board=board, activation=replace(act, combat=c)))
     spec = sk.shock_roll(board, attackers, [h], extra={h: charge_modifiers(board, c, i, attackers)})
     natural = dice.roll("roll", "shock")
-    detail = shock_detail(board, attackers, spec)
-    label = "pursuit charge" if a.kind == "pursuit" else "charge"
-    try:
-        detail = replace(detail, label=f"{label} {a.nth}" if a.kind == "pursuit" else label)
-    except TypeError:
-        pass                                               # a ShockDetail without labels: the report says "shock"
-    roll = engine_roll(spec, natural, side, detail)
+    label = f"pursuit charge {a.nth}" if a.kind == "pursuit" else "charge"
+    roll = engine_roll(spec, natural, side, shock_detail(board, attackers, spec, label))
     if natural is None:
         return legal("shock", ["9.5", "9.83"], rolls=[roll]), state
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
@@ -618,6 +613,8 @@ def rule_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
     for x in out.retreats:
         board, c, more = owe_retreat(board, c, x, sources, "9.6")
         results += more
+    from .secondary_events import note_outcome
+    c = note_outcome(c, before, h, out)                 # 9.73: a result < 0 lets the defender counter-shock
     rules = ["9.5", "9.51", "9.55", "9.6"]
     if out.pursuit:
         cg = charging(c)
