@@ -18,6 +18,7 @@ import orjson
 from flask import Flask
 
 from referee.service import API_PREFIX
+from referee.service.encoding import dumps
 from referee.service.errors import ApiError, describe
 from referee.service.extension import KEY
 
@@ -25,15 +26,6 @@ _ROUTE = re.compile(rf"^{re.escape(API_PREFIX)}/games/([^/]+)/events$")
 
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
-
-
-def dumps(value: Any) -> bytes:
-    """JSON as the service writes it (UTF-8, compact, keys in their order) — orjson, or the standard library
-    for what orjson refuses (a non-string key, an integer beyond 64 bits)."""
-    try:
-        return orjson.dumps(value)
-    except TypeError:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def bearer(header: str) -> str:
