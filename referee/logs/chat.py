@@ -313,6 +313,10 @@ def _claimed(type_: str, fld: str) -> Callable[[Tokens], Meaning]:
         units = t.units() if type_ == "advance" else [t.unit()]
         hexes = t.arrow_hexes(required=False)
         event = {"type": type_, **_side(side), **({"units": units} if type_ == "advance" else {"unit": units[0]})}
+        if type_ == "fall_back":
+            event.update(t.roll())                    # 9.31: from charging heavy cavalry
+        elif type_ == "advance":
+            event.update(_hour(t))                    # 9.71: re-facing on entering (no breakthrough then)
         if hexes:
             return Declared({**event, fld: hexes[0] if len(hexes) == 1 else hexes})
         return Claim(units[0], fld, event)
@@ -429,6 +433,23 @@ def _recall(t: Tokens) -> Meaning:
     return Declared({"type": "recall", **_side(side), "unit": t.unit(), **t.roll(), **_hour(t)})
 
 
+def _breakthrough(t: Tokens) -> Meaning:
+    """``!breakthrough UNIT... > HEX...``: the infantry that advanced shocks again (9.73)."""
+    side = t.side()
+    units = t.units()
+    return Declared({"type": "breakthrough", **_side(side), "units": units, "target": t.arrow_hexes(required=True)})
+
+
+def _counter_shock(t: Tokens) -> Meaning:
+    """``!countershock UNIT... [HEX] > HEX...``: the defender's counter-shock (9.73); a hex before ``>`` is its
+    one-hex move."""
+    side = t.side()
+    units = t.units()
+    to = {"to": t.take()} if t.is_hex(t.peek()) else {}
+    return Declared({"type": "counter_shock", **_side(side), "units": units, **to,
+                     "target": t.arrow_hexes(required=True)})
+
+
 def _shock(t: Tokens) -> Meaning:
     side = t.side()
     n = t.number("which assault (1 = the first declared)")
@@ -498,12 +519,15 @@ COMMANDS: Mapping[str, Callable[[Tokens], Meaning]] = {
     "retreat": _claimed("retreat", "to"),
     "advance": _claimed("advance", "to"),
     "fallback": _claimed("fall_back", "to"),
+    "breakthrough": _breakthrough,
+    "countershock": _counter_shock,
     "rally": _unit_roll("rally"),
     "recover": _unit_roll("recovery"),
     "square": _unit_roll("square"),
     "countercharge": _unit_roll("counter_charge"),
     "recall": _recall,
     "chargeto": _charge_to,
+    "leavesquare": _unit_roll("leave_square"),
     "pursue": _pursue,
     "reserve": _reserve,
     "cinc": _cinc_move,

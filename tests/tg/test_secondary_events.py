@@ -361,6 +361,23 @@ def test_random_play_plays_fall_backs_advances_breakthroughs_and_counter_shocks(
     assert seen.get("breakthrough", 0) and seen.get("counter_shock", 0)
 
 
+def test_chat_notation_for_fall_back_breakthrough_and_counter_shock():
+    from referee.logs.chat import Claim, Declared, Roster, read
+    roster = Roster.from_scenario(breakthrough_game(at(cav("rc", RU, ag="ru-2"), "0606")))
+    for text, event in [
+        ("!fallback rc > 0505", {"type": "fall_back", "unit": "rc", "to": "0505"}),
+        ("!fallback rc > 0505 0506 7", {"type": "fall_back", "unit": "rc", "to": ["0505", "0506"], "roll": 7}),
+        ("!advance b1 > 0404 @12", {"type": "advance", "units": ["b1"], "to": "0404", "facing": 12}),
+        ("!breakthrough b1 b2 > 0405 0505", {"type": "breakthrough", "units": ["b1", "b2"], "target": ["0405", "0505"]}),
+        ("!countershock jgr > 0403", {"type": "counter_shock", "units": ["jgr"], "target": ["0403"]}),
+        ("!countershock jgr rc 0403>0402", {"type": "counter_shock", "units": ["jgr", "rc"], "to": "0403",
+                                            "target": ["0402"]}),
+    ]:
+        assert read(text, roster) == Declared(event), text
+    claim = read("!fallback rc 4", roster)
+    assert isinstance(claim, Claim) and claim.event == {"type": "fall_back", "unit": "rc", "roll": 4}
+
+
 def test_9_73_the_secondary_shock_record_is_per_phase():
     from referee.rulesets.triumph_and_glory.secondary_events import secondary_used
     p = play(breakthrough_game(at(inf("r2", RU, ag="ru-2"), REAR_L, facing=12)))
