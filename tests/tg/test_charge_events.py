@@ -481,3 +481,51 @@ def test_8_6_reaction_fire_check_failed_by_a_charger_disorders_without_cancellin
     p.ok("recall", side=FR, unit="cuir", roll=9)           # fails: it must charge
     r = p.ok("shock", side=FR, assault=0, roll=5)
     assert all(rule != "9.83" for _, rule in mods(r["rolls"][0]))
+
+
+# --------------------------------------------------------------------------------------------- leaving square
+
+def test_9_85_leaving_square_costs_1_mp_and_not_in_an_enemy_zoc():
+    from .games import skip_turn
+    p = play(charge_game())
+    start(p, fr=["cuir"])
+    charged(p)
+    p.ok("square", side=RU, unit="r", roll=0)
+    p.ok("recall", side=FR, unit="cuir", roll=0)
+    p.ok("end_activation", side=FR)
+    r = p("leave_square", side=RU, unit="r")
+    assert r["verdict"] == "illegal"                      # not the Russian activation
+    skip_turn(p)
+    b = p.state.board
+    assert b.units["r"].square                             # a square lasts until left or Disordered
+    p.ok("orders", side=FR, under_orders=[])
+    p.ok("orders_delay", side=RU, roll=0)
+    p.ok("orders", side=RU, under_orders=["r"])
+    p.ok("initiative", rolls={FR: 0, RU: 9})
+    p.ok("first_marker", side=RU, marker="ru-2")
+    # the cuirassiers next to it (0403) put it in their ZOC: it may not leave square
+    assert errors(p("leave_square", side=RU, unit="r")) == [("9.85", "square_in_zoc")]
+
+
+def test_9_85_leave_square_then_move_with_one_mp_less():
+    p = play(charge_game())
+    start(p, fr=["cuir"])
+    charged(p)
+    p.ok("square", side=RU, unit="r", roll=0)
+    p.ok("recall", side=FR, unit="cuir", roll=0)
+    from .games import skip_turn
+    p.ok("end_activation", side=FR)
+    skip_turn(p)
+    # move the cuirassiers away by hand (a test shortcut), so the square is free to go
+    from dataclasses import replace as dc_replace
+    p.game = dc_replace(p.game, state=dc_replace(p.state, board=p.state.board.place("cuir", "0101")))
+    p.ok("orders", side=FR, under_orders=[])
+    p.ok("orders_delay", side=RU, roll=0)
+    p.ok("orders", side=RU, under_orders=["r"])
+    p.ok("initiative", rolls={FR: 0, RU: 9})
+    p.ok("first_marker", side=RU, marker="ru-2")
+    r = p.ok("leave_square", side=RU, unit="r")
+    assert r["rules"] == ["9.85"]
+    u = p.state.board.units["r"]
+    assert not u.square and u.mp_spent == 1
+    assert errors(p("leave_square", side=RU, unit="r")) == [("9.85", "not_in_square")]

@@ -50,6 +50,7 @@ def roster() -> Roster:
     ("!countercharge sumsky", {"type": "counter_charge", "unit": "sumsky"}),
     ("!recall sumsky 4", {"type": "recall", "unit": "sumsky", "roll": 4}),
     ("!recall sumsky 4 @8", {"type": "recall", "unit": "sumsky", "roll": 4, "facing": 8}),
+    ("!leavesquare psk-a", {"type": "leave_square", "unit": "psk-a"}),
     ("!chargeto sumsky 0302 > 0303 @6", {"type": "charge", "unit": "sumsky", "path": ["0302"], "target": "0303",
                                          "facing": 6}),
     ("!chargeto sumsky 0201 0302>0303", {"type": "charge", "unit": "sumsky", "path": ["0201", "0302"],

@@ -54,13 +54,13 @@ from .facing import facing_error, required_facing, shared_facing_errors
 from .records import replace
 from .rolls import Modifier
 from .state import TGState
-from .zoc import in_enemy_frontal_zoc
+from .zoc import in_enemy_frontal_zoc, in_enemy_zoc
 
 __all__ = ["Charging", "charging", "charge_options", "charge_declaration_errors", "after_declaration",
            "after_commitment", "rule_charge", "rule_square", "rule_counter_charge", "rule_recall",
            "rule_charge_shock", "rule_pursuit", "reaction_fire_hit", "is_charging_hex", "infantry_shock_extra",
            "after_infantry_shock", "assault_group", "charge_declarations", "owed_charge_actions",
-           "optional_charge_actions"]
+           "optional_charge_actions", "rule_leave_square", "leave_square_actions"]
 
 
 @dataclass(frozen=True)
@@ -746,6 +746,58 @@ def after_infantry_shock(board: Board, c: Combat, i: int) -> tuple[Board, list[R
     if uid is None or board.units[uid].hex is None:
         return board, []
     return apply_effects(board, ch.end_of_charge_effects(board, [board.units[uid]]))
+
+
+# --------------------------------------------------------------------------------------------- leaving square
+
+def leave_square_errors(state: TGState, side: str, uid: str) -> list[Error]:
+    """9.85: a stack leaves square in its movement step for 1 MP, not while in an enemy ZOC."""
+    from .moves import may_act_error, orders_error
+    err = may_act_error(state, side, uid) or orders_error(state, uid)
+    if err is not None:
+        return [err]
+    act = state.activation
+    assert act is not None
+    u = state.board.units[uid]
+    if uid in act.acted:
+        return [Error("9.85", "already_moved", f"{u.defn.name} has finished its movement step this activation")]
+    if not u.square or u.hex is None:
+        return [Error("9.85", "not_in_square", f"{u.defn.name} is not in square")]
+    if in_enemy_zoc(state.board, u.hex, u.side):
+        return [Error("9.85", "square_in_zoc", f"{u.defn.name} is in an enemy ZOC and may not leave square")]
+    return []
+
+
+def rule_leave_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """9.85: the stack leaves square (every unit in the hex); the units of it that act now spend 1 MP of their
+    movement (the move that may follow has one MP less) [inferred: the MP comes out of the named unit's and
+    its activated stack-mates' allowance]."""
+    side, uid = event["side"], event["unit"]
+    errors = leave_square_errors(state, side, uid)
+    if errors:
+        return illegal("leave_square", errors), state
+    act = state.activation
+    assert act is not None
+    board = state.board
+    stack = board.stack(board.units[uid].hex)  # type: ignore[arg-type]
+    changes: dict[str, dict[str, Any]] = {}
+    for u in stack:
+        ch_ = {"square": False}
+        if u.id in act.units and u.id not in act.acted and u.kind != "artillery":
+            ch_.update(moved=True, mp_spent=u.mp_spent + 1)
+        changes[u.id] = ch_
+    board = board.update_many(changes)
+    return legal("leave_square", ["9.85"]), replace(state, board=board)
+
+
+def leave_square_actions(state: TGState) -> list[dict[str, Any]]:
+    act = state.activation
+    if act is None or act.side is None:
+        return []
+    board = state.board
+    return [{"type": "leave_square", "side": act.side, "unit": uid} for uid in sorted(act.units)
+            if board.units[uid].square and uid not in act.acted
+            and not leave_square_errors(state, act.side, uid)][:2]
 
 
 # --------------------------------------------------------------------------------------------- legal actions

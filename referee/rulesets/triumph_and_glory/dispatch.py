@@ -61,7 +61,7 @@ def rule_cohesion_check(state: TGState, event: Mapping[str, Any], dice: EventDic
 
 # Acts that may not happen while fire or shock owes something, or (movement) once assaults are declared (9.44).
 _BLOCKED_BY_COMBAT = {"move": "9.44", "face": "9.44", "stack_order": "9.44", "end_activation": "3.0",
-                      "end_phase": "3.0", "individual_order": "9.44", "rally": "9.44"}
+                      "end_phase": "3.0", "individual_order": "9.44", "rally": "9.44", "leave_square": "9.44"}
 
 
 def combat_block(state: TGState, type_: str) -> Error | None:
@@ -107,6 +107,7 @@ RULES: Mapping[str, Rule] = {
     "counter_charge": charge_events.rule_counter_charge,
     "recall": charge_events.rule_recall,
     "pursuit": charge_events.rule_pursuit,
+    "leave_square": charge_events.rule_leave_square,
     "retreat": owed.rule_retreat,
     "advance": owed.rule_advance,
     "fall_back": secondary_events.rule_fall_back,

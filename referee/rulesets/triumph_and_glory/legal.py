@@ -25,7 +25,7 @@ from .owed import advance_choices
 from .retreat import legal_retreats, retreat_steps
 from .shock import frontal_enemy_hexes
 from .shock_events import reaction_fire_actions
-from .charge_events import charge_declarations, optional_charge_actions, owed_charge_actions
+from .charge_events import charge_declarations, leave_square_actions, optional_charge_actions, owed_charge_actions
 from .secondary_events import secondary_actions, shock_actions
 from .activation import cga_pending, command_choices, cup_markers, marker_side
 from .moves import may_act_error, move_context, orders_error
@@ -276,4 +276,4 @@ def assault_actions(state: TGState) -> list[dict[str, Any]]:
     if len(singles) > 1:
         combined = {"type": "assaults", "side": side, "assaults": [e["assaults"][0] for e in singles]}
         out += _accepted(state, [combined])
-    return out + _accepted(state, charge_declarations(state))     # 9.81: a few charges
+    return out + _accepted(state, charge_declarations(state)) + leave_square_actions(state)   # 9.81, 9.85
