@@ -387,3 +387,17 @@ def test_9_73_the_secondary_shock_record_is_per_phase():
     assert secondary_used(s) == {"b1", "b2"}
     assert secondary_used(replace(s, phase="reserve")) == frozenset()
     assert secondary_used(replace(s, turn=s.turn + 1)) == frozenset()
+
+
+def test_8_6_reaction_fire_answers_a_breakthrough():
+    p = play(breakthrough_game(at(inf("r2", RU, ag="ru-2"), REAR_L, facing=12),
+                               at(art("gun", RU, ag="ru-2", fire=3), REAR_L, facing=12)))
+    to_breakthrough(p)
+    p.ok("breakthrough", side=FR, units=["b1", "b2"], target=[REAR_L])
+    assert {"type": "reaction_fire", "side": RU, "unit": "gun", "target": DEF_HEX} in RULESET.legal_actions(p.state)
+    assert errors(p("reaction_fire", side=FR, unit="gun", target=DEF_HEX, roll=9)) == [("8.6", "defender_only")]
+    r = p.ok("reaction_fire", side=RU, unit="gun", target=DEF_HEX, roll=9)      # 9 + 5 = 14: Disordered
+    assert r["results"] == [{"unit": "b1", "effect": "disordered", "rule": "8.5"}]
+    # 8.6 / 9.24: the top unit Disordered, the whole hex loses its breakthrough; the activation may end.
+    assert errors(p("shock", side=FR, assault=1, roll=5)) == [("9.24", "secondary_cancelled")]
+    p.ok("end_activation", side=FR)
