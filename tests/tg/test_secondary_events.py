@@ -115,13 +115,8 @@ def test_9_31_no_fall_back_before_the_declaration():
 
 
 def _charging(p, attackers, target):
-    """A declared charge, set directly in the state (the charge events are another module's)."""
-    from referee.rulesets.triumph_and_glory.combat import Assault
-    s = p.state
-    act = s.activation
-    c = replace(act.combat, declared=True, assaults=(Assault(tuple(attackers), tuple(target), charge=True),),
-                commit_owed=tuple(attackers))
-    p.game = replace(p.game, state=replace(s, activation=replace(act, combat=c)))
+    """A declared charge (9.81): the charger does not move before its APC."""
+    p.ok("assaults", side=FR, assaults=[{"attackers": list(attackers), "target": list(target), "charge": True}])
 
 
 def test_9_31_light_cavalry_falling_back_from_charging_heavy_rolls_and_is_disordered_on_a_high_roll():
@@ -137,6 +132,10 @@ def test_9_31_light_cavalry_falling_back_from_charging_heavy_rolls_and_is_disord
     assert r["results"] == [{"unit": "lc", "effect": "retreated", "rule": "9.31", "to": REAR_L},
                             {"unit": "lc", "effect": "disordered", "rule": "9.31"}]
     assert p.state.unit("lc").disordered and p.state.unit("lc").hex == REAR_L
+    # 9.72: the charging heavy cavalry may take the vacated hex (its charge ends there, no APC owed any more).
+    r = p.ok("advance", side=FR, units=["h"], to=DEF_HEX)
+    assert r["results"] == [{"unit": "h", "effect": "advanced", "rule": "9.71", "to": DEF_HEX}]
+    p.ok("end_activation", side=FR)
 
 
 def test_9_31_disordered_light_cavalry_withdraws_on_a_failed_roll_and_passes_on_a_low_one():
