@@ -203,7 +203,7 @@ class BoardMap:
     """Everything about a Board that never changes during a game, built once and shared by every Board."""
 
     __slots__ = ("map", "grid", "table", "rules", "scenario", "adjacent", "hexside", "hexside_at", "road_link",
-                 "road_at", "entry_hexes", "memo", "priced_sides")
+                 "road_at", "entry_hexes", "memo", "priced_sides", "_around")
 
     def __init__(self, mapdef: MapDef, table: MovementTable, rules: RuleSwitches,
                  scenario: Scenario | None = None) -> None:
@@ -255,8 +255,17 @@ class BoardMap:
             priced.setdefault(a, set()).update(b for b in self.adjacent[a] if elevation.get(b, 0) > level)
         self.priced_sides: dict[str, frozenset[str]] = {a: frozenset(bs) for a, bs in priced.items() if bs}
         self.memo: dict[Any, Any] = {}      # position-independent answers (e.g. terrain cost of a step)
+        self._around: dict[str, frozenset[str]] = {}
         self.entry_hexes: frozenset[str] = frozenset(
             h for r in (scenario.reinforcements if scenario else ()) for h in r.entry)
+
+    def around(self, hex_id: str) -> frozenset[str]:
+        """``hex_id`` and its on-map neighbours (the hexes whose local answers a change in ``hex_id`` may
+        alter), built once per hex."""
+        hit = self._around.get(hex_id)
+        if hit is None:
+            hit = self._around[hex_id] = frozenset((hex_id, *self.adjacent.get(hex_id, ())))
+        return hit
 
     def terrain(self, hex_id: str) -> str:
         return self.map.terrain_of(hex_id)
@@ -424,31 +433,36 @@ class Board:
               stacks: dict[str, tuple[str, ...]] | None = None,
               leaders: dict[str, tuple[str, ...]] | None = None, changed: Iterable[str | None] | None = None,
               **markers: Any) -> "Board":
-        # Built field by field rather than through the frozen dataclass __init__: one Board per event.
-        b = object.__new__(Board)
-        _set(b, "static", self.static)
-        _set(b, "units", MappingProxyType(units) if units is not None else self.units)
-        _set(b, "stacks", MappingProxyType(stacks) if stacks is not None else self.stacks)
-        _set(b, "leaders_by_hex", MappingProxyType(leaders) if leaders is not None else self.leaders_by_hex)
-        _set(b, "on_fire", markers.get("on_fire", self.on_fire))
-        _set(b, "rubble", markers.get("rubble", self.rubble))
-        _set(b, "bridges_destroyed", markers.get("bridges_destroyed", self.bridges_destroyed))
-        _set(b, "cache", {})
+        # Built slot by slot rather than through the frozen dataclass __init__ (one Board per event), each slot
+        # through its own descriptor (see records.fast_init: cheaper than object.__setattr__ by name).
+        b = _new_board(Board)
+        _set_static(b, self.static)
+        _set_units(b, self.units if units is None else MappingProxyType(units))
+        _set_stacks(b, self.stacks if stacks is None else MappingProxyType(stacks))
+        _set_leaders(b, self.leaders_by_hex if leaders is None else MappingProxyType(leaders))
+        if markers:
+            _set_on_fire(b, markers.get("on_fire", self.on_fire))
+            _set_rubble(b, markers.get("rubble", self.rubble))
+            _set_bridges(b, markers.get("bridges_destroyed", self.bridges_destroyed))
+        else:
+            _set_on_fire(b, self.on_fire)
+            _set_rubble(b, self.rubble)
+            _set_bridges(b, self.bridges_destroyed)
+        _set_cache(b, {})
         inherited = None
         if changed is not None and not markers:
             # A hex's local answers depend on its neighbours: every hex next to (or at) a change is stale.
-            adjacent = self.static.adjacent
-            stale: set[str] = set()
+            around = self.static.around
+            stale: frozenset[str] = frozenset()
             for h in changed:
                 if h is not None:
-                    stale.add(h)
-                    stale.update(adjacent[h])
+                    stale = stale | around(h) if stale else around(h)
             up = self.inherited
             depth = up[3] + 1 if up is not None else 1
             # A bounded chain of earlier positions (then it starts afresh), so old memos are released.
-            inherited = (self.cache, frozenset(stale), up if depth <= MEMO_CHAIN else None,
+            inherited = (self.cache, stale, up if depth <= MEMO_CHAIN else None,
                          depth if depth <= MEMO_CHAIN else 1)
-        _set(b, "inherited", inherited)
+        _set_inherited(b, inherited)
         return b
 
     def update(self, uid: str, **changes: Any) -> "Board":
@@ -476,13 +490,18 @@ class Board:
     @staticmethod
     def _detach(u: UnitState, index: dict[str, tuple[str, ...]]) -> None:
         """Take ``u`` out of ``index`` (the stacks or the leaders copy that is being built)."""
-        if u.hex is None:
+        h = u.hex
+        if h is None:
             return
-        rest = tuple(x for x in index.get(u.hex, ()) if x != u.id)
+        ids = index.get(h)
+        if ids is None or ids == (u.id,):   # most units leave a hex they held alone
+            index.pop(h, None)
+            return
+        rest = tuple(x for x in ids if x != u.id)
         if rest:
-            index[u.hex] = rest
+            index[h] = rest
         else:
-            index.pop(u.hex, None)
+            index.pop(h, None)
 
     def place(self, uid: str, hex_id: str, facing: int | None = None, *, top: bool = False,
               **changes: Any) -> "Board":
@@ -490,13 +509,20 @@ class Board:
         was before (map or box).  Legality is the caller's business: validate first, then apply."""
         u = self.units[uid]
         units = self.units.copy()
-        leader = u.is_leader               # asked once: a property with an isinstance, one move per event
+        leader = isinstance(u.defn, Leader)   # u.is_leader, without the property call: one move per event
         # copy only the index that changes: leaders and combat units are indexed apart
         index = self.leaders_by_hex.copy() if leader else self.stacks.copy()
         self._detach(u, index)
-        here = tuple(x for x in index.get(hex_id, ()) if x != uid)
-        index[hex_id] = (uid,) + here if top else here + (uid,)
-        units[uid] = u.evolve(hex=hex_id, box=None, facing=u.facing if facing is None else facing, **changes)
+        here = index.get(hex_id)
+        if here is None:                   # most moves end in an empty hex
+            index[hex_id] = (uid,)
+        else:
+            here = tuple(x for x in here if x != uid)
+            index[hex_id] = (uid,) + here if top else here + (uid,)
+        changes["hex"], changes["box"] = hex_id, None
+        if facing is not None:
+            changes["facing"] = facing
+        units[uid] = u.evolve(**changes)
         return self._with(units, None if leader else index, index if leader else None, changed=(u.hex, hex_id))
 
     def move(self, uid: str, hex_id: str, facing: int | None = None, **changes: Any) -> "Board":
@@ -531,3 +557,16 @@ class Board:
         if kind == "bridges_destroyed":
             item = frozenset(item)
         return self._with(**{kind: cur | {item} if present else cur - {item}})
+
+
+# The slot descriptors of Board, bound once: ``_with`` builds a Board per event through them.
+_new_board = object.__new__
+_set_static = Board.__dict__["static"].__set__
+_set_units = Board.__dict__["units"].__set__
+_set_stacks = Board.__dict__["stacks"].__set__
+_set_leaders = Board.__dict__["leaders_by_hex"].__set__
+_set_on_fire = Board.__dict__["on_fire"].__set__
+_set_rubble = Board.__dict__["rubble"].__set__
+_set_bridges = Board.__dict__["bridges_destroyed"].__set__
+_set_cache = Board.__dict__["cache"].__set__
+_set_inherited = Board.__dict__["inherited"].__set__

@@ -62,6 +62,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable, Literal, NamedTuple, Sequence
 
+from modulebuilder.model import Leader
+
 from .board import Board, UnitState
 from .errors import RuleError
 from .records import fast_init
@@ -192,19 +194,19 @@ class _Plan:
 
     def __init__(self, board: Board, unit: UnitState, mode: str, ctx: MoveContext) -> None:
         self.board, self.unit, self.side, self.mode, self.ctx = board, unit, unit.side, mode, ctx
-        self.column = column_of(unit.kind)
-        self.leader = unit.is_leader
+        self.leader = leader = isinstance(unit.defn, Leader)     # unit.is_leader without the property call
+        self.column = "commander" if leader else column_of(unit.defn.kind)
         self.start = unit.hex
         self.entering = unit.hex is None and unit.box == "reinforcement"
         self.entry_hexes = (tuple(ctx.entry_hexes) or tuple(sorted(board.static.entry_hexes))) if self.entering else ()
         self.extended = mode in ("extended", "reinforcement")
-        self.fired_art = unit.kind == "artillery" and unit.fired
-        if self.leader:
+        self.fired_art = unit.fired and not leader and unit.defn.kind == "artillery"
+        if leader:
             self.allowance = ctx.allowance if ctx.allowance is not None else (unit.defn.ma or 8)   # 5.62
         else:
             self.allowance = ctx.allowance if ctx.allowance is not None else allowance(
                 unit, mode, unit.fired, board.rules.fired_half_of_limited)
-        self.start_in_zoc = (not self.leader and self.start is not None
+        self.start_in_zoc = (not leader and self.start is not None
                              and in_enemy_zoc(board, self.start, self.side))
         # 6.34: did the unit start its activation in an enemy ZOC?  A unit that has not moved yet is where it
         # started, so the flag set by begin_activation is only needed once it has moved.
@@ -351,11 +353,13 @@ def _step(plan: _Plan, a: str | None, b: str, first: bool) -> tuple[int, bool, t
     the rules that priced it and whether ``b`` is in an enemy ZOC (6.33: the move stops there — returned so
     the caller need not ask again), or the rule against it."""
     board, unit, side = plan.board, plan.unit, plan.side
-    if b not in board.static.adjacent:
+    adjacent = board.static.adjacent
+    if b not in adjacent:
         return _err("7.31", "off_map", f"{b} is not a hex of the map")
-    if a is not None and b not in board.static.adjacent[a]:
+    if a is not None and b not in adjacent[a]:
         return _err("7.31", "not_adjacent", f"{b} is not adjacent to {a}: a move is a path of adjacent hexes")
-    if board.has_enemy(b, side):
+    ids = board.stacks.get(b)
+    if ids and board.units[ids[0]].defn.side != side:       # board.has_enemy(b, side), ~2 calls a move
         return _err("6.22", "enemy_occupied", f"{unit.defn.name} may not enter {b}: enemy units there (7.32)")
     if b in board.on_fire:
         return _err("BOR-5", "on_fire", f"no unit may enter the burning hex {b}")
@@ -393,7 +397,7 @@ def _step(plan: _Plan, a: str | None, b: str, first: bool) -> tuple[int, bool, t
     if first and plan.start_in_zoc:
         mp += 1
         notes += ("6.34 leave ZOC +1",)
-    in_zoc = plan.zoc(b)
+    in_zoc = not plan.leader and in_enemy_zoc(board, b, side)          # plan.zoc(b)
     if in_zoc:
         if plan.restricted and in_enemy_frontal_zoc(board, b, side):
             return _err("6.34", "zoc_frontal_after_leaving", f"{unit.defn.name} left an enemy ZOC and may not "
@@ -520,7 +524,7 @@ def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None
         total += cost
         steps.append(Step(h, cost, total, notes))
         if notes:
-            rules.extend(n.split()[0] for n in notes)
+            rules.extend([n.split()[0] for n in notes])
         if dis and disorders_at is None:
             disorders_at = h
         if in_zoc:
