@@ -529,3 +529,30 @@ def test_9_85_leave_square_then_move_with_one_mp_less():
     u = p.state.board.units["r"]
     assert not u.square and u.mp_spent == 1
     assert errors(p("leave_square", side=RU, unit="r")) == [("9.85", "not_in_square")]
+
+
+def test_a_stack_of_two_charges_together_and_the_pursuit_is_capped_heavy_first():
+    """Two cavalry units of one hex charge together (one APC for the stack, one charge move each, the second
+    taking the first's facing); after a result >= 10 both pursue (stacking allows two), heavy first."""
+    sc = charge_game(at(cav("hus", assault=4, cohesion=6, name="Hussars"), START, facing=6))
+    p = play(sc)
+    start(p, fr=["cuir"])
+    p.ok("assaults", side=FR, assaults=[{"attackers": ["hus", "cuir"], "target": [DEF_HEX], "charge": True}])
+    r = p.ok("commitment", side=FR, unit="cuir", roll=0)
+    assert [a["unit"] for a in r["awaiting"] if a["type"] == "charge"] == ["hus", "cuir"]
+    assert ("9.81", "charge_target_not_front") in errors(p("charge", side=FR, unit="hus", path=[VIA], target=DEF_HEX,
+                                                             facing=12))
+    p.ok("charge", side=FR, unit="hus", path=[VIA], target=DEF_HEX, facing=6)
+    assert ("6.11", "stack_facing_differs") in errors(p("charge", side=FR, unit="cuir", path=[VIA], target=DEF_HEX,
+                                                        facing=4))
+    p.ok("charge", side=FR, unit="cuir", path=[VIA], target=DEF_HEX)
+    r = p.ok("shock", side=FR, assault=0, roll=2)
+    roll = r["rolls"][0]
+    print(arithmetic(roll))
+    assert (3, "9.83") in mods(roll) and roll["modified"] >= 10        # 12:2 -> 4:1 +4, +3 heavy, cohesion 0, +1
+    to = p("retreat", side=RU, unit="r", to="0101")["errors"][0]["alternatives"][0]
+    p.ok("retreat", side=RU, unit="r", to=to)
+    assert ("9.87", "pursuers") in errors(p("pursuit", side=FR, units=["cuir"], to=DEF_HEX))
+    r = p.ok("pursuit", side=FR, units=["cuir", "hus"], to=DEF_HEX)
+    assert [x["unit"] for x in r["results"]] == ["cuir", "hus"]          # heavy first (9.87)
+    assert p.state.board.stacks[DEF_HEX] == ("cuir", "hus")

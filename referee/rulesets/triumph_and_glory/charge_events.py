@@ -269,6 +269,19 @@ def _context(state: TGState, side: str, rule: str) -> tuple[Any, Combat] | Error
 
 # --------------------------------------------------------------------------------------------- charge move
 
+def _into_other_assault(board: Board, c: Combat, i: int, dest: str) -> bool:
+    """[inferred] A charge may not end among the units of another declared assault (their hex's APC is theirs)."""
+    here = board.stacks.get(dest, ())
+    return bool(here) and any(x in a.attackers for k, a in enumerate(c.assaults) if k != i for x in here)
+
+
+def legal_routes(board: Board, c: Combat, i: int, unit: UnitState, limit: int = 0) -> list[tuple[list[str], int]]:
+    """The (route, facing) pairs the ``charge`` event accepts for ``unit`` in charge ``i``."""
+    target = c.assaults[i].targets[0]
+    out = [(p, f) for p, f in charge_options(board, unit, target) if not _into_other_assault(board, c, i, p[-1])]
+    return out[:limit] if limit else out
+
+
 def rule_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _context(state, side, "9.81")
@@ -290,7 +303,7 @@ def rule_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
         return illegal("charge", [Error("9.81", "charge_target", f"{u.defn.name} was declared against {target}",
                                         (target,))]), state
     path = list(event.get("path") or [])
-    options = charge_options(board, u, target)
+    options = legal_routes(board, c, i, u)
     if not path:
         if options:
             return illegal("charge", [Error("9.81", "must_charge", f"{u.defn.name} passed its Commitment roll and "
@@ -310,7 +323,7 @@ def rule_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
     need = required_facing(board, u, dest)
     if need is not None and end != need:
         errors.append(RuleError("6.11", "stack_facing_differs", f"the cavalry in {dest} faces {need}", (need,)))
-    if dest in c.committed and board.stacks.get(dest):
+    if _into_other_assault(board, c, i, dest):
         errors.append(RuleError("9.81", "charge_into_attacking_hex",
                                 f"{dest} holds units of another declared assault"))
     if errors:
@@ -840,7 +853,7 @@ def owed_charge_actions(state: TGState) -> list[dict[str, Any]]:
         u = board.units[uid]
         i = _assault_of(c, uid)
         target = c.assaults[i].targets[0] if i is not None else ""
-        opts = charge_options(board, u, target, limit=4) if i is not None else []
+        opts = legal_routes(board, c, i, u, limit=4) if i is not None else []
         if not opts:
             return [{"type": "charge", "side": u.side, "unit": uid, "path": [], "target": target}]
         return [{"type": "charge", "side": u.side, "unit": uid, "path": p, "target": target, "facing": f}
