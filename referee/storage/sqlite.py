@@ -11,6 +11,9 @@
   second waits (up to the busy timeout) and reads the count the first one committed.  A DEFERRED
   transaction would instead take the lock only at its first INSERT, and could fail with
   SQLITE_BUSY after having read a stale count.
+* Within one process, write transactions queue on a mutex before BEGIN IMMEDIATE (SQLite's busy handler
+  polls with sleeps of up to 100 ms; a mutex wakes the next writer at once).  Other processes still meet
+  at SQLite's lock, through the busy timeout.
 * ``foreign_keys = ON`` per connection (SQLite's default is off).
 * Checkpoints (copying the WAL back into the database file, with a flush) run in a background thread
   every ``CHECKPOINT_EVERY`` seconds, not inside a commit: SQLite's automatic checkpoint runs in whichever
@@ -93,6 +96,7 @@ class SQLiteStorage(Storage):
         self._shared: sqlite3.Connection | None = None
         self._closed = False
         self._stop = threading.Event()
+        self._write_lock = threading.Lock()
         self._checkpointer: threading.Thread | None = None
         try:
             if path == MEMORY:
@@ -173,6 +177,24 @@ class SQLiteStorage(Storage):
 
     @contextmanager
     def _session(self, *, write: bool) -> Iterator[Session]:
+        if write and self._path != MEMORY:
+            # One writer at a time in this process, queued on a mutex: a second BEGIN IMMEDIATE would only
+            # find SQLite's lock taken and sleep in its busy handler (1, 2, 5, ... up to 100 ms between
+            # tries), long after the lock is free — a game created while a group commit ran waited that long.
+            if not self._write_lock.acquire(timeout=self._busy_timeout):
+                raise StorageBusy("another transaction of this process held the database longer than the busy "
+                                  "timeout")
+            try:
+                with self._begin(write=True) as session:
+                    yield session
+            finally:
+                self._write_lock.release()
+            return
+        with self._begin(write=write) as session:
+            yield session
+
+    @contextmanager
+    def _begin(self, *, write: bool) -> Iterator[Session]:
         try:
             with self._connection() as conn:
                 # A read transaction (DEFERRED) sees one snapshot for all its SELECTs.
