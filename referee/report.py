@@ -89,6 +89,9 @@ def _result_line(r: Mapping[str, Any]) -> str:
 
 
 def event_summary(event: Mapping[str, Any]) -> str:
+    if event.get("type") == "charge":           # T&G 9.81: "French cuir through 0403 at 0404 (facing 6)"
+        return " ".join(str(x) for x in (event.get("side"), event.get("unit"), "through",
+                                        " ".join(event.get("path") or ()) or "—", "at", event.get("target")))
     bits = [str(event.get(k)) for k in ("side", "unit", "marker", "hex") if event.get(k) is not None]
     if event.get("units"):
         bits.append(" ".join(event["units"]))

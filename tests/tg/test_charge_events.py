@@ -418,6 +418,10 @@ def test_the_text_report_shows_a_charge_shock():
     p = play(charge_game())
     start(p, fr=["cuir"])
     charged(p)
+    move = "\n".join(ruling_lines(p.rulings[-1], {"type": "charge", "side": FR, "unit": "cuir", "path": [VIA],
+                                                    "target": DEF_HEX, "facing": 6}))
+    assert move.startswith("[6] charge French cuir through 0403 at 0404: legal (9.81)")
+    assert "→ cuir: advanced (to 0403, facing 6) [9.81]" in move
     p.ok("shock", side=FR, assault=0, roll=3)
     text = "\n".join(ruling_lines(p.rulings[-1], {"type": "shock", "side": FR, "assault": 0}))
     print(text)
