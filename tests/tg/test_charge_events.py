@@ -560,3 +560,24 @@ def test_a_stack_of_two_charges_together_and_the_pursuit_is_capped_heavy_first()
     r = p.ok("pursuit", side=FR, units=["cuir", "hus"], to=DEF_HEX)
     assert [x["unit"] for x in r["results"]] == ["cuir", "hus"]          # heavy first (9.87)
     assert p.state.board.stacks[DEF_HEX] == ("cuir", "hus")
+
+
+def test_the_charge_events_pass_the_log_schema_and_reference_checks():
+    from referee.logs.jsonlog import check_events
+    from referee.rulesets.triumph_and_glory import RULESET
+    sc = charge_game()
+    events = [
+        {"type": "assaults", "side": FR, "assaults": [{"attackers": ["cuir"], "target": [DEF_HEX], "charge": True}]},
+        {"type": "charge", "side": FR, "unit": "cuir", "path": [VIA], "target": DEF_HEX, "facing": 6},
+        {"type": "charge", "side": FR, "unit": "cuir", "path": [], "target": DEF_HEX},
+        {"type": "square", "side": RU, "unit": "r", "roll": 3},
+        {"type": "counter_charge", "side": RU, "unit": "r"},
+        {"type": "recall", "side": FR, "unit": "cuir", "roll": 2, "facing": 8},
+        {"type": "pursuit", "side": FR, "units": ["cuir"], "to": DEF_HEX, "target": "0405", "facing": 6},
+        {"type": "leave_square", "side": RU, "unit": "r"},
+    ]
+    assert check_events(RULESET, sc, events) == []
+    bad = check_events(RULESET, sc, [{"type": "charge", "side": FR, "unit": "cuir", "path": [VIA, "0302", "0303"],
+                                      "target": DEF_HEX},
+                                     {"type": "pursuit", "side": FR, "units": ["nobody"], "to": DEF_HEX}])
+    assert len(bad) == 2 and "events[1]" in bad[1] and "nobody" in bad[1]
