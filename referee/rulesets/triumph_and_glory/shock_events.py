@@ -112,7 +112,8 @@ def commitment_spec(state: TGState, uid: str, use_cinc: bool = True) -> PassRoll
     group = [board.units[m] for m in (o.groups[g] if o is not None and g is not None else (uid,))]
     if act.reserve:
         status = "NO"
-    charge = any(a.charge for a in act.combat.assaults if any(board.units[x].hex == u.hex for x in a.attackers))
+    mine = [a for a in act.combat.assaults if any(board.units[x].hex == u.hex for x in a.attackers)]
+    charge = bool(mine) and all(a.charge for a in mine)      # 9.42: no DFE for a charging stack
     return cm.commitment_roll(board, u, targets, order_status="UO" if status == "UO" else "NO",
                               cinc=state.cinc_of(u.side), group=group, charge=charge, use_cinc=use_cinc)
 
