@@ -63,16 +63,20 @@ def orders_error(state: TGState, uid: str, status: str | None = None) -> Error |
     return None
 
 
-def move_context(state: TGState, uid: str, status: str | None = None) -> movement.MoveContext:
+def move_context(state: TGState, uid: str, status: str | None = None, mode: str | None = "extended") -> movement.MoveContext:
     """What the movement rules need to know about the mover's activation: its order status (5.26/5.27),
-    reserve (5.53), and where the rest of its order group began (7.13 is all-or-nothing for the group)."""
+    reserve (5.53), and where the rest of its order group began (7.13 is all-or-nothing for the group).
+    ``mode``: the move's mode when the caller knows it — the group's start hexes are read only by extended
+    movement (7.13), so other modes skip collecting them (most moves); the default collects them."""
     act = state.activation
     assert act is not None
     u = state.unit(uid)
-    o = state.orders.get(u.side)
-    g = o.group_of.get(uid) if o else None
-    members = o.groups[g] if o is not None and g is not None else ()
-    og_hexes = tuple(h for m in members if m != uid and (h := act.start_hexes.get(m)))
+    og_hexes: tuple[str, ...] = ()
+    if mode in ("extended", "reinforcement"):
+        o = state.orders.get(u.side)
+        g = o.group_of.get(uid) if o else None
+        members = o.groups[g] if o is not None and g is not None else ()
+        og_hexes = tuple(h for m in members if m != uid and (h := act.start_hexes.get(m)))
     entered_before = 0 if u.hex is not None else sum(   # 7.41: only a unit entering the map needs the count
         1 for m in act.acted if m in act.start_hexes and act.start_hexes[m] is None and state.unit(m).ag == u.ag)
     return movement.MoveContext(under_orders=(status or acting_status(state, uid)) == "UO", reserve=act.reserve,
@@ -112,7 +116,7 @@ def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
     if err is not None:
         return illegal("move", [err]), state
     assert act is not None
-    ctx = move_context(state, uid, status)
+    ctx = move_context(state, uid, status, mode)
     check = movement.check_move(state.board, uid, event["path"], mode, ctx, facing=event.get("facing"))
     if not check.legal:
         return illegal("move", [to_error(e) for e in check.errors], check.rules), state
