@@ -4,6 +4,8 @@ automatic Disorder.  Test names carry the catalogue number (main digest §13) or
 charge example prints the same arithmetic."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .games import FR, RU, ag, art, at, cav, game_scenario, inf, kutuzov, napoleon, play
 from .helpers_combat import DEF_HEX
 
@@ -581,3 +583,27 @@ def test_the_charge_events_pass_the_log_schema_and_reference_checks():
                                       "target": DEF_HEX},
                                      {"type": "pursuit", "side": FR, "units": ["nobody"], "to": DEF_HEX}])
     assert len(bad) == 2 and "events[1]" in bad[1] and "nobody" in bad[1]
+
+
+def test_9_85_a_square_charged_again_does_not_roll_again_and_takes_minus_2():
+    p = play(charge_game())
+    start(p, fr=["cuir"])
+    charged(p)
+    p.ok("square", side=RU, unit="r", roll=0)
+    p.ok("recall", side=FR, unit="cuir", roll=0)
+    p.ok("end_activation", side=FR)
+    b = p.state.board
+    p.game = replace(p.game, state=replace(p.state, board=b.place("cuir", START, 6)))
+    from .games import skip_turn
+    skip_turn(p)
+    p.ok("orders", side=FR, under_orders=["cuir"])
+    p.ok("orders_delay", side=RU, roll=0)
+    p.ok("orders", side=RU, under_orders=[])
+    start_of_turn_2 = p.state.board.units["r"]
+    assert start_of_turn_2.square
+    p.ok("initiative", rolls={FR: 9, RU: 0})
+    p.ok("first_marker", side=FR, marker="i-corps")
+    charged(p)
+    assert errors(p("square", side=RU, unit="r", roll=0)) == [("9.85", "already_square")]
+    r = p.ok("shock", side=FR, assault=0, roll=5)
+    assert (-2, "9.85") in mods(r["rolls"][0])

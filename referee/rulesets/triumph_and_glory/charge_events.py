@@ -387,6 +387,8 @@ def rule_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
         return illegal("square", [Error("9.85", "not_charged", f"{u.defn.name} is not being charged")]), state
     if h in cg.squared:
         return illegal("square", [Error("9.85", "square_tried", f"the stack in {h} has tried to form square")]), state
+    if any(x.square for x in board.stack(h)):
+        return illegal("square", [Error("9.85", "already_square", f"the stack in {h} is in square")]), state
     if i in cg.counter_tried:
         return illegal("square", [Error("9.86", "square_vs_counter_charge", "no square against a counter-charge")]), state
     now = [e for e in ch.square_errors(board, h) if e.code != "square_in_zoc"]
