@@ -1,6 +1,6 @@
 """Load on the referee service: hosted-game submissions and POST /check, against gunicorn on 127.0.0.1.
 
-    .venv/bin/python bench/bench_service.py [--clients 32] [--seconds 15] [--workers 1] [--threads 8]
+    .venv/bin/python bench/bench_service.py [--clients 32] [--seconds 15] [--warmup 1] [--workers 1] [--threads 8]
         [--worker-class CLASS] [--rate N] [--synchronous full|normal] [--postgres] [--skip-check]
 
 Set-up: one SQLite database (WAL; synchronous=NORMAL unless ``--synchronous full``) in a temporary folder, or
@@ -77,16 +77,17 @@ def server_cpu(server: Gunicorn) -> float:
 
 class _Client:
     """One simulated client: a kept-alive connection, its current game and the requests made for it."""
-    __slots__ = ("sock", "buf", "want", "game", "requests", "i", "t0", "due", "creating")
+    __slots__ = ("sock", "buf", "want", "game", "requests", "i", "limit", "t0", "due", "creating")
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock, self.buf, self.want = sock, b"", -1
         self.game: dict[str, Any] | None = None
         self.requests: list[bytes] = []
-        self.i, self.t0, self.due, self.creating = 0, 0.0, 0.0, False
+        self.i, self.limit, self.t0, self.due, self.creating = 0, 0, 0.0, 0.0, False
 
 
-def submissions(server: Gunicorn, clients: int, seconds: float, rate: float | None = None) -> dict[str, Any]:
+def submissions(server: Gunicorn, clients: int, seconds: float, rate: float | None = None,
+                warmup: float = 1.0) -> dict[str, Any]:
     """``clients`` connections driven by one thread with ``selectors`` (the load generator must cost little CPU:
     it shares the two cores with the server).  Requests are raw HTTP/1.1 bytes built once per game: each
     submission carries its game's id, the submitting side's token and its real ``expected_index``, and must be
@@ -95,7 +96,13 @@ def submissions(server: Gunicorn, clients: int, seconds: float, rate: float | No
     Closed loop (``rate`` None: a client sends its next request as soon as it has the answer), or open loop at
     ``rate`` requests per second in all (each client on its own fixed schedule).  Open-loop latency counts from
     when the request was due, not when it was sent, so a server that falls behind its schedule is charged for
-    the wait (no coordinated omission).  Game creations (one per game of ~60 events) are not counted."""
+    the wait (no coordinated omission).  Game creations (one per game of ~60 events) are not counted.
+
+    Each client's first game stops after a random number of events, so that the clients' games do not all
+    end, and new ones start, at the same moment (in the open loop they would, every game's length).  Figures
+    count from ``warmup`` seconds after the start (every client creates its first game at once), and one
+    whole game is played before the start, so that the worker has met every event type (the ruleset's
+    validators and modules load on first use)."""
     events = players_events(1)
     host = f"127.0.0.1:{server.port}".encode()
     create_body = json.dumps({"scenario": SMALL, "dice": "players"}).encode()
@@ -111,6 +118,14 @@ def submissions(server: Gunicorn, clients: int, seconds: float, rate: float | No
         return [head + auth[sides[i]] + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
                 for i, body in enumerate(bodies)]
 
+    # Warm-up: one whole game first, over one connection, so that the worker has met every event type of the
+    # game (the ruleset's validators and modules load on first use) before the clock starts.
+    status, game = server.request("POST", "/api/v1/games", {"scenario": SMALL, "dice": "players"})
+    assert status == 201, game
+    for i, event in enumerate(events):
+        status, body = server.request("POST", f"/api/v1/games/{game['id']}/events",
+                                      {"expected_index": i, "events": [event]}, game["tokens"][submitter(event)])
+        assert status == 200, body
     selector = selectors.DefaultSelector()
     everyone = []
     for _ in range(clients):
@@ -124,7 +139,7 @@ def submissions(server: Gunicorn, clients: int, seconds: float, rate: float | No
     waiting: list[_Client] = []                 # open loop: clients waiting for their next due time
 
     def send(c: _Client, now: float) -> None:
-        c.creating = c.game is None or c.i == len(c.requests)
+        c.creating = c.game is None or c.i == c.limit
         if c.creating:
             c.sock.sendall(create)
         else:
@@ -136,9 +151,12 @@ def submissions(server: Gunicorn, clients: int, seconds: float, rate: float | No
             failures.append(why)
         selector.unregister(c.sock)
 
-    cpu0, client0 = server_cpu(server), time.process_time()
     start = time.perf_counter()
-    stop = start + seconds
+    measure_from = start + warmup
+    stop = measure_from + seconds
+    cpu0, client0 = 0.0, 0.0
+    measuring = False
+    done = 0                                    # submissions answered since measure_from
     for c in everyone:
         selector.register(c.sock, selectors.EVENT_READ, c)
         if rate:
@@ -167,12 +185,15 @@ def submissions(server: Gunicorn, clients: int, seconds: float, rate: float | No
             if len(c.buf) < c.want:
                 continue
             now = time.perf_counter()
+            if not measuring and now >= measure_from:
+                cpu0, client0, measuring = server_cpu(server), time.process_time(), True
             status, body, c.buf, c.want = c.buf[9:12], c.buf[head_end + 4:c.want], c.buf[c.want:], -1
             if c.creating:
                 if status != b"201":
                     retire(c, f"create: {status.decode()} {body[:300]!r}")
                     live -= 1
                     continue
+                c.limit = len(events) if c.game is not None else random.randint(1, len(events))
                 c.game, c.i = json.loads(body), 0
                 c.requests = requests_for(c.game)
             else:
@@ -180,7 +201,9 @@ def submissions(server: Gunicorn, clients: int, seconds: float, rate: float | No
                     retire(c, f"submit: {status.decode()} {body[:300]!r}")
                     live -= 1
                     continue
-                latencies.append(now - c.t0)
+                if c.t0 >= measure_from:
+                    latencies.append(now - c.t0)
+                done += measuring
                 c.i += 1
             if now >= stop:
                 retire(c)
@@ -202,12 +225,12 @@ def submissions(server: Gunicorn, clients: int, seconds: float, rate: float | No
                     live -= 1
                 else:
                     send(c, now)
-    elapsed = time.perf_counter() - start
+    elapsed = time.perf_counter() - measure_from
     cpu, client_cpu = server_cpu(server) - cpu0, time.process_time() - client0
     for c in everyone:
         c.sock.close()
-    n = max(1, len(latencies))
-    return {"requests": len(latencies), "per_second": len(latencies) / elapsed,
+    n = max(1, done)
+    return {"requests": done, "per_second": done / elapsed,
             "server_cpu_ms": 1000 * cpu / n, "client_cpu_ms": 1000 * client_cpu / n,
             "p50_ms": 1000 * statistics.median(latencies) if latencies else None,
             "p99_ms": 1000 * percentile(latencies, 99) if latencies else None,
@@ -284,6 +307,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--warmup", type=float, default=1.0, help="seconds run before the figures count")
     parser.add_argument("--workers", type=int, default=1)          # SQLite: see commands.default_workers
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--worker-class", default="referee.service.worker.ConnectionWorker",
@@ -311,7 +335,7 @@ def main() -> int:
                 print(f"load average {load} (2-core machine shared with other work)")
                 store = "PostgreSQL (fsync=off)" if pg else f"SQLite {url}"
                 print(f"gunicorn: {args.workers} {args.worker_class} workers x {args.threads} threads, {store}")
-                r = submissions(server, args.clients, args.seconds, args.rate)
+                r = submissions(server, args.clients, args.seconds, args.rate, args.warmup)
                 loop = f"open loop at {args.rate:.0f}/s" if args.rate else "closed loop"
                 print(f"submissions: {args.clients} clients, {loop}, {args.seconds:.0f} s: {r['requests']} requests, "
                       f"{r['per_second']:.0f}/s, p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms "
