@@ -298,6 +298,12 @@ class Board:
     # The previous position's memo and the hexes whose local answers the change may have altered: a local
     # answer (ZOC, enemy adjacency of a hex) not near a changed hex is taken from there (see ``local_memo``).
     inherited: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)   # (memo, stale, up, depth)
+    # The dicts behind the read-only ``units`` and ``stacks`` views, for the hot queries of this package (ZOC,
+    # enemy adjacency, the movement step): a MappingProxyType's ``get`` and ``in`` cost 2–3× a dict's, and a
+    # replay asks ~180,000 of them.  Never changed after the Board is built, like the views.
+    _units: dict[str, UnitState] = field(default=None, init=False, repr=False, compare=False)  # type: ignore[assignment]
+    _stacks: dict[str, tuple[str, ...]] = field(default=None, init=False, repr=False,  # type: ignore[assignment]
+                                                compare=False)
 
     # ---- construction
 
@@ -324,13 +330,16 @@ class Board:
             if uid not in units:
                 units[uid] = UnitState(id=uid, defn=d, box="reinforcement")
         markers = scenario.map.markers
-        return cls(
+        board = cls(
             static=static, units=MappingProxyType(units), stacks=MappingProxyType(stacks),
             leaders_by_hex=MappingProxyType(leaders),
             on_fire=frozenset(h for m in markers if m.type == "on_fire" for h in m.hexes),
             rubble=frozenset(h for m in markers if m.type == "rubble" for h in m.hexes),
             bridges_destroyed=frozenset(frozenset(m.hexes) for m in markers if m.type == "bridge_destroyed"),
         )
+        _set_udict(board, units)
+        _set_sdict(board, stacks)
+        return board
 
     # ---- shortcuts to the static part
 
@@ -363,13 +372,13 @@ class Board:
 
     def stack(self, hex_id: str) -> tuple[UnitState, ...]:
         """Combat units in ``hex_id``, top first (6.24).  Leaders are not in stacks."""
-        units = self.units
-        return tuple(units[u] for u in self.stacks.get(hex_id, ()))
+        units = self._units
+        return tuple(units[u] for u in self._stacks.get(hex_id, ()))
 
     units_at = stack
 
     def top(self, hex_id: str) -> UnitState | None:
-        ids = self.stacks.get(hex_id)
+        ids = self._stacks.get(hex_id)
         return self.units[ids[0]] if ids else None
 
     def leaders_at(self, hex_id: str) -> tuple[UnitState, ...]:
@@ -377,8 +386,8 @@ class Board:
 
     def side_at(self, hex_id: str) -> str | None:
         """Side of the combat units in the hex (never mixed, 6.22), or None if it holds none."""
-        ids = self.stacks.get(hex_id)
-        return self.units[ids[0]].defn.side if ids else None
+        ids = self._stacks.get(hex_id)
+        return self._units[ids[0]].defn.side if ids else None
 
     def enemy_units_at(self, hex_id: str, side: str) -> tuple[UnitState, ...]:
         return tuple(u for u in self.stack(hex_id) if u.side != side)
@@ -387,8 +396,8 @@ class Board:
         return tuple(u for u in self.stack(hex_id) if u.side == side)
 
     def has_enemy(self, hex_id: str, side: str) -> bool:
-        ids = self.stacks.get(hex_id)
-        return bool(ids) and self.units[ids[0]].defn.side != side
+        ids = self._stacks.get(hex_id)
+        return bool(ids) and self._units[ids[0]].defn.side != side
 
     def local_memo(self, key: tuple[Any, ...], hex_id: str) -> Any:
         """A memoised answer that depends only on the units in ``hex_id``'s neighbours (ZOC, enemy adjacency):
@@ -419,8 +428,8 @@ class Board:
         return (u for u in self.units.values() if u.side == side)
 
     def on_map_units(self) -> Iterable[UnitState]:
-        units = self.units
-        return (units[u] for ids in self.stacks.values() for u in ids)
+        units = self._units
+        return (units[u] for ids in self._stacks.values() for u in ids)
 
     def bridge_intact(self, a: str, b: str) -> bool:
         """A ``bridge`` feature on the hexside a|b without a Bridge Destroyed marker (BOR-5)."""
@@ -437,8 +446,18 @@ class Board:
         # through its own descriptor (see records.fast_init: cheaper than object.__setattr__ by name).
         b = _new_board(Board)
         _set_static(b, self.static)
-        _set_units(b, self.units if units is None else MappingProxyType(units))
-        _set_stacks(b, self.stacks if stacks is None else MappingProxyType(stacks))
+        if units is None:
+            _set_units(b, self.units)
+            _set_udict(b, self._units)
+        else:
+            _set_units(b, MappingProxyType(units))
+            _set_udict(b, units)
+        if stacks is None:
+            _set_stacks(b, self.stacks)
+            _set_sdict(b, self._stacks)
+        else:
+            _set_stacks(b, MappingProxyType(stacks))
+            _set_sdict(b, stacks)
         _set_leaders(b, self.leaders_by_hex if leaders is None else MappingProxyType(leaders))
         if markers:
             _set_on_fire(b, markers.get("on_fire", self.on_fire))
@@ -469,13 +488,13 @@ class Board:
         """The same position with fields of one unit changed (status, facing, flags...), not its place."""
         if "hex" in changes or "box" in changes:
             raise ValueError("use place/move/remove to change where a unit is")
-        units = self.units.copy()
+        units = self._units.copy()
         units[uid] = units[uid].evolve(**changes)
         return self._with(units=units, changed=(units[uid].hex,))
 
     def update_many(self, changes: Mapping[str, Mapping[str, Any]]) -> "Board":
         """Several units' fields at once (e.g. resetting activation flags): one copy, not one per unit."""
-        units = self.units.copy()
+        units = self._units.copy()
         for uid, ch in changes.items():
             units[uid] = units[uid].evolve(**ch)
         return self._with(units=units, changed=[units[uid].hex for uid in changes])
@@ -483,7 +502,7 @@ class Board:
     def with_units(self, new: Mapping[str, UnitState]) -> "Board":
         """Whole UnitStates replaced, not moved (same hex and box as before): ``update_many`` for callers that
         built the new states themselves."""
-        units = self.units.copy()
+        units = self._units.copy()
         units.update(new)
         return self._with(units=units, changed=[u.hex for u in new.values()])
 
@@ -507,11 +526,11 @@ class Board:
               **changes: Any) -> "Board":
         """``uid`` is put into ``hex_id`` — at the bottom of the stack (6.24) unless ``top`` — wherever it
         was before (map or box).  Legality is the caller's business: validate first, then apply."""
-        u = self.units[uid]
-        units = self.units.copy()
+        units = self._units.copy()
+        u = units[uid]
         leader = isinstance(u.defn, Leader)   # u.is_leader, without the property call: one move per event
         # copy only the index that changes: leaders and combat units are indexed apart
-        index = self.leaders_by_hex.copy() if leader else self.stacks.copy()
+        index = self.leaders_by_hex.copy() if leader else self._stacks.copy()
         self._detach(u, index)
         here = index.get(hex_id)
         if here is None:                   # most moves end in an empty hex
@@ -533,9 +552,9 @@ class Board:
 
     def remove(self, uid: str, box: str) -> "Board":
         """``uid`` leaves the map for an off-map box (withdrawn, recovery, eliminated, destroyed ...)."""
-        u = self.units[uid]
-        units = self.units.copy()
-        index = self.leaders_by_hex.copy() if u.is_leader else self.stacks.copy()
+        units = self._units.copy()
+        u = units[uid]
+        index = self.leaders_by_hex.copy() if u.is_leader else self._stacks.copy()
         self._detach(u, index)
         units[uid] = u.evolve(hex=None, box=box)
         return self._with(units, None if u.is_leader else index, index if u.is_leader else None, changed=(u.hex,))
@@ -546,7 +565,7 @@ class Board:
         order = tuple(order)
         if sorted(order) != sorted(self.stacks.get(hex_id, ())):
             raise ValueError(f"{order} is not a permutation of the stack in {hex_id}")
-        stacks = self.stacks.copy()
+        stacks = self._stacks.copy()
         stacks[hex_id] = order
         return self._with(stacks=stacks, changed=(hex_id,))
 
@@ -570,3 +589,5 @@ _set_rubble = Board.__dict__["rubble"].__set__
 _set_bridges = Board.__dict__["bridges_destroyed"].__set__
 _set_cache = Board.__dict__["cache"].__set__
 _set_inherited = Board.__dict__["inherited"].__set__
+_set_udict = Board.__dict__["_units"].__set__
+_set_sdict = Board.__dict__["_stacks"].__set__

@@ -220,7 +220,7 @@ class _Plan:
 
     def friends(self, h: str) -> bool:
         """A friendly combat unit (not the mover) stands in ``h``."""
-        ids = self.board.stacks.get(h)
+        ids = self.board._stacks.get(h)    # noqa: SLF001 — the dict behind Board.stacks, for speed
         if not ids:
             return False                   # most hexes entered are empty
         return any(i != self.unit.id for i in ids) and self.board.side_at(h) == self.side
@@ -358,8 +358,8 @@ def _step(plan: _Plan, a: str | None, b: str, first: bool) -> tuple[int, bool, t
         return _err("7.31", "off_map", f"{b} is not a hex of the map")
     if a is not None and b not in adjacent[a]:
         return _err("7.31", "not_adjacent", f"{b} is not adjacent to {a}: a move is a path of adjacent hexes")
-    ids = board.stacks.get(b)
-    if ids and board.units[ids[0]].defn.side != side:       # board.has_enemy(b, side), ~2 calls a move
+    ids = board._stacks.get(b)                                # noqa: SLF001 — see Board._stacks
+    if ids and board._units[ids[0]].defn.side != side:      # board.has_enemy(b, side), ~2 calls a move
         return _err("6.22", "enemy_occupied", f"{unit.defn.name} may not enter {b}: enemy units there (7.32)")
     if b in board.on_fire:
         return _err("BOR-5", "on_fire", f"no unit may enter the burning hex {b}")

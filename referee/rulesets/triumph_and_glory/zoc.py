@@ -52,7 +52,7 @@ def zoc_sources(board: Board, hex_id: str, side: str) -> tuple[UnitState, ...]:
     hit = board.local_memo(key, hex_id)
     if hit is None:
         found: list[UnitState] = []
-        stacks, units = board.stacks, board.units
+        stacks, units = board._stacks, board._units    # the dicts behind the views (see Board._units)
         for n in board.static.adjacent[hex_id]:
             ids = stacks.get(n)
             if not ids or units[ids[0]].defn.side == side:     # empty or friendly (sides never mix, 6.22)
@@ -70,7 +70,7 @@ def in_enemy_zoc(board: Board, hex_id: str, side: str) -> bool:
     Asked for every hex a mover enters or considers (~25,000 times a game), and most hexes have no enemy
     next to them: that answer (no enemy neighbour, so no ZOC) takes six stack look-ups, cheaper than the
     memo; only a hex with an enemy neighbour goes on to the memoised ``zoc_sources``."""
-    stack_at, units = board.stacks.get, board.units
+    stack_at, units = board._stacks.get, board._units    # noqa: SLF001 — the dicts behind the views, for speed
     for n in board.static.adjacent[hex_id]:
         ids = stack_at(n)
         if ids and units[ids[0]].defn.side != side:     # sides never mix in a hex (6.22): the top tells
