@@ -240,6 +240,16 @@ def _unit_roll(type_: str) -> Callable[[Tokens], Meaning]:
     return read
 
 
+def _counter_charge(t: Tokens) -> Meaning:
+    """``UNIT [ROLL] [> HEX]``: the hex names the chargers aimed at when they charge from several (9.86)."""
+    side = t.side()
+    unit = t.unit()
+    roll = t.roll()
+    aim = t.arrow_hexes(required=False)
+    roll = roll or t.roll()
+    return Declared({"type": "counter_charge", **_side(side), "unit": unit, **({"at": aim[0]} if aim else {}), **roll})
+
+
 def _orders(t: Tokens) -> Meaning:
     side = t.side()
     # "!orders french" alone: no group under orders (5.21 allows it); the side must then be typed.
@@ -524,7 +534,7 @@ COMMANDS: Mapping[str, Callable[[Tokens], Meaning]] = {
     "rally": _unit_roll("rally"),
     "recover": _unit_roll("recovery"),
     "square": _unit_roll("square"),
-    "countercharge": _unit_roll("counter_charge"),
+    "countercharge": _counter_charge,
     "recall": _recall,
     "chargeto": _charge_to,
     "leavesquare": _unit_roll("leave_square"),

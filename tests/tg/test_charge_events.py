@@ -607,3 +607,31 @@ def test_9_85_a_square_charged_again_does_not_roll_again_and_takes_minus_2():
     assert errors(p("square", side=RU, unit="r", roll=0)) == [("9.85", "already_square")]
     r = p.ok("shock", side=FR, assault=0, roll=5)
     assert (-2, "9.85") in mods(r["rolls"][0])
+
+
+def test_9_86_against_chargers_in_two_hexes_the_counter_charge_is_aimed_at_one():
+    """Light hussars charge heavy dragoons from two hexes; the dragoons counter-charge those in 0403: they lose
+    their charge DRM and take the light-against-heavy −1, the hussars from 0504 keep their +1 (9.83, 9.86)."""
+    sc = game_scenario(
+        at(napoleon(), "0101"), at(kutuzov(), "0808"),
+        at(cav("hus", cav_type="L", assault=5, cohesion=6, name="Hussars"), START, facing=6),
+        at(cav("hus2", cav_type="L", assault=5, cohesion=6, name="Hussars 2"), "0604", facing=8),
+        at(cav("dr", RU, ag="ru-2", cav_type="H", assault=5, cohesion=6, name="Dragoons"), DEF_HEX, facing=12),
+        ags=AGS)
+    p = play(sc)
+    start(p, fr=["hus", "hus2"])
+    p.ok("assaults", side=FR, assaults=[{"attackers": ["hus", "hus2"], "target": [DEF_HEX], "charge": True}])
+    p.ok("commitment", side=FR, unit="hus", roll=0)
+    p.ok("commitment", side=FR, unit="hus2", roll=0)
+    p.ok("charge", side=FR, unit="hus", path=[VIA], target=DEF_HEX, facing=6)
+    p.ok("charge", side=FR, unit="hus2", path=["0504"], target=DEF_HEX, facing=8)
+    from referee.rulesets.triumph_and_glory.legal import legal_actions
+    offered = [a for a in legal_actions(p.state) if a["type"] == "counter_charge"]
+    assert offered == [{"type": "counter_charge", "side": RU, "unit": "dr", "at": h} for h in (VIA, "0504")]
+    r = p("counter_charge", side=RU, unit="dr", roll=0)
+    assert errors(r) == [("9.86", "counter_charge_at")] and r["errors"][0]["alternatives"] == [VIA, "0504"]
+    r = p.ok("counter_charge", side=RU, unit="dr", at=VIA, roll=6)
+    assert r["rolls"][0]["outcome"] == "pass" and r["rolls"][0]["modifiers"] == []     # light hussars: no +2
+    roll = p.ok("shock", side=FR, assault=0, roll=4)["rolls"][0]
+    print(arithmetic(roll))
+    assert [(v, rule) for v, rule in mods(roll) if rule in ("9.83", "9.86")] == [(1, "9.83"), (-1, "9.86")]

@@ -48,6 +48,7 @@ def roster() -> Roster:
     ("!recover psk-b", {"type": "recovery", "unit": "psk-b"}),
     ("!square psk-a 0", {"type": "square", "unit": "psk-a", "roll": 0}),
     ("!countercharge sumsky", {"type": "counter_charge", "unit": "sumsky"}),
+    ("!countercharge sumsky 3 > 0303", {"type": "counter_charge", "unit": "sumsky", "at": "0303", "roll": 3}),
     ("!recall sumsky 4", {"type": "recall", "unit": "sumsky", "roll": 4}),
     ("!recall sumsky 4 @8", {"type": "recall", "unit": "sumsky", "roll": 4, "facing": 8}),
     ("!leavesquare psk-a", {"type": "leave_square", "unit": "psk-a"}),

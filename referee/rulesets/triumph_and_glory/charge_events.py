@@ -71,7 +71,8 @@ class Charging:
     ``may_square``: target hexes whose stack passed the 9.85 test when the charge was declared (ZOC then);
     ``may_counter``: defending cavalry not in an enemy frontal ZOC when the charge was declared (9.86);
     ``squared`` / ``counter_tried`` / ``recall_tried``: one attempt each; ``countered``: charge assault ->
-    cavalry that counter-charged it successfully; ``vs_infantry``: infantry assault -> the cavalry that
+    cavalry that counter-charged it successfully, ``countered_at``: the chargers' hex it was aimed at (9.86);
+    ``vs_infantry``: infantry assault -> the cavalry that
     counter-charges it without a roll; ``rf_disordered``: chargers Disordered by reaction fire (9.24);
     ``recalled``: 9.82; ``ends``: open charge (or pursuit chain) -> the units 9.84 Disorders when it ends;
     ``pursuit_owed``: (assault, vacated hex, defender ids) whose pursuit (9.87) is owed."""
@@ -81,6 +82,7 @@ class Charging:
     squared: frozenset[str] = frozenset()
     counter_tried: frozenset[int] = frozenset()
     countered: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    countered_at: Mapping[int, str] = field(default_factory=dict)
     vs_infantry: Mapping[int, str] = field(default_factory=dict)
     rf_disordered: frozenset[str] = frozenset()
     recall_tried: frozenset[str] = frozenset()
@@ -450,7 +452,14 @@ def rule_counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDic
     if u.hex in cg.squared:
         return illegal("counter_charge", [Error("9.86", "counter_charge_square", "the stack tried to form square")]), state
     chargers = [board.units[x] for x in c.attackers_of(i, board)]
-    errs = ch.counter_charge_errors(board, u, [x.hex for x in chargers if x.hex], uid not in cg.may_counter)
+    hexes = tuple(dict.fromkeys(x.hex for x in chargers if x.hex))
+    # 9.86: against chargers in several hexes the counter-charge is aimed at one of them, the defender's choice.
+    at_hex = event.get("at") or (hexes[0] if len(hexes) == 1 else None)
+    if at_hex not in hexes:
+        return illegal("counter_charge", [Error("9.86", "counter_charge_at", "name the hex of charging cavalry the "
+                                                "counter-charge is aimed at", hexes)]), state
+    chargers = [x for x in chargers if x.hex == at_hex]
+    errs = ch.counter_charge_errors(board, u, [at_hex], uid not in cg.may_counter)
     if errs:
         return illegal("counter_charge", _errs(errs)), state
     spec = ch.counter_charge_roll(u, chargers)
@@ -462,7 +471,8 @@ def rule_counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDic
     if roll.passed:
         ends = dict(cg.ends)
         ends[i] = ends.get(i, ()) + (uid,)
-        cg = replace(cg, countered={**cg.countered, i: cg.countered.get(i, ()) + (uid,)}, ends=ends)
+        cg = replace(cg, countered={**cg.countered, i: cg.countered.get(i, ()) + (uid,)},
+                     countered_at={**cg.countered_at, i: at_hex}, ends=ends)
     c = replace(c, charging=cg)
     return (legal("counter_charge", ["9.86"], rolls=[roll], awaiting=_awaiting(c, act.side)),
             replace(state, activation=replace(act, combat=c)))
@@ -569,7 +579,14 @@ def charge_modifiers(board: Board, c: Combat, i: int, attackers: Sequence[UnitSt
     fresh = [u for u in attackers if u.id not in cg.rf_disordered]
     vs_square = any(x.square for x in board.stack(a.targets[0]))
     countered = [board.units[x] for x in cg.countered.get(i, ())]
-    mods = ch.charge_modifiers(fresh or attackers, vs_square=vs_square, lost=not fresh, countered_by=countered)
+    untouched = [u for u in fresh if u.hex != cg.countered_at.get(i)] if countered else fresh
+    if countered and untouched and not vs_square:
+        # 9.86: the counter-charge cancels the DRM of the chargers it was aimed at (light ones countered by heavy
+        # cavalry take their −1); the others keep theirs (9.83).
+        hit = [u for u in fresh if u not in untouched]
+        mods = ch.charge_modifiers(untouched) + ch.charge_modifiers(hit, countered_by=countered)
+    else:
+        mods = ch.charge_modifiers(fresh or attackers, vs_square=vs_square, lost=not fresh, countered_by=countered)
     if a.kind == "pursuit" and a.nth:
         mods += (ch.pursuit_modifier(a.nth),)
     return mods
@@ -888,8 +905,11 @@ def optional_charge_actions(state: TGState) -> list[dict[str, Any]]:
             if inf and h not in cg.squared and h in cg.may_square:
                 cands.append({"type": "square", "side": inf[0].side, "unit": inf[0].id})
             if i not in cg.counter_tried:
-                cands += [{"type": "counter_charge", "side": u.side, "unit": u.id} for u in stack
-                          if u.kind == "cavalry" and u.id in cg.may_counter][:1]
+                hexes = dict.fromkeys(x for u in c.attackers_of(i, board) if (x := board.units[u].hex))
+                aims: list[dict[str, Any]] = [{}] if len(hexes) == 1 else [{"at": x} for x in hexes]   # 9.86
+                counter = [u for u in stack if u.kind == "cavalry" and u.id in cg.may_counter][:1]
+                cands += [{"type": "counter_charge", "side": u.side, "unit": u.id, **aim}
+                          for u in counter for aim in aims]
             cands += [{"type": "recall", "side": act.side, "unit": u} for u in c.attackers_of(i, board)
                       if u not in cg.recall_tried and (u in cg.rf_disordered or any(x.square for x in stack))]
         elif i not in cg.vs_infantry and stack[0].kind == "cavalry" and not stack[0].disordered:
