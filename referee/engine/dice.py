@@ -29,7 +29,8 @@ def natural(seed: str, index: int, purpose: str) -> int:
     attempt = 0
     while True:
         msg = f"{index}:{purpose}" if attempt == 0 else f"{index}:{purpose}:{attempt}"
-        x = int.from_bytes(hmac.new(key, msg.encode("utf-8"), hashlib.sha256).digest(), "big")
+        # hmac.digest: the one-shot form of hmac.new(...).digest() (same bytes), without building an HMAC object
+        x = int.from_bytes(hmac.digest(key, msg.encode("utf-8"), "sha256"), "big")
         if x < _LIMIT:                      # rejection sampling: never biased toward low faces
             return x % 10
         attempt += 1

@@ -267,6 +267,15 @@ class BoardMap:
             hit = self._around[hex_id] = frozenset((hex_id, *self.adjacent.get(hex_id, ())))
         return hit
 
+    def disc(self, hex_id: str, radius: int) -> frozenset[str]:
+        """On-map hexes at most ``radius`` from ``hex_id`` (``HexGrid.within`` as a set), built once per hex and
+        radius: the recovery placement (10.3) takes the union of one disc per enemy unit."""
+        key = ("disc", hex_id, radius)
+        hit = self.memo.get(key)
+        if hit is None:
+            hit = self.memo[key] = frozenset(self.grid.within(hex_id, radius))
+        return hit
+
     def terrain(self, hex_id: str) -> str:
         return self.map.terrain_of(hex_id)
 

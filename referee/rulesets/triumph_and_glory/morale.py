@@ -104,13 +104,14 @@ def recovery_effect(unit: UnitState, passed: bool) -> Effect:
 def return_hexes(board: Board, unit: UnitState) -> tuple[str, ...]:
     """10.3: hexes where a recovered unit may be placed: within 3 of a unit of its AG on the map, at least 3
     from every enemy unit, enterable by its kind (not On Fire) and within stacking limits."""
-    grid = board.grid
+    disc = board.static.disc
     own = {u.hex for u in board.on_map_units() if u.ag == unit.ag and u.id != unit.id}
     enemies = {u.hex for u in board.on_map_units() if u.side != unit.side}
-    near = {h for o in own for h in grid.within(o, RETURN_DISTANCE)}  # type: ignore[arg-type]
+    near = frozenset().union(*(disc(o, RETURN_DISTANCE) for o in own))  # type: ignore[arg-type]
     # Hexes closer than 3 to an enemy, from the enemies' side: one small disc each instead of a distance
-    # per (candidate, enemy) pair (Borodino has hundreds of both).
-    too_close = {h for e in enemies for h in grid.within(e, RETURN_DISTANCE - 1)}  # type: ignore[arg-type]
+    # per (candidate, enemy) pair (Borodino has hundreds of both); the discs are memoised on the map, and
+    # most enemy units stand where they stood at the last recovery.
+    too_close = frozenset().union(*(disc(e, RETURN_DISTANCE - 1) for e in enemies))  # type: ignore[arg-type]
     col = column_of(unit.kind)
     out = []
     for h in sorted(near - too_close):
