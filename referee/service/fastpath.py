@@ -79,13 +79,24 @@ class SubmissionFastPath:
             return None                                     # Flask answers 413
         return length
 
+    @staticmethod
+    def _read(environ: dict[str, Any], length: int) -> bytes:
+        """The body; 400 when the client sent less than its ``Content-Length`` (it went away, or lied)."""
+        try:
+            data = environ["wsgi.input"].read(length) if length else b""
+        except Exception:  # noqa: BLE001 — the server's reader signals a short body its own way
+            data = None
+        if data is None or len(data) != length:
+            raise ApiError(400, "bad_request", "the body ended before its Content-Length")
+        return bytes(data)
+
     def _submit(self, raw_id: str, environ: dict[str, Any], length: int,
                 start_response: StartResponse) -> Iterable[bytes]:
         # PATH_INFO is WSGI's latin-1 view of the path's bytes; Flask decodes the id as UTF-8.
         game_id = raw_id.encode("latin-1").decode("utf-8", "replace")
         headers: dict[str, str] = {}
         try:
-            body = parse_json(environ["wsgi.input"].read(length) if length else b"")
+            body = parse_json(self._read(environ, length))
             host = self.app.extensions[KEY].host
             stored, side = host.caller(game_id, bearer(environ.get("HTTP_AUTHORIZATION", "")))
             status, payload = 200, host.submit(stored, side, body)

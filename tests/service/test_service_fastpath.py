@@ -159,3 +159,27 @@ def test_a_bug_is_a_logged_500_in_json(app: Flask, client: FlaskClient, small_ga
     assert resp.status_code == 500 and resp.json["error"]["code"] == "internal_error"
     assert "a bug" not in resp.get_data(as_text=True)
     assert any("unhandled error" in r.getMessage() for r in caplog.records)
+
+
+def test_a_body_shorter_than_its_content_length_is_400(app: Flask, small_game: dict[str, Any]) -> None:
+    fast = app.wsgi_app
+    assert isinstance(fast, SubmissionFastPath)
+    environ_body = b'{"expected_index": 0, "events": []}'
+    status, _, body = wsgi_call(fast, f"/api/v1/games/{small_game['id']}/events", environ_body,
+                                bearer(small_game["tokens"]["French"]))
+    assert status == 422                                         # the whole body: read and judged
+    short = _ShortInput(environ_body[:10])
+    environ = {"REQUEST_METHOD": "POST", "PATH_INFO": f"/api/v1/games/{small_game['id']}/events",
+               "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(environ_body)), "wsgi.input": short,
+               **{"HTTP_" + k.upper(): v for k, v in bearer(small_game["tokens"]["French"]).items()}}
+    answer: dict[str, Any] = {}
+    data = b"".join(fast(environ, lambda s, h, e=None: answer.update(status=s)))
+    assert answer["status"].startswith("400") and json.loads(data)["error"]["code"] == "bad_request"
+
+
+class _ShortInput:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def read(self, n: int = -1) -> bytes:
+        return self.data
