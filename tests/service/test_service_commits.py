@@ -53,3 +53,32 @@ def test_concurrent_appends_to_several_games_each_get_their_own_answer(storage: 
             committer.append("no-such-game", "A", 0, event(0))
     finally:
         committer.close()
+
+
+def test_a_failing_transaction_fails_its_appends_and_leaves_nobody_waiting(storage: Storage,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = storage.create_game(NewGame(scenario="s", ruleset="r", sides=("A", "B"))).game_id
+    committer = Committer(storage)
+
+    def broken() -> object:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(storage, "transaction", broken)
+    errors: list[BaseException] = []
+
+    def append(k: int) -> None:
+        try:
+            committer.append(gid, "A", 0, event(k))
+        except BaseException as exc:  # noqa: BLE001 — checked below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=append, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert not any(t.is_alive() for t in threads)
+    assert len(errors) == 6 and all(isinstance(e, RuntimeError) for e in errors)
+    monkeypatch.undo()
+    assert committer.append(gid, "A", 0, event(9)) == 1           # and the committer still works
+    assert [e.event["n"] for e in storage.list_events(gid)] == [9]
