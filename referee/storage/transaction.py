@@ -11,6 +11,8 @@ import json
 from datetime import datetime, timezone
 from typing import Sequence
 
+import orjson
+
 from . import crypto
 from .errors import GameEnded, GameNotFound, StaleIndex
 from .model import CreatedGame, Game, JSONValue, NewEvent, NewGame, StoredEvent
@@ -25,7 +27,20 @@ def _utc(now: datetime | None) -> datetime:
     return now.astimezone(timezone.utc)
 
 
+_STRICT = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_SUBCLASS
+
+
 def _dump(value: JSONValue, what: str) -> str:
+    # orjson first (several times faster: two documents per submission); it writes NaN and infinities as null,
+    # so a text with a null in it is made again by the standard library, which refuses them (allow_nan); and
+    # what orjson would take that the standard library does not (datetimes, dataclasses, subclasses) goes
+    # there too, to be refused the same way.
+    try:
+        text = orjson.dumps(value, option=_STRICT)
+        if b"null" not in text:
+            return text.decode("utf-8")
+    except TypeError:                 # a non-string key, an integer beyond 64 bits, a value that is not JSON
+        pass
     try:
         return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:

@@ -140,3 +140,11 @@ def test_a_writer_kept_waiting_past_the_timeout_gets_storage_busy(
             impatient.append_events(game_id, "Russian", 0, [ev(1)])
         assert info.value.current == 1
     assert [e.event["unit"] for e in storage.list_events(game_id)] == ["u0"]
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), datetime(2026, 1, 1, tzinfo=timezone.utc)])
+def test_values_json_cannot_hold_are_refused_too(storage: Storage, game_id: str, bad: object) -> None:
+    """NaN, infinities and datetimes: the fast encoder would write them (null, a string); storage refuses them."""
+    with pytest.raises(ValueError, match="ruling 0 is not JSON"):
+        storage.append_events(game_id, "French", 0, [({"type": "x"}, {"p": [1, {"q": bad}]})])
+    assert storage.list_events(game_id) == []
