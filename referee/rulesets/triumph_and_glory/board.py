@@ -325,9 +325,9 @@ class Board:
     rubble: frozenset[str] = frozenset()               # BOR-5
     bridges_destroyed: frozenset[frozenset[str]] = frozenset()   # BOR-5
     cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
-    # The previous position's memo and the hexes whose local answers the change may have altered: a local
-    # answer (ZOC, enemy adjacency of a hex) not near a changed hex is taken from there (see ``local_memo``).
-    inherited: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)   # (memo, stale, up, depth)
+    # The previous position's memo and the hexes the change touched: a local answer (ZOC, enemy adjacency of
+    # a hex) not at or next to a changed hex is taken from there (see ``local_memo``).
+    inherited: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)   # (memo, changed, up, depth)
     # The dicts behind the read-only ``units`` and ``stacks`` views, for the hot queries of this package (ZOC,
     # enemy adjacency, the movement step): a MappingProxyType's ``get`` and ``in`` cost 2–3× a dict's, and a
     # replay asks ~180,000 of them.  Never changed after the Board is built, like the views.
@@ -437,7 +437,11 @@ class Board:
         hit = self.cache.get(key)
         if hit is None:
             inh = self.inherited
-            while inh is not None and hex_id not in inh[1]:     # valid while no change came near hex_id
+            around = self.static.around
+            while inh is not None:
+                for h in inh[1]:                          # valid while no change came near hex_id
+                    if hex_id in around(h):
+                        return None
                 hit = inh[0].get(key)
                 if hit is not None:
                     self.cache[key] = hit      # carried forward, so later Boards find it close by
@@ -500,12 +504,10 @@ class Board:
         _set_cache(b, {})
         inherited = None
         if changed is not None and not markers:
-            # A hex's local answers depend on its neighbours: every hex next to (or at) a change is stale.
-            around = self.static.around
-            stale: frozenset[str] = frozenset()
-            for h in changed:
-                if h is not None:
-                    stale = stale | around(h) if stale else around(h)
+            # A hex's local answers depend on its neighbours: every hex next to (or at) a change is stale.  The
+            # changed hexes are kept, not the stale set: ``local_memo`` tests the few it is asked about (most
+            # Boards are never asked one), which is cheaper than building the set for every Board.
+            stale = tuple(h for h in changed if h is not None)
             up = self.inherited
             depth = up[3] + 1 if up is not None else 1
             # A bounded chain of earlier positions (then it starts afresh), so old memos are released.
