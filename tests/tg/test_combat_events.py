@@ -362,3 +362,29 @@ def test_8_6_reaction_fire_after_the_apcs_disorders_the_attacker_and_cancels_its
     assert {"unit": "a", "effect": "disordered", "rule": "8.5"} in r["results"]
     assert errors(p("reaction_fire", side=RU, unit="gun", target=FRONT_L, roll=7))[0] == ("8.6", "reacted")
     assert errors(p("shock", side=FR, assault=0, roll=5)) == [("9.45", "not_committed")]
+
+
+def test_9_71_one_stack_clearing_two_hexes_advances_into_one_and_the_other_lapses():
+    """A shock against two hexes empties both (≥ 10: the defenders retreat); the only attacking stack must enter
+    one of them, and then nobody is left to enter the other: that advance lapses and the activation ends
+    (found by random play: the game used to wait for an advance nobody could make)."""
+    sc = game_scenario(
+        at(napoleon(), "0101"), at(kutuzov(), "0808"),
+        at(inf("b1", assault=8, cohesion=7), "0403", facing=6), at(inf("b2", assault=8, cohesion=7), "0403", facing=6),
+        at(inf("r1", RU, ag="ru-2", assault=1, cohesion=3), "0404", facing=12),
+        at(inf("r2", RU, ag="ru-2", assault=1, cohesion=3), "0304", facing=12), ags=AGS)
+    p = play(sc)
+    start(p, fr=["b1"])
+    p.ok("assaults", side=FR, assaults=[{"attackers": ["b1", "b2"], "target": ["0404", "0304"]}])
+    p.ok("commitment", side=FR, unit="b1", roll=0)
+    r = p.ok("shock", side=FR, assault=0, roll=9)
+    assert r["rolls"][0]["targets"][0]["result"] == "defender_disordered_retreat", r["rolls"]
+    from referee.rulesets.triumph_and_glory.legal import legal_actions
+    while p.state.activation.combat.retreats:              # each owner picks the first legal retreat hex
+        act = dict(legal_actions(p.state)[0])
+        p.ok(act.pop("type"), **act)
+    owed = p.state.activation.combat.advances
+    assert sorted(a.into for a in owed) == ["0304", "0404"]
+    r = p.ok("advance", side=FR, units=["b1", "b2"], to="0404")
+    assert r["awaiting"] == [] and p.state.activation.combat.advances == ()
+    p.ok("end_activation", side=FR)

@@ -178,7 +178,9 @@ def rule_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     if errors:
         return illegal("advance", [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]), state
     board, results = apply_effects(board, adv.advance_effects(board, units, to))
-    c = replace(c, advances=tuple(x for x in c.advances if x is not a))
+    # 9.71: a stack advances into one hex only; another emptied hex that only it could have entered (a shock
+    # against two hexes, both cleared) stays empty, so that owed advance lapses.
+    c = replace(c, advances=tuple(x for x in c.advances if x is not a and advance_choices(board, x)))
     from .secondary_events import after_advance
     board, c = after_advance(board, c, [u.id for u in units], to, facing)
     return (legal("advance", ["9.71"], results=results, awaiting=awaiting(c)),
