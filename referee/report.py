@@ -41,6 +41,8 @@ def shock_lines(roll: Roll) -> list[str]:
         defenders = ", ".join(name for _uid, name in detail.defenders.get(h, ())) or "nobody"
         lines.append(f"    against {h}: {defenders}")
         total = 0
+        if detail.odds and not any(m["rule"] == "9.51" for m in t["modifiers"]):
+            lines.append(f"      ±0 {detail.odds} [9.51]")          # even odds change nothing, but players ask
         for m in t["modifiers"]:
             total += m["value"]
             lines.append(f"      {_signed(m['value'])} {m['reason']} [{m['rule']}]")

@@ -199,6 +199,21 @@ def test_the_text_report_shows_a_shock_as_a_player_wants_it():
     assert "jgr: disordered [9.61]" in after
 
 
+def test_the_text_report_shows_even_odds_although_they_add_nothing():
+    from referee.report import ruling_lines
+    p = play(game_scenario(
+        at(napoleon(), "0101"), at(kutuzov(), "0808"),
+        at(inf("b1", assault=5, cohesion=6), FRONT_L, facing=6),
+        at(inf("jgr", RU, ag="ru-2", assault=5, cohesion=6, name="Jgr"), DEF_HEX, facing=12), ags=AGS))
+    start(p, fr=["b1"])
+    p.ok("assaults", side=FR, assaults=[{"attackers": ["b1"], "target": [DEF_HEX]}])
+    p.ok("commitment", side=FR, unit="b1", roll=0)
+    r = p.ok("shock", side=FR, assault=0, roll=5)
+    assert all(m["rule"] != "9.51" for m in r["rolls"][0]["modifiers"])     # the ruling lists what changes the roll
+    text = "\n".join(ruling_lines(p.rulings[-1], {"type": "shock", "side": FR, "assault": 0}))
+    assert "±0 odds 5:5 -> 1:1 [9.51]" in text, text
+
+
 # ----------------------------------------------------------------------------------------- BOR-5
 
 def destruction_game():

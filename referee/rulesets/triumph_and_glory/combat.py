@@ -133,6 +133,7 @@ class ShockDetail:
     defenders: Mapping[str, tuple[tuple[str, str], ...]]         # hex -> ((id, name), ...)
     bands: Mapping[str, tuple[tuple[str, int, int], ...]]        # hex -> ((result, lowest, highest natural), ...)
     label: str = "shock"                                         # "charge", "pursuit charge 1" (9.8x)
+    odds: str = ""                                               # "odds 5:5 -> 1:1" (9.51), shown even at ±0
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from . import fire as fr
 from . import shock as sk
 from . import secondary_events as sec
 from .board import Board, UnitState
+from .combat_tables import tables_of
 from .combat import Assault, OwedCheck, ShockDetail, apply_effects, engine_roll, natural_bands
 from .fire_events import activation_error
 from .orders import acting_status
@@ -246,10 +247,13 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
 
 def shock_detail(board: Board, attackers: list[UnitState], spec: TableRoll, label: str = "shock") -> ShockDetail:
     """Attackers, defenders and the natural rolls per result, for the text report (3: a shock as a player reads it)."""
+    defenders = [u for t in spec.targets for u in board.stack(t.hex)]       # 9.51: summed over the targets
+    odds = sk.odds_modifier(sk.assault_strength(attackers), sk.assault_strength(defenders), tables_of(board).odds)
     return ShockDetail(
         attackers=tuple((u.id, u.defn.name, u.hex or "") for u in attackers),
         defenders={t.hex: tuple((u.id, u.defn.name) for u in board.stack(t.hex)) for t in spec.targets},
-        bands={t.hex: natural_bands(spec.table, t.total_modifier) for t in spec.targets}, label=label)
+        bands={t.hex: natural_bands(spec.table, t.total_modifier) for t in spec.targets}, label=label,
+        odds=odds.reason)
 
 
 # --------------------------------------------------------------------------------------------- 8.6
