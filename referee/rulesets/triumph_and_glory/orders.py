@@ -40,11 +40,14 @@ def order_groups(board: Board, side: str) -> tuple[tuple[str, ...], ...]:
     board's adjacency index instead of over pairs of units with distances: it runs for every unit of both
     sides at every Orders Phase.)  Units of one AG in one hex are always linked, so the search links hexes:
     distance 1, or distance 2 through a common neighbour free of enemy combat units."""
-    order = {uid: i for i, uid in enumerate(board.units)}
-    units = sorted((u for u in board.on_map_units() if u.side == side), key=lambda u: order[u.id])
+    order = _setup_order(board)
+    units = board._units                      # noqa: SLF001 — the dict behind Board.units, read ~500 times here
+    mine = sorted((uid for ids in board._stacks.values() for uid in ids  # noqa: SLF001 — (see Board._stacks)
+                   if units[uid].defn.side == side), key=order.__getitem__)
     by_ag_hex: dict[str, dict[str, list[str]]] = {}             # AG -> hex -> unit ids (set-up order)
-    for u in units:
-        by_ag_hex.setdefault(u.ag, {}).setdefault(u.hex, []).append(u.id)  # type: ignore[arg-type]
+    for uid in mine:
+        u = units[uid]                        # stacks hold combat units only: u.defn is a Unit with an AG
+        by_ag_hex.setdefault(u.defn.ag, {}).setdefault(u.hex, []).append(uid)  # type: ignore[arg-type]
     adjacent = board.static.adjacent
     enemy_free: dict[str, bool] = {}
 
@@ -79,6 +82,16 @@ def order_groups(board: Board, side: str) -> tuple[tuple[str, ...], ...]:
                             todo.append(h2)
             groups.append(sorted(members, key=order.__getitem__))
     return tuple(tuple(g) for g in sorted(groups, key=lambda g: order[g[0]]))
+
+
+def _setup_order(board: Board) -> dict[str, int]:
+    """Unit id -> its rank in the set-up (the order of ``board.units``, which no change reorders), built once
+    per scenario map rather than at each of the 24 Orders Phases a Borodino game has."""
+    key = ("setup_order", len(board.units))
+    hit = board.static.memo.get(key)
+    if hit is None or hit.keys() != board.units.keys():
+        hit = board.static.memo[key] = {uid: i for i, uid in enumerate(board.units)}
+    return hit
 
 
 def group_index(groups: Sequence[Sequence[str]]) -> dict[str, int]:
