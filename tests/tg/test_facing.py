@@ -79,6 +79,18 @@ def test_cat_26_artillery_alone_in_a_village_has_standard_facing():
     assert set(rear_hexes(b, g, "defender")) == {"0304", "0504", "0405", "0505"}
 
 
+@pytest.mark.parametrize("role", ["attacker", "defender", "firer"])
+def test_9_85_a_square_is_all_front_for_combat_and_fire_its_artillery_too(role):
+    b = board(at(inf("a"), "0404", facing=12), at(art("g"), "0404", facing=12))
+    b = b.update_many({"a": {"square": True}, "g": {"square": True}})
+    for uid in ("a", "g"):
+        u = b.unit(uid)
+        assert set(front_hexes(b, u, role)) == ALL_SIX and rear_hexes(b, u, role) == ()   # no [9.54] rear DRM
+        assert set(flank_positions(b, u)) == {"0304", "0504"}   # the 9.53 test as in the worked charge example
+    plain = board(at(art("g"), "0404", facing=12)).unit("g")
+    assert set(front_hexes(board(at(art("g"), "0404", facing=12)), plain, role)) == {"0403", "0503"}
+
+
 def test_good_order_defending_cavalry_counts_flank_as_front():
     b = board(at(cav("c"), "0404", facing=12))
     c = b.unit("c")

@@ -61,9 +61,7 @@ def no_orders_modifier(board: Board, cinc: UnitState | None, order_status: Order
 
 def defender_front(board: Board, defender: UnitState, attacker_hex: str) -> bool:
     """Does ``attacker_hex`` lie in ``defender``'s front as a defender?  6.11 (all-round village infantry,
-    cavalry defensive facing), 9.85 (a square is all front)."""
-    if defender.square and defender.hex is not None:
-        return board.grid.adjacent(defender.hex, attacker_hex)
+    cavalry defensive facing), 9.85 (a square is all front: facing.front_hours)."""
     return is_front(board, defender, attacker_hex, "defender")
 
 

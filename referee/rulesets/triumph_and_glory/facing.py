@@ -10,6 +10,7 @@ Which hexes count as front depends on the unit and its role (``attacker`` | ``de
 * 6.11 **standard**: front ``f±1``; the flank hexes count as rear.
 * 6.11 **infantry in a village, chateau or redoubt** (switch ``all_round_terrain``): all six hexes are front,
   whatever the role.  Artillery there keeps the standard facing (catalogue 26).
+* 9.85 **a stack in square**: all six hexes are front for combat and fire, its artillery included.
 * 6.11 **defensive cavalry facing**: Good-Order cavalry *defending* counts its flank hexes as front; rear is
   ``f±5`` only.  When it attacks, or when Disordered, it uses the standard facing (catalogue 28, 29).
 * gaps §2: a unit's **frontal ZOC hexes** (6.34) use the standard front — the defensive cavalry facing is
@@ -54,8 +55,10 @@ def all_round(board: Board, unit: UnitState) -> bool:
 
 
 def front_hours(board: Board, unit: UnitState, role: Role) -> tuple[int, ...]:
-    """Direction hours that count as *front* for ``unit`` in ``role`` (main digest §3.2 table)."""
-    if all_round(board, unit):
+    """Direction hours that count as *front* for ``unit`` in ``role`` (main digest §3.2 table).  A stack in
+    square (9.85) is all front for combat and fire, artillery in it included [inferred, gaps §10]; it has no
+    ZOC at all (zoc.py), so the role ``zoc`` never asks."""
+    if unit.square or all_round(board, unit):
         return tuple(board.grid.direction_hours)
     f = unit.facing
     if f is None:
@@ -93,7 +96,8 @@ def is_front(board: Board, unit: UnitState, hex_id: str, role: Role) -> bool:
 
 def flank_positions(board: Board, unit: UnitState) -> tuple[str, ...]:
     """The two hexes beside the front, ``f±3`` (digest ``{k−1, k+2}``), used by the 9.53 clear-terrain test.
-    For infantry with an all-round front there are none."""
+    For infantry with an all-round front there are none.  A square keeps them: the gaps digest's worked charge
+    example gives the clear-terrain +1 against a square."""
     if unit.hex is None or unit.facing is None or all_round(board, unit):
         return ()
     return board.grid.flank(unit.hex, unit.facing)
