@@ -399,11 +399,12 @@ def acting_status(state: TGState, uid: str) -> str:
         return "NO"
     if state.rules.command_activation is not None:
         return "UO"                        # Schevardino: no orders system, every unit is Under Orders
-    o = state.orders.get(state.unit(uid).side)
+    o = state.orders.get(state.board.units[uid].defn.side)
     g = o.group_of.get(uid) if o else None
     if act is not None and g in act.io:
         return "UO" if act.io[g] == "passed" else "rally_only"
-    return state.status(uid)
+    # state.status(uid), from the group already found (asked at every move)
+    return "UO" if g is not None and g in o.under_orders else "NO"  # type: ignore[union-attr]
 
 
 def commitment_order_modifiers(state: TGState, uid: str, use_cinc: bool = True) -> tuple[Modifier, ...]:
