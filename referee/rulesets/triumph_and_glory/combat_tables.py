@@ -100,11 +100,9 @@ class CombatTables:
 
 
 def tables_of(board: Board) -> CombatTables:
-    """The scenario's combat tables, parsed (memoised per Board, which is immutable)."""
+    """The scenario's combat tables, parsed once per scenario (on its static map's memo)."""
     static = board.static
-    key = "combat_tables"
-    hit = board.cache.get(key)
+    hit = static.memo.get("combat_tables")
     if hit is None:
-        hit = CombatTables.parse(static.scenario.tables if static.scenario else None)
-        board.cache[key] = hit
+        hit = static.memo["combat_tables"] = CombatTables.parse(static.scenario.tables if static.scenario else None)
     return hit

@@ -84,20 +84,16 @@ def move_context(state: TGState, uid: str, status: str | None = None, mode: str 
                                 forbidden_hexes=_forbidden(state, u.side))
 
 
-_FORBIDDEN: dict[tuple[int, str, frozenset[str]], frozenset[str]] = {}
-
-
 def _forbidden(state: TGState, side: str) -> frozenset[str]:
-    """Scenario movement restrictions (Schevardino), memoised per game, side and active commands."""
+    """Scenario movement restrictions (Schevardino), memoised per side and active commands on the scenario's
+    static map (shared by the games of one scenario object, so never confused with another scenario's)."""
     if state.rules.command_activation is None:
         return frozenset()
-    key = (id(state.static), side, state.active_commands)
-    hit = _FORBIDDEN.get(key)
+    memo = state.board.static.memo
+    key = ("forbidden_hexes", side, state.active_commands)
+    hit = memo.get(key)
     if hit is None:
-        if len(_FORBIDDEN) > 256:
-            _FORBIDDEN.clear()
-        hit = _FORBIDDEN[key] = sr.forbidden_hexes(state.rules, side, state.board.static.adjacent,
-                                                   state.active_commands)
+        hit = memo[key] = sr.forbidden_hexes(state.rules, side, state.board.static.adjacent, state.active_commands)
     return hit
 
 
