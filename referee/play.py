@@ -2,7 +2,7 @@
 referee rolls every die.  It checks the ruleset's promises — every listed action is ruled legal, nothing
 crashes, the game never gets stuck and reaches the end of its last turn — and writes sample game logs.
 
-    python -m referee.play --scenario borodino --seed 5 --out tests/fixtures/logs/sample-borodino.json
+    python -m referee.play --scenario borodino --seed 23 --out tests/fixtures/logs/sample-borodino.json
 """
 from __future__ import annotations
 

@@ -101,9 +101,11 @@ def test_the_committed_sample_borodino_game_replays_legal_to_the_end():
     types = {r.type for r in out.rulings}
     assert {"orders", "orders_delay", "initiative", "first_marker", "draw", "individual_order", "move",
             "go_first", "reserve", "cohesion_check", "cinc_move", "end_phase",
-            "fire", "assaults", "commitment", "shock", "retreat", "advance", "rally", "recovery"} <= types
+            "fire", "assaults", "commitment", "shock", "retreat", "advance", "rally", "recovery",
+            "counter_battery", "reaction_fire", "charge", "square", "fall_back", "pursuit",
+            "burn_village", "destroy_bridge", "fire_out"} <= types
     body = json.dumps(final_state(out.game))
-    assert '"seed": "dice:5"' in body
+    assert '"seed": "dice:23"' in body
     # The game ends with the Borodino victory conditions judged, in the last ruling and in the final state.
     victory = [x.to_dict() for x in out.rulings[-1].results if x.effect == "victory"]
     assert victory and victory[0]["winner"] == "French" and victory[0]["vp"] == {"French": 10, "Russian": 0}
