@@ -92,6 +92,21 @@ def test_bad_log_collects_every_problem():
                                   "events[1].roll: a d10 roll is 0–9, not 11"]
 
 
+def test_every_name_an_event_gives_is_checked_against_the_scenario():
+    with pytest.raises(InputError) as exc:
+        parse_log({"scenario": SCENARIO, "dice": "players", "events": [
+            {"type": "counter_charge", "side": "Russian", "unit": "ney", "at": "0999"},
+            {"type": "assaults", "side": "Gauls", "assaults": [{"attackers": ["x"], "target": ["0100"]}]},
+            {"type": "pursuit", "side": "French", "units": ["y"], "to": "0102", "target": "9999"}]})
+    assert exc.value.problems == ["events[0].unit: no unit 'ney' in the scenario",
+                                  "events[0].at: no hex '0999' on the map",
+                                  "events[1].side: no side 'Gauls' in the scenario (sides: French, Russian)",
+                                  "events[1].assaults[0].attackers[0]: no unit 'x' in the scenario",
+                                  "events[1].assaults[0].target[0]: no hex '0100' on the map",
+                                  "events[2].units[0]: no unit 'y' in the scenario",
+                                  "events[2].target: no hex '9999' on the map"]
+
+
 def test_the_committed_sample_borodino_game_replays_legal_to_the_end():
     log = read_log(FIXTURES / "sample-borodino.json")
     out = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed)

@@ -28,8 +28,13 @@ from .state import Static, TGState
 
 UNIT_FIELDS = ("unit",)
 UNIT_LIST_FIELDS = ("units", "order")
-HEX_FIELDS = ("hex", "to", "target", "village")
+HEX_FIELDS = ("hex", "to", "target", "village", "at")          # a hex, or (to, target) a list of hexes
 HEX_LIST_FIELDS = ("path", "bridge")
+# What each field an event may carry names, for the one pass over an event's fields in check_references.
+_FIELD_KIND = {**{f: "unit" for f in UNIT_FIELDS}, **{f: "units" for f in UNIT_LIST_FIELDS},
+               **{f: "hex" for f in HEX_FIELDS}, **{f: "hexes" for f in HEX_LIST_FIELDS},
+               "under_orders": "orders", "assaults": "assaults", "side": "side", "first": "side", "rolls": "rolls",
+               "marker": "marker", "ags": "ags", "command": "command"}
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,7 @@ class _Names:
     commands: frozenset[str]
     ags: frozenset[str]
     grid: Any
+    hexes: frozenset[str]
 
     @classmethod
     def of(cls, scenario: Any) -> "_Names":
@@ -56,7 +62,8 @@ class _Names:
                    | frozenset(ldr.id for ldr in scenario.counters.leaders),
                    sides=sides, markers=frozenset(markers),
                    commands=frozenset(cmd.commands) if cmd else frozenset(),
-                   ags=frozenset(a.id for a in scenario.counters.activation_groups), grid=scenario.map.grid)
+                   ags=frozenset(a.id for a in scenario.counters.activation_groups), grid=scenario.map.grid,
+                   hexes=_hex_names(scenario.map.grid))
 
 
 class TriumphAndGlory:
@@ -83,56 +90,62 @@ class TriumphAndGlory:
         return hit
 
     def check_references(self, scenario: Any, event: Mapping[str, Any]) -> list[tuple[str, str]]:
-        """Units, hexes, sides, markers and commands an event names must exist (else the log is bad input)."""
+        """Units, hexes, sides, markers and commands an event names must exist (else the log is bad input).
+        One pass over the event's own fields: a log has thousands of events, most of them small moves."""
         n = self._names(scenario)
         problems: list[tuple[str, str]] = []
+        units, hexes = n.units, n.hexes
 
         def unit(where: str, uid: Any) -> None:
-            if uid not in n.units:
+            if not isinstance(uid, str) or uid not in units:
                 problems.append((where, f"no unit '{uid}' in the scenario"))
 
         def hex_(where: str, h: Any) -> None:
-            if not _on_grid(n.grid, h):
+            if not isinstance(h, str) or h not in hexes:
                 problems.append((where, f"no hex '{h}' on the map"))
 
-        for f in UNIT_FIELDS:
-            if f in event:
-                unit(f, event[f])
-        for f in UNIT_LIST_FIELDS:
-            for i, uid in enumerate(event.get(f, ()) or ()):
-                unit(f"{f}[{i}]", uid)
-        for i, entry in enumerate(event.get("under_orders", ()) or ()):
-            if isinstance(entry, str):
-                unit(f"under_orders[{i}]", entry)
-            else:
-                for j, uid in enumerate(entry):
-                    unit(f"under_orders[{i}][{j}]", uid)
-        for f in HEX_FIELDS:
-            if isinstance(event.get(f), str):
-                hex_(f, event[f])
-        for f in HEX_LIST_FIELDS + HEX_FIELDS:
-            if isinstance(event.get(f), list):
-                for i, h in enumerate(event[f]):
-                    hex_(f"{f}[{i}]", h)
-        for i, a in enumerate(event.get("assaults", ()) or ()):
-            for j, uid in enumerate(a.get("attackers", ()) or ()):
-                unit(f"assaults[{i}].attackers[{j}]", uid)
-            targets = a.get("target")
-            for j, h in enumerate([targets] if isinstance(targets, str) else targets or ()):
-                hex_(f"assaults[{i}].target[{j}]", h)
-        for f in ("side", "first"):
-            if f in event and event[f] not in n.sides:
-                problems.append((f, f"no side '{event[f]}' in the scenario (sides: {', '.join(n.sides)})"))
-        for s in (event.get("rolls") or {}):
-            if s not in n.sides:
-                problems.append((f"rolls.{s}", f"no side '{s}' in the scenario"))
-        if "marker" in event and event["marker"] not in n.markers:
-            problems.append(("marker", f"no marker '{event['marker']}' in the scenario"))
-        for i, a in enumerate(event.get("ags", ()) or ()):
-            if a not in n.ags:
-                problems.append((f"ags[{i}]", f"no activation group '{a}' in the scenario"))
-        if "command" in event and event["command"] not in n.commands:
-            problems.append(("command", f"no command '{event['command']}' in the scenario"))
+        for f, value in event.items():
+            kind = _FIELD_KIND.get(f)
+            if kind is None:
+                continue
+            if kind == "unit":
+                unit(f, value)
+            elif kind == "units":
+                for i, uid in enumerate(value or ()):
+                    unit(f"{f}[{i}]", uid)
+            elif kind == "hex" or kind == "hexes":
+                if isinstance(value, str):
+                    hex_(f, value)
+                elif isinstance(value, list):
+                    for i, h in enumerate(value):
+                        hex_(f"{f}[{i}]", h)
+            elif kind == "orders":
+                for i, entry in enumerate(value or ()):
+                    if isinstance(entry, str):
+                        unit(f"under_orders[{i}]", entry)
+                    else:
+                        for k, uid in enumerate(entry):
+                            unit(f"under_orders[{i}][{k}]", uid)
+            elif kind == "assaults":
+                for i, a in enumerate(value or ()):
+                    for k, uid in enumerate(a.get("attackers", ()) or ()):
+                        unit(f"assaults[{i}].attackers[{k}]", uid)
+                    targets = a.get("target")
+                    for k, h in enumerate([targets] if isinstance(targets, str) else targets or ()):
+                        hex_(f"assaults[{i}].target[{k}]", h)
+            elif kind == "side":
+                if value not in n.sides:
+                    problems.append((f, f"no side '{value}' in the scenario (sides: {', '.join(n.sides)})"))
+            elif kind == "rolls":
+                problems += [(f"rolls.{s}", f"no side '{s}' in the scenario") for s in (value or {}) if s not in n.sides]
+            elif kind == "marker":
+                if value not in n.markers:
+                    problems.append(("marker", f"no marker '{value}' in the scenario"))
+            elif kind == "ags":
+                problems += [(f"ags[{i}]", f"no activation group '{a}' in the scenario")
+                             for i, a in enumerate(value or ()) if a not in n.ags]
+            elif kind == "command" and value not in n.commands:
+                problems.append(("command", f"no command '{value}' in the scenario"))
         return problems
 
     def initial_state(self, scenario: Any) -> TGState:
@@ -154,12 +167,11 @@ class TriumphAndGlory:
         return state.over
 
 
-def _on_grid(grid: Any, h: Any) -> bool:
-    if not isinstance(h, str) or not h.isdigit() or len(h) != 2 * grid.digits:
-        return False
-    col, row = int(h[:grid.digits]), int(h[grid.digits:])
-    return (grid.first_column <= col < grid.first_column + grid.columns
-            and grid.first_row <= row < grid.first_row + grid.rows)
+def _hex_names(grid: Any) -> frozenset[str]:
+    """Every hex name of the map (CCRR with the grid's zero-padding)."""
+    d = grid.digits
+    return frozenset(f"{c:0{d}d}{r:0{d}d}" for c in range(grid.first_column, grid.first_column + grid.columns)
+                     for r in range(grid.first_row, grid.first_row + grid.rows))
 
 
 RULESET = TriumphAndGlory()
