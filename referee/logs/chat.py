@@ -428,14 +428,17 @@ def _charge_to(t: Tokens) -> Meaning:
 
 
 def _pursue(t: Tokens) -> Meaning:
-    """``!pursue UNIT... > HEX [TARGET] [@HOUR]``: the pursuers enter the vacated hex (9.87)."""
+    """``!pursue UNIT... > HEX [TARGET] [@HOUR] [stop]``: the pursuers enter the vacated hex (9.87); ``stop``
+    ends the pursuit there when another enemy is also in their front."""
     side = t.side()
     units = t.units()
     hexes = t.arrow_hexes(required=True)
     if len(hexes) > 2:
         raise ChatError("give the vacated hex and, optionally, the hex charged again")
     target = {"target": hexes[1]} if len(hexes) == 2 else {}
-    return Declared({"type": "pursuit", **_side(side), "units": units, "to": hexes[0], **target, **_hour(t)})
+    hour = _hour(t)
+    stop = {"stop": True} if t.flag("stop") else {}
+    return Declared({"type": "pursuit", **_side(side), "units": units, "to": hexes[0], **target, **hour, **stop})
 
 
 def _recall(t: Tokens) -> Meaning:

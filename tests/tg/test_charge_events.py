@@ -635,3 +635,43 @@ def test_9_86_against_chargers_in_two_hexes_the_counter_charge_is_aimed_at_one()
     roll = p.ok("shock", side=FR, assault=0, roll=4)["rolls"][0]
     print(arithmetic(roll))
     assert [(v, rule) for v, rule in mods(roll) if rule in ("9.83", "9.86")] == [(1, "9.83"), (-1, "9.86")]
+
+
+def pursuit_with_a_second_enemy_in_front():
+    """The worked example with a second Russian unit in 0505: the infantry retreats to 0405, the cuirassiers
+    pursue into 0404 facing 6 — and have both 0405 and 0505 in their front (9.87)."""
+    p = play(charge_game(at(inf("r2", RU, ag="ru-2", assault=2, cohesion=5, name="Inf 2"), "0505", facing=12)))
+    start(p, fr=["cuir"])
+    charged(p)
+    r = p.ok("shock", side=FR, assault=0, roll=3)
+    assert r["rolls"][0]["result"] == "defender_disordered_retreat"
+    p.ok("retreat", side=RU, unit="r", to="0405")
+    return p
+
+
+def test_9_87_a_second_enemy_in_front_after_the_pursuers_enter_is_charged_too():
+    p = pursuit_with_a_second_enemy_in_front()
+    from referee.rulesets.triumph_and_glory.legal import legal_actions
+    offered = [a for a in legal_actions(p.state) if a["type"] == "pursuit"]
+    assert [a.get("stop", False) for a in offered] == [False, True]         # charge both, or end the pursuit
+    r = p.ok("pursuit", side=FR, units=["cuir"], to=DEF_HEX, facing=6)
+    assert p.state.activation.combat.assaults[1].targets == ("0405", "0505")
+    roll = p.ok("shock", side=FR, assault=1, roll=5)["rolls"][0]
+    per_hex = {t["hex"]: [(m["value"], m["rule"]) for m in t["modifiers"]] for t in roll["targets"]}
+    assert set(per_hex) == {"0405", "0505"}                                # one roll, modified per hex (9.22)
+    assert all((-1, "9.87") in m and (3, "9.83") in m for m in per_hex.values())
+
+
+def test_9_87_or_the_pursuit_ends_there_and_9_84_disorders_the_pursuers():
+    p = pursuit_with_a_second_enemy_in_front()
+    r = p.ok("pursuit", side=FR, units=["cuir"], to=DEF_HEX, facing=6, stop=True)
+    assert r["results"][-1] == {"unit": "cuir", "effect": "disordered", "rule": "9.84"}
+    assert r["awaiting"] == [] and len(p.state.activation.combat.assaults) == 1
+    p.ok("end_activation", side=FR)
+
+
+def test_9_87_with_only_the_retreating_enemy_in_front_the_pursuit_must_charge():
+    p = worked_example_until_the_retreat()
+    to = p("retreat", side=RU, unit="r", to="0101")["errors"][0]["alternatives"][0]
+    p.ok("retreat", side=RU, unit="r", to=to)
+    assert errors(p("pursuit", side=FR, units=["cuir"], to=DEF_HEX, stop=True)) == [("9.87", "pursuit_must_charge")]

@@ -57,6 +57,7 @@ def roster() -> Roster:
     ("!chargeto sumsky 0201 0302>0303", {"type": "charge", "unit": "sumsky", "path": ["0201", "0302"],
                                          "target": "0303"}),
     ("!pursue sumsky > 0303", {"type": "pursuit", "units": ["sumsky"], "to": "0303"}),
+    ("!pursue sumsky > 0303 stop", {"type": "pursuit", "units": ["sumsky"], "to": "0303", "stop": True}),
     ("!pursue sumsky > 0303 0304 @4", {"type": "pursuit", "units": ["sumsky"], "to": "0303", "target": "0304",
                                        "facing": 4}),
     ("!reserve psk-a", {"type": "reserve", "unit": "psk-a"}),

@@ -572,12 +572,14 @@ def reaction_fire_hit(board: Board, c: Combat, hex_: str, hit: Sequence[str]) ->
 
 # --------------------------------------------------------------------------------------------- the charge shock
 
-def charge_modifiers(board: Board, c: Combat, i: int, attackers: Sequence[UnitState]) -> tuple[Modifier, ...]:
-    """The 9.55 DRMs of charge ``i``: 9.83 / 9.85 / 9.86 / 9.24, and −n for the n-th pursuit charge (9.87)."""
+def charge_modifiers(board: Board, c: Combat, i: int, attackers: Sequence[UnitState],
+                     target: str | None = None) -> tuple[Modifier, ...]:
+    """The 9.55 DRMs of charge ``i`` against ``target`` (default its first hex): 9.83 / 9.85 / 9.86 / 9.24, and
+    −n for the n-th pursuit charge (9.87)."""
     cg = charging(c)
     a = c.assaults[i]
     fresh = [u for u in attackers if u.id not in cg.rf_disordered]
-    vs_square = any(x.square for x in board.stack(a.targets[0]))
+    vs_square = any(x.square for x in board.stack(target or a.targets[0]))
     countered = [board.units[x] for x in cg.countered.get(i, ())]
     untouched = [u for u in fresh if u.hex != cg.countered_at.get(i)] if countered else fresh
     if countered and untouched and not vs_square:
@@ -605,7 +607,8 @@ def _end_charge(board: Board, c: Combat, i: int) -> tuple[Board, Combat, list[Re
 def rule_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
                       combat: Combat | None = None) -> tuple[Ruling, TGState]:
     """The shock of a charge (9.83–9.87); shock_events.rule_shock has already checked the common errors
-    (``combat``: the activation's combat as rule_shock has it)."""
+    (``combat``: the activation's combat as rule_shock has it).  A charge names one hex; a pursuit charge may
+    have two (9.87: another enemy also in the pursuers' front), shocked with one roll modified per hex (9.22)."""
     from .owed import after_change, owe_retreat
     from .shock_events import shock_detail
     side, i = event["side"], int(event["assault"])
@@ -616,42 +619,55 @@ def rule_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
     a = c.assaults[i]
     ids = c.attackers_of(i, board)
     attackers = [board.units[u] for u in ids]
-    h = a.targets[0]
+    targets = [h for h in a.targets if board.has_enemy(h, side)]
     results: list[Result] = []
-    if sk.artillery_only(board, h):                       # 9.25: guns alone are overrun without a roll
-        board, results = apply_effects(board, sk.lone_artillery_effects(board, h))
+    for h in [h for h in targets if sk.artillery_only(board, h)]:   # 9.25: guns alone are overrun without a roll
+        board, more = apply_effects(board, sk.lone_artillery_effects(board, h))
+        results += more
+    targets = [h for h in targets if board.stack(h)]
+    if not targets:
         c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
         board, c, more = _end_charge(board, c, i)
         c = after_change(board, c, act)
         return (legal("shock", ["9.25", "9.84"], results=results + more, awaiting=_awaiting(c, act.side)),
                 replace(state, board=board, activation=replace(act, combat=c)))
-    spec = sk.shock_roll(board, attackers, [h], extra={h: charge_modifiers(board, c, i, attackers)})
+    extra = {h: charge_modifiers(board, c, i, attackers, h) for h in targets}
+    spec = sk.shock_roll(board, attackers, targets, extra=extra)
     natural = dice.roll("roll", "shock")
     label = f"pursuit charge {a.nth}" if a.kind == "pursuit" else "charge"
     roll = engine_roll(spec, natural, side, shock_detail(board, attackers, spec, label))
     if natural is None:
         return legal("shock", ["9.5", "9.83"], rolls=[roll]), state
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
-    res = spec.result(natural, 0)
-    attacker_side = sk.RESULTS[res].disorder == "attacker"
-    out = sk.shock_outcome(board, res, attackers, h, charging=True)
-    defenders = tuple(u.id for u in board.stack(h))
     attacker_hexes = tuple(dict.fromkeys(x.hex for x in attackers if x.hex))
-    before = board
-    board, results = apply_effects(board, out.effects)
-    sources = (h,) if attacker_side else attacker_hexes
-    owner = {x: before.side_at(x) or "" for x, _ in out.checks}
-    c = replace(c, checks=c.checks + tuple(OwedCheck(u, owner[x], "9.62", sources) for x, u in out.checks))
-    for x in out.retreats:
-        board, c, more = owe_retreat(board, c, x, sources, "9.6")
-        results += more
     from .secondary_events import note_outcome
-    c = note_outcome(c, before, h, out)                 # 9.73: a result < 0 lets the defender counter-shock
+    pursued: tuple[str, tuple[str, ...]] | None = None
+    done_attackers = False
+    for t, h in enumerate(targets):
+        res = spec.result(natural, t)
+        attacker_side = sk.RESULTS[res].disorder == "attacker"
+        if attacker_side and done_attackers:
+            continue                      # the chargers are Disordered once, however many hexes they charge
+        done_attackers |= attacker_side
+        out = sk.shock_outcome(board, res, [board.units[u] for u in ids], h, charging=True)
+        defenders = tuple(u.id for u in board.stack(h))
+        before = board
+        board, more = apply_effects(board, out.effects)
+        results += more
+        sources = tuple(targets) if attacker_side else attacker_hexes
+        owner = {x: before.side_at(x) or "" for x, _ in out.checks}
+        c = replace(c, checks=c.checks + tuple(OwedCheck(u, owner[x], "9.62", sources) for x, u in out.checks))
+        for x in out.retreats:
+            board, c, more = owe_retreat(board, c, x, sources, "9.6")
+            results += more
+        c = note_outcome(c, before, h, out)             # 9.73: a result < 0 lets the defender counter-shock
+        if out.pursuit and pursued is None:
+            pursued = (h, defenders)                     # the pursuers can follow into one hex: the first
     rules = ["9.5", "9.51", "9.55", "9.6"]
-    if out.pursuit:
+    if pursued is not None:
         cg = charging(c)
-        c = replace(c, no_advance=c.no_advance | {h},
-                    charging=replace(cg, pursuit_owed=cg.pursuit_owed + ((i, h, defenders),)))
+        c = replace(c, no_advance=c.no_advance | {pursued[0]},
+                    charging=replace(cg, pursuit_owed=cg.pursuit_owed + ((i, pursued[0], pursued[1]),)))
         rules.append("9.87")
     else:
         board, c, more = _end_charge(board, c, i)
@@ -689,6 +705,22 @@ def pursuit_plan(board: Board, c: Combat) -> tuple[int, str, tuple[str, ...], st
         if terrain in ch.DEFAULT_OPTIONS.no_charge_terrain:
             target = None                                  # 9.81: no charge into such a hex: they stop
     return i, vac, pursuers, target
+
+
+def _other_frontal_enemies(board: Board, at: str, facing: int | None, target: str, side: str) -> tuple[str, ...]:
+    """9.87: enemy hexes besides the retreated defender's in the pursuers' front once they have entered and
+    turned — they may charge them all (9.22) or end the pursuit.  Hexes a charge may not enter (9.81 terrain,
+    an impassable hexside) are not charged [inferred]."""
+    if facing is None:
+        return ()
+    out = []
+    for h in board.grid.front(at, facing):
+        if h == target or not board.on_map(h) or not board.has_enemy(h, side) or sk.impassable_between(board, at, h):
+            continue
+        terrain = "rubble" if h in board.rubble else board.static.terrain(h)
+        if terrain not in ch.DEFAULT_OPTIONS.no_charge_terrain:
+            out.append(h)
+    return tuple(out)
 
 
 def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
@@ -736,28 +768,34 @@ def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
         results.append(result("advanced", "9.87", uid, to=vac, facing=end))
     cg = replace(cg, pursuit_owed=cg.pursuit_owed[1:])
     c = replace(c, charging=cg)
-    if target is None or not pursuers:
+    others = _other_frontal_enemies(board, vac, end, target, side) if target is not None and pursuers else ()
+    if event.get("stop") and not others:
+        return illegal("pursuit", [Error("9.87", "pursuit_must_charge", "only the retreating enemy is in the "
+                                         "pursuers' front: they must charge it")]), state
+    if target is None or not pursuers or event.get("stop"):
         board, c, more = _end_charge(board, c, i)          # they stop: the pursuit is over (9.84)
         results += more
         rules = ["9.87", "9.84"]
     else:
         j = len(c.assaults)
         a = c.assaults[i]
-        new = Assault(tuple(pursuers), (target,), True, kind="pursuit", nth=a.nth + 1)
+        charged = (target, *others)                          # 9.87 / 9.22: every enemy now in their front
+        new = Assault(tuple(pursuers), charged, True, kind="pursuit", nth=a.nth + 1)
         ends = {k: v for k, v in cg.ends.items() if k != i}
         ends[j] = cg.ends.get(i, ())
         # 9.85 / 9.86 tests on the position as the pursuit charge begins, before the pursuers enter [inferred].
-        ok = frozenset({target}) if not ch.square_errors(before, target) else frozenset()
-        counter = frozenset(u.id for u in before.stack(target)
-                            if u.kind == "cavalry" and not in_enemy_frontal_zoc(before, target, u.side))
-        cg = replace(cg, ends=ends, may_square=cg.may_square | ok, squared=cg.squared - {target},
+        ok = frozenset(h for h in charged if not ch.square_errors(before, h))
+        counter = frozenset(u.id for h in charged for u in before.stack(h)
+                            if u.kind == "cavalry" and not in_enemy_frontal_zoc(before, h, u.side))
+        cg = replace(cg, ends=ends, may_square=cg.may_square | ok, squared=cg.squared - set(charged),
                      may_counter=cg.may_counter | counter)
         c = replace(c, assaults=c.assaults + (new,), committed={**c.committed, vac: True}, charging=cg)
         rules = ["9.87"]
     from .owed import after_change
     c = after_change(board, c, act)
+    charging_on = bool(target and pursuers and not event.get("stop"))
     return (legal("pursuit", rules, results=results, awaiting=_awaiting(c, act.side)
-                  + ([Awaiting("shock", act.side, "9.87")] if target and pursuers else [])),
+                  + ([Awaiting("shock", act.side, "9.87")] if charging_on else [])),
             replace(state, board=board, activation=replace(act, combat=c)))
 
 
@@ -880,8 +918,10 @@ def owed_charge_actions(state: TGState) -> list[dict[str, Any]]:
     plan = pursuit_plan(board, c)
     if plan is not None and not c.checks and not c.retreats:
         _i, vac, pursuers, target = plan
-        return [{"type": "pursuit", "side": act.side, "units": list(pursuers), "to": vac,
-                 **({"target": target} if target else {})}]
+        go = {"type": "pursuit", "side": act.side, "units": list(pursuers), "to": vac,
+              **({"target": target} if target else {})}
+        from .legal import _accepted
+        return [go] + _accepted(state, [{**go, "stop": True}]) if target and pursuers else [go]  # 9.87 choice
     return []
 
 
