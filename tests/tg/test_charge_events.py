@@ -352,6 +352,36 @@ def test_9_86_counter_charge_against_an_infantry_shock_without_a_roll():
     assert p.state.board.units["dr"].disordered
 
 
+def test_9_86_the_other_reading_resolves_the_counter_charge_as_the_cavalrys_charge():
+    """Option counter_charge_vs_infantry: charge — the dragoons' counter-charge is their charge on the infantry
+    (odds 5:5, heavy charge +3, cohesion 6 - 5 = +1, clear +1): the infantry are the ones Disordered and
+    checking, the dragoons Disordered after it (9.84); no infantry shock is rolled."""
+    sc = game_scenario(at(napoleon(), "0101"), at(kutuzov(), "0808"),
+                       at(inf("a", assault=5, cohesion=5), "0403", facing=6),
+                       at(cav("dr", RU, ag="ru-2", cav_type="H", assault=5, cohesion=6, name="Dragoons"), DEF_HEX,
+                          facing=12), ags=AGS, options={"counter_charge_vs_infantry": "charge"})
+    p = play(sc)
+    start(p, fr=["a"])
+    p.ok("assaults", side=FR, assaults=[{"attackers": ["a"], "target": [DEF_HEX]}])
+    p.ok("commitment", side=FR, unit="a", roll=0)
+    p.ok("counter_charge", side=RU, unit="dr")
+    r = p.ok("shock", side=FR, assault=0, roll=2)
+    roll = r["rolls"][0]
+    print(arithmetic(roll), f"| natural {roll['natural']} -> {roll['modified']}: {roll['result']}")
+    assert (3, "9.83") in mods(roll) and (-3, "9.86") not in mods(roll)
+    assert roll["result"] == "defender_disordered_check"
+    assert {"unit": "a", "effect": "disordered", "rule": "9.61"} in r["results"]
+    assert {"unit": "dr", "effect": "disordered", "rule": "9.84"} in r["results"]
+    assert r["awaiting"] == [{"type": "cohesion_check", "side": FR, "unit": "a", "rule": "9.62"}]
+
+
+def test_an_unknown_counter_charge_reading_is_refused():
+    import pytest
+    with pytest.raises(ValueError, match="counter_charge_vs_infantry"):
+        play(game_scenario(at(napoleon(), "0101"), at(kutuzov(), "0808"), ags=AGS,
+                           options={"counter_charge_vs_infantry": "both"}))
+
+
 # --------------------------------------------------------------------------------------------- pursuit and 9.84
 
 def test_9_87_pursuit_after_10_enters_and_charges_again_at_minus_1():

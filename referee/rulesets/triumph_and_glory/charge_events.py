@@ -810,6 +810,61 @@ def infantry_shock_extra(c: Combat, i: int, board: Board) -> dict[str, tuple[Mod
     return {u.hex: (ch.counter_charge_vs_infantry_modifier(u),)}  # type: ignore[dict-item]
 
 
+def counter_charger(c: Combat, i: int, board: Board) -> UnitState | None:
+    """The cavalry counter-charging infantry assault ``i`` (9.86), if any, still on the map."""
+    uid = charging(c).vs_infantry.get(i)
+    return board.units[uid] if uid is not None and board.units[uid].hex is not None else None
+
+
+def rule_counter_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
+                              c: Combat) -> tuple[Ruling, TGState]:
+    """9.86, the other reading (option ``counter_charge_vs_infantry: charge``): the cavalry's counter-charge is
+    resolved as its charge on the infantry that shocked it, instead of their shock — the cavalry is the
+    attacker (its charge DRM, 9.83), the infantry's hexes it faces are the targets, one roll by the shocking
+    side.  [inferred] It opens no pursuit, advance or counter-shock (it is an answer, not the cavalry's own
+    charge), and the cavalry is Disordered after it (9.84) as in the default reading."""
+    from .owed import after_change, owe_retreat
+    from .shock_events import shock_detail
+    side, i = event["side"], int(event["assault"])
+    act = state.activation
+    assert act is not None
+    board = state.board
+    cav = counter_charger(c, i, board)
+    assert cav is not None and cav.hex is not None
+    ids = c.attackers_of(i, board)
+    targets = list(dict.fromkeys(x for u in ids if (x := board.units[u].hex) and board.grid.adjacent(x, cav.hex)))
+    spec = sk.shock_roll(board, [cav], targets, extra={h: ch.charge_modifiers([cav]) for h in targets})
+    natural = dice.roll("roll", "shock")
+    roll = engine_roll(spec, natural, side, shock_detail(board, [cav], spec, "counter-charge"))
+    if natural is None:
+        return legal("shock", ["9.86", "9.5"], rolls=[roll]), state
+    c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids), no_advance=c.no_advance | set(targets))
+    results: list[Result] = []
+    done_cavalry = False
+    for t, h in enumerate(targets):
+        res = spec.result(natural, t)
+        cavalry_side = sk.RESULTS[res].disorder == "attacker"
+        if cavalry_side and done_cavalry:
+            continue
+        done_cavalry |= cavalry_side
+        out = sk.shock_outcome(board, res, [board.units[cav.id]], h, charging=True)
+        before = board
+        board, more = apply_effects(board, out.effects)
+        results += more
+        sources = tuple(targets) if cavalry_side else (cav.hex,)
+        owner = {x: before.side_at(x) or "" for x, _ in out.checks}
+        c = replace(c, checks=c.checks + tuple(OwedCheck(u, owner[x], "9.62", sources) for x, u in out.checks))
+        for x in out.retreats:
+            board, c, more = owe_retreat(board, c, x, sources, "9.6")
+            results += more
+    board, more = after_infantry_shock(board, c, i)                  # 9.84
+    results += more
+    c = after_change(board, c, act)
+    return (legal("shock", ["9.86", "9.5", "9.51", "9.6", "9.84"], rolls=[roll], results=results,
+                  awaiting=_awaiting(c, act.side)),
+            replace(state, board=board, activation=replace(act, combat=c)))
+
+
 def after_infantry_shock(board: Board, c: Combat, i: int) -> tuple[Board, list[Result]]:
     """9.84: the cavalry that counter-charged an infantry shock is Disordered after it (unless it already is)."""
     uid = charging(c).vs_infantry.get(i)

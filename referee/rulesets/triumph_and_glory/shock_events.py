@@ -196,6 +196,8 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
     c = sec.shock_begins(act.combat, i)          # 9.73: another shock closes the counter-shock chances
     if c.assaults[i].charge:
         return charge_events.rule_charge_shock(state, event, dice, c)   # 9.83–9.87
+    if state.board.rules.counter_charge_vs_infantry == "charge" and charge_events.counter_charger(c, i, state.board):
+        return charge_events.rule_counter_charge_shock(state, event, dice, c)   # 9.86, the other reading
     board = state.board
     ids = c.attackers_of(i, board)
     attackers = [board.units[u] for u in ids]
