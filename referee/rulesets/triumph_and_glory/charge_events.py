@@ -48,7 +48,7 @@ from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, lega
 from . import charge as ch
 from . import shock as sk
 from .board import Board, UnitState
-from .combat import Assault, Combat, OwedCheck, apply_effects, engine_roll
+from .combat import Assault, Combat, apply_effects, engine_roll
 from .errors import RuleError
 from .facing import facing_error, required_facing, shared_facing_errors
 from .records import replace
@@ -609,7 +609,7 @@ def rule_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
     """The shock of a charge (9.83–9.87); shock_events.rule_shock has already checked the common errors
     (``combat``: the activation's combat as rule_shock has it).  A charge names one hex; a pursuit charge may
     have two (9.87: another enemy also in the pursuers' front), shocked with one roll modified per hex (9.22)."""
-    from .owed import after_change, owe_retreat
+    from .owed import after_change, settle_shock
     from .shock_events import shock_detail
     side, i = event["side"], int(event["assault"])
     act = state.activation
@@ -639,30 +639,14 @@ def rule_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
     if natural is None:
         return legal("shock", ["9.5", "9.83"], rolls=[roll]), state
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
-    attacker_hexes = tuple(dict.fromkeys(x.hex for x in attackers if x.hex))
     from .secondary_events import note_outcome
+    board, c, more, settled = settle_shock(board, c, spec, natural, targets, ids, charging=True)
+    results += more
     pursued: tuple[str, tuple[str, ...]] | None = None
-    done_attackers = False
-    for t, h in enumerate(targets):
-        res = spec.result(natural, t)
-        attacker_side = sk.RESULTS[res].disorder == "attacker"
-        if attacker_side and done_attackers:
-            continue                      # the chargers are Disordered once, however many hexes they charge
-        done_attackers |= attacker_side
-        out = sk.shock_outcome(board, res, [board.units[u] for u in ids], h, charging=True)
-        defenders = tuple(u.id for u in board.stack(h))
-        before = board
-        board, more = apply_effects(board, out.effects)
-        results += more
-        sources = tuple(targets) if attacker_side else attacker_hexes
-        owner = {x: before.side_at(x) or "" for x, _ in out.checks}
-        c = replace(c, checks=c.checks + tuple(OwedCheck(u, owner[x], "9.62", sources) for x, u in out.checks))
-        for x in out.retreats:
-            board, c, more = owe_retreat(board, c, x, sources, "9.6")
-            results += more
-        c = note_outcome(c, before, h, out)             # 9.73: a result < 0 lets the defender counter-shock
-        if out.pursuit and pursued is None:
-            pursued = (h, defenders)                     # the pursuers can follow into one hex: the first
+    for x in settled:
+        c = note_outcome(c, x.before, x.hex, x.outcome)  # 9.73: a result < 0 lets the defender counter-shock
+        if x.outcome.pursuit and pursued is None:
+            pursued = (x.hex, x.defenders)               # the pursuers can follow into one hex: the first
     rules = ["9.5", "9.51", "9.55", "9.6"]
     if pursued is not None:
         cg = charging(c)
@@ -823,7 +807,7 @@ def rule_counter_charge_shock(state: TGState, event: Mapping[str, Any], dice: Ev
     attacker (its charge DRM, 9.83), the infantry's hexes it faces are the targets, one roll by the shocking
     side.  [inferred] It opens no pursuit, advance or counter-shock (it is an answer, not the cavalry's own
     charge), and the cavalry is Disordered after it (9.84) as in the default reading."""
-    from .owed import after_change, owe_retreat
+    from .owed import after_change, settle_shock
     from .shock_events import shock_detail
     side, i = event["side"], int(event["assault"])
     act = state.activation
@@ -839,24 +823,7 @@ def rule_counter_charge_shock(state: TGState, event: Mapping[str, Any], dice: Ev
     if natural is None:
         return legal("shock", ["9.86", "9.5"], rolls=[roll]), state
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids), no_advance=c.no_advance | set(targets))
-    results: list[Result] = []
-    done_cavalry = False
-    for t, h in enumerate(targets):
-        res = spec.result(natural, t)
-        cavalry_side = sk.RESULTS[res].disorder == "attacker"
-        if cavalry_side and done_cavalry:
-            continue
-        done_cavalry |= cavalry_side
-        out = sk.shock_outcome(board, res, [board.units[cav.id]], h, charging=True)
-        before = board
-        board, more = apply_effects(board, out.effects)
-        results += more
-        sources = tuple(targets) if cavalry_side else (cav.hex,)
-        owner = {x: before.side_at(x) or "" for x, _ in out.checks}
-        c = replace(c, checks=c.checks + tuple(OwedCheck(u, owner[x], "9.62", sources) for x, u in out.checks))
-        for x in out.retreats:
-            board, c, more = owe_retreat(board, c, x, sources, "9.6")
-            results += more
+    board, c, results, _ = settle_shock(board, c, spec, natural, targets, [cav.id], charging=True)
     board, more = after_infantry_shock(board, c, i)                  # 9.84
     results += more
     c = after_change(board, c, act)

@@ -8,6 +8,7 @@ owner's ``retreat`` event.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from referee.engine.dice import EventDice
@@ -16,13 +17,14 @@ from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, lega
 from .records import replace
 from . import advance as adv
 from . import retreat as rt
+from . import shock as sk
 from .board import Board
 from .errors import RuleError
 from .combat import Combat, OwedAdvance, OwedCheck, OwedRetreat, apply_effects, engine_roll
 from .disorder import disorder_effect
 from .facing import facing_error
 from .fire import fire_check
-from .rolls import Modifier, PassRoll
+from .rolls import Modifier, PassRoll, TableRoll
 from .state import Activation, TGState
 
 FORCED = ("destroyed", "rout")     # 9.63: retreat outcomes the owner has no choice about
@@ -50,6 +52,47 @@ def owe_retreat(board: Board, combat: Combat, hex_id: str, sources: Sequence[str
         board, res = apply_effects(board, effects)
         return board, combat, res
     return board, replace(combat, retreats=combat.retreats + (OwedRetreat(hex_id, side, tuple(sources), rule),)), []
+
+
+@dataclass(frozen=True)
+class Settled:
+    """One target hex of a shock after its result was applied: the outcome, the position just before it and the
+    hex's defenders then (for the 9.73 / 9.87 follow-ups the callers open)."""
+    hex: str
+    outcome: sk.ShockOutcome
+    before: Board
+    defenders: tuple[str, ...]
+
+
+def settle_shock(board: Board, combat: Combat, spec: TableRoll, natural: int, targets: Sequence[str],
+                 attackers: Sequence[str], *, charging: bool = False
+                 ) -> tuple[Board, Combat, list[Result], list[Settled]]:
+    """9.6: apply one shock roll's result on each target hex in turn — Disorder (9.61, 9.66), the retreat
+    checks each hex owes (9.62, rolled by the hex's owner, away from the other side's hexes) and the retreats
+    it forces.  The attackers are Disordered (and check) once, however many hexes give an attacker result."""
+    results: list[Result] = []
+    settled: list[Settled] = []
+    attacker_hexes = tuple(dict.fromkeys(h for u in attackers if (h := board.units[u].hex)))
+    done_attackers = False
+    for t, h in enumerate(targets):
+        res = spec.result(natural, t)
+        attacker_side = sk.RESULTS[res].disorder == "attacker"
+        if attacker_side and done_attackers:
+            continue
+        done_attackers |= attacker_side
+        out = sk.shock_outcome(board, res, [board.units[u] for u in attackers], h, charging=charging)
+        before = board
+        board, more = apply_effects(board, out.effects)
+        results += more
+        sources = tuple(targets) if attacker_side else attacker_hexes
+        owner = {x: before.side_at(x) or "" for x, _ in out.checks}
+        combat = replace(combat, checks=combat.checks + tuple(OwedCheck(u, owner[x], "9.62", sources)
+                                                              for x, u in out.checks))
+        for x in out.retreats:
+            board, combat, more = owe_retreat(board, combat, x, sources, "9.6")
+            results += more
+        settled.append(Settled(h, out, before, tuple(u.id for u in before.stack(h))))
+    return board, combat, results, settled
 
 
 def owe_advances(board: Board, combat: Combat, vacated: Sequence[str], attackers: Sequence[str], side: str) -> Combat:

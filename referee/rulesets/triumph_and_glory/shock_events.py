@@ -25,7 +25,7 @@ from .combat import Assault, OwedCheck, ShockDetail, apply_effects, engine_roll,
 from .fire_events import activation_error
 from .orders import acting_status
 from .rolls import PassRoll, TableRoll
-from .owed import after_change, awaiting, owe_retreat
+from .owed import after_change, awaiting, owe_retreat, settle_shock
 from .state import TGState
 
 
@@ -220,26 +220,11 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
     if natural is None:
         return legal("shock", ["9.5"], rolls=[roll]), state
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
-    attacker_hexes = tuple(dict.fromkeys(a.hex for a in attackers if a.hex))
     rules = ["9.5", "9.51", "9.6"]
-    done_attackers = False
-    for t, h in enumerate(targets):
-        res = spec.result(natural, t)
-        attacker_side = sk.RESULTS[res].disorder == "attacker"
-        if attacker_side and done_attackers:
-            continue                      # the attackers are Disordered once, however many hexes they attack
-        done_attackers |= attacker_side
-        out = sk.shock_outcome(board, res, [board.units[u] for u in ids], h)
-        before = board
-        board, more = apply_effects(board, out.effects)
-        results += more
-        sources = tuple(targets) if attacker_side else attacker_hexes
-        owner = {x: before.side_at(x) or "" for x, _ in out.checks}
-        c = replace(c, checks=c.checks + tuple(OwedCheck(u, owner[x], "9.62", sources) for x, u in out.checks))
-        c = sec.note_outcome(c, before, h, out)      # 9.73: breakthrough / counter-shock opened
-        for x in out.retreats:
-            board, c, more = owe_retreat(board, c, x, sources, "9.6")
-            results += more
+    board, c, more, settled = settle_shock(board, c, spec, natural, targets, ids)
+    results += more
+    for x in settled:
+        c = sec.note_outcome(c, x.before, x.hex, x.outcome)      # 9.73: breakthrough / counter-shock opened
     board, more = charge_events.after_infantry_shock(board, c, i)     # 9.84: the counter-charging cavalry
     results += more
     c = after_change(board, c, act)
