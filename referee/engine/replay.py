@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import gc
 import secrets
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, Generic, Iterable, Mapping, TypeVar
+from typing import Any, Generic, Iterable, Iterator, Mapping, TypeVar
 
 from referee.engine.dice import EventDice, commitment, set_slot
 from referee.engine.ruleset import Ruleset
@@ -139,22 +141,41 @@ def replay(ruleset: Ruleset[S], scenario: Any, events: Iterable[Mapping[str, Any
     ``places`` records the turn and phase before each event (the text report's headings)."""
     game = new_game(ruleset, scenario, dice, seed)
     out: Replay[S] = Replay()
-    # Each event allocates many short-lived objects (a Board, UnitStates, a ruling) and the default threshold
-    # (700) ran a young-generation collection every few events, ~3% of a replay's CPU.  Rarer collections
-    # for the loop only; the caller's setting is restored after, whatever happens.
-    threshold = gc.get_threshold()
-    gc.set_threshold(max(threshold[0], GC_THRESHOLD), *threshold[1:])
-    try:
+    with fewer_collections():
         for i, event in enumerate(events):
             if places:
                 out.places.append(ruleset.progress(game.state))
             ruling, game, played = step(game, i, event)
             out.rulings.append(ruling)
             out.played.append(played)
-    finally:
-        gc.set_threshold(*threshold)
     out.game = game
     return out
+
+
+_gc_lock = threading.Lock()
+_gc_users = 0
+_gc_saved: tuple[int, ...] = ()
+
+
+@contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Rarer young-generation collections while a log is replayed.  Each event allocates many short-lived
+    objects (a Board, UnitStates, a ruling) and the default threshold (700) ran a collection every few events,
+    ~3% of a replay's CPU.  The threshold is process-wide, so replays running at once in a threaded server
+    share one setting: the first to start raises it and the last to finish restores the caller's."""
+    global _gc_users, _gc_saved
+    with _gc_lock:
+        if _gc_users == 0:
+            _gc_saved = gc.get_threshold()
+            gc.set_threshold(max(_gc_saved[0], GC_THRESHOLD), *_gc_saved[1:])
+        _gc_users += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_users -= 1
+            if _gc_users == 0:
+                gc.set_threshold(*_gc_saved)
 
 
 def final_state(game: Game[Any]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from referee.engine.replay import Game, final_state, new_game, step
+from referee.engine.replay import Game, fewer_collections, final_state, new_game, step
 from referee.logs import Log
 from referee.service.encoding import dumps
 
@@ -57,12 +57,13 @@ def replay_log(log: Log) -> Replayed:
     rulings: list[dict[str, Any]] = []
     places: list[tuple[str, str]] = []
     snapshots = [game]
-    for i, event in enumerate(log.events):
-        places.append(log.ruleset.progress(game.state))
-        ruling, game, _ = step(game, i, event)
-        rulings.append(ruling.to_dict())
-        if (i + 1) % EVERY == 0:
-            snapshots.append(game)
+    with fewer_collections():
+        for i, event in enumerate(log.events):
+            places.append(log.ruleset.progress(game.state))
+            ruling, game, _ = step(game, i, event)
+            rulings.append(ruling.to_dict())
+            if (i + 1) % EVERY == 0:
+                snapshots.append(game)
     return Replayed(log, rulings, final_state(game), places, snapshots)
 
 

@@ -58,3 +58,19 @@ def test_final_state_hides_nothing_from_the_referee(small_scenario):
     body = final_state(out.game)
     assert body["phase"] == "orders" and body["turn"] == 1
     assert body["orders"]["French"]["groups"][0]["status"] == "UO"
+
+
+def test_fewer_collections_restores_the_threshold_after_overlapping_replays():
+    """Two replays in one threaded server overlap: the threshold is raised once and the caller's comes back
+    only when the last one ends (a save/restore per replay would leave the raised one behind)."""
+    import gc
+    from referee.engine.replay import GC_THRESHOLD, fewer_collections
+    before = gc.get_threshold()
+    first, second = fewer_collections(), fewer_collections()
+    first.__enter__()
+    second.__enter__()
+    assert gc.get_threshold()[0] == max(before[0], GC_THRESHOLD)
+    first.__exit__(None, None, None)                  # the first to start ends first
+    assert gc.get_threshold()[0] == max(before[0], GC_THRESHOLD)
+    second.__exit__(None, None, None)
+    assert gc.get_threshold() == before
