@@ -1,4 +1,4 @@
-"""Retreat before shock, 9.31 (DESIGN §5 ``fall_back``)."""
+"""Retreat before shock, 9.31 and 9.32 (DESIGN §5 ``fall_back``)."""
 from __future__ import annotations
 
 from referee.rulesets.triumph_and_glory.fall_back import (fall_back_check_needed, fall_back_errors,
@@ -36,3 +36,22 @@ def test_fall_back_path():
     assert _codes(fall_back_errors(b, d, ["0505", "0506", "0507"], a)) == ["fall_back_distance"]
     assert _codes(fall_back_errors(b, d, ["0606"], a)) == ["fall_back_path"]
     assert _codes(fall_back_errors(b, d, ["0505", DEF_HEX], a)) == ["fall_back_path"]      # no way back
+
+
+def test_9_32_skirmishers_fall_back_one_hex_before_infantry_only():
+    b = board(at(inf("a"), FRONT_L, facing=6), at(cav("h", cav_type="H"), "0101"),
+              at(inf("s", RU, flags=["skirmisher"]), DEF_HEX, facing=12),
+              at(inf("sd", RU, flags=["skirmisher"]), "0808", status="disordered"))
+    s, a, h = b.unit("s"), [b.unit("a")], b.unit("h")
+    assert may_fall_back(s, a) and not may_fall_back(s, [h])         # before infantry only (9.32)
+    assert not may_fall_back(b.unit("sd"), a)                         # not when Disordered (9.61)
+    assert fall_back_errors(b, s, ["0505"], a) == []
+    errs = fall_back_errors(b, s, ["0505", "0506"], a)
+    assert [(e.rule, e.code) for e in errs] == [("9.32", "fall_back_distance")]
+    assert not fall_back_check_needed(s, a, charging=False)           # no roll
+
+
+def test_cat_127_a_borodino_jaeger_regiment_is_ordinary_infantry_and_may_not_fall_back():
+    b = board(at(inf("a"), FRONT_L, facing=6), at(inf("jgr", RU, flags=["jaeger"]), DEF_HEX, facing=12))
+    errs = fall_back_errors(b, b.unit("jgr"), ["0505"], [b.unit("a")])
+    assert [(e.rule, e.code) for e in errs] == [("9.31", "may_not_fall_back")]     # BOR-JAEGER: no 9.32

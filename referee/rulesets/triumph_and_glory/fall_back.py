@@ -1,5 +1,4 @@
-"""Retreat before shock, 9.31 (gaps digest §6; DESIGN §5 event ``fall_back``).  9.32 (jaegers) is not used in
-*Borodino* (special rule 12) and is not implemented.
+"""Retreat before shock, 9.31 and 9.32 (gaps digest §6; DESIGN §5 event ``fall_back``).
 
 * Who: Good-Order cavalry or horse artillery shocked **by infantry** only; light cavalry (cossacks included) or
   horse artillery shocked or charged **only by heavy cavalry**, even when Disordered.  Declared before the
@@ -8,6 +7,9 @@
 * Where: one or two hexes, each enterable by the unit (MP ignored, prohibited terrain and On Fire hexes not
   [inferred]), never into the ZOC of another enemy unit, never *through* the ZOC of the units it falls back
   from; stacking limits apply at the end [inferred].  The attacker may then advance (9.72, optional).
+* 9.32: skirmishers (the digest's "jaegers", flag ``skirmisher``), stacked or not, may fall back **one** hex
+  before an infantry shock, if not Disordered (9.61); same ZOC limits, no roll.  *Borodino*'s Russian jäger
+  regiments (flag ``jaeger``) are ordinary infantry (BOR-JAEGER) and may not.
 """
 from __future__ import annotations
 
@@ -21,9 +23,16 @@ from .stacking import stacking_errors_entering
 from .terrain import column_of
 from .zoc import zoc_sources
 
-__all__ = ["is_horse_artillery", "may_fall_back", "fall_back_errors", "fall_back_check_needed", "fall_back_roll"]
+__all__ = ["is_horse_artillery", "is_skirmisher", "may_fall_back", "fall_back_errors", "fall_back_check_needed",
+           "fall_back_roll"]
 
 MAX_FALL_BACK = 2
+MAX_SKIRMISHER_FALL_BACK = 1       # 9.32
+
+
+def is_skirmisher(u: UnitState) -> bool:
+    """11.0 skirmishers — the digest's "jaegers" (flag ``skirmisher``; Borodino's ``jaeger`` regiments are not)."""
+    return u.kind == "infantry" and "skirmisher" in u.flags
 
 
 def is_horse_artillery(u: UnitState) -> bool:
@@ -35,7 +44,7 @@ def may_fall_back(defender: UnitState, attackers: Sequence[UnitState]) -> bool:
     """9.31: may ``defender`` retreat before the shock of ``attackers``?"""
     if not attackers:
         return False
-    mobile = defender.kind == "cavalry" or is_horse_artillery(defender)
+    mobile = defender.kind == "cavalry" or is_horse_artillery(defender) or is_skirmisher(defender)   # 9.31, 9.32
     if mobile and not defender.disordered and all(a.kind == "infantry" for a in attackers):
         return True
     light = is_light(defender) or is_horse_artillery(defender)
@@ -57,6 +66,8 @@ def fall_back_errors(board: Board, unit: UnitState, path: Sequence[str], attacke
     name = unit.defn.name
     if not may_fall_back(unit, attackers):
         return [RuleError("9.31", "may_not_fall_back", f"{name} may not retreat before this shock")]
+    if is_skirmisher(unit) and len(path) > MAX_SKIRMISHER_FALL_BACK:
+        return [RuleError("9.32", "fall_back_distance", "skirmishers fall back one hex before a shock")]
     if unit.hex is None or not 1 <= len(path) <= MAX_FALL_BACK:
         return [RuleError("9.31", "fall_back_distance", "a retreat before shock is one or two hexes")]
     if len({unit.hex, *path}) != len(path) + 1:
