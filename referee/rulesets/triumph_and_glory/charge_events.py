@@ -27,13 +27,15 @@ Procedure (gaps §10, 9.81 steps 1–9), as events:
 7. A modified roll ≥ 10 owes a ``pursuit`` {units, to, target?, facing?} once the defender's retreat is done:
    the pursuers (``charge.pursuers``: heavy first, then cohesion, within stacking limits) enter the vacated
    hex; if the defender is next to it they charge it again at once (a new assault, kind ``pursuit``, no
-   Commitment roll, facing it); if it was removed they stop.
+   Commitment roll, facing it) — with every other enemy then in their front (one roll modified per hex, 9.22),
+   or they end the pursuit there (``stop``); if it was removed they stop.
 8. 9.84: when the charge — or the whole pursuit — ends, every charging, pursuing and counter-charging unit not
    already Disordered and not recalled is Disordered; the results are reported on the event that ends it.
 
 Against an **infantry** shock a Good-Order cavalry defender charged through its front may ``counter_charge``
 without a roll (9.86).  Engine default [inferred, gaps §10]: its charge value counts against the infantry's
-shock roll (−3 heavy / −1 light, rule 9.86) and it is Disordered after the shock (9.84).
+shock roll (−3 heavy / −1 light, rule 9.86) and it is Disordered after the shock (9.84); option
+``counter_charge_vs_infantry: charge`` takes the other reading (:func:`rule_counter_charge_shock`).
 """
 from __future__ import annotations
 
