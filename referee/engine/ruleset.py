@@ -28,6 +28,11 @@ class Ruleset(Protocol[S]):
         """Input problems of one schema-valid event against the scenario: ``(field, message)`` pairs for
         units, hexes, sides, markers that do not exist.  These make the log bad input, not illegal moves."""
 
+    def check_scenario(self, scenario: Any) -> Sequence[str]:
+        """Input problems of the scenario as this ruleset reads it (options with values it does not know), one
+        sentence each; the log reader reports them with the events' problems.  Optional for a plugin: the
+        reader treats a ruleset without it as finding none."""
+
     def initial_state(self, scenario: Any) -> S:
         """The state before the first event (turn and phase from the scenario's ``start``)."""
 

@@ -100,6 +100,7 @@ def parse_log(doc: Any, base_dir: Path | None = None, scenario: Any = None) -> L
         except registry.UnknownRuleset as exc:
             problems.append(f"scenario.ruleset: {exc}")
     if ruleset is not None:
+        problems.extend(getattr(ruleset, "check_scenario", lambda _: ())(scenario))
         problems.extend(check_events(ruleset, scenario, events))
     if problems:
         raise InputError(problems)

@@ -147,3 +147,14 @@ def test_board_pictures_carry_the_counter_art() -> None:
         x, y = (int(v) for v in layout.center(u["hex"]))
         tile = image.crop((x - half, y - half, x + half, y + half))
         assert len(tile.getcolors(maxcolors=4096) or ()) > 20, u["id"]     # text, symbol, band: many colours
+
+
+def test_a_scenario_option_the_ruleset_does_not_know_is_422_not_500(client: FlaskClient) -> None:
+    """A log may carry its own resolved scenario: an option value the ruleset cannot read is bad input,
+    reported before any event is ruled on (it used to fail in the middle of building the board)."""
+    log = small_log([])
+    log["scenario"] = {**SMALL, "options": {"counter_charge_vs_infantry": "both", "artillery_cap": "x"}}
+    resp = client.post("/api/v1/check", json=log)
+    assert resp.status_code == 422, resp.json
+    assert resp.json["error"]["problems"] == [
+        "scenario.options.artillery_cap: expected a whole number, not 'x'"]

@@ -125,3 +125,11 @@ def test_the_committed_sample_borodino_game_replays_legal_to_the_end():
     victory = [x.to_dict() for x in out.rulings[-1].results if x.effect == "victory"]
     assert victory and victory[0]["winner"] == "French" and victory[0]["vp"] == {"French": 10, "Russian": 0}
     assert out.game.state.victory["winner"] == "French"
+
+
+def test_a_bad_scenario_option_is_bad_input_with_the_events_problems():
+    with pytest.raises(InputError) as exc:
+        parse_log({"scenario": {**SCENARIO, "options": {"counter_charge_vs_infantry": "both"}}, "dice": "players",
+                   "events": [{"type": "roll", "roll": 11}]})
+    assert exc.value.problems == ["scenario.options.counter_charge_vs_infantry: 'both' is not one of subtract, charge",
+                                  "events[0].roll: a d10 roll is 0–9, not 11"]

@@ -23,7 +23,7 @@ from referee.engine.dice import EventDice
 from referee.engine.ruling import Ruling
 
 from . import dispatch, legal, scenario_rules, sequence, views
-from .board import Board
+from .board import Board, RuleSwitches
 from .state import Static, TGState
 
 UNIT_FIELDS = ("unit",)
@@ -147,6 +147,17 @@ class TriumphAndGlory:
             elif kind == "command" and value not in n.commands:
                 problems.append(("command", f"no command '{value}' in the scenario"))
         return problems
+
+    def check_scenario(self, scenario: Any) -> list[str]:
+        """The scenario options this ruleset reads must have values it understands: a bad one makes the log
+        bad input (DESIGN §4), reported before any event is ruled on, not an error in the middle of a replay."""
+        try:
+            RuleSwitches.from_scenario(scenario)
+            scenario_rules.parse(scenario)
+        except (ValueError, TypeError) as exc:
+            msg = str(exc)
+            return [f"scenario.{msg}" if msg.startswith("options.") else f"scenario.options: {msg}"]
+        return []
 
     def initial_state(self, scenario: Any) -> TGState:
         return sequence.initial_state(Static.from_scenario(scenario), Board.from_scenario(scenario))

@@ -32,6 +32,7 @@ from modulebuilder.model import Leader, MapDef, Scenario, Unit
 
 from .errors import RuleError
 from .records import fast_init
+from .scenario_rules import option_choice, option_whole
 from .terrain import MovementTable
 
 __all__ = ["Board", "BoardMap", "RuleError", "RuleSwitches", "UnitState", "brigade_of"]
@@ -98,23 +99,15 @@ class RuleSwitches:
                 ag.id for ag in scenario.counters.activation_groups if "artillery_reserve" in ag.flags)
         no_ext = opt.get("no_extended_sides", ("Russian",) if "BOR-NO-EXTENDED" in sr else ())
         return cls(
-            artillery_cap=int(opt.get("artillery_cap", 8 if "BOR-STACK" in sr else 6)),
+            artillery_cap=option_whole(opt, "artillery_cap", 8 if "BOR-STACK" in sr else 6),
             militia_alone="BOR-MILITIA" in sr or bool(opt.get("militia_alone", False)),
             overstack_ags=overstack,
             no_extended_sides=frozenset(no_ext),
             ford_only="BOR-TERRAIN" in sr or bool(opt.get("ford_only", False)),
             all_round_terrain=frozenset(opt.get("all_round_terrain", ALL_ROUND_TERRAIN)),
             fired_half_of_limited=bool(opt.get("fired_half_of_limited", True)),
-            counter_charge_vs_infantry=_choice(opt, "counter_charge_vs_infantry", ("subtract", "charge")),
+            counter_charge_vs_infantry=option_choice(opt, "counter_charge_vs_infantry", ("subtract", "charge")),
         )
-
-
-def _choice(opt: Mapping[str, Any], key: str, allowed: tuple[str, ...]) -> str:
-    """An option with a fixed set of values (the first is the default); anything else is bad input."""
-    value = opt.get(key, allowed[0])
-    if value not in allowed:
-        raise ValueError(f"options.{key}: {value!r} is not one of {', '.join(allowed)}")
-    return str(value)
 
 
 # --------------------------------------------------------------------------------------------- units

@@ -109,27 +109,27 @@ def parse(scenario: Scenario) -> ScenarioRules:
     if "BOR-RUSSIAN-ORDERS" in ids:
         army = ArmyOrders(options=dict(opt.get("army_orders", DEFAULT_ARMY_OPTIONS)),
                           barrage_armies=frozenset(opt.get("barrage_armies", DEFAULT_BARRAGE_ARMIES)),
-                          first_turn_rating=int(opt.get("kutuzov_first_turn_rating", 3)))
+                          first_turn_rating=option_whole(opt, "kutuzov_first_turn_rating", 3))
     cav = None
     if "BOR-MURAT" in ids:
         cav_ags = frozenset(opt.get("cavalry_reserve_ags", ())) or frozenset(
             a.id for a in ags if {"cavalry_reserve", "murat"} & set(a.flags))
-        cav = CavalryReserve(ags=cav_ags, direct_orders=int(opt.get("murat_direct_orders", 2)),
+        cav = CavalryReserve(ags=cav_ags, direct_orders=option_whole(opt, "murat_direct_orders", 2),
                              marker=str(opt.get("murat_marker", "murat")),
-                             io_rating=int(opt.get("murat_io_rating", 5)),
-                             markers=int(opt.get("murat_markers", 2)))
+                             io_rating=option_whole(opt, "murat_io_rating", 5),
+                             markers=option_whole(opt, "murat_markers", 2))
     guard = frozenset()
     if "BOR-GUARD" in ids:
         guard = frozenset(opt.get("guard_ags", ())) or frozenset(
             a.id for a in ags if "guard" in a.flags and a.side == "French")
     cinc_ma: dict[str, int | None] = {}
     if "BOR-KUTUZOV" in ids and cinc_of.get("Russian"):
-        cinc_ma[cinc_of["Russian"]] = int(opt.get("kutuzov_ma", 4))
+        cinc_ma[cinc_of["Russian"]] = option_whole(opt, "kutuzov_ma", 4)
     if "BOR-NAPOLEON" in ids and cinc_of.get("French"):
         cinc_ma[cinc_of["French"]] = None
     auto = {}
     if "BOR-INITIATIVE" in ids:
-        auto[int(opt.get("auto_initiative_turn", scenario.turns.first))] = str(opt.get("auto_initiative_side",
+        auto[option_whole(opt, "auto_initiative_turn", scenario.turns.first)] = str(opt.get("auto_initiative_side",
                                                                                    "French"))
     if "auto_initiative" in opt:                     # {turn: side} as a plain option
         auto.update({int(t): str(s) for t, s in dict(opt["auto_initiative"]).items()})
@@ -222,3 +222,22 @@ def forbidden_hexes(rules: ScenarioRules, side: str, hexes: Iterable[str],
         elif r.get("rule") == "no_entry_until_reinforcement" and r.get("until") not in active_commands:
             out.update(r.get("hexes", ()))
     return frozenset(out)
+
+
+# --------------------------------------------------------------------------------------------- option values
+
+def option_whole(opt: Mapping[str, Any], key: str, default: int) -> int:
+    """A whole-number option; anything else raises ValueError naming the option (the ruleset's
+    ``check_scenario`` reports it as a problem of the scenario, before any event is ruled on)."""
+    value = opt.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"options.{key}: expected a whole number, not {value!r}")
+    return value
+
+
+def option_choice(opt: Mapping[str, Any], key: str, allowed: tuple[str, ...]) -> str:
+    """An option with a fixed set of values, the first the default; anything else raises ValueError."""
+    value = opt.get(key, allowed[0])
+    if value not in allowed:
+        raise ValueError(f"options.{key}: {value!r} is not one of {', '.join(allowed)}")
+    return str(value)
