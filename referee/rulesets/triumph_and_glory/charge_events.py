@@ -356,6 +356,17 @@ def _open_charge_on(state: TGState, c: Combat, hex_: str | None) -> int | None:
     return None
 
 
+def _defender_act(state: TGState, side: str, uid: str, rule: str, what: str
+                  ) -> tuple[Any, Combat, UnitState] | list[Error]:
+    """The activation, its combat and the unit for a charged side's act (square, counter-charge), or why the
+    act may not be made now."""
+    ctx = _context(state, side, rule)
+    if isinstance(ctx, Error):
+        return [ctx]
+    act, c = ctx
+    return _defender_errors(state, c, side, uid, rule, what) or (act, c, state.board.units[uid])
+
+
 def _defender_errors(state: TGState, c: Combat, side: str, uid: str, rule: str, what: str) -> list[Error]:
     act = state.activation
     assert act is not None
@@ -375,16 +386,12 @@ def _defender_errors(state: TGState, c: Combat, side: str, uid: str, rule: str, 
 
 def rule_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
-    ctx = _context(state, side, "9.85")
-    if isinstance(ctx, Error):
-        return illegal("square", [ctx]), state
-    act, c = ctx
+    ctx = _defender_act(state, side, uid, "9.85", "square")
+    if isinstance(ctx, list):
+        return illegal("square", ctx), state
+    act, c, u = ctx
     cg = charging(c)
     board = state.board
-    u = board.units[uid]
-    errors = _defender_errors(state, c, side, uid, "9.85", "square")
-    if errors:
-        return illegal("square", errors), state
     h = u.hex
     i = _open_charge_on(state, c, h)
     if i is None or h is None:
@@ -432,16 +439,12 @@ def _open_infantry_shock_on(state: TGState, c: Combat, hex_: str | None) -> int 
 
 def rule_counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
-    ctx = _context(state, side, "9.86")
-    if isinstance(ctx, Error):
-        return illegal("counter_charge", [ctx]), state
-    act, c = ctx
+    ctx = _defender_act(state, side, uid, "9.86", "a counter-charge")
+    if isinstance(ctx, list):
+        return illegal("counter_charge", ctx), state
+    act, c, u = ctx
     cg = charging(c)
     board = state.board
-    u = board.units[uid]
-    errors = _defender_errors(state, c, side, uid, "9.86", "a counter-charge")
-    if errors:
-        return illegal("counter_charge", errors), state
     i = _open_charge_on(state, c, u.hex)
     if i is None:
         j = _open_infantry_shock_on(state, c, u.hex)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
-from referee.engine.ruling import Error, Result, Ruling, illegal, legal
+from referee.engine.ruling import Error, Result, Roll, Ruling, illegal, legal
 
 from .records import replace
 from . import fire as fr
@@ -28,6 +28,7 @@ from .activation import barrage_marker
 from .board import Board, UnitState
 from .combat import Combat, OwedCheck, apply_effects, engine_roll
 from .orders import acting_status
+from .rolls import TableRoll
 from .owed import awaiting, owe_retreat
 from .state import ACTIVATION, RESERVE, SIDE_TURN, TGState
 
@@ -152,9 +153,7 @@ def rule_counter_battery(state: TGState, event: Mapping[str, Any], dice: EventDi
     assert act is not None
     board = state.board
     battery = board.units[uid]
-    spec = fr.fire_roll(board, [battery], target)
-    natural = dice.roll("roll", "fire")
-    roll = engine_roll(spec, natural, side)
+    spec, natural, roll = battery_fire_roll(board, battery, target, dice, side)
     if natural is None:
         return legal("counter_battery", ["8.7", "8.5"], rolls=[roll]), state
     board, c, results, checks = _resolve(board, act.combat, side, [battery], target, natural, spec.result(natural))
@@ -162,6 +161,15 @@ def rule_counter_battery(state: TGState, event: Mapping[str, Any], dice: EventDi
     rules = ["8.7", "8.3", "8.5"] + (["8.8"] if any(k.rule == "8.8" for k in checks) else [])
     return (legal("counter_battery", rules, rolls=[roll], results=results, awaiting=awaiting(c)),
             replace(state, board=board, activation=replace(act, combat=c)))
+
+
+def battery_fire_roll(board: Board, battery: UnitState, target: str, dice: EventDice, side: str
+                      ) -> tuple[TableRoll, int | None, Roll]:
+    """One battery's fire at ``target`` outside its own fire step — reaction fire (8.6), counter-battery
+    (8.7): the fire table roll (8.3–8.5), its natural (None while owed) and the ruling's roll."""
+    spec = fr.fire_roll(board, [battery], target)
+    natural = dice.roll("roll", "fire")
+    return spec, natural, engine_roll(spec, natural, side)
 
 
 def counter_battery_actions(state: TGState) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ from . import secondary_events as sec
 from .board import Board, UnitState
 from .combat_tables import tables_of
 from .combat import Assault, OwedCheck, ShockDetail, apply_effects, engine_roll, natural_bands
-from .fire_events import activation_error
+from .fire_events import activation_error, battery_fire_roll
 from .orders import acting_status
 from .rolls import PassRoll, TableRoll
 from .owed import after_change, awaiting, owe_retreat, settle_shock
@@ -288,9 +288,7 @@ def rule_reaction_fire(state: TGState, event: Mapping[str, Any], dice: EventDice
     assert act is not None
     board = state.board
     battery = board.units[uid]
-    spec = fr.fire_roll(board, [battery], target)
-    natural = dice.roll("roll", "fire")
-    roll = engine_roll(spec, natural, side)
+    spec, natural, roll = battery_fire_roll(board, battery, target, dice, side)
     if natural is None:
         return legal("reaction_fire", ["8.6"], rolls=[roll]), state
     res = spec.result(natural)
