@@ -228,13 +228,25 @@ def test_square_only_by_the_charged_side_and_the_top_infantry():
     assert ("9.85", "defender_only") in errors(p("square", side=FR, unit="r", roll=0))
 
 
-def test_square_has_no_zoc_may_not_shock_and_takes_plus_1_fire():
+def test_square_has_no_zoc_may_not_shock_or_leave_an_enemy_zoc_and_takes_plus_1_fire():
     p = play(charge_game())
-    start(p, fr=["cuir"])
+    start(p, fr=["cuir"], ru=["r"])
     charged(p)
     p.ok("square", side=RU, unit="r", roll=0)
+    from referee.rulesets.triumph_and_glory import fire as fr
     from referee.rulesets.triumph_and_glory.zoc import exerts_zoc
     assert not exerts_zoc(p.state.board.units["r"])
+    m = fr.square_modifier(p.state.board.stack(DEF_HEX))
+    assert m is not None and (m.value, m.rule) == (1, "9.85")
+    p.ok("recall", side=FR, unit="cuir", roll=0)                  # the cuirassiers stay next to it, facing it
+    p.ok("end_activation", side=FR)
+    p.ok("draw", marker="ru-2")
+    assert errors(p("assaults", side=RU, assaults=[{"attackers": ["r"], "target": [VIA]}])) == [
+        ("9.85", "square_no_shock")]
+    # it starts in the cuirassiers' ZOC: no move at all (9.85), and none is offered
+    assert errors(p("move", side=RU, unit="r", path=["0405"], mode="normal")) == [("9.85", "square_move")]
+    from referee.rulesets.triumph_and_glory.legal import legal_actions
+    assert not [a for a in legal_actions(p.state) if a["type"] == "move" and a["unit"] == "r"]
 
 
 # --------------------------------------------------------------------------------------------- recall

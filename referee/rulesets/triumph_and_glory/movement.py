@@ -543,10 +543,11 @@ def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None
             rules.append("7.34")
             return result([_err("7.34", "not_enough_mp", f"{unit.defn.name} needs {total} MP but has "
                                                          f"{plan.allowance - plan.spent_before}", alt)], steps)
-    if unit.square and (len(steps) > 1 or stopped or (steps and steps[0].cost > SQUARE_MAX_COST)):
+    if unit.square and (plan.start_in_zoc or len(steps) > 1 or stopped
+                        or (steps and steps[0].cost > SQUARE_MAX_COST)):
         rules.append("9.85")
         return result([_err("9.85", "square_move", "a unit in square moves one hex of cost 2 or less, never "
-                                                   "into an enemy ZOC")], steps)
+                                                   "from or into an enemy ZOC")], steps)
     errors = _end_errors(plan, end, facing) if steps or facing is not None else []
     if errors:
         rules.extend(e.rule for e in errors)
@@ -614,8 +615,8 @@ def _search(board: Board, unit_id: str, mode: str | None, ctx: MoveContext) -> _
     if mode not in MODES or _mode_errors(board, unit, mode, ctx):
         return out
     plan = _Plan(board, unit, mode, ctx)
-    if plan.start_in_zoc and (unit.moved or not plan.started_in_zoc):
-        return out
+    if plan.start_in_zoc and (unit.moved or not plan.started_in_zoc or unit.square):    # 9.85: a square in an
+        return out                                                                       # enemy ZOC stays
     if plan.extended and (unit.hex and plan.near_enemy(unit.hex)
                           or any(plan.near_enemy(h) for h in ctx.og_hexes if h)):
         return out
