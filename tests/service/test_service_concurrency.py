@@ -6,6 +6,7 @@ submissions: indexes 0..n-1, each held by the side that was told it got it.
 """
 from __future__ import annotations
 
+import http.client
 import threading
 import time
 from pathlib import Path
@@ -121,7 +122,10 @@ def test_sigkill_mid_write_leaves_the_database_consistent(tmp_path: Path) -> Non
         submit = http_submit(server)
         expected = 0
         while not stop.is_set():
-            status, body = submit(side, expected, game["tokens"][side])
+            try:
+                status, body = submit(side, expected, game["tokens"][side])
+            except (OSError, http.client.HTTPException):     # killed mid-answer: never acknowledged
+                return
             if status == 200:
                 acked[expected] = side
                 expected = body["next_index"]
