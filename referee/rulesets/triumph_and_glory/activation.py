@@ -122,8 +122,11 @@ def begin(state: TGState, marker: str) -> tuple[TGState, list[Result]]:
     results: list[Result] = []
     ags = marker_ags(state, marker)
     if ags:
+        # 7.41: an AG's reinforcements due by this turn are activated with it and enter the map by moving
+        arrived = {a for a in ags if state.static.reinforcement_turn.get(a, state.turn + 1) <= state.turn}
         units = frozenset(uid for a in ags for uid in state.static.ag_units.get(a, ())
-                          if state.board.units[uid].hex is not None)
+                          if state.board.units[uid].hex is not None
+                          or (a in arrived and state.board.units[uid].box == "reinforcement"))
         o = state.orders[side]  # type: ignore[index]
         for i, g in enumerate(o.groups if not ags <= state.revealed else ()):    # 5.23: first draw only
             ag = state.unit(g[0]).ag

@@ -53,6 +53,7 @@ from . import charge as ch
 from . import shock as sk
 from .board import Board, UnitState
 from .combat import Assault, Combat, apply_effects, engine_roll
+from .entering import enter
 from .errors import RuleError
 from .facing import facing_error, required_facing, shared_facing_errors
 from .records import replace
@@ -335,12 +336,12 @@ def rule_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
     if errors:
         alts = tuple(" ".join(p) + f" @{f}" for p, f in options)
         return illegal("charge", [Error(e.rule, e.code, e.message, e.alternatives or alts) for e in errors]), state
-    board = board.place(uid, dest, end)
+    board, displaced = enter(board, uid, dest, end)
     ends = dict(cg.ends)
     ends[i] = ends.get(i, ()) + (uid,)
     cg = replace(cg, moves_owed=tuple(x for x in cg.moves_owed if x != uid), ends=ends)
     c = replace(c, charging=cg, committed={**c.committed, dest: True})
-    res = [result("advanced", "9.81", uid, to=dest, facing=end)]
+    res = [result("advanced", "9.81", uid, to=dest, facing=end), *displaced]
     return (legal("charge", ["9.81"], results=res, awaiting=_awaiting(c, act.side)),
             replace(state, board=board, activation=replace(act, combat=c)))
 
@@ -755,8 +756,9 @@ def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     before = board
     results: list[Result] = []
     for uid in pursuers:
-        board = board.place(uid, vac, end)
+        board, displaced = enter(board, uid, vac, end)
         results.append(result("advanced", "9.87", uid, to=vac, facing=end))
+        results += displaced
     cg = replace(cg, pursuit_owed=cg.pursuit_owed[1:])
     c = replace(c, charging=cg)
     others = _other_frontal_enemies(board, vac, end, target, side) if target is not None and pursuers else ()

@@ -27,11 +27,11 @@ from typing import Literal, Sequence
 
 from .board import Board, UnitState
 from .disorder import ELIMINATED, WITHDRAWN, Effect, disorder_effect
+from .entering import barrier
 from .errors import RuleError
 from .facing import is_front, retreat_facing
 from .rolls import PassRoll
 from .stacking import stacking_errors
-from .terrain import column_of
 
 __all__ = ["RetreatOptions", "RetreatStep", "Kind", "retreat_check", "pass_through_check", "retreating_units",
            "retreat_steps", "legal_retreats", "retreat_errors", "retreat_effects", "pass_through_effect"]
@@ -89,23 +89,6 @@ def _away(board: Board, old: str, new: str, sources: Sequence[str], every: bool)
     return all(d(new, s) >= d(old, s) for s in sources) and any(d(new, s) > d(old, s) for s in sources)
 
 
-def _prohibited(board: Board, units: Sequence[UnitState], a: str, b: str) -> bool:
-    """[9.63]: may these units not enter ``b`` from ``a``?  Movement table ``P`` for any of them, an On Fire hex
-    (BOR-5), or a prohibited hexside that no intact bridge spans."""
-    if b in board.on_fire:
-        return True
-    table, static = board.table, board.static
-    terrain = "rubble" if b in board.rubble else static.terrain(b)
-    bridged = board.bridge_intact(a, b)
-    for u in units:
-        col = column_of(u.kind)
-        if table.hex_cost(terrain, col).prohibited:
-            return True
-        if not bridged and any(table.hexside_cost(f, col).prohibited for f in static.features(a, b)):
-            return True
-    return False
-
-
 def _in_enemy_front(board: Board, hex_id: str, side: str) -> bool:
     """[9.63]: is ``hex_id`` a front hex of an enemy combat unit?"""
     return any(u.side != side and is_front(board, u, hex_id, "zoc")
@@ -117,7 +100,7 @@ def _classify(board: Board, units: Sequence[UnitState], frm: str, to: str, sourc
     side = units[0].side
     path = path + (to,)
     lead = next((u for u in units if u.kind != "artillery"), units[0])
-    if board.has_enemy(to, side) or _prohibited(board, units, frm, to):
+    if barrier(board, units, frm, to) is not None:      # 9.63: an enemy unit, a prohibited hex or hexside
         return [RetreatStep(path, "destroyed", checks)]
     if _in_enemy_front(board, to, side):
         return [RetreatStep(path, "rout", checks)]
