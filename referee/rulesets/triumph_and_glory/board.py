@@ -79,6 +79,10 @@ class RuleSwitches:
                            counter-charging cavalry get the usual Charge DRM": resolved as the cavalry's charge
                            on the infantry) or ``subtract`` (gaps §10 [inferred]: the infantry's shock with the
                            cavalry's charge value counted against it); option of the same name.
+    ``retreat_into_friends``  9.63/9.64, where a retreat may go: ``last`` (default, the seed's words: a friendly
+                           hex only "when there is no other retreat path", and a hex in an enemy front is such a
+                           path — the unit routs) or ``before_rout`` (the earlier engine default: a friendly hex
+                           is taken before a hex that routs); option of the same name.
     """
     artillery_cap: int = 6
     militia_alone: bool = False
@@ -89,6 +93,7 @@ class RuleSwitches:
     all_round_terrain: frozenset[str] = ALL_ROUND_TERRAIN
     fired_half_of_limited: bool = True
     counter_charge_vs_infantry: str = "charge"
+    retreat_into_friends: str = "last"
 
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> "RuleSwitches":
@@ -108,6 +113,7 @@ class RuleSwitches:
             all_round_terrain=frozenset(opt.get("all_round_terrain", ALL_ROUND_TERRAIN)),
             fired_half_of_limited=bool(opt.get("fired_half_of_limited", True)),
             counter_charge_vs_infantry=option_choice(opt, "counter_charge_vs_infantry", ("charge", "subtract")),
+            retreat_into_friends=option_choice(opt, "retreat_into_friends", ("last", "before_rout")),
         )
 
 
