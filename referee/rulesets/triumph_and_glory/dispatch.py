@@ -142,6 +142,10 @@ def rule(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Rul
         results = list(results) + morale_events.victory_results(new.victory)
     if results:
         ruling = replace(ruling, results=ruling.results + tuple(results))
+    owed = sequence.rolls_owed(new)
+    if owed:                                         # 10.2 & co: what the sequence of play now requires
+        have = set(ruling.awaiting)
+        ruling = replace(ruling, awaiting=ruling.awaiting + tuple(a for a in owed if a not in have))
     return cite_what_decided(ruling), new
 
 

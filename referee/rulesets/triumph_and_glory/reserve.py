@@ -119,8 +119,7 @@ def rule_cohesion_check(state: TGState, event: Mapping[str, Any], dice: EventDic
     side, uid = event["side"], event["unit"]
     act = state.activation
     if act is None or not act.reserve or uid not in act.checks_owed:
-        return illegal("cohesion_check", [Error("5.54", "no_check_owed", f"no cohesion check is owed by {uid}",
-                                                alternatives=tuple(act.checks_owed) if act else ())]), state
+        return illegal("cohesion_check", [no_check_owed(act, uid)]), state
     u = state.unit(uid)
     if u.side != side:
         return illegal("cohesion_check", [Error("5.54", "not_your_unit", f"{uid} is not {side}'s")]), state
@@ -137,6 +136,18 @@ def rule_cohesion_check(state: TGState, event: Mapping[str, Any], dice: EventDic
     rules = ["5.54"] + [r.rule for r in results if r.rule != "5.54"]
     return (legal("cohesion_check", rules, rolls=[roll], results=results),
             replace(state, board=board, activation=replace(act, checks_owed=owed)))
+
+
+def no_check_owed(act: Activation | None, uid: str) -> Error:
+    """Nobody owes this check, under the rule that says who checks: in the Reserve Phase 5.56 ("units that did
+    not move, and artillery that did not fire, do not check"); elsewhere only fire and shock owe checks (8.5,
+    8.8, 9.62, 9.65 — cited as 9.62, the shock's)."""
+    owed = tuple(act.checks_owed) if act else ()
+    if act is not None and act.reserve:
+        return Error("5.56", "no_check_owed", f"no cohesion check is owed by {uid}: in the Reserve Phase only a "
+                     "non-artillery unit that moved (5.54) or artillery that fired (5.55) checks", alternatives=owed)
+    return Error("9.62", "no_check_owed", f"no cohesion check is owed by {uid}: only fire (8.5, 8.8), a shock "
+                 "result (9.62) or a retreat through the unit (9.65) owes one", alternatives=owed)
 
 
 def owed_check_awaiting(act: Activation) -> list[Awaiting]:

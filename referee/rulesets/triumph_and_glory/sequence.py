@@ -10,7 +10,7 @@ The CinC Movement Phase is the last phase of the turn (gaps §1; the main digest
 from __future__ import annotations
 
 
-from referee.engine.ruling import Result, result
+from referee.engine.ruling import Awaiting, Result, result
 
 from .records import replace
 from . import activation, initiative, morale_events, orders
@@ -139,3 +139,24 @@ def end_side_turn(state: TGState) -> TGState:
     if i + 1 < len(order):
         return activation.begin_side_turn(state, order[i + 1])
     return end_turn(replace(state, activation=None, side_turn=None))
+
+
+def rolls_owed(state: TGState) -> tuple[Awaiting, ...]:
+    """The rolls the sequence of play requires now, outside fire and shock (whose owed acts combat.py lists), each
+    for the side that rolls it, with its rule (issue 18, point 5): the orders delay of a side whose CinC rolls
+    (5.29), both sides' initiative rolls (4.0), one fire roll per burning village when the Destruction marker is
+    drawn (BOR-5, A-9), and one recovery roll per eligible unit in the Morale Phase (10.2)."""
+    p = state.phase
+    if p == ORDERS:
+        return tuple(Awaiting("orders_delay", side, "5.29") for side, o in state.orders.items() if o.delay == "owed")
+    if p == INITIATIVE:
+        if state.initiative_decided:
+            return ()
+        return tuple(Awaiting("initiative", side, "4.0") for side in state.static.sides)
+    if p == MORALE:
+        return tuple(Awaiting("recovery", state.unit(u).side, "10.2", u) for u in state.recovery_owed)
+    if p == ACTIVATION:
+        act = state.activation
+        if act is not None and act.fires_owed:
+            return tuple(Awaiting("fire_out", act.side, "BOR-5") for _ in act.fires_owed)
+    return ()
