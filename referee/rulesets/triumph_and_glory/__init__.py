@@ -157,7 +157,7 @@ class TriumphAndGlory:
         except (ValueError, TypeError) as exc:
             msg = str(exc)
             return [f"scenario.{msg}" if msg.startswith("options.") else f"scenario.options: {msg}"]
-        return []
+        return sequence.start_errors(scenario)
 
     def initial_state(self, scenario: Any) -> TGState:
         return sequence.initial_state(Static.from_scenario(scenario), Board.from_scenario(scenario))
