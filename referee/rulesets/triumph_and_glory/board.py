@@ -83,6 +83,10 @@ class RuleSwitches:
                            hex only "when there is no other retreat path", and a hex in an enemy front is such a
                            path — the unit routs) or ``before_rout`` (the earlier engine default: a friendly hex
                            is taken before a hex that routs); option of the same name.
+    ``reserve_check``      5.54 vs 6.23, moved units stacked together in the Reserve Phase: ``unit`` (default,
+                           5.54 "for each" moved unit, on its own cohesion) or ``stack`` (6.23: the hex's top
+                           infantry/cavalry unit checks once for the units there that owe a check); option of
+                           the same name (docs/referee.md, "5.54 and 6.23").
     """
     artillery_cap: int = 6
     militia_alone: bool = False
@@ -94,6 +98,7 @@ class RuleSwitches:
     fired_half_of_limited: bool = True
     counter_charge_vs_infantry: str = "charge"
     retreat_into_friends: str = "last"
+    reserve_check: str = "unit"
 
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> "RuleSwitches":
@@ -114,6 +119,7 @@ class RuleSwitches:
             fired_half_of_limited=bool(opt.get("fired_half_of_limited", True)),
             counter_charge_vs_infantry=option_choice(opt, "counter_charge_vs_infantry", ("charge", "subtract")),
             retreat_into_friends=option_choice(opt, "retreat_into_friends", ("last", "before_rout")),
+            reserve_check=option_choice(opt, "reserve_check", ("unit", "stack")),
         )
 
 
