@@ -153,3 +153,16 @@ def test_5_63_the_burning_units_move_displaces_the_cinc():
         p.ok("draw", marker="destruction" if "destruction" in cup else cup[0])
     r = p.ok("burn_village", side=RU, unit="ru-inf", village="0505", to="0506")
     displaced(r, p, "napoleon", "0506")
+
+
+def test_5_63_a_recovered_unit_placed_in_the_cincs_hex_displaces_him():
+    from .games import skip_turn
+    p = play(g(at(inf("fa"), "0202"), at(inf("fb"), None, box="recovery"), at(inf("r", RU, ag="ru-2"), "0707"),
+               kut="0203"))
+    skip_turn(p, until="reserve")
+    p.ok("go_first", side=FR, first=FR)
+    p.ok("end_phase", side=FR)
+    p.ok("end_phase", side=RU)
+    r = p.ok("recovery", side=FR, unit="fb", roll=0, to="0203")
+    assert {"unit": "fb", "effect": "recovered", "rule": "10.2", "to": "0203"} in r["results"]
+    displaced(r, p, "kutuzov", "0203")
