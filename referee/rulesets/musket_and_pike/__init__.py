@@ -25,7 +25,7 @@ from modulebuilder.hexgrid import HexGrid
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Ruling
 
-from . import activation, combat, legal, moving, reforming, reinforcements, setup, turning, views
+from . import activation, actors, combat, legal, moving, reforming, reinforcements, setup, turning, views
 from .state import MPState
 
 Handler = Callable[[MPState, Mapping[str, Any]], tuple[Ruling, MPState]]
@@ -114,6 +114,8 @@ class MusketAndPike:
 
     def is_over(self, state: MPState) -> bool:
         return state.over
+
+    actor = staticmethod(actors.actor)    # whose act an event is (referee.engine.actors): hosted games
 
 
 RULESET = MusketAndPike()
