@@ -31,7 +31,7 @@ from referee.engine.references import Names
 
 # Importing the verb modules declares their verbs in the registry.
 from . import activation, combat, firing, moving, reforming, reinforcements, setup, turning  # noqa: F401
-from . import procedure, views
+from . import actors, procedure, views
 from .state import MPState
 from .verbs import VERBS
 
@@ -88,6 +88,8 @@ class MusketAndPike(ProcedureRuleset):
 
     def progress(self, state: MPState) -> tuple[str, str]:
         return state.label()
+
+    actor = staticmethod(actors.actor)    # whose act an event is (referee.engine.actors): hosted games
 
 
 RULESET = MusketAndPike()
