@@ -5,11 +5,15 @@ the counter and the field, because an illegible counter is worse than a failed b
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING, Union
 
 from PIL import Image, ImageDraw, ImageFont
 
 from modulebuilder.fonts import BOLD, REGULAR
 from modulebuilder.render.physical import pt_to_px
+
+if TYPE_CHECKING:
+    from modulebuilder.render.drawing import Text
 
 # The smallest text we print, in points at the counter's physical size.
 MIN_TEXT_PT = 5.0
@@ -45,14 +49,31 @@ class FacesDoNotFit(TextDoesNotFit):
         return str(self.args[0])
 
 
-@lru_cache(maxsize=None)
-def font(size_px: int, bold: bool = True) -> ImageFont.FreeTypeFont:
-    """The bundled font at ``size_px`` (cached: loading a face costs far more than drawing with it)."""
-    return ImageFont.truetype(str(BOLD if bold else REGULAR), max(1, size_px))
+FontSpec = Union[bool, str]      # True/False: the bundled bold/regular; a str: the path of a TTF/OTF file
+
+
+def font_file(spec: FontSpec) -> str:
+    """The font file of ``spec`` (bundled bold for True, regular for False, else the path itself)."""
+    if spec is True:
+        return str(BOLD)
+    if spec is False:
+        return str(REGULAR)
+    return str(spec)
 
 
 @lru_cache(maxsize=None)
-def cap_height(size_px: int, bold: bool = True) -> int:
+def font_at(path: str, size_px: int) -> ImageFont.FreeTypeFont:
+    """The font file ``path`` at ``size_px`` (cached: loading a face costs far more than drawing with it)."""
+    return ImageFont.truetype(path, max(1, size_px))
+
+
+def font(size_px: int, bold: FontSpec = True) -> ImageFont.FreeTypeFont:
+    """The bundled font (or the font file ``bold`` names) at ``size_px``."""
+    return font_at(font_file(bold), size_px)
+
+
+@lru_cache(maxsize=None)
+def cap_height(size_px: int, bold: FontSpec = True) -> int:
     """Height of a capital above the baseline, for centring digits and capitals optically."""
     return -font(size_px, bold).getbbox("H", anchor="ls")[1]
 
@@ -66,7 +87,7 @@ def min_text_px(dpi: float | None) -> float:
 
 
 @lru_cache(maxsize=65536)
-def fitted_size(text: str, max_width: float, max_px: int, bold: bool = True) -> int:
+def fitted_size(text: str, max_width: float, max_px: int, bold: FontSpec = True) -> int:
     """The largest integer pixel size <= ``max_px`` at which ``text`` is at most ``max_width`` wide (0 if none)."""
     lo, hi = 0, max_px
     while lo < hi:                                 # binary search: width grows monotonically with size
@@ -108,12 +129,12 @@ def draw_left(draw: ImageDraw.ImageDraw, left_middle: tuple[float, float], text:
 
 
 @lru_cache(maxsize=8192)
-def _stamp(text: str, size_px: int, bold: bool) -> tuple[Image.Image, int, int]:
+def stamp(text: str, size_px: int, font_path: str) -> tuple[Image.Image, int, int]:
     """Anti-aliased coverage mask of ``text`` and its offset from the centred anchor point.
 
     Counter faces repeat the same few strings (digits, corps ids, type letters) hundreds of times;
     rasterising each once and pasting the mask is several times faster than drawing text anew."""
-    f = font(size_px, bold)
+    f = font_at(font_path, size_px)
     left, top, right, bottom = f.getbbox(text, anchor="ms")
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor="ms")
@@ -123,7 +144,15 @@ def _stamp(text: str, size_px: int, bold: bool) -> tuple[Image.Image, int, int]:
 def paste_centred(img: Image.Image, centre: tuple[float, float], text: str, size_px: int,
                   fill: tuple[int, int, int], bold: bool = True) -> None:
     """Same placement as :func:`draw_centred`, from a cached mask."""
-    mask, left, top = _stamp(text, size_px, bold)
+    mask, left, top = stamp(text, size_px, font_file(bold))
     x = int(round(centre[0])) + left
     y = int(round(centre[1] + cap_height(size_px, bold) / 2)) + top
     img.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
+
+
+def centred(text: str, centre: tuple[float, float], size_px: int, fill: tuple[int, ...],
+            bold: FontSpec = True) -> "Text":
+    """A drawing item placed as :func:`paste_centred` places it (capital height centred on ``centre``)."""
+    from modulebuilder.render.drawing import Text
+    return Text(text, int(round(centre[0])), int(round(centre[1] + cap_height(size_px, bold) / 2)), size_px,
+                font_file(bold), tuple(fill[:3]))
