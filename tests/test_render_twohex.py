@@ -10,7 +10,7 @@ from PIL import Image
 
 from modulebuilder.model import ActivationGroup, CounterSet, Face, Unit
 from modulebuilder.render.counters import SHAKEN_AMBER, back_treatment, render_unit_face
-from modulebuilder.render.faces import render_faces
+from modulebuilder.render.faces import face_drawings, render_faces
 from modulebuilder.render.print_items import PrintItem, page_slots, paginate, print_items, slot_positions
 from modulebuilder.render.print_job import PrintOptions, build_print_job
 from modulebuilder.render.sheet_layout import SheetGeometry
@@ -159,7 +159,7 @@ def test_back_page_png_shows_the_whole_shaken_back_on_the_mirrored_pair() -> Non
     cs = counters(unit("y", 2))
     faces = render_faces(cs, 63, workers=1, back="shaken")
     page = paginate(print_items(cs, faces), geo.per_page, geo.cols)[0]
-    img: Image.Image = page_png(geo, page, FaceSource(faces, 63, 6), "back", 100)
+    img: Image.Image = page_png(geo, page, FaceSource(face_drawings(cs, 63, back="shaken"), 63, 6), "back", 100)
     cut = geo.back_slot(0, 0, 2)
     k = 100 / 72
     inside = lambda fx, fy: img.getpixel((round((cut.x + fx * cut.w) * k), round((cut.y + fy * cut.h) * k)))  # noqa: E731

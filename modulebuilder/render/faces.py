@@ -12,8 +12,9 @@ from typing import Callable, Iterator, Literal, Union
 from PIL import Image
 
 from modulebuilder.model import ActivationGroup, CounterSet, Leader, Marker, Unit
-from modulebuilder.render.counters import (BackTreatment, face_size, render_leader_face, render_marker_face,
-                                           render_unit_face)
+from modulebuilder.render.counters import BackTreatment, face_size, leader_drawing, marker_drawing, unit_drawing
+from modulebuilder.render.drawing import Drawing
+from modulebuilder.render.raster import to_image
 from modulebuilder.render.parallel import ordered_map
 from modulebuilder.render.text import FacesDoNotFit, TextDoesNotFit
 
@@ -59,13 +60,45 @@ def face_jobs(counters: CounterSet, back: BackTreatment = "disordered") -> list[
     return jobs
 
 
-def render_job(job: FaceJob, size_px: int, dpi: float | None = None) -> Image.Image:
+def drawing_job(job: FaceJob, size_px: int, dpi: float | None = None) -> Drawing:
+    """The face of ``job`` as a drawing (both backends start here)."""
     if isinstance(job.piece, Unit):
         assert job.ag is not None
-        return render_unit_face(job.piece, job.ag, job.face, size_px, dpi=dpi, back=job.back)
+        return unit_drawing(job.piece, job.ag, job.face, size_px, dpi=dpi, back=job.back)
     if isinstance(job.piece, Leader):
-        return render_leader_face(job.piece, size_px, dpi=dpi)
-    return render_marker_face(job.piece, job.face, size_px, dpi=dpi)
+        return leader_drawing(job.piece, size_px, dpi=dpi)
+    return marker_drawing(job.piece, job.face, size_px, dpi=dpi)
+
+
+def render_job(job: FaceJob, size_px: int, dpi: float | None = None) -> Image.Image:
+    return to_image(drawing_job(job, size_px, dpi))
+
+
+def _raise_misfits(misfits: "list[TextDoesNotFit]") -> None:
+    if len(misfits) == 1:
+        raise misfits[0]
+    if misfits:
+        raise FacesDoNotFit(misfits)
+
+
+def _note(misfits: "list[TextDoesNotFit]", exc: TextDoesNotFit) -> None:
+    if not any(m.owner == exc.owner and m.field == exc.field for m in misfits):
+        misfits.append(exc)               # a name too long on the front is too long on the back too
+
+
+def face_drawings(counters: CounterSet, size_px: int, *, dpi: float | None = None,
+                  back: BackTreatment = "disordered") -> dict[str, Drawing]:
+    """Every face of ``counters`` as a drawing, keyed and ordered as :func:`render_faces`; text that cannot
+    be printed legibly is reported for all faces at once (:class:`FacesDoNotFit`)."""
+    out: dict[str, Drawing] = {}
+    misfits: list[TextDoesNotFit] = []
+    for job in face_jobs(counters, back):
+        try:
+            out[job.key] = drawing_job(job, size_px, dpi)
+        except TextDoesNotFit as exc:
+            _note(misfits, exc)
+    _raise_misfits(misfits)
+    return out
 
 
 def _worker(args: tuple[FaceJob, int, float | None]) -> tuple[str, bytes | TextDoesNotFit]:
@@ -93,16 +126,12 @@ def render_faces(counters: CounterSet, size_px: int, *, dpi: float | None = None
     misfits: list[TextDoesNotFit] = []
     for i, (key, img) in enumerate(_rendered(jobs, size_px, dpi, workers)):
         if isinstance(img, TextDoesNotFit):
-            if not any(m.owner == img.owner and m.field == img.field for m in misfits):
-                misfits.append(img)           # a name too long on the front is too long on the back too
+            _note(misfits, img)
         else:
             out[key] = img
         if progress:
             progress(i + 1, len(jobs))
-    if len(misfits) == 1:
-        raise misfits[0]
-    if misfits:
-        raise FacesDoNotFit(misfits)
+    _raise_misfits(misfits)
     return out
 
 

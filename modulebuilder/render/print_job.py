@@ -10,7 +10,7 @@ from typing import Callable, Literal, Mapping
 from modulebuilder.model import CounterSet
 from modulebuilder.render.counters import BackTreatment
 from modulebuilder.render.calibration import calibration_pdf
-from modulebuilder.render.faces import Progress, render_faces
+from modulebuilder.render.faces import Progress, face_drawings
 from modulebuilder.render.physical import px
 from modulebuilder.render.sheet_layout import SheetGeometry
 from modulebuilder.render.face_source import FaceSource
@@ -47,7 +47,9 @@ def build_print_job(counters: CounterSet, out: Path, opts: PrintOptions, *, copi
                     progress: Progress | None = None, log: Callable[[str], None] = lambda s: None) -> list[Path]:
     """Write the sheets for ``counters`` into ``out``; returns the files written, in order."""
     out.mkdir(parents=True, exist_ok=True)
-    faces = render_faces(counters, opts.size_px, dpi=opts.dpi, progress=progress, back=opts.back)
+    faces = face_drawings(counters, opts.size_px, dpi=opts.dpi, back=opts.back)
+    if progress:
+        progress(len(faces), len(faces))
     items = print_items(counters, faces, copies)
     src = FaceSource(faces, opts.size_px, opts.bleed_px)
     written: list[Path] = []
