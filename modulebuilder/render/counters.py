@@ -352,7 +352,8 @@ def marker_drawing(marker: Marker, face: FaceName, size_px: int, *, dpi: float |
     lines, size = marker_lines(text, s)
     min_px = T.min_text_px(dpi)
     if size < min_px or size == 0:
-        raise T.TextDoesNotFit(marker.id, "text" if face == "front" else "back_text", text, min_px)
+        raise T.TextDoesNotFit(marker.id, "text" if face == "front" else "back_text", text, min_px, size,
+                               T.print_dpi(min_px))
     pitch = size * 1.2
     top = s / 2 - pitch * (len(lines) - 1) / 2
     for i, line in enumerate(lines):

@@ -23,16 +23,25 @@ SCREEN_MIN_TEXT_PX = 6.0
 
 
 class TextDoesNotFit(ValueError):
-    """A piece of text cannot be printed legibly in the space the layout gives it."""
+    """A piece of text cannot be printed legibly in the space the layout gives it.  With the print
+    resolution (``dpi``) the message speaks in points: the size the text would need and the largest size
+    at which it fits its box."""
 
-    def __init__(self, owner: str, field: str, text: str, min_px: float):
-        self.owner, self.field, self.text, self.min_px = owner, field, text, min_px
-        super().__init__(f"counter {owner!r}: {field} {text!r} does not fit even at the minimum "
-                         f"legible size ({min_px:.1f} px); shorten it or use a larger counter")
+    def __init__(self, owner: str, field: str, text: str, min_px: float, fit_px: float | None = None,
+                 dpi: float | None = None):
+        self.owner, self.field, self.text, self.min_px, self.fit_px, self.dpi = owner, field, text, min_px, fit_px, dpi
+        if dpi:
+            need = f"{min_px / dpi * 72:.1f} pt"
+            got = f"; it fits its box only at {fit_px / dpi * 72:.1f} pt" if fit_px else ""
+        else:
+            need = f"{min_px:.1f} px"
+            got = f"; it fits its box only at {fit_px:.0f} px" if fit_px else ""
+        super().__init__(f"counter {owner!r}: {field} {text!r} does not fit at the minimum legible size "
+                         f"({need}){got}; shorten it or use a larger counter")
 
-    def __reduce__(self) -> tuple[type, tuple[str, str, str, float]]:
+    def __reduce__(self) -> tuple[type, tuple]:
         # Raised inside render workers: must survive pickling back to the parent process.
-        return (type(self), (self.owner, self.field, self.text, self.min_px))
+        return (type(self), (self.owner, self.field, self.text, self.min_px, self.fit_px, self.dpi))
 
 
 class FacesDoNotFit(TextDoesNotFit):
@@ -41,12 +50,15 @@ class FacesDoNotFit(TextDoesNotFit):
 
     def __init__(self, problems: "list[TextDoesNotFit]"):
         first = problems[0]
-        super().__init__(first.owner, first.field, first.text, first.min_px)
+        super().__init__(first.owner, first.field, first.text, first.min_px, first.fit_px, first.dpi)
         self.problems = list(problems)
         self.args = ("\n".join(str(p) for p in self.problems),)
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+    def __reduce__(self) -> tuple[type, tuple]:
+        return (type(self), (self.problems,))
 
 
 FontSpec = Union[bool, str]      # True/False: the bundled bold/regular; a str: the path of a TTF/OTF file
@@ -99,7 +111,8 @@ def fitted_size(text: str, max_width: float, max_px: int, bold: FontSpec = True)
     return lo
 
 
-def fit(text: str, max_width: float, max_px: int, min_px: float, *, owner: str, field: str) -> tuple[int, bool]:
+def fit(text: str, max_width: float, max_px: int, min_px: float, *, owner: str, field: str,
+        dpi: float | None = None) -> tuple[int, bool]:
     """(size, bold) for ``text`` in a box ``max_width`` wide, shrinking from ``max_px``.
 
     Bold is preferred; when bold would fall below ``min_px`` the narrower regular weight is tried at the
@@ -111,7 +124,16 @@ def fit(text: str, max_width: float, max_px: int, min_px: float, *, owner: str, 
     size = fitted_size(text, float(max_width), int(max_px), False)
     if size >= min_px and size > 0:
         return size, False
-    raise TextDoesNotFit(owner, field, text, min_px)
+    raise TextDoesNotFit(owner, field, text, min_px, max(size, fitted_size(text, float(max_width), int(max_px), True)),
+                         dpi or print_dpi(min_px))
+
+
+def print_dpi(min_px: float) -> float | None:
+    """The print resolution a legibility limit was computed for (None for screen images)."""
+    return None if min_px == SCREEN_MIN_TEXT_PX else min_px * POINTS / MIN_TEXT_PT
+
+
+POINTS = 72.0
 
 
 def draw_centred(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size_px: int,
