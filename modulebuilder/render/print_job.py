@@ -16,7 +16,7 @@ from modulebuilder.render.sheet_layout import SheetGeometry
 from modulebuilder.render.face_source import FaceSource
 from modulebuilder.render.drawing import Drawing
 from modulebuilder.render.pdf import RGB_SPACE, ColourSpace
-from modulebuilder.render.print_items import PrintItem, paginate, print_items
+from modulebuilder.render.print_items import PrintItem, paginate_by_span, print_items
 from modulebuilder.render.parallel import ordered_map
 from modulebuilder.render.sheets import page_png, sheets_pdf
 
@@ -70,7 +70,8 @@ def _page_worker(job: tuple[int, str]) -> bytes:
     import io
     i, side = job
     st = _PAGES
-    img = page_png(st["geo"], st["pages"][i], st["src"], side, st["dpi"])
+    geo, page = st["pages"][i]
+    img = page_png(geo, page, st["src"], side, st["dpi"])
     buf = io.BytesIO()
     img.save(buf, "PNG", dpi=(st["dpi"], st["dpi"]), compress_level=PNG_LEVEL)
     return buf.getvalue()
@@ -94,15 +95,17 @@ def write_sheets(faces: Mapping[str, Drawing], items: list[PrintItem], out: Path
     layouts: tuple[Literal["duplex", "gutter"], ...] = ("duplex", "gutter") if opts.layout == "both" else (opts.layout,)
     for layout in layouts:
         geo = opts.geometry(layout)
-        pages = paginate(items, geo.per_page, geo.cols)
+        pages = paginate_by_span(items, geo)
         path = out / f"counters-{layout}.pdf"
         path.write_bytes(sheets_pdf(geo, pages, src, opts.title, opts.colours()))
         written.append(path)
-        log(f"{path}: {len(pages)} sheet(s) of {geo.rows}x{geo.cols}")
+        log(f"{path}: {len(pages)} sheet(s) of {geo.rows}x{geo.cols}"
+            + "".join(f", {sum(1 for g, _ in pages if g.span == k)} of {k}-hex counters" for k in (2, 3, 4)
+                      if any(g.span == k for g, _ in pages)))
         if opts.png:
             jobs = [(i, side) for i in range(len(pages)) for side in (("front", "back") if layout == "duplex" else ("front",))]
             # Every face is rasterised once (on all cores), then pages are composed and encoded on all cores.
-            src.prepare((k for page in pages for item in page for k in (item.front, item.back)))
+            src.prepare((k for _, page in pages for item in page for k in (item.front, item.back)))
             _PAGES.update(geo=geo, pages=pages, src=src, dpi=opts.dpi)
             try:
                 for (i, side), data in zip(jobs, ordered_map(_page_worker, jobs, None if _can_fork() else 1, chunksize=1,

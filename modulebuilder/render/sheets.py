@@ -64,14 +64,17 @@ def _boxes(canvas: Canvas, geo: SheetGeometry, sides: tuple[str, ...]) -> None:
     canvas.set_box("ArtBox", x0, y0, x1 - x0, y1 - y0)
 
 
-def sheets_pdf(geo: SheetGeometry, pages: list[list[PrintItem]], src: FaceSource, title: str = "",
+def sheets_pdf(geo: SheetGeometry, pages: list, src: FaceSource, title: str = "",
                colours: ColourSpace | None = None) -> bytes:
     """The print job: for duplex, each front page followed by its mirrored back page; for gutter fold,
-    one page per sheet with fronts left, backs right and the fold line marked."""
+    one page per sheet with fronts left, backs right and the fold line marked.  ``pages`` are lists of
+    items on ``geo``, or (grid, items) pairs (:func:`~modulebuilder.render.print_items.paginate_by_span`:
+    two-hex counters on their own grid)."""
     doc = PdfDocument(colours or RGB_SPACE, title=title)
     pw, ph = geo.page
     n = len(pages)
-    for i, page in enumerate(pages, start=1):
+    grids = [p if isinstance(p, tuple) else (geo, p) for p in pages]
+    for i, (geo, page) in enumerate(grids, start=1):
         if geo.layout == "duplex":
             for side in ("front", "back"):
                 c = doc.new_page(pw, ph)
