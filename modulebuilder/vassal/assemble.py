@@ -6,6 +6,7 @@ through :class:`cache.ImageCache`, so a rebuild with nothing changed only re-zip
 """
 from __future__ import annotations
 
+import dataclasses
 import io
 import time
 from dataclasses import dataclass
@@ -17,13 +18,13 @@ from PIL import Image
 from ..hexgrid import HexLayout
 from ..model import CounterSet, MapDef, Scenario, Unit
 from ..render.counters import BackTreatment, back_treatment
-from . import holding, ids, twohex
+from . import cup, holding, ids, twohex
 from .buildfile import MapSpec, ModuleSpec, TurnSpec, build_file
 from .cache import ImageCache, key_of
 from .gridmap import VassalHexGrid, vassal_grid
 from .metadata import moduledata
 from .pieces import image_name, piece_specs, prototype_name, prototype_traits
-from .setupfile import box_groups, saved_game_text, scenario_placements, vsav_bytes
+from .setupfile import DeckPlacement, box_groups, saved_game_text, scenario_placements, vsav_bytes
 from .traits import Piece
 from .zipio import deterministic_zip
 
@@ -120,12 +121,21 @@ def map_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache) -> tuple[
 
 # --------------------------------------------------------------------------------------------- module
 
+CUP_BOXES = ((cup.CUP_BOX, cup.CUP, 1), (cup.DRAWN, cup.DRAWN_LABEL, 6), (cup.POOL, cup.POOL_LABEL, 2))
+
+
 def holding_boxes(scenarios: Sequence[Scenario]) -> tuple[holding.Box, ...]:
-    """Every box any scenario uses (plus the standard ones), each as wide as its largest use."""
-    labels = dict(holding.STANDARD_BOXES)
+    """Every box any scenario uses (plus the standard ones), each as wide as its largest use; the cup's
+    boxes first when a scenario draws activation markers."""
+    labels: dict[str, str] = {}
+    cells: dict[str, int] = {}
+    if any(cup.uses_cup(s) for s in scenarios):
+        for key, label, n in CUP_BOXES:
+            labels[key], cells[key] = label, n
+    labels.update(holding.STANDARD_BOXES)
     for s in scenarios:
         labels.update(s.map.boxes)
-    cells: dict[str, int] = {k: 2 for k in labels}
+    cells.update({k: 2 for k in labels if k not in cells})
     for s in scenarios:
         for key, groups in box_groups(s).items():
             cells[key] = max(cells.get(key, 1), len(groups))
@@ -161,7 +171,8 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
     size = counter_size or default_counter_size(first_map, hex_size)
     counters = merged_counters(scenarios)
     back = module_back(scenarios)
-    specs = piece_specs(counters, back)
+    ams = cup.activation_markers(counters) if any(cup.uses_cup(s) for s in scenarios) else []
+    specs = piece_specs(counters, back, ams=ams, special_ams=frozenset(cup.special_marker_ids(scenarios)))
     ids.check_unique(((p.key, p.gpid) for p in specs), "piece slot ids")
     by_key = {p.key: p for p in specs}
 
@@ -179,13 +190,16 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
         layouts.append(layout)
         map_specs.append(MapSpec(map_name(mapdef, len(maps)), image, grid=grids[mid]))
     spacing = two_hex_spacing(layouts, counters)
-    for k, data in counter_pngs(counters, size, cache, back, spacing).items():
+    drawn = dataclasses.replace(counters, markers=counters.markers + tuple(am.marker for am in ams))
+    for k, data in counter_pngs(drawn, size, cache, back, spacing).items():
         uid, face = k.split("/")
         images.append((image_name(uid, face), data))
     boxes = holding_boxes(scenarios)
     hold = holding.layout(boxes, size)
     images.append(("holding.png", holding.render(boxes, hold)))
-    map_specs.append(MapSpec(HOLDING_MAP, "holding.png", zones=hold.zones(boxes), button="Holding boxes"))
+    deck_at = hold.cells[cup.CUP_BOX][0] if ams else None
+    map_specs.append(MapSpec(HOLDING_MAP, "holding.png", zones=hold.zones(boxes), button="Holding boxes",
+                             decks=(cup.drawpile_attributes(*deck_at, size, HOLDING_MAP),) if deck_at else ()))
 
     setups, setup_entries = [], []
     name = first_map.title or first_map.id
@@ -194,8 +208,9 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
         centre = centres[s.map.id]
         placements = scenario_placements(s, map_name(s.map, len(maps)),
                                          lambda h, c=centre: _round(c(h)), hold.cells, HOLDING_MAP)
+        deck = DeckPlacement(HOLDING_MAP, *deck_at, size, cup.cup_setup(s).in_cup) if deck_at else None
         text = saved_game_text(s.id, placements, by_key, s.map.grid.orientation,
-                               [m.name for m in map_specs])
+                               [m.name for m in map_specs], deck)
         file = f"{s.id}.vsav"
         setups.append((s.name, file))
         setup_entries.append((file, vsav_bytes(text, name, MODULE_VERSION, description, s.name)))

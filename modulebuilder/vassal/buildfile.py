@@ -35,6 +35,7 @@ class MapSpec:
     grid: VassalHexGrid | None = None  # the hex grid of the main map
     zones: tuple[Zone, ...] = ()       # the boxes of the holding map
     button: str = ""                   # toolbar button of a secondary (windowed) map
+    decks: tuple[Mapping[str, str], ...] = ()   # DrawPile attributes (the activation cup, cup.py)
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,8 @@ def _map(root: etree._Element, m: MapSpec) -> None:
     _el(mp, "module.map.CounterDetailViewer", {
         "delay": "700", "display": "from top-most layer only", "fontSize": "11", "hotkey": "",
         "minDisplayPieces": "2", "showgraph": "true", "showtext": "true", "version": "4", "zoomlevel": "1.0"})
+    for deck in m.decks:
+        _el(mp, "module.map.DrawPile", deck)
     _el(mp, "module.map.Zoomer", {"inTooltip": "Zoom in", "outTooltip": "Zoom out", "pickTooltip": "Select zoom",
                                   "zoomLevels": "0.25,0.4,0.6,0.8,1.0,1.5", "zoomStart": "2"})
 
