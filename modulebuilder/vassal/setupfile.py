@@ -54,9 +54,11 @@ class DeckPlacement:
 
 
 def saved_game_text(scenario_id: str, placements: Sequence[Placement], specs: Mapping[str, PieceSpec],
-                    orientation: Orientation, map_names: Sequence[str], deck: DeckPlacement | None = None) -> str:
+                    orientation: Orientation, map_names: Sequence[str], deck: DeckPlacement | None = None,
+                    turn: str | None = None, notes: str | None = None) -> str:
     """The set-up's command text; with ``deck``, the cup's contents and ``SETUP_STACK`` (so the engine
-    takes the deck from the save instead of placing a fresh, empty one as for a new game)."""
+    takes the deck from the save instead of placing a fresh, empty one as for a new game); ``turn`` is the
+    turn tracker's ``TURN`` command (the scenario's own turns and phases, turns.py)."""
     adds: list[savecodec.Node] = [Leaf("")]
     stack_adds: list[savecodec.Node] = []
     if deck is not None:
@@ -84,6 +86,10 @@ def saved_game_text(scenario_id: str, placements: Sequence[Placement], specs: Ma
     boards = [Leaf(f"{name}BoardPicker\t{name}\t0\t0") for name in map_names]
     if deck is not None:
         boards.append(Leaf("SETUP_STACK\t"))
+    if turn is not None:
+        boards.append(Leaf(turn))
+    if notes is not None:
+        boards.append(Leaf("NOTES\t" + notes))
     tree = Seq((Leaf("begin_save"), Leaf(""), Seq(tuple(adds + stack_adds)), *boards, Leaf("end_save")))
     return savecodec.encode(tree)
 
