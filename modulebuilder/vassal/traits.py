@@ -17,6 +17,8 @@ CTRL_F = "70,130"            # Disorder (flip to the back)
 CTRL_CLOSE_BRACKET = "93,130"  # Rotate clockwise
 CTRL_OPEN_BRACKET = "91,130"   # Rotate counter-clockwise
 DELETE_KEY = "127,0"
+ALT_C = "67,520"             # the Counters palette's toolbar hotkey
+OPEN_PALETTE = "0,0,OpenPalette"   # a named command: only its name matters to the engine (vassal.md §2.1)
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,12 @@ def return_to_deck(menu_text: str, key: str, deck: str) -> Trait:
     select-deck-at-run-time (false), deck name expression.
     """
     return _trait("return;", [menu_text, key, "", "Select a deck", "", 2, False, deck])
+
+
+def global_hotkey(key: str, module_hotkey: str) -> Trait:
+    """Global Hotkey (``globalhotkey;``): on ``key`` the piece presses ``module_hotkey`` for the whole
+    module, as a toolbar shortcut does.  No menu text, so no menu item."""
+    return _trait("globalhotkey;", ["", key, module_hotkey, ""])
 
 
 def report(keys: Sequence[str], fmt: str) -> Trait:
