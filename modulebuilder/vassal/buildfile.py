@@ -58,6 +58,7 @@ class ModuleSpec:
     about_page: str = ""                         # Help > <name>: sources (an HTML entry of the module)
     zoom_levels: tuple[float, ...] = (0.25, 0.4, 0.6, 0.8, 1.0, 1.5)
     zoom_start: float = 1.0                      # the main map opens at this level (one of zoom_levels)
+    vassal_version: str = VASSAL_VERSION         # the engine version the module declares (metadata.py)
 
 
 def _el(parent: etree._Element | None, tag: str, attrs: Mapping[str, str] | None = None,
@@ -75,7 +76,7 @@ def _el(parent: etree._Element | None, tag: str, attrs: Mapping[str, str] | None
 def build_file(spec: ModuleSpec) -> bytes:
     max_gpid = max((p.gpid for p in spec.pieces), default=0)
     root = _el(None, "GameModule", {
-        "ModuleOther1": "", "ModuleOther2": "", "VassalVersion": VASSAL_VERSION, "description": spec.description,
+        "ModuleOther1": "", "ModuleOther2": "", "VassalVersion": spec.vassal_version, "description": spec.description,
         "name": spec.name, "nextPieceSlotId": str(max_gpid + 1), "version": spec.version})
     _el(root, "module.BasicCommandEncoder")
     doc = _el(root, "module.Documentation")

@@ -15,7 +15,7 @@ from ..model import Orientation, Scenario
 from ..model import Placement as SetupPlacement
 from . import cup, ids, savecodec, seqenc
 from .holding import reinforcement_key
-from .metadata import moduledata, savedata
+from .metadata import VASSAL_VERSION, moduledata, savedata
 from .pieces import UNIT_KINDS, PieceSpec, placed_piece
 from .savecodec import Leaf, Seq
 from .traits import add_piece
@@ -96,11 +96,11 @@ def saved_game_text(scenario_id: str, placements: Sequence[Placement], specs: Ma
 
 
 def vsav_bytes(text: str, module_name: str, module_version: str, module_description: str,
-               description: str) -> bytes:
+               description: str, vassal_version: str = VASSAL_VERSION) -> bytes:
     return deterministic_zip([
         ("savedGame", savecodec.obfuscate(text, OBFUSCATION_KEY)),
-        ("savedata", savedata(module_version, description)),
-        ("moduledata", moduledata(module_name, module_version, module_description)),
+        ("savedata", savedata(module_version, description, vassal_version)),
+        ("moduledata", moduledata(module_name, module_version, module_description, vassal_version)),
     ])
 
 

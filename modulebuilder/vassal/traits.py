@@ -130,7 +130,9 @@ def layer(name: str, image: str, level_name: str, command: str, key: str, active
         True, name,                  # 18 loop levels, 19 layer name
         "", "", False, "", 1,        # 20-24 random key/text, follow property, property, first level value
         1, False, key,               # 25 version (keystroke format), 26 always active, 27 activate key
-        "", "", "", "1.0", "", True,  # 28-33 increase/decrease keys, description, scale, only-property
+        "", "", "", "1.0",           # 28-31 increase/decrease keys, description, scale
+        # 32-33 (only-property name/state) are 3.7-only: left out, 3.7 reads its defaults "" and true and
+        # 3.6 re-encodes the trait unchanged (docs/vassal-module.md, "VASSAL 3.6 and 3.7")
     ]
     return _trait("emb2;", fields, "1" if active else "-1")
 
