@@ -41,6 +41,7 @@ class Roster:
     cincs: Mapping[str, str] = field(default_factory=dict)   # side -> commander-in-chief id
     digits: int = 2
     ag_side: Mapping[str, str] = field(default_factory=dict)  # activation group id -> side
+    command_side: Mapping[str, str] = field(default_factory=dict)  # Schevardino command id -> side
 
     @classmethod
     def from_scenario(cls, scenario: Any) -> "Roster":
@@ -51,7 +52,8 @@ class Roster:
             names[_slug(p.name)] = names.get(_slug(p.name), ()) + (p.id,)
         markers = tuple(a.id for a in scenario.counters.activation_groups) + ("destruction",) + tuple(
             f"{k}:{s}" for k in ("barrage", "cga") for s in sides)
-        commands = ()
+        commands: tuple[str, ...] = ()
+        command_side: dict[str, str] = {}
         try:
             from referee.rulesets.triumph_and_glory import scenario_rules
             rules = scenario_rules.parse(scenario)
@@ -59,11 +61,13 @@ class Roster:
                 markers += (rules.cavalry_reserve.marker,)
             if rules.command_activation is not None:
                 commands = tuple(rules.command_activation.commands)
+                command_side = {c: side for c, (side, _) in rules.command_activation.commands.items()}
         except (ImportError, AttributeError):
             pass    # another ruleset: the scenario's own markers are all there is
         return cls(sides, {p.id: p.side for p in people}, names, markers, commands,
                    {s.name: s.cinc for s in scenario.sides if getattr(s, "cinc", None)},
-                   scenario.map.grid.digits, {a.id: a.side for a in scenario.counters.activation_groups})
+                   scenario.map.grid.digits, {a.id: a.side for a in scenario.counters.activation_groups},
+                   command_side)
 
     def unit(self, token: str) -> str:
         low = token.lower()
@@ -94,10 +98,25 @@ class Roster:
         return _one(found, token, "activation marker")
 
     def command(self, token: str) -> str:
-        low = token.lower()
+        """A Schevardino command: its id, a unique end of it (``ii-cav-corps``) or a unique part (``cav``)."""
+        low = _slug(token)
         if low in self.commands:
             return low
-        return _one([c for c in self.commands if low in c.lower()], token, "command")
+        found = [c for c in self.commands if c.endswith("-" + low)] or [c for c in self.commands if low in c]
+        return _one(found, token, "command")
+
+    def marker_side(self, marker: str) -> str | None:
+        """The side an activation marker belongs to (an AG's side, ``barrage:French``'s French), if any."""
+        if marker in self.ag_side:
+            return self.ag_side[marker]
+        return marker.split(":", 1)[1] if ":" in marker and marker.split(":", 1)[1] in self.sides else None
+
+    def marker_candidates(self, token: str) -> list[str]:
+        """Every marker ``token`` may name (one when it is unambiguous)."""
+        low = token.lower()
+        if low in self.markers:
+            return [low]
+        return sorted(m for m in self.markers if m.endswith("-" + low))
 
 
 def _one(found: list[str], token: str, what: str) -> str:
@@ -112,8 +131,12 @@ def _one(found: list[str], token: str, what: str) -> str:
 
 @dataclass(frozen=True)
 class Declared:
-    """A complete event, except perhaps its ``side`` (the reader knows who typed it)."""
+    """A complete event, except perhaps its ``side`` (the reader knows who typed it).
+
+    ``markers``: a ``first_marker`` whose name both sides share (``viii-corps``) and whose side nothing typed
+    says; the side holding the initiative when it is ruled settles it (4.0: the holder picks the first AM)."""
     event: dict[str, Any]
+    markers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -283,7 +306,14 @@ def _first(t: Tokens) -> Meaning:
     side = t.side()
     if not t.words:
         raise ChatError("which marker goes first?")
-    marker = t.roster.marker(t.take(), side or t.player_side)
+    token = t.take()
+    settled_by = side or t.player_side
+    candidates = t.roster.marker_candidates(token)
+    if settled_by is None and len(candidates) > 1 and len({t.roster.marker_side(m) for m in candidates}) == len(
+            candidates):
+        # One marker of that name per side: the initiative holder's (4.0), known only when it is ruled.
+        return Declared({"type": "first_marker", "marker": candidates[0]}, markers=tuple(candidates))
+    marker = t.roster.marker(token, settled_by)
     return Declared({"type": "first_marker", **_side(side), "marker": marker})
 
 
@@ -491,7 +521,9 @@ def _command(t: Tokens) -> Meaning:
     side = t.side()
     if not t.words:
         raise ChatError("which command?")
-    return Declared({"type": "activate_command", **_side(side), "command": t.roster.command(" ".join(t.words))})
+    name = "-".join(t.words)
+    t.words.clear()
+    return Declared({"type": "activate_command", **_side(side), "command": t.roster.command(name)})
 
 
 def _set_side(t: Tokens) -> Meaning:

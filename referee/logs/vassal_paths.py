@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from referee.engine.replay import new_game, step
 
-from .vassal_events import ReadEvent
+from .vassal_events import ReadEvent, unreadable
 
 MODES = (None, "limited", "extended")   # None: the ruleset's default (normal) movement
 REINFORCEMENT = "reinforcement"
@@ -33,9 +33,23 @@ def resolve(ruleset: Any, scenario: Any, events: Sequence[ReadEvent], dice: str 
     out: list[dict[str, Any]] = []
     for i, read in enumerate(events):
         event = read.event if read.destination is None else with_path(game.state, read)
+        if read.markers:
+            event = with_first_marker(game.state, read)
         _, game, _ = step(game, i, event)
         out.append(event)
     return out
+
+
+def with_first_marker(state: Any, read: ReadEvent) -> dict[str, Any]:
+    """``!first viii-corps`` with no side typed: the marker of that name of the side holding the initiative,
+    who picks the first marker (4.0); unreadable when nobody holds it."""
+    holder = getattr(state, "initiative", None)
+    mine = [m for m, side in read.markers if side == holder]
+    if holder is None or len(mine) != 1:
+        names = ", ".join(m for m, _ in read.markers)
+        return unreadable(read.step, read.line or "", f"activation marker {names} could be either side's, and no "
+                          "side holds the initiative to pick it: type the side (e.g. '!first french ...')").event
+    return {**read.event, "side": holder, "marker": mine[0]}
 
 
 def with_path(state: Any, read: ReadEvent) -> dict[str, Any]:
