@@ -59,6 +59,7 @@ def _grid(model: Any) -> HexGrid:
 class MusketAndPike:
     id = "musket-and-pike"
     name = "Musket & Pike (facing, formations, Rally)"
+    notation = f"{__package__}.notation"     # the chat notation of .vlog files (referee.logs.notation)
 
     @cached_property
     def _schema(self) -> dict[str, Any]:
