@@ -18,7 +18,7 @@ Whatever cannot be understood is a problem naming its log step; nothing is dropp
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from modulebuilder.vassal.facing import facing_hour
 from modulebuilder.vassal.pieces import DISORDER_LAYER
@@ -31,8 +31,6 @@ from .vassal_steps import Fact, PieceChange, Reported, Rolled, Said, Undone, Unr
 FACING_PROPERTY = "Facing_Facing"          # FreeRotator "Facing": state + 1 (modulebuilder.vassal.facing)
 DISORDER_PROPERTY = f"{DISORDER_LAYER}_Active"
 ROLL_DIE = "d10"
-SIDELESS = ("draw", "initiative", "go_first")     # no side unless typed
-SIDE_OPTIONAL = ("end_activation",)                 # the side when known, else none (the schema allows it)
 
 
 UNREADABLE = "unreadable"           # the engine rules it illegal and changes nothing (referee.engine.replay)
@@ -166,10 +164,9 @@ def _relocated(ctx: _Context, f: PieceChange, uid: str, before: PieceInfo, after
     claim = ctx.claims.pop(uid, None)
     if claim is not None:
         _fill_claim(ctx, f.step, claim[1], side, dst.hex)
-    elif uid in ctx.leaders:
-        ctx.out.events.append(ReadEvent(f.step, {"type": "cinc_move", "side": side}, dst.hex, uid))
     else:
-        ctx.out.events.append(ReadEvent(f.step, {"type": "move", "side": side, "unit": uid}, dst.hex, uid))
+        event = ctx.roster.notation.board_move(uid, side, uid in ctx.leaders)
+        ctx.out.events.append(ReadEvent(f.step, event, dst.hex, uid))
 
 
 def _fill_claim(ctx: _Context, step: int, claim: chat.Claim, side: str, hex_: str) -> None:
@@ -227,7 +224,7 @@ def _said(ctx: _Context, f: Said) -> None:
     try:
         meaning = chat.read(f.text, ctx.roster, _player_side(ctx, f.player))
         if isinstance(meaning, (chat.Claim, chat.Declared)):
-            event = _sided(ctx, f, meaning.event)
+            event = _sided(ctx, f, meaning.event, getattr(meaning, "markers", ()))
     except chat.ChatError as e:
         ctx.out.events.append(unreadable(f.step, f.text, str(e)))
         return
@@ -240,17 +237,18 @@ def _said(ctx: _Context, f: Said) -> None:
         ctx.out.events.append(ReadEvent(f.step, event, line=f.text, markers=markers))
 
 
-def _sided(ctx: _Context, f: Said, event: dict[str, Any]) -> dict[str, Any]:
-    """The event with its side: typed, else that of the units or marker it names, else the player's.
-
-    Draws, initiative and go-first rolls belong to nobody in particular: they get no side unless typed.
+def _sided(ctx: _Context, f: Said, event: dict[str, Any], markers: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The event with its side: typed, else that of what it names (the notation's ``event_side``: units, a
+    marker...), else the player's.  Some events belong to nobody in particular (the notation's ``sideless``:
+    a draw from the cup): they get no side unless typed.
     """
-    if "side" in event or event["type"] in SIDELESS:
+    notation = ctx.roster.notation
+    if "side" in event or event["type"] in notation.sideless:
         return event
-    side = _units_side(ctx.roster, event) or _player_side(ctx, f.player)
+    side = notation.event_side(ctx.roster, event) or _player_side(ctx, f.player)
     if side is not None:
         return {**event, "side": side}
-    if event["type"] in SIDE_OPTIONAL or event["type"] == "first_marker":
+    if event["type"] in notation.side_optional or markers:
         return event        # a first marker both sides name alike: the initiative holder's (chat.Declared)
     raise chat.ChatError(f"cannot tell which side it is for: add the side (e.g. "
                          f"'!{f.text.lstrip()[1:].split()[0]} {ctx.roster.sides[0].lower()}') or type "
@@ -262,18 +260,3 @@ def _player_side(ctx: _Context, player: str | None) -> str | None:
     if player is None:
         return None
     return ctx.declared_side.get(player) or ctx.moved_side.get(player)
-
-
-def _units_side(roster: chat.Roster, event: Mapping[str, Any]) -> str | None:
-    """The side of the first unit the event names, else of the marker or command it names (``fr-viii-corps``,
-    ``morand``)."""
-    named: list[str] = [event[k] for k in ("unit",) if k in event]
-    for k in ("units", "under_orders", "order"):
-        named += list(event.get(k, ()))
-    for a in event.get("assaults", ()):
-        named += a["attackers"]
-    if named:
-        return roster.unit_side.get(named[0])
-    if event.get("type") == "activate_command":
-        return roster.command_side.get(event["command"])
-    return roster.marker_side(event["marker"]) if event.get("type") == "first_marker" else None
