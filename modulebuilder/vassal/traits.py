@@ -91,6 +91,15 @@ def delete(menu_text: str = "Delete", key: str = DELETE_KEY) -> Trait:
     return _trait("delete;", [menu_text, key, ""])
 
 
+def return_to_deck(menu_text: str, key: str, deck: str) -> Trait:
+    """Return-to-Deck (``return;``): the menu command puts the piece back into the deck named ``deck``.
+
+    Fields: command, keystroke, deck id (unused from version 2 on), select prompt, description, version 2,
+    select-deck-at-run-time (false), deck name expression.
+    """
+    return _trait("return;", [menu_text, key, "", "Select a deck", "", 2, False, deck])
+
+
 def report(keys: Sequence[str], fmt: str) -> Trait:
     """Report Action: a chat line whenever one of ``keys`` is applied to the piece."""
     return _trait("report;", [seqenc.encode(keys, ","), fmt, "", "", "", False], "-1")
