@@ -46,6 +46,7 @@ class MusketAndPike(ProcedureRuleset):
     id = "musket-and-pike"
     name = "Musket & Pike (facing, formations, Rally)"
     verbs = VERBS
+    notation = f"{__package__}.notation"     # the chat notation of .vlog files (referee.logs.notation)
 
     def __init__(self) -> None:
         self._names_cache: dict[int, tuple[Any, Names]] = {}

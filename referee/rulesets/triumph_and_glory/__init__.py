@@ -69,6 +69,7 @@ class _Names:
 class TriumphAndGlory:
     id = "triumph-and-glory"
     name = "Triumph & Glory v2.2"
+    notation = f"{__package__}.notation"     # the chat notation of .vlog files (referee.logs.notation)
 
     def __init__(self) -> None:
         self._names_cache: dict[int, _Names] = {}
