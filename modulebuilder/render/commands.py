@@ -16,11 +16,19 @@ from modulebuilder.render.physical import COUNTER_SIZES, parse_inches, px
 DEFAULT_HEX_INCHES = Fraction(3, 4)          # across the flats; fits 5/8" counters with room to see terrain
 
 
+MIN_COUNTER_IN, MAX_COUNTER_IN = Fraction(3, 10), Fraction(3)
+
+
 def _size(text: str) -> Fraction:
-    value = parse_inches(text)
-    if value not in COUNTER_SIZES:
-        raise argparse.ArgumentTypeError(
-            f"counter size {text!r}: choose one of {', '.join(str(s) for s in COUNTER_SIZES)} (inches)")
+    """Any counter size in inches or millimetres: ``5/8``, ``0.6in``, ``7/8``, ``16mm``."""
+    from modulebuilder.render.sheet_templates import length
+    try:
+        value = length(text)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"counter size {text!r}: give inches (5/8, 0.6in) or millimetres (16mm)") from None
+    if not MIN_COUNTER_IN <= value <= MAX_COUNTER_IN:
+        raise argparse.ArgumentTypeError(f"counter size {text!r}: choose between {MIN_COUNTER_IN} and {MAX_COUNTER_IN} inches "
+                                         f"(common sizes: {', '.join(str(s) for s in COUNTER_SIZES)})")
     return value
 
 
@@ -93,7 +101,7 @@ def cmd_counters(args: argparse.Namespace) -> int:
     counters = sources.counters
     size_px = args.px or px(args.size, args.dpi)
     faces = render_faces(counters, size_px, dpi=None if args.px else args.dpi, progress=_progress("counter faces"),
-                         back=sources.back)
+                         back=sources.back, template=args.template)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for key, img in faces.items():
@@ -108,7 +116,8 @@ def cmd_sheets(args: argparse.Namespace) -> int:
     sources = load_sources(args.sources)
     counters = sources.counters
     opts = PrintOptions(args.size, args.paper, args.dpi, args.bleed, args.margin, args.layout, args.back_offset,
-                        args.png, args.title or "", back=sources.back)
+                        args.png, args.title or "", back=sources.back, template=args.template, cmyk=args.cmyk,
+                        cmyk_profile=args.cmyk_profile, sheet=args.sheet, die_line=args.die_line)
     copies = dict(args.copies)
     unknown = sorted(set(copies) - {c.id for c in (*counters.units, *counters.leaders, *counters.markers)})
     if unknown:
@@ -149,12 +158,22 @@ def register(subparsers: Any) -> None:
     p.add_argument("--size", type=_size, default=Fraction(5, 8), help='counter size in inches (default 5/8)')
     p.add_argument("--dpi", type=_dpi, default=300)
     p.add_argument("--px", type=int, default=None, help="pixel size for screen images (overrides --size/--dpi)")
+    p.add_argument("--template", default=None, metavar="NAME|FILE",
+                   help="counter template: a bundled one (nato, leader, marker, ...) or a template file")
     p.add_argument("--out", required=True, metavar="DIR")
     p.set_defaults(func=_guarded(cmd_counters))
 
     p = subparsers.add_parser("sheets", help="print-ready counter sheets (PDF, optional PNG pages)")
     p.add_argument("sources", nargs="+", metavar="SCENARIO_OR_COUNTERS")
-    p.add_argument("--size", type=_size, default=Fraction(5, 8), help="counter size in inches: 1/2 9/16 5/8 3/4 1")
+    p.add_argument("--size", type=_size, default=Fraction(5, 8), help="counter size: 5/8, 0.6in, 16mm (default 5/8)")
+    p.add_argument("--template", default=None, metavar="NAME|FILE",
+                   help="counter template: a bundled one (nato, leader, marker, ...) or a template file")
+    p.add_argument("--sheet", default=None, metavar="NAME",
+                   help="sheet template (letter, a4, tgc-large-punchout, tgc-medium-punchout, factory-punchboard-a3): "
+                        "paper, bleed, gap and margin; overrides --paper/--bleed/--margin")
+    p.add_argument("--cmyk", action="store_true", help="write DeviceCMYK through an ICC profile with its output intent")
+    p.add_argument("--cmyk-profile", default=None, metavar="ICC", help="CMYK output profile (default: FOGRA39)")
+    p.add_argument("--die-line", action="store_true", help="add the cut paths on a 'Die line' layer (DieCut spot colour)")
     p.add_argument("--paper", choices=("letter", "a4"), default="letter")
     p.add_argument("--dpi", type=_dpi, default=300)
     p.add_argument("--bleed", type=_inches, default=Fraction(1, 16), help="bleed in inches (default 1/16)")

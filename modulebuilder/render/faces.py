@@ -161,9 +161,15 @@ def _rendered(jobs: list[FaceJob], size_px: int, dpi: float | None,
 
 
 def render_faces(counters: CounterSet, size_px: int, *, dpi: float | None = None, workers: int | None = None,
-                 progress: Progress | None = None, back: BackTreatment = "disordered") -> dict[str, Image.Image]:
+                 progress: Progress | None = None, back: BackTreatment = "disordered",
+                 template: str | None = None) -> dict[str, Image.Image]:
     """Every face of ``counters``, keyed ``"<id>/front"`` / ``"<id>/back"``, in :func:`face_jobs` order.
     Faces whose text cannot be printed legibly are all reported at once (:class:`FacesDoNotFit`)."""
+    if _data_template(template) is not None:
+        drawings = face_drawings(counters, size_px, dpi=dpi, back=back, template=template)
+        if progress:
+            progress(len(drawings), len(drawings))
+        return {k: to_image(d) for k, d in drawings.items()}
     jobs = face_jobs(counters, back)
     out: dict[str, Image.Image] = {}
     misfits: list[TextDoesNotFit] = []
