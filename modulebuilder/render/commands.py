@@ -24,8 +24,8 @@ def _size(text: str) -> Fraction:
     from modulebuilder.render.sheet_templates import length
     try:
         value = length(text)
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"counter size {text!r}: give inches (5/8, 0.6in) or millimetres (16mm)") from None
+    except (ValueError, ZeroDivisionError) as exc:
+        raise argparse.ArgumentTypeError(f"counter size: {exc}") from None
     if not MIN_COUNTER_IN <= value <= MAX_COUNTER_IN:
         raise argparse.ArgumentTypeError(f"counter size {text!r}: choose between {MIN_COUNTER_IN} and {MAX_COUNTER_IN} inches "
                                          f"(common sizes: {', '.join(str(s) for s in COUNTER_SIZES)})")
@@ -33,8 +33,10 @@ def _size(text: str) -> Fraction:
 
 
 def _inches(text: str) -> Fraction:
+    """A length for bleeds, margins and hexes: inches or any unit :mod:`modulebuilder.measure` reads."""
+    from modulebuilder.measure import parse_length
     try:
-        return parse_inches(text)
+        return parse_length(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -176,8 +178,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--die-line", action="store_true", help="add the cut paths on a 'Die line' layer (DieCut spot colour)")
     p.add_argument("--paper", choices=("letter", "a4"), default="letter")
     p.add_argument("--dpi", type=_dpi, default=300)
-    p.add_argument("--bleed", type=_inches, default=Fraction(1, 16), help="bleed in inches (default 1/16)")
-    p.add_argument("--margin", type=_inches, default=Fraction(1, 4), help="paper margin in inches (default 1/4)")
+    p.add_argument("--bleed", type=_inches, default=Fraction(1, 16), help="bleed: 1/16, 1.5mm (default 1/16 in)")
+    p.add_argument("--margin", type=_inches, default=Fraction(1, 4), help="paper margin: 1/4, 6mm (default 1/4 in)")
     p.add_argument("--layout", choices=("duplex", "gutter", "both"), default="duplex")
     p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
                    help="shift back pages by X,Y mm to correct duplex drift (see calibration.pdf)")

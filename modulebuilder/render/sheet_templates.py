@@ -7,16 +7,15 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from modulebuilder.render.physical import MM_PER_INCH, POINTS_PER_INCH, PAPER_POINTS, parse_inches
+from modulebuilder.render.physical import POINTS_PER_INCH, PAPER_POINTS
 
 SHEETS = Path(__file__).resolve().parents[1] / "templates" / "sheets.yaml"
 
 
 def length(text: str | float | int) -> Fraction:
-    """``"5/8"``, ``"0.6in"``, ``"16mm"`` or a number of inches -> inches."""
-    if isinstance(text, str) and text.strip().endswith("mm"):
-        return (Fraction(text.strip()[:-2].strip()) / Fraction(MM_PER_INCH)).limit_denominator(100_000)
-    return parse_inches(text)
+    """``"5/8"``, ``"0.6in"``, ``"16mm"`` or a number of inches -> inches (:mod:`modulebuilder.measure`)."""
+    from modulebuilder.measure import parse_length
+    return parse_length(text)
 
 
 @dataclass(frozen=True)
