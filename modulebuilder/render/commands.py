@@ -41,6 +41,13 @@ def _inches(text: str) -> Fraction:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _positive_inches(text: str) -> Fraction:
+    value = _inches(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"length {text!r} must be greater than zero")
+    return value
+
+
 def _offset(text: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in text.split(","))
@@ -193,9 +200,9 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("map", help="render the map (PNG) and its print versions (PDF, full and tiled)")
     p.add_argument("map", metavar="MAP_OR_SCENARIO")
     p.add_argument("--hex-size", type=float, default=None, help="PNG hex size, centre to vertex in px")
-    p.add_argument("--hex-inches", type=_inches, default=DEFAULT_HEX_INCHES,
+    p.add_argument("--hex-inches", type=_positive_inches, default=DEFAULT_HEX_INCHES,
                    help="printed hex size across the flats, inches (default 3/4)")
-    p.add_argument("--dpi", type=_dpi, default=150, help="resolution of the print PDFs (default 150)")
+    p.add_argument("--dpi", type=_dpi, default=300, help="resolution of the print PDFs (default 300)")
     p.add_argument("--paper", choices=("letter", "a4"), default="letter")
     p.add_argument("--out", required=True, metavar="DIR")
     p.set_defaults(func=_guarded(cmd_map))
