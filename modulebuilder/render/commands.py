@@ -161,6 +161,15 @@ def cmd_map(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_aids(args: argparse.Namespace) -> int:
+    from modulebuilder.definitions import load_scenario
+    from modulebuilder.render.aids import write_aids
+    scenarios = [load_scenario(p) for p in args.scenarios]
+    for f in write_aids(scenarios, Path(args.out), paper=args.paper, template=args.template):
+        print(f)
+    return 0
+
+
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("counters", help="render one PNG per counter face")
     p.add_argument("sources", nargs="+", metavar="SCENARIO_OR_COUNTERS")
@@ -196,6 +205,14 @@ def register(subparsers: Any) -> None:
     p.add_argument("--title", default="", help="text in each sheet's footer")
     p.add_argument("--out", required=True, metavar="DIR")
     p.set_defaults(func=_guarded(cmd_sheets))
+
+    p = subparsers.add_parser("aids", help="game aids per scenario: set-up card, order of battle, turn track, tables (PDF)",
+                              description="Example: modulebuilder aids scenarios/borodino.yaml --out out/aids")
+    p.add_argument("scenarios", nargs="+", metavar="SCENARIO")
+    p.add_argument("--paper", choices=("letter", "a4"), default="letter")
+    p.add_argument("--template", default=None, metavar="NAME|FILE", help="counter template for the counters shown")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.set_defaults(func=_guarded(cmd_aids))
 
     p = subparsers.add_parser("map", help="render the map (PNG) and its print versions (PDF, full and tiled)")
     p.add_argument("map", metavar="MAP_OR_SCENARIO")
