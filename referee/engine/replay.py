@@ -21,6 +21,7 @@ from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal
 S = TypeVar("S")
 
 ROLL = "roll"          # the engine's event type that pays an owed roll
+UNREADABLE = "unreadable"   # a line a log reader could not read (step, line, why): ruled, changes nothing
 GC_THRESHOLD = 50_000  # allocations between young-generation collections during a replay (default 700)
 
 
@@ -60,6 +61,10 @@ def step(game: Game[S], index: int, event: Mapping[str, Any]) -> tuple[Ruling, G
     """Rule on one event.  Returns the ruling, the new game and the event as played (referee rolls filled)."""
     if event.get("type") == ROLL:
         return _pay_roll(game, index, event)
+    if event.get("type") == UNREADABLE:
+        where = f"step {event['step']}: " if "step" in event else ""
+        return (illegal(UNREADABLE, [Error("log", UNREADABLE, f"{where}cannot read {event.get('line', '')!r}: "
+                                           f"{event.get('why', '')}")]).with_index(index), game, dict(event))
     if game.pending is not None:
         p = game.pending
         owed = ", ".join(purpose for _, purpose in p.owed)

@@ -31,7 +31,7 @@ from referee.engine.references import Names
 
 # Importing the verb modules declares their verbs in the registry.
 from . import activation, combat, firing, moving, reforming, reinforcements, setup, turning  # noqa: F401
-from . import procedure, views
+from . import actors, procedure, views
 from .state import MPState
 from .verbs import VERBS
 
@@ -46,6 +46,7 @@ class MusketAndPike(ProcedureRuleset):
     id = "musket-and-pike"
     name = "Musket & Pike (facing, formations, Rally)"
     verbs = VERBS
+    notation = f"{__package__}.notation"     # the chat notation of .vlog files (referee.logs.notation)
 
     def __init__(self) -> None:
         self._names_cache: dict[int, tuple[Any, Names]] = {}
@@ -88,6 +89,8 @@ class MusketAndPike(ProcedureRuleset):
 
     def progress(self, state: MPState) -> tuple[str, str]:
         return state.label()
+
+    actor = staticmethod(actors.actor)    # whose act an event is (referee.engine.actors): hosted games
 
 
 RULESET = MusketAndPike()
