@@ -74,20 +74,38 @@ def test_referee_check_rules_the_sample_game(scenario):
     assert body["state"]["ruleset"] == "classic-hex" and body["state"]["turn"] == 2
 
 
-def test_the_service_checks_a_bridgehead_log(scenario, tmp_path):
-    from modulebuilder.definitions import resolve
-    from referee.service import create_app
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'referee.sqlite'}", "TESTING": True})
-    client = app.test_client()
-    listed = {r["id"]: r for r in client.get("/api/v1/rulesets").json["rulesets"]}
+SERVICE_SCRIPT = r"""
+import json, sys, tempfile
+from pathlib import Path
+from modulebuilder.definitions import load_scenario, resolve
+from referee.service import create_app
+game = Path(sys.argv[1])
+app = create_app({"DATABASE_URL": f"sqlite:///{tempfile.mkdtemp()}/referee.sqlite", "TESTING": True})
+client = app.test_client()
+out = {"rulesets": client.get("/api/v1/rulesets").json}
+log = json.loads((game / "sample-game.json").read_text("utf-8"))
+log["scenario"] = resolve(load_scenario(game / "scenarios" / "bridgehead.yaml"))
+resp = client.post("/api/v1/check", json=log)
+out["check"] = [resp.status_code, resp.json]
+bad = client.post("/api/v1/check", json={**log, "events": [{"type": "attack", "side": "American",
+                                                            "attackers": ["nobody"], "target": "0705"}]})
+out["bad"] = [bad.status_code, bad.json]
+print(json.dumps(out))
+"""
+
+
+def test_the_service_checks_a_bridgehead_log(scenario):
+    """POST /api/v1/check in a fresh process (as a server started after the install would see it)."""
+    run = subprocess.run([sys.executable, "-c", SERVICE_SCRIPT, str(GAME)], capture_output=True, text=True,
+                         timeout=600, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    listed = {r["id"]: r for r in out["rulesets"]["rulesets"]}
     assert {"move", "attack", "retreat", "advance", "end_phase", "roll"} <= set(listed["classic-hex"]["event_types"])
-    log = json.loads((GAME / "sample-game.json").read_text("utf-8"))
-    log["scenario"] = resolve(scenario)
-    resp = client.post("/api/v1/check", json=log)
-    assert resp.status_code == 200, resp.json
-    rulings = resp.json["rulings"]
+    status, body = out["check"]
+    assert status == 200, body
+    rulings = body["rulings"]
     assert [r["verdict"] for r in rulings].count("illegal") == 4
     assert rulings[15]["results"][-1] == {"unit": "us-b-89", "effect": "eliminated", "rule": "7.1"}
-    bad = client.post("/api/v1/check", json={**log, "events": [{"type": "attack", "side": "American",
-                                                                 "attackers": ["nobody"], "target": "0705"}]})
-    assert bad.status_code in (400, 422) and "nobody" in bad.json["error"]["message"]
+    status, body = out["bad"]
+    assert status in (400, 422) and "nobody" in body["error"]["message"], body
