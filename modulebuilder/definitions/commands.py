@@ -74,7 +74,7 @@ def _print_problems(problems: Any) -> None:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     files = expand(args.files)
-    problems: list[Problem] = validate_files(files)
+    problems: list[Problem] = validate_files(files) + empty_folders(args.files)
     if problems:
         _print_problems(problems)
         return 1
@@ -93,8 +93,14 @@ def expand(paths: list[str]) -> list[str]:
     return out
 
 
+def empty_folders(paths: list[str]) -> list[Problem]:
+    """A folder with no definition file in it is a mistake (a wrong path), not a success of 0 files."""
+    return [Problem(os.path.normpath(p), 1, 1, "file", "no definition files (*.yaml, *.yml) in this folder")
+            for p in paths if os.path.isdir(p) and not expand([p])]
+
+
 def cmd_resolve(args: argparse.Namespace) -> int:
-    doc = resolve(load_scenario(args.scenario))
+    doc = resolve(load_scenario(args.scenario, command="resolve"))
     if args.format == "json":
         text = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
     else:
@@ -139,7 +145,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
     problems: list[Problem] = []
     for path in args.scenarios:
         try:
-            print("\n".join(summary_lines(load_scenario(path))))
+            print("\n".join(summary_lines(load_scenario(path, command="summary"))))
         except DefinitionError as exc:
             problems += exc.problems
     _print_problems(problems)

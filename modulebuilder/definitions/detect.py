@@ -20,9 +20,11 @@ _KEYS: tuple[tuple[Kind, frozenset[str]], ...] = (
     ("map", frozenset({"grid"})),
     ("counters", frozenset({"units", "leaders", "activation_groups", "markers"})),
     ("tables", frozenset({"movement_costs", "shock_terrain", "odds", "shock_results", "fire"})),
+    ("game", frozenset({"unit_types", "factors", "version"})),
 )
 
-_FOLDERS: dict[str, Kind] = {"counters": "counters", "maps": "map", "scenarios": "scenario", "tables": "tables"}
+_FOLDERS: dict[str, Kind] = {"counters": "counters", "maps": "map", "scenarios": "scenario", "tables": "tables",
+                             "games": "game"}
 
 
 def kind_from_header(text: str) -> Kind | None:
@@ -60,3 +62,17 @@ def kind_from_folder(path: str) -> Kind | None:
         if folder in _FOLDERS:
             return _FOLDERS[folder]
     return None
+
+
+def kind_of_document(file: str, data: Any) -> tuple[Kind | None, str | None]:
+    """The kind (and header ruleset) of a parsed file, in the order of trust above (header, keys, folder)."""
+    try:
+        with open(file, encoding="utf-8") as f:
+            kind, ruleset = header(f.read(2000))
+    except (OSError, UnicodeDecodeError):
+        kind, ruleset = None, None
+    return kind or kind_of_data(data) or kind_from_folder(file), ruleset
+
+
+KIND_NAMES: dict[str, str] = {"counters": "counters", "map": "map", "scenario": "scenario", "tables": "tables",
+                              "game": "game", "resolved-scenario": "resolved scenario"}
