@@ -10,8 +10,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
-from ..model import ActivationGroup, CounterSet, Face, Leader, Marker, Unit
+from ..model import ActivationGroup, CounterSet, Face, Leader, Marker, Unit, Values
 from .entries import Entry, entries
+from .game import unknown_kinds
 from .problems import Problem
 from .yamlpos import Located
 
@@ -51,14 +52,16 @@ class CounterEntries:
         return out
 
 
-def check_counters(found: CounterEntries) -> list[Problem]:
-    """Problems the schema cannot see: duplicate ids, unknown activation groups, ranges out of order."""
+def check_counters(found: CounterEntries, kinds: Sequence[str] = ()) -> list[Problem]:
+    """Problems the schema cannot see: duplicate ids, unknown activation groups, ranges out of order, kinds
+    that are not among ``kinds`` (the unit types the ruleset and the game declare; empty: any)."""
     return [
         *_duplicates(found.units + found.leaders, "unit or leader"),
         *_duplicates(found.activation_groups, "activation group"),
         *_duplicates(found.markers, "marker"),
         *_activation_group_refs(found),
         *_ranges(found.units),
+        *unknown_kinds(found.units, kinds),
     ]
 
 
@@ -101,11 +104,11 @@ def _suggest(name: str, known: Iterable[str]) -> str:
 
 # --------------------------------------------------------------------------------------------- model
 
-def build_counters(found: CounterEntries) -> CounterSet:
+def build_counters(found: CounterEntries, factors: Sequence[str] = ()) -> CounterSet:
     """The model of checked entries (call only when :func:`check_counters` and the schema found nothing)."""
     return CounterSet(
         activation_groups=tuple(build_activation_group(e) for e in found.activation_groups),
-        units=tuple(build_unit(e) for e in found.units),
+        units=tuple(build_unit(e, factors) for e in found.units),
         leaders=tuple(build_leader(e) for e in found.leaders),
         markers=tuple(build_marker(e) for e in found.markers),
     )
@@ -120,7 +123,8 @@ def build_activation_group(e: Entry) -> ActivationGroup:
     )
 
 
-def build_unit(e: Entry) -> Unit:
+def build_unit(e: Entry, factors: Sequence[str] = ()) -> Unit:
+    """``factors``: the factor fields the game declares, kept in ``Unit.fields`` in the game's order."""
     d = e.data
     front = Face(**{k: d.get(k) for k in FACE_FIELDS})
     flags = frozenset(d.get("flags", ()))
@@ -131,6 +135,9 @@ def build_unit(e: Entry) -> Unit:
         cav_type=d.get("cav_type"), corps=d.get("corps", ""),
         brigade=d["brigade"] if "brigade" in d else derive_brigade(d["name"]),
         flags=flags, source=e.where, size=d.get("size", 1), short_name=d.get("short_name"),
+        count=d.get("count", 1), echelon=d.get("echelon"),
+        fields=Values({f: d[f] for f in factors if f in d}),
+        back_fields=Values({f: d["back"][f] for f in factors if f in d.get("back", {})}),
     )
 
 
@@ -140,6 +147,7 @@ def build_leader(e: Entry) -> Leader:
         id=d["id"], name=d["name"], side=e.side or "", orders_rating=d.get("orders_rating"),
         delay_rating=d.get("delay_rating"), drm=d.get("drm"), command_range=d.get("command_range"), ma=d.get("ma"),
         flags=frozenset(d.get("flags", ())), source=e.where, short_name=d.get("short_name"),
+        count=d.get("count", 1),
     )
 
 

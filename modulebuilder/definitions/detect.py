@@ -20,9 +20,11 @@ _KEYS: tuple[tuple[Kind, frozenset[str]], ...] = (
     ("map", frozenset({"grid"})),
     ("counters", frozenset({"units", "leaders", "activation_groups", "markers"})),
     ("tables", frozenset({"movement_costs", "shock_terrain", "odds", "shock_results", "fire"})),
+    ("game", frozenset({"unit_types", "factors", "version"})),
 )
 
-_FOLDERS: dict[str, Kind] = {"counters": "counters", "maps": "map", "scenarios": "scenario", "tables": "tables"}
+_FOLDERS: dict[str, Kind] = {"counters": "counters", "maps": "map", "scenarios": "scenario", "tables": "tables",
+                             "games": "game"}
 
 
 def kind_from_header(text: str) -> Kind | None:

@@ -9,8 +9,9 @@ from ..model import Scenario
 from . import assemble
 from .entries import Entry, entries
 from .files import read_document, relative_to
-from .loaders import (CheckedCounters, CheckedMap, CheckedTables, check_counter_files, check_map, check_tables,
-                      ruleset_problems)
+from .game import CheckedGame, check_game
+from .loaders import (CheckedCounters, CheckedMap, CheckedTables, check_counter_files, check_game_file, check_map,
+                      check_tables, ruleset_problems)
 from .maps import missing_table_rows
 from .placements import Placed, build_placements, build_reinforcement, check_placements
 from .problems import Problem, raise_if_any
@@ -45,18 +46,20 @@ def check_scenario(path: str | os.PathLike[str]) -> CheckedScenario:
     refs = _file_refs(doc)
     problems += refs.problems
 
+    game = check_game_file(refs.game) if refs.game else check_game(doc, ("game",))
+    problems += game.problems
     the_map = check_map(refs.map) if refs.map else CheckedMap(None)
-    counters = check_counter_files(refs.counters, ruleset)
+    counters = check_counter_files(refs.counters, ruleset, game)
     tables = check_tables(refs.tables, ruleset) if refs.tables else CheckedTables(None, [])
     problems += the_map.problems + counters.problems + tables.problems
     problems += _scenario_checks(doc, the_map, counters, setup_rules(ruleset))
     if the_map.doc is not None and tables.doc is not None:
         problems += missing_table_rows(the_map.doc, the_map.refs, tables.data, tables.doc.file)
 
-    files = [doc.file] + [f for f in [refs.map, *refs.counters, refs.tables] if f]
+    files = [doc.file] + [f for f in [refs.map, *refs.counters, refs.tables, refs.game] if f]
     if problems or the_map.doc is None:
         return CheckedScenario(problems, None, files)
-    return CheckedScenario([], _build(doc, the_map, counters, tables), files)
+    return CheckedScenario([], _build(doc, the_map, counters, tables, game), files)
 
 
 @dataclass
@@ -65,6 +68,7 @@ class FileRefs:
     map: str | None = None
     counters: list[str] = field(default_factory=list)
     tables: str | None = None
+    game: str | None = None
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -86,6 +90,7 @@ def _file_refs(doc: Located) -> FileRefs:
     refs.counters = [f for i in range(len(counters) if isinstance(counters, list) else 0)
                      if (f := existing(("counters", i)))]
     refs.tables = existing(("tables",))
+    refs.game = existing(("game",))          # a game file (an inline game mapping is not a path)
     return refs
 
 
@@ -123,13 +128,14 @@ def _reinforcement_groups(doc: Located, groups: set[str]) -> Iterable[Problem]:
             yield e.problem("ag", f"no activation group {ag!r}")
 
 
-def _build(doc: Located, the_map: CheckedMap, counters: CheckedCounters, tables: CheckedTables) -> Scenario:
+def _build(doc: Located, the_map: CheckedMap, counters: CheckedCounters, tables: CheckedTables,
+           game: CheckedGame) -> Scenario:
     pieces = counters.found.pieces()
     placed = [Placed(e) for e in entries(doc, "setup")]
     reinforcements = [build_reinforcement(e) for e in entries(doc, "reinforcements")]
     order = [p.piece for p in placed] + [u for r in reinforcements for u in r.units]
     line, _ = doc.position(())
     return assemble.scenario(
-        doc.data, map_def=the_map.model(), counters=assemble.in_play(counters.found, order),
+        doc.data, map_def=the_map.model(), counters=assemble.in_play(counters.found, order, game.factors),
         setup=build_placements(placed, pieces), reinforcements=tuple(reinforcements),
-        tables=tables.data, source=f"{doc.file}:{line}")
+        tables=tables.data, source=f"{doc.file}:{line}", game=game.game)
