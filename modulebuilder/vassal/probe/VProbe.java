@@ -137,6 +137,19 @@ public class VProbe {
       String title = w instanceof java.awt.Dialog ? ((java.awt.Dialog) w).getTitle()
         : w instanceof java.awt.Frame ? ((java.awt.Frame) w).getTitle() : "";
       System.out.println("window: " + title + " | " + w.getClass().getSimpleName() + " " + w.getWidth() + "x" + w.getHeight());
+      if (w instanceof java.awt.Dialog) {
+        final List<String> texts = new ArrayList<>();
+        texts(w, texts);
+        System.out.println("dialog: " + title + " = " + String.join(" ", texts).replace('\n', ' '));
+      }
+    }
+  }
+
+  static void texts(Container c, List<String> out) {
+    for (final Component k : c.getComponents()) {
+      if (k instanceof javax.swing.JLabel && ((javax.swing.JLabel) k).getText() != null) out.add(((javax.swing.JLabel) k).getText());
+      else if (k instanceof javax.swing.text.JTextComponent) out.add(((javax.swing.text.JTextComponent) k).getText());
+      if (k instanceof Container) texts((Container) k, out);
     }
   }
 
