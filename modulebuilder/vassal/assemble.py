@@ -114,12 +114,14 @@ def counter_pngs(counters: CounterSet, size: int, cache: ImageCache, back: BackT
     return {k: v for k, v in out.items() if v is not None}
 
 
-def map_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache) -> tuple[bytes, HexLayout]:
-    """(PNG bytes, HexLayout) of the rendered map; the layout is recomputed, only the pixels are cached."""
-    from ..render import render_map
+def map_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache, counter_px: int) -> tuple[bytes, HexLayout]:
+    """(PNG bytes, HexLayout) of the module's map (place names clear of ``counter_px`` counters,
+    mapnames.py); the layout is recomputed, only the pixels are cached."""
     from ..render.map import map_layout
+    from .mapnames import module_map_png
     layout, _ = map_layout(mapdef, hex_size)
-    data = cache.get_or_make(key_of("map", mapdef, hex_size), lambda: png(render_map(mapdef, hex_size)[0]))
+    data = cache.get_or_make(key_of("map", mapdef, hex_size, counter_px),
+                             lambda: module_map_png(mapdef, hex_size, counter_px))
     return data, layout
 
 
@@ -176,7 +178,7 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
     grids: dict[str, VassalHexGrid] = {}
     layouts: list[HexLayout] = []
     for mid, mapdef in maps.items():
-        data, layout = map_png(mapdef, hex_size, cache)
+        data, layout = map_png(mapdef, hex_size, cache, size)
         image = f"map-{mid}.png"
         images.append((image, data))
         grids[mid] = vassal_grid(mapdef.grid, layout.center)
