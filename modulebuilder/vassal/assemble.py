@@ -18,7 +18,8 @@ from PIL import Image
 from ..hexgrid import HexLayout
 from ..model import CounterSet, MapDef, Scenario, Unit
 from ..render.counters import BackTreatment, back_treatment
-from . import about, cup, holding, ids, twohex
+from . import about, cup, holding, ids, play, twohex
+from .play import Die
 from .turns import turn_track
 from .buildfile import DEFAULT_ZOOM, MapSpec, ModuleSpec, build_file
 from .metadata import VASSAL_TARGETS
@@ -230,12 +231,22 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
                       two_hex_width=twohex.padded_size(size, spacing)[0] if spacing else None,
                       palette_order=sides + ("Markers",), charts=tuple((t, img) for t, img, _ in chart_entries),
                       about_image="about.png", about_page="help/about.html",
-                      zoom_levels=tuple(sorted({*DEFAULT_ZOOM, fit})), zoom_start=fit, vassal_version=vassal_version)
+                      zoom_levels=tuple(sorted({*DEFAULT_ZOOM, fit})), zoom_start=fit, vassal_version=vassal_version,
+                      die=module_die(scenarios))
     entries = [("buildFile.xml", build_file(spec)), ("moduledata", moduledata(name, version, description, vassal_version))]
     entries += [(f"images/{n}", d) for n, d in sorted(images)]
     entries.append(("help/about.html", about.about_html(info)))
     entries += setup_entries
     return first_map.id, deterministic_zip(entries)
+
+
+def module_die(scenarios: Sequence[Scenario]) -> Die:
+    """The one dice button: the die the scenarios' rulesets roll (they must agree)."""
+    dice = {play.die(s) for s in scenarios}
+    if len(dice) > 1:
+        raise ValueError("all scenarios of one module must roll the same die "
+                         f"({', '.join(sorted(d.text for d in dice))})")
+    return dice.pop()
 
 
 def fit_zoom(size: tuple[int, int], view: tuple[int, int] = FIT_VIEW) -> float:
