@@ -87,6 +87,31 @@ public class VProbe {
         Thread.sleep(1500);
         shoot(gm.getPlayerWindow(), new File(outDir, name + ".png"));
       }
+      else if (args[i].startsWith("button=")) {
+        final String text = args[i].substring(7);
+        SwingUtilities.invokeAndWait(() -> {
+          for (final Component b : gm.getToolBar().getComponents()) {
+            if (b instanceof AbstractButton && text.equals(((AbstractButton) b).getText())) {
+              ((AbstractButton) b).doClick();
+              return;
+            }
+          }
+          VCheck.fail("no toolbar button " + text);
+        });
+      }
+      else if (args[i].startsWith("window=")) {
+        // window=TITLE_PART:NAME -- shoot the visible window whose title contains TITLE_PART
+        final String[] f = args[i].substring(7).split(":", 2);
+        Thread.sleep(1500);
+        Window found = null;
+        for (final Window w : Window.getWindows()) {
+          final String t = w instanceof java.awt.Dialog ? ((java.awt.Dialog) w).getTitle()
+            : w instanceof java.awt.Frame ? ((java.awt.Frame) w).getTitle() : "";
+          if (w.isShowing() && t != null && t.contains(f[0])) found = w;
+        }
+        if (found == null) VCheck.fail("no window titled " + f[0]);
+        else shoot(found, new File(outDir, f[1] + ".png"));
+      }
       else if (args[i].startsWith("charts=")) {
         final String name = args[i].substring(7);
         final Window[] cw = new Window[1];
