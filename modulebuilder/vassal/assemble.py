@@ -180,6 +180,8 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
     layouts: list[HexLayout] = []
     for mid, mapdef in maps.items():
         data, layout = map_png(mapdef, hex_size, cache, size)
+        if not map_specs:
+            main_size = Image.open(io.BytesIO(data)).size      # the map that opens first is fitted to the view
         image = f"map-{mid}.png"
         images.append((image, data))
         grids[mid] = vassal_grid(mapdef.grid, layout.center)
@@ -223,7 +225,6 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
     images += [(img, data) for _, img, data in chart_entries]
     info = about.about_text(name, version, vassal_version, scenarios)
     images.append(("about.png", about.about_png(info)))
-    main_size = Image.open(io.BytesIO(images[0][1])).size
     fit = fit_zoom(main_size)
     spec = ModuleSpec(name=name, version=version, description=description, sides=sides,
                       prototypes=prototypes, pieces=tuple(specs), maps=tuple(map_specs),
