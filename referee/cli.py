@@ -45,6 +45,8 @@ def read_any_log(path: str, module: str | None):
 def cmd_check(args: argparse.Namespace) -> int:
     from referee.engine.replay import final_state, replay
     log = read_any_log(args.log, args.module)
+    for warning in getattr(log, "warnings", ()):
+        print(f"warning: {warning}", file=sys.stderr)
     result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=args.format == "text")
     if args.format == "json":
         body = {"rulings": [r.to_dict() for r in result.rulings], "state": final_state(result.game)}

@@ -29,6 +29,7 @@ SHOWN_CHARS = 60               # how much of a line too long to read its ruling 
 MAX_CHAT_CHARS = 2000          # a typed line longer than this is not a declaration; refuse, don't parse it
 ROLL_REPORT = re.compile(r"^\*+\s*(?P<die>[\w ]+?)\s*=\s*(?P<value>-?\d*)\s*\*+\s*(?:<(?P<player>[^>]*)>)?\s*$")
 PLAYER_CHAT = re.compile(r"^<(?P<player>[^>]*)>\s+-\s?(?P<text>.*)$", re.S)
+DECK = "deck;"                 # a deck's type (a DrawPile's contents: the activation cup)
 UNDO_REPORT = "CHAT* UNDO: "       # the root of a step the engine's Undo logged
 MOVE_REPORT = re.compile(r"^\*\s*(?P<name>.+?) moves (?P<src>.*?) -> (?P<dst>.*?)\s*\*$")
 
@@ -155,7 +156,7 @@ def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str) -> Iterator
                 yield PropertyChanged(step, fields[1], fields[3])
         elif cmd.startswith("+/"):
             pid, ptype, pstate = (seqenc.decode(cmd[2:], "/") + ["", ""])[:3]
-            if ptype != "stack":
+            if ptype != "stack" and not ptype.startswith(DECK):     # containers, not pieces
                 table[pid] = parse_piece(pid, ptype, pstate)
                 yield PieceChange(step, None, table[pid])
         elif cmd.startswith("-/"):
@@ -175,8 +176,9 @@ def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str) -> Iterator
                 yield from _changed(table, step, pid, moved, player)
     except VassalFileError as e:
         yield Unreadable(step, str(e))
-    except (IndexError, ValueError) as e:
-        yield Unreadable(step, f"malformed command {cmd[:60]!r} ({e})")
+    except (IndexError, ValueError):
+        yield Unreadable(step, f"command {cmd[:60]!r} is not one this reader understands (a field is missing "
+                               "or a number is not one)")
 
 
 def _changed(table: dict[str, PieceInfo], step: int, pid: str, new: PieceInfo,
