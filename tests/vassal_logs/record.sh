@@ -59,5 +59,10 @@ record undo "$FIX/tiny.vmod" "$TMP/tiny.vsav"
 record schevardino-command "$BORODINO_VMOD" "$TMP/schevardino.vsav"
 record borodino-game "$BORODINO_VMOD" "$TMP/borodino.vsav"        # the cup, an Undo, a typo, a roll
 record schevardino-game "$BORODINO_VMOD" "$TMP/schevardino.vsav"  # !command, an Undo, a typo, a fire roll
+record pbem-turn1 "$FIX/tiny.vmod" "$TMP/tiny.vsav"                # play by e-mail: turn 2 begins where 1 ended
+.venv/bin/python "$HERE/pbem_setup.py" "$FIX/pbem-turn1.vlog" "$TMP/pbem-after1.vsav"
+record pbem-turn2 "$FIX/tiny.vmod" "$TMP/pbem-after1.vsav"
+sh "$TOOLS/vrecord.sh" "$FIX/tiny.vmod" "$TMP/tiny.vsav" "$FIX/pbem-turn2-script.json" "$FIX/pbem-turn2-rewound.vlog" \
+  > "$TMP/rewound.txt" 2>&1 || { cat "$TMP/rewound.txt"; exit 1; }                  # the same turn from the start
 .venv/bin/python "$HERE/doc_examples.py" > "$FIX/docs-script.json"
 record docs "$FIX/tiny.vmod" "$TMP/tiny.vsav"
