@@ -175,6 +175,6 @@ def board_position(ruleset_state: Any, stored: Iterable[tuple[Mapping[str, Any],
     return {**out, **dropped}
 
 
-def on_hexes(p: Position, hexes: frozenset[str]) -> Position:
+def on_hexes(p: Position) -> Position:
     """The units of a position that stand on a map hex (boxes are the referee's business, not the board's)."""
-    return {u: pl for u, pl in p.items() if pl[0] in hexes}
+    return {u: pl for u, pl in p.items() if pl[0] is not None and pl[0].isdigit()}
