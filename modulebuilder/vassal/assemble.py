@@ -21,7 +21,7 @@ from ..render.counters import BackTreatment, back_treatment
 from . import about, cup, holding, ids, twohex
 from .turns import turn_track
 from .buildfile import DEFAULT_ZOOM, MapSpec, ModuleSpec, build_file
-from .metadata import VASSAL_VERSION
+from .metadata import VASSAL_TARGETS
 from .cache import ImageCache, key_of
 from .gridmap import VassalHexGrid, vassal_grid
 from .metadata import moduledata
@@ -147,10 +147,14 @@ def holding_boxes(scenarios: Sequence[Scenario]) -> tuple[holding.Box, ...]:
 
 
 def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_size: int | None = None,
-                 hex_size: float | None = None) -> tuple[str, bytes]:
-    """(file stem, .vmod bytes) of a module holding every scenario as a predefined set-up."""
+                 hex_size: float | None = None, vassal: str = "3.7") -> tuple[str, bytes]:
+    """(file stem, .vmod bytes) of a module holding every scenario as a predefined set-up, declared for
+    the engine ``vassal`` ("3.6" or "3.7", metadata.VASSAL_TARGETS)."""
     if not scenarios:
         raise ValueError("no scenario to build")
+    if vassal not in VASSAL_TARGETS:
+        raise ValueError(f"--vassal must be one of {', '.join(VASSAL_TARGETS)}, not {vassal!r}")
+    vassal_version = VASSAL_TARGETS[vassal]
     maps: dict[str, MapDef] = {}
     for s in scenarios:
         maps.setdefault(s.map.id, s.map)
@@ -205,7 +209,7 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
                                [m.name for m in map_specs], deck, track.command(s), about.scenario_notes(s))
         file = f"{s.id}.vsav"
         setups.append((s.name, file))
-        setup_entries.append((file, vsav_bytes(text, name, version, description, s.name)))
+        setup_entries.append((file, vsav_bytes(text, name, version, description, s.name, vassal_version)))
 
     orientation = first_map.grid.orientation
     proto_names = sorted({(p.side or "", p.kind) for p in specs})
@@ -214,7 +218,7 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
     sides = tuple(dict.fromkeys(sd.name for s in scenarios for sd in s.sides))
     chart_entries = module_charts(scenarios)
     images += [(img, data) for _, img, data in chart_entries]
-    info = about.about_text(name, version, VASSAL_VERSION, scenarios)
+    info = about.about_text(name, version, vassal_version, scenarios)
     images.append(("about.png", about.about_png(info)))
     main_size = Image.open(io.BytesIO(images[0][1])).size
     fit = fit_zoom(main_size)
@@ -224,8 +228,8 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
                       two_hex_width=twohex.padded_size(size, spacing)[0] if spacing else None,
                       palette_order=sides + ("Markers",), charts=tuple((t, img) for t, img, _ in chart_entries),
                       about_image="about.png", about_page="help/about.html",
-                      zoom_levels=tuple(sorted({*DEFAULT_ZOOM, fit})), zoom_start=fit)
-    entries = [("buildFile.xml", build_file(spec)), ("moduledata", moduledata(name, version, description))]
+                      zoom_levels=tuple(sorted({*DEFAULT_ZOOM, fit})), zoom_start=fit, vassal_version=vassal_version)
+    entries = [("buildFile.xml", build_file(spec)), ("moduledata", moduledata(name, version, description, vassal_version))]
     entries += [(f"images/{n}", d) for n, d in sorted(images)]
     entries.append(("help/about.html", about.about_html(info)))
     entries += setup_entries
@@ -274,11 +278,11 @@ def _round(p: tuple[float, float]) -> tuple[int, int]:
 
 
 def build(scenarios: Sequence[Scenario], out_dir: Path, *, counter_size: int | None = None,
-          hex_size: float | None = None) -> BuildResult:
+          hex_size: float | None = None, vassal: str = "3.7") -> BuildResult:
     """Write ``<out_dir>/<map id>.vmod`` (unchanged bytes are not rewritten) with a cache in out_dir/.cache."""
     start = time.perf_counter()
     cache = ImageCache(out_dir / ".cache")
-    stem, data = module_bytes(scenarios, cache, counter_size=counter_size, hex_size=hex_size)
+    stem, data = module_bytes(scenarios, cache, counter_size=counter_size, hex_size=hex_size, vassal=vassal)
     path = out_dir / f"{stem}.vmod"
     out_dir.mkdir(parents=True, exist_ok=True)
     if not path.exists() or path.read_bytes() != data:

@@ -13,9 +13,9 @@ from lxml import etree
 
 from .gridmap import VassalHexGrid
 from .metadata import VASSAL_VERSION
-from .pieces import PieceSpec
+from .pieces import PALETTE_OPENER, PieceSpec
 from .seqenc import encode
-from .traits import Piece, add_piece
+from .traits import OPEN_PALETTE, Piece, add_piece
 from .turns import PHASE_PROPERTY, TURN_PROPERTY, TurnTrack
 
 P = "VASSAL.build."
@@ -58,6 +58,7 @@ class ModuleSpec:
     about_page: str = ""                         # Help > <name>: sources (an HTML entry of the module)
     zoom_levels: tuple[float, ...] = (0.25, 0.4, 0.6, 0.8, 1.0, 1.5)
     zoom_start: float = 1.0                      # the main map opens at this level (one of zoom_levels)
+    vassal_version: str = VASSAL_VERSION         # the engine version the module declares (metadata.py)
 
 
 def _el(parent: etree._Element | None, tag: str, attrs: Mapping[str, str] | None = None,
@@ -75,7 +76,7 @@ def _el(parent: etree._Element | None, tag: str, attrs: Mapping[str, str] | None
 def build_file(spec: ModuleSpec) -> bytes:
     max_gpid = max((p.gpid for p in spec.pieces), default=0)
     root = _el(None, "GameModule", {
-        "ModuleOther1": "", "ModuleOther2": "", "VassalVersion": VASSAL_VERSION, "description": spec.description,
+        "ModuleOther1": "", "ModuleOther2": "", "VassalVersion": spec.vassal_version, "description": spec.description,
         "name": spec.name, "nextPieceSlotId": str(max_gpid + 1), "version": spec.version})
     _el(root, "module.BasicCommandEncoder")
     doc = _el(root, "module.Documentation")
@@ -171,27 +172,37 @@ def _map(root: etree._Element, m: MapSpec, zoom_levels: tuple[float, ...], zoom_
 
 
 def _palette(root: etree._Element, spec: ModuleSpec) -> None:
-    """The Counters palette as a window of its own, open at the start.
+    """The Counters palette, docked at the left of the player window and open when a game starts.
 
-    The engine docks the FIRST PieceWindow into the player window and always starts it collapsed
-    (PieceWindow.dockMe: ``splitPane.hideLeft()``, 3.6 and 3.7 alike), so a player never saw the palette.
-    A hidden, empty PieceWindow first takes that slot; the real palette is then an ordinary window the engine
-    shows at start and remembers, sized by its list widget.
+    The engine docks the first PieceWindow but always starts it collapsed (PieceWindow.dockMe calls
+    ``splitPane.hideLeft()``, 3.6 and 3.7 alike), and a palette in a window of its own opens only once a
+    player has opened it before (VisibilityOption).  So a StartupGlobalKeyCommand sends OPEN_PALETTE to the
+    one unit of the set-up marked ``OpensPalette=true``, whose Global Hotkey presses the palette's Alt+C
+    (pieces.py).  The engine runs it at every game start, so after closing a game and opening another in
+    the same session it closes the palette again: Alt+C (the Counters button) opens it.
     """
-    _el(root, "module.PieceWindow", {"defaultWidth": "0", "hidden": "true", "hotkey": "", "icon": "",
-                                     "name": "Docked palette (unused)", "scale": "1.0", "text": "", "tooltip": ""})
     window = _el(root, "module.PieceWindow", {
-        "defaultWidth": "0", "hidden": "false", "hotkey": "67,520", "icon": "/images/counter.gif",
+        "defaultWidth": "820", "hidden": "false", "hotkey": "67,520", "icon": "/images/counter.gif",
         "name": "Counters", "scale": "1.0", "text": "Counters", "tooltip": "Counters palette"})
+    _el(root, "module.StartupGlobalKeyCommand", {
+        "deckCount": "0", "filter": f"{PALETTE_OPENER} = true", "hotkey": OPEN_PALETTE,
+        "name": "Open the Counters palette", "reportFormat": "", "reportSingle": "true", "singleMap": "true"})
     folders: dict[tuple[str, ...], etree._Element] = {}
+
+    # One tab per side (and Markers); in a tab a list of groups on the left, and the chosen group's
+    # counters side by side on the right, so the short docked pane shows whole groups at once.
+    tabs = _el(window, "widget.TabWidget", {"entryName": "Counters"})
+    leaves = {p.palette_path for p in spec.pieces if len(p.palette_path) > 1}
 
     def folder(path: tuple[str, ...]) -> etree._Element:
         if path not in folders:
-            parent = window if len(path) == 1 else folder(path[:-1])
-            top = len(path) == 1     # the sides' lists size the window: room for a row of counters
-            folders[path] = _el(parent, "widget.ListWidget", {
-                "divider": "190", "entryName": path[-1], "height": "260" if top else "0", "scale": "1.0",
-                "width": "560" if top else "0"})
+            parent = tabs if len(path) == 1 else folder(path[:-1])
+            if path in leaves:
+                folders[path] = _el(parent, "widget.PanelWidget", {
+                    "entryName": path[-1], "fixed": "true", "nColumns": "12", "scale": "0.75", "vert": "false"})
+            else:
+                folders[path] = _el(parent, "widget.ListWidget", {
+                    "divider": "560", "entryName": path[-1], "height": "0", "scale": "1.0", "width": "0"})
         return folders[path]
 
     for top in spec.palette_order:

@@ -35,6 +35,11 @@ DISORDER_LAYER = "Disorder"   # exposes Disorder_Active (true when the back show
 # layer keeps its name (and so the Disorder_Active property the log readers use) in every ruleset.
 BACK_LABELS: dict[str, tuple[str, str]] = {"disordered": ("Disorder", "+ (D)"), "shaken": ("Shaken", "+ (Shaken)")}
 FLIP_LAYER = "Flipped"        # two-sided markers
+# One unit per set-up says ``OpensPalette=true``: the module's start-up command sends it OPEN_PALETTE, and
+# its Global Hotkey presses the palette's Alt+C, so the docked palette is open when a game starts
+# (buildfile._palette says why the engine needs this).
+PALETTE_OPENER = "OpensPalette"
+UNIT_KINDS = ("infantry", "cavalry", "artillery")
 REPORT_FORMAT = "$location$: $newPieceName$ $menuCommand$ *"
 REPORT_KEYS = (t.CTRL_F, t.CTRL_CLOSE_BRACKET, t.CTRL_OPEN_BRACKET, t.DELETE_KEY, cup.RETURN_KEY)
 FACE_PROPERTIES = (("assault", "Assault"), ("cohesion", "Cohesion"), ("ma", "MA"), ("dfe", "DFE"),
@@ -80,7 +85,8 @@ def prototype_traits(side: str | None, kind: str, orientation: Orientation,
     if side:
         shared.append(t.marker("Side", side))
     shared.append(t.marker("Kind", kind))
-    if kind in ("infantry", "cavalry", "artillery"):
+    if kind in UNIT_KINDS:
+        shared += [t.marker(PALETTE_OPENER, ""), t.global_hotkey(t.OPEN_PALETTE, t.ALT_C)]
         shared.extend(facing_traits(orientation, facing_hour))
     return tuple(shared) + (t.PROTOTYPE_BASE,)
 
@@ -162,9 +168,11 @@ def piece_specs(counters: CounterSet, back: BackTreatment = "disordered", *,
 # --------------------------------------------------------------------------------------------- placing
 
 def placed_piece(spec: PieceSpec, orientation: Orientation, map_id: str, x: int, y: int, *,
-                 facing_hour: int | None = None, disordered: bool = False) -> Piece:
+                 facing_hour: int | None = None, disordered: bool = False, opens_palette: bool = False) -> Piece:
     """The piece as a set-up puts it on a map: prototype expanded, facing and Disorder layer set."""
     shared = prototype_traits(spec.side, spec.kind, orientation, facing_hour)[:-1]
+    if opens_palette:
+        shared = tuple(Trait(tr.type, "true") if tr.type == f"mark;{PALETTE_OPENER}" else tr for tr in shared)
     own = list(spec.own)
     if disordered:
         if not spec.has_back:

@@ -15,8 +15,8 @@ from ..model import Orientation, Scenario
 from ..model import Placement as SetupPlacement
 from . import cup, ids, savecodec, seqenc
 from .holding import reinforcement_key
-from .metadata import moduledata, savedata
-from .pieces import PieceSpec, placed_piece
+from .metadata import VASSAL_VERSION, moduledata, savedata
+from .pieces import UNIT_KINDS, PieceSpec, placed_piece
 from .savecodec import Leaf, Seq
 from .traits import add_piece
 from .zipio import deterministic_zip
@@ -71,12 +71,13 @@ def saved_game_text(scenario_id: str, placements: Sequence[Placement], specs: Ma
         did = ids.stack_id(scenario_id, cup.CUP)
         stack_adds.append(Leaf("+/" + seqenc.encode(
             [did, cup.deck_type(deck.size), cup.deck_state(deck.map_name, deck.x, deck.y, pids)], "/")))
+    opener = next((p.key for p in placements if specs[p.key].kind in UNIT_KINDS), None)
     for stack in stacks(placements):
         pids = []
         for p in stack:
             pid = ids.piece_id(scenario_id, p.key)
             piece = placed_piece(specs[p.key], orientation, p.map_name, p.x, p.y, facing_hour=p.facing,
-                                 disordered=p.disordered)
+                                 disordered=p.disordered, opens_palette=p.key == opener)
             adds.append(Leaf(add_piece(pid, piece)))
             pids.append(pid)
         first = stack[0]
@@ -95,11 +96,11 @@ def saved_game_text(scenario_id: str, placements: Sequence[Placement], specs: Ma
 
 
 def vsav_bytes(text: str, module_name: str, module_version: str, module_description: str,
-               description: str) -> bytes:
+               description: str, vassal_version: str = VASSAL_VERSION) -> bytes:
     return deterministic_zip([
         ("savedGame", savecodec.obfuscate(text, OBFUSCATION_KEY)),
-        ("savedata", savedata(module_version, description)),
-        ("moduledata", moduledata(module_name, module_version, module_description)),
+        ("savedata", savedata(module_version, description, vassal_version)),
+        ("moduledata", moduledata(module_name, module_version, module_description, vassal_version)),
     ])
 
 

@@ -22,7 +22,7 @@ from typing import Any, Mapping
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Ruling
 
-from . import dispatch, legal, scenario_rules, sequence, views
+from . import actors, dispatch, legal, scenario_rules, sequence, views
 from .board import Board, RuleSwitches
 from .state import Static, TGState
 
@@ -158,7 +158,7 @@ class TriumphAndGlory:
         except (ValueError, TypeError) as exc:
             msg = str(exc)
             return [f"scenario.{msg}" if msg.startswith("options.") else f"scenario.options: {msg}"]
-        return []
+        return sequence.start_errors(scenario)
 
     def initial_state(self, scenario: Any) -> TGState:
         return sequence.initial_state(Static.from_scenario(scenario), Board.from_scenario(scenario))
@@ -177,6 +177,8 @@ class TriumphAndGlory:
 
     def is_over(self, state: TGState) -> bool:
         return state.over
+
+    actor = staticmethod(actors.actor)    # whose act an event is (referee.engine.actors): hosted games
 
 
 def _hex_names(grid: Any) -> frozenset[str]:
