@@ -69,6 +69,7 @@ class _Names:
 class TriumphAndGlory:
     id = "triumph-and-glory"
     name = "Triumph & Glory v2.2"
+    from . import wording  # the report's words for this ruleset's rolls (referee/report.py)
 
     def __init__(self) -> None:
         self._names_cache: dict[int, _Names] = {}
