@@ -202,6 +202,20 @@ def test_borodino_jump_to_the_illegal_move_marks_it_on_a_board_that_fits(server:
             expect(page.locator("#luck svg rect.bar-French").first).to_be_attached()
             if shots:
                 page.screenshot(path=str(Path(shots) / "page-luck-1400.png"))
+            # What if, at the illegal move's position: the unit's legal actions, the hexes its moves reach.
+            page.evaluate(f"showStep({k}, true)")
+            expect(page.locator("#board-world")).to_have_attribute("data-step", str(k), timeout=30_000)
+            page.click("#tab-whatif")
+            page.fill("#w-unit", "2W Res a")
+            page.click("#w-actions")
+            expect(page.locator("#w-answer")).to_contain_text("2W Res a:", timeout=30_000)
+            reach = page.evaluate("[...document.querySelectorAll('#probe .mark-probe')].map(e => e.dataset.hex)")
+            assert sorted(reach) == sorted(alternatives)                  # the same hexes the ruling offers
+            page.fill("#w-event", json.dumps(bad))
+            page.click("#w-ask")
+            expect(page.locator("#w-answer")).to_have_attribute("data-verdict", "illegal", timeout=30_000)
+            if shots:
+                page.screenshot(path=str(Path(shots) / "page-whatif-1400.png"))
         page.close()
 
 
