@@ -67,3 +67,26 @@ def test_the_version_comes_from_the_game_data_when_it_gives_one():
         version = "2.1"
     assert about.module_version([S()]) == "2.1"
     assert about.module_version([object()]) == about.DEFAULT_VERSION
+
+
+def test_place_names_lie_below_the_counter_so_a_counter_does_not_hide_them():
+    import dataclasses
+    from PIL import ImageChops
+    from modulebuilder.definitions import load_scenario
+    from modulebuilder.render.map import map_layout, render_map
+    from modulebuilder.vassal.assemble import default_counter_size
+    from modulebuilder.vassal.mapnames import module_map_png
+    mapdef = load_scenario(ROOT / "scenarios" / "schevardino.yaml").map
+    assert mapdef.names["3908"] == "Schevardino Redoubt"
+    counter = default_counter_size(mapdef, None)
+    named = Image.open(io.BytesIO(module_map_png(mapdef, None, counter))).convert("RGB")
+    bare = render_map(dataclasses.replace(mapdef, names={}))[0].convert("RGB")
+    printed = render_map(mapdef)[0].convert("RGB")
+    layout, _ = map_layout(mapdef)
+    cx, cy = (round(v) for v in layout.center("3908"))
+    half = counter // 2
+    under = (cx - half, cy - half, cx + half, cy + half)           # what a counter in 3908 covers
+    below = (cx - half, cy + half, cx + half, cy + round(layout.size * 0.87))
+    assert ImageChops.difference(named.crop(under), bare.crop(under)).getbbox() is None
+    assert ImageChops.difference(named.crop(below), bare.crop(below)).getbbox() is not None
+    assert ImageChops.difference(printed.crop(under), bare.crop(under)).getbbox() is not None   # the old place

@@ -52,6 +52,16 @@ def register(subparsers: Any) -> None:
     p.add_argument("--ruleset", metavar="ID", help="only this ruleset, written straight into DIR")
     p.set_defaults(func=_guarded(cmd_schemas))
 
+    p = subparsers.add_parser("new", help="start a new game: a folder that validates and builds as it is",
+                              description="Write a small complete game into the folder GAME (counters, map, "
+                                          "scenario, rules tables, a game file and the schemas its headers "
+                                          "name), for a ruleset that ships a starter.")
+    p.add_argument("game", metavar="GAME", help="the folder to create; its name gives the game's id and title")
+    p.add_argument("--ruleset", default="triumph-and-glory", metavar="ID",
+                   help="the ruleset of its scenario (default triumph-and-glory; also musket-and-pike)")
+    p.add_argument("--title", default=None, help="the game's title (default: from the folder's name)")
+    p.set_defaults(func=_guarded(cmd_new))
+
 
 def _guarded(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """Problems with the input are printed one per line (exit 1), never raised."""
@@ -138,6 +148,17 @@ def cmd_schemas(args: argparse.Namespace) -> int:
     for folder, ruleset in targets:
         for path in write_combined(folder, ruleset):
             print(path)
+    return 0
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from .scaffold import ScaffoldError, scaffold
+    try:
+        written = scaffold(args.game, ruleset=args.ruleset, title=args.title)
+    except ScaffoldError as exc:
+        print(exc)
+        return 1
+    print(f"wrote {len(written)} files into {args.game}/; next: modulebuilder validate {args.game}")
     return 0
 
 
