@@ -140,3 +140,13 @@ def test_game_declarations_pick_symbol_and_side_colour() -> None:
     assert d.background == (0x10, 0x30, 0xc0)                     # the side's colour, not the group's grey
     assert _texts(d)[-1] == "7-5-6" and "II" in _texts(d)
     assert _texts(template_drawing(load_template("nato"), f, "back", 188, dpi=300))[-1] == "3-5-6"
+
+
+def test_task_force_bracket_and_hq_staff() -> None:
+    t = load_template("nato")
+    plain = template_drawing(t, UNIT, "front", 188, dpi=300)
+    tf = template_drawing(t, dict(UNIT, task_force=True), "front", 188, dpi=300)
+    from modulebuilder.render.drawing import Shape
+    assert len([i for i in tf.items if isinstance(i, Shape)]) == len([i for i in plain.items if isinstance(i, Shape)]) + 3
+    hq = template_drawing(t, dict(UNIT, hq=True), "front", 188, dpi=300)
+    assert to_image(hq).tobytes() != to_image(plain).tobytes()

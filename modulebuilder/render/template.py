@@ -233,6 +233,8 @@ def template_drawing(t: Template, fields: Mapping[str, Any], face: str, size_px:
             cx = {"centre": (x0 + x1) / 2, "left": x0 + T.font(size, font).getlength(text) / 2,
                   "right": x1 - T.font(size, font).getlength(text) / 2}[align]
             items.append(T.centred(text, (cx, (y0 + y1) / 2), size, colour, font))
+            if kind == "echelon" and _value(fields, "task_force", face):
+                items += _task_force_bracket(cx, (y0 + y1) / 2, T.font(size, font).getlength(text), size, colour)
         elif kind == "symbol":
             value = (_value(fields, it.get("field", "kind"), face) or _value(fields, "kind", face)) \
                 if "type" not in it else it["type"]
@@ -262,6 +264,18 @@ def template_drawing(t: Template, fields: Mapping[str, Any], face: str, size_px:
             raise problems[0]
         raise T.FacesDoNotFit(problems)
     return Drawing(w, s, background, (), tuple(items))
+
+
+def _task_force_bracket(cx: float, cy: float, text_w: float, size: int, ink: RGB) -> tuple:
+    """APP-6 task force: a bracket open at the bottom over the echelon mark."""
+    half = text_w / 2 + size * 0.3
+    top, bottom = cy - size * 0.55, cy + size * 0.45
+    lw = max(1, round(size * 0.09))
+    rec = Recorder()
+    rec.rectangle((round(cx - half), round(top), round(cx + half), round(top) + lw - 1), fill=ink)
+    rec.rectangle((round(cx - half), round(top), round(cx - half) + lw - 1, round(bottom)), fill=ink)
+    rec.rectangle((round(cx + half) - lw + 1, round(top), round(cx + half), round(bottom)), fill=ink)
+    return rec.take()
 
 
 def piece_fields(piece: Any, ag: Any = None, game: Any = None) -> dict[str, Any]:
