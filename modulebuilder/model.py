@@ -52,7 +52,7 @@ class ActivationGroup:
     name: str
     side: str
     colour: str                      # "#rrggbb", the band across the top of its counters
-    io_rating: int | None            # printed on the activation marker (5.28); None = "Nap" / never rolls
+    io_rating: int | None = None     # T&G: printed on the activation marker (5.28); None = "Nap" / never rolls
     markers: int = 2                 # activation markers in the cup (5.31)
     label: str = ""                  # short text printed in the band (corps id), e.g. "I"
     army: str | None = None          # Russian army in Borodino: "1st", "2nd", "reserve"
@@ -121,11 +121,12 @@ class Leader:
     id: str
     name: str
     side: str
-    orders_rating: int | None        # None = printed "?" (set by the scenario)
-    delay_rating: int | None         # None = never rolls for orders delay
-    drm: int                         # CinC DRM, 0 or negative
-    command_range: int
-    ma: int | None                   # None = variable (e.g. Napoleon's d10)
+    # The ratings are Triumph & Glory's (its schema requires them); other rulesets may leave them out.
+    orders_rating: int | None = None     # None = printed "?" (set by the scenario)
+    delay_rating: int | None = None      # None = never rolls for orders delay
+    drm: int | None = None               # CinC DRM, 0 or negative
+    command_range: int | None = None
+    ma: int | None = None                # None = variable (e.g. Napoleon's d10)
     flags: frozenset[str] = frozenset()
     source: str = field(default="", compare=False)   # provenance, not part of the value
     short_name: str | None = None    # printed instead of ``name`` when that does not fit legibly

@@ -7,13 +7,14 @@ roll (what passing and failing would do) and after it.  Units, leaders and activ
 printed (``Damas a``, not ``fr-th-damas-a``); hexes by their printed numbers.
 
 What the words need to know about a ruleset (a roll's name, what passing or failing it does, what a table's
-result code means) comes from the ruleset's optional ``wording`` hook (``referee/rulesets/<id>/wording.py``,
-exposed as the ruleset object's ``wording`` attribute): this module imports no ruleset.  Without a hook the
+result code means) comes from the ruleset's optional ``wording`` hook (``referee/rulesets/<id>/wording.py``, named
+by the ruleset object's ``wording`` attribute and imported by name): this module imports no ruleset.  Without a hook the
 words fall back to the codes (a roll's purpose as DESIGN §5 names it; a result code spelled out).
 The web page shows the same lines (referee/service/replay_view.py), so the page and ``--format text`` agree.
 """
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
@@ -72,7 +73,19 @@ def words_for(scenario: Any, ruleset: Any = None) -> Words:
         for item in getattr(counters, group, ()) or ():
             if getattr(item, "id", None) and getattr(item, "name", None):
                 names[item.id] = item.name
-    return Words(names, getattr(ruleset, "wording", None))
+    return Words(names, wording_of(ruleset))
+
+
+def wording_of(ruleset: Any) -> Any:
+    """The ruleset's wording hook: the module named by its ``wording`` attribute (as ``notation`` names the chat
+    notation's, referee/logs/notation.py), imported by name so that the report imports no ruleset; or None."""
+    ref = getattr(ruleset, "wording", None)
+    if isinstance(ref, str):
+        try:
+            return importlib.import_module(ref)
+        except ImportError:
+            return None
+    return ref
 
 
 PLAIN = Words()

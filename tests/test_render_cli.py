@@ -68,7 +68,7 @@ def test_sheets_writes_pdfs_and_reports_progress(files: tuple[Path, Path], tmp_p
     assert {p.name for p in out.iterdir()} == {"counters-duplex.pdf", "counters-gutter.pdf", "calibration.pdf"}
     err = capsys.readouterr().err
     assert "counter faces: 6/6" in err
-    assert (out / "counters-duplex.pdf").read_bytes().startswith(b"%PDF-1.4")
+    assert (out / "counters-duplex.pdf").read_bytes().startswith(b"%PDF-1.6")
 
 
 def test_sheets_rejects_unknown_counter_size(files: tuple[Path, Path], tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from modulebuilder.model import ActivationGroup, CounterSet, Face, Marker, Unit
 from modulebuilder.render.calibration import calibration_pdf, targets
-from modulebuilder.render.faces import render_faces
+from modulebuilder.render.faces import face_drawings, render_faces
 from modulebuilder.render.physical import mm_to_points
 from modulebuilder.render.print_job import PrintOptions, build_print_job
 from modulebuilder.render.sheet_layout import Rect, SheetGeometry
@@ -38,15 +38,16 @@ def pdf_pages(data: bytes) -> list[tuple[list[float], str]]:
     return pages
 
 
-def placements_in(content: str) -> list[tuple[float, float, float, float]]:
-    """(x, y, w, h) in PDF coordinates of every image drawn with 'w 0 0 h x y cm /Name Do'."""
-    return [(float(m.group(3)), float(m.group(4)), float(m.group(1)), float(m.group(2)))
-            for m in re.finditer(r"([\d.]+) 0 0 ([\d.]+) ([\d.-]+) ([\d.-]+) cm /\w+ Do", content)]
+def placements_in(content: str) -> list[tuple[float, float, float]]:
+    """(x, y, scale) in PDF coordinates of every face form drawn with 'k 0 0 -k x y cm /Name Do': (x, y) is
+    the top-left corner of the face's cut box, k points per face pixel."""
+    return [(float(m.group(2)), float(m.group(3)), float(m.group(1)))
+            for m in re.finditer(r"([\d.]+) 0 0 -[\d.]+ ([\d.-]+) ([\d.-]+) cm /F\w+ Do", content)]
 
 
 def _job(counters: CounterSet, geo: SheetGeometry) -> tuple[bytes, list, FaceSource]:
     size = round(float(geo.counter_in) * DPI)
-    faces = render_faces(counters, size, workers=1)
+    faces = face_drawings(counters, size)
     src = FaceSource(faces, size, round(float(geo.bleed_in) * DPI))
     pages = paginate(print_items(counters, faces), geo.per_page)
     return sheets_pdf(geo, pages, src), pages, src
@@ -100,13 +101,13 @@ def test_pdf_places_backs_in_mirrored_columns() -> None:
     (fbox, front), (bbox, back) = pdf_pages(data)
     fronts, backs = placements_in(front), placements_in(back)
     assert len(fronts) == len(backs) == 3
-    for col, ((fx, fy, fw, fh), (bx, by, bw, bh)) in enumerate(zip(fronts, backs)):
-        drawn = src.drawn_box(geo.slot(0, col))
-        # The face's own pixels cover the cut box exactly; its bleed pixels lie outside it.
-        assert drawn.w - 2 * src.bleed_px * geo.counter_pt / src.size_px == pytest.approx(geo.counter_pt)
-        assert fx == pytest.approx(drawn.x, abs=1e-3) and fw == pytest.approx(drawn.w, abs=1e-3)
-        assert fy == pytest.approx(792 - drawn.y - fh, abs=1e-3)            # PDF y grows upward
-        mirrored = src.drawn_box(geo.slot(0, geo.back_column(col)))
+    for col, ((fx, fy, fk), (bx, by, bk)) in enumerate(zip(fronts, backs)):
+        cut = geo.slot(0, col)
+        # The face's own pixels cover the cut box exactly (its bleed lies outside, in the form's BBox).
+        assert fk * src.size_px == pytest.approx(geo.counter_pt, abs=1e-3) and bk == fk
+        assert fx == pytest.approx(cut.x, abs=1e-3)
+        assert fy == pytest.approx(792 - cut.y, abs=1e-3)                    # PDF y grows upward
+        mirrored = geo.slot(0, geo.back_column(col))
         assert bx == pytest.approx(mirrored.x, abs=1e-3) and by == pytest.approx(fy, abs=1e-3)
 
 

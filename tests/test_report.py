@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from referee.engine.ruling import Modifier, pass_fail_roll, table_roll
-from referee.report import PLAIN, Words, roll_sentence, words_for
+from referee.report import PLAIN, Words, roll_sentence, wording_of, words_for
 from referee.rulesets.triumph_and_glory import RULESET
 
 TG = Words({"fr-gr-leclerc": "Leclerc", "ru-jgr-gogel-a": "Gogel Jgr a", "i-corps": "I Corps (Davout)"},
-           RULESET.wording)
+           wording_of(RULESET))
 MODS = (Modifier(1, "5.27", "no orders, not within the CinC's command range"),
         Modifier(2, "9.42", "DFE of Gogel Jgr a (front)"))
 
@@ -57,4 +57,4 @@ def test_words_for_a_scenario_name_units_leaders_and_groups() -> None:
     words = words_for(scenario, RULESET)
     assert words.name("fr-th-damas-a") == "Damas a"
     assert words.name("napoleon") == "Napoleon"
-    assert words.wording is RULESET.wording
+    assert words.wording.__name__ == "referee.rulesets.triumph_and_glory.wording"

@@ -18,7 +18,9 @@ from ruamel.yaml import YAML
 
 from .problems import DefinitionError, Problem
 from .resolved_write import resolve
+from .rulesets import known_rulesets
 from .scenario import load_scenario
+from .schemas import write_combined
 from .summary import summary_lines
 from .validate import validate_files
 
@@ -39,6 +41,16 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("summary", help="describe scenarios: map, turns, units per side")
     p.add_argument("scenarios", nargs="+", metavar="SCENARIO")
     p.set_defaults(func=_guarded(cmd_summary))
+
+    p = subparsers.add_parser("schemas", help="write the JSON Schemas combined for each ruleset, for editors",
+                              description="Write, per ruleset, the shared schemas with the ruleset's fields, "
+                                          "options and tables merged in: OUT/<ruleset>/<kind>.schema.json, or "
+                                          "OUT/<kind>.schema.json with --ruleset.  A file's header "
+                                          "'# yaml-language-server: $schema=<that file>' makes an editor "
+                                          "validate it as `modulebuilder validate` does.")
+    p.add_argument("--out", metavar="DIR", required=True, help="folder to write into (created if missing)")
+    p.add_argument("--ruleset", metavar="ID", help="only this ruleset, written straight into DIR")
+    p.set_defaults(func=_guarded(cmd_schemas))
 
 
 def _guarded(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -100,11 +112,27 @@ def _yaml_text(doc: Any, folder: str) -> str:
     yaml = YAML()
     yaml.default_flow_style = None     # short lists and mappings on one line, the rest as blocks
     yaml.width = 110
-    schema = resources.files("modulebuilder.schemas").joinpath("resolved-scenario.schema.json")
+    # The schema combined for the scenario's ruleset, so an editor knows that ruleset's fields too.
+    schemas = resources.files("modulebuilder.schemas")
+    if doc.get("ruleset") in known_rulesets() and schemas.joinpath(doc["ruleset"]).is_dir():
+        schemas = schemas.joinpath(doc["ruleset"])
+    schema = schemas.joinpath("resolved-scenario.schema.json")
     out = io.StringIO()
     out.write(f"# yaml-language-server: $schema={os.path.relpath(str(schema), folder)}\n")
     yaml.dump(doc, out)
     return out.getvalue()
+
+
+def cmd_schemas(args: argparse.Namespace) -> int:
+    known = known_rulesets()
+    if args.ruleset is not None and args.ruleset not in known:
+        print(f"--ruleset: no definitions for ruleset {args.ruleset!r} (known: {', '.join(known)})")
+        return 1
+    targets = [(args.out, args.ruleset)] if args.ruleset else [(os.path.join(args.out, r), r) for r in known]
+    for folder, ruleset in targets:
+        for path in write_combined(folder, ruleset):
+            print(path)
+    return 0
 
 
 def cmd_summary(args: argparse.Namespace) -> int:

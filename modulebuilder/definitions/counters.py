@@ -114,7 +114,7 @@ def build_counters(found: CounterEntries) -> CounterSet:
 def build_activation_group(e: Entry) -> ActivationGroup:
     d = e.data
     return ActivationGroup(
-        id=d["id"], name=d["name"], side=e.side or "", colour=d["colour"], io_rating=d["io_rating"],
+        id=d["id"], name=d["name"], side=e.side or "", colour=d["colour"], io_rating=d.get("io_rating"),
         markers=d.get("markers", 2), label=d.get("label", ""), army=d.get("army"),
         text_colour=d.get("text_colour", "#000000"), flags=frozenset(d.get("flags", ())),
     )
@@ -137,8 +137,8 @@ def build_unit(e: Entry) -> Unit:
 def build_leader(e: Entry) -> Leader:
     d = e.data
     return Leader(
-        id=d["id"], name=d["name"], side=e.side or "", orders_rating=d["orders_rating"],
-        delay_rating=d["delay_rating"], drm=d["drm"], command_range=d["command_range"], ma=d["ma"],
+        id=d["id"], name=d["name"], side=e.side or "", orders_rating=d.get("orders_rating"),
+        delay_rating=d.get("delay_rating"), drm=d.get("drm"), command_range=d.get("command_range"), ma=d.get("ma"),
         flags=frozenset(d.get("flags", ())), source=e.where, short_name=d.get("short_name"),
     )
 

@@ -9,9 +9,10 @@ import os
 import re
 from typing import Any
 
+from .rulesets import known_rulesets
 from .schemas import KINDS, Kind
 
-_HEADER = re.compile(r"#\s*yaml-language-server:\s*\$schema=\S*?([a-z-]+)\.schema\.json")
+_HEADER = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S*?)([a-z-]+)\.schema\.json")
 
 _KEYS: tuple[tuple[Kind, frozenset[str]], ...] = (
     ("resolved-scenario", frozenset({"units"})),          # with ruleset: checked first, see kind_of_data
@@ -26,19 +27,27 @@ _FOLDERS: dict[str, Kind] = {"counters": "counters", "maps": "map", "scenarios":
 
 def kind_from_header(text: str) -> Kind | None:
     """The schema the file's editor header names, if it is one of ours."""
+    return header(text)[0]
+
+
+def header(text: str) -> tuple[Kind | None, str | None]:
+    """The kind of file and the ruleset the editor header names: ``.../schemas/triumph-and-glory/map.schema.json``
+    is a map of a Triumph & Glory game (the combined schemas sit in a folder named by the ruleset)."""
     for line in text.splitlines()[:5]:
         m = _HEADER.search(line)
-        if m and m.group(1) in KINDS:
-            return m.group(1)  # type: ignore[return-value]
-    return None
+        if m and m.group(2) in KINDS:
+            folder = os.path.basename(os.path.dirname(m.group(1) + "x"))
+            ruleset = folder if folder in known_rulesets() else None
+            return m.group(2), ruleset  # type: ignore[return-value]
+    return None, None
 
 
 def kind_of_data(data: Any) -> Kind | None:
     if not isinstance(data, dict):
         return None
     keys = set(data)
-    if "ruleset" in keys and "units" in keys:
-        return "resolved-scenario"
+    if "ruleset" in keys and "units" in keys and not keys & {"game", "side"}:
+        return "resolved-scenario"          # a counters file may name its ruleset too, but has a game or side
     for kind, marks in _KEYS[1:]:
         if keys & marks:
             return kind

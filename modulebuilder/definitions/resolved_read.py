@@ -15,9 +15,11 @@ from .counters import CounterEntries, check_counters
 from .entries import entries
 from .files import read_document
 from .geometry import grid_of, hex_grid
+from .loaders import ruleset_problems
 from .maps import build_map, check_map_refs, resolved_refs
 from .placements import Placed, build_placements, build_reinforcement, check_placements
 from .problems import DefinitionError, Problem, raise_if_any
+from .rulesets import setup_rules
 from .schemas import schema_problems
 from .yamlpos import Located, YamlSyntaxError, parse_yaml
 
@@ -77,7 +79,8 @@ def _jsonable(value: Any) -> Any:
 
 
 def _problems_or_none(doc: Located) -> list[Problem]:
-    problems = schema_problems(doc, "resolved-scenario")
+    ruleset, problems = ruleset_problems(doc)
+    problems += schema_problems(doc, "resolved-scenario", ruleset)
     found = CounterEntries.of([doc])
     problems += check_counters(found)
     hexes, grid_problems = hex_grid(doc, ("map", "grid"), grid_of(doc.get(("map", "grid"))))
@@ -90,7 +93,7 @@ def _problems_or_none(doc: Located) -> list[Problem]:
         problems += check_map_refs(doc, hexes, replace(refs, roads=[]))
     sides = doc.get(("sides",))
     problems += check_placements(_placed(doc, found), list(entries(doc, "reinforcements")), found.pieces(),
-                                 hexes, list(sides) if isinstance(sides, dict) else None)
+                                 hexes, list(sides) if isinstance(sides, dict) else None, setup_rules(ruleset))
     return problems
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from ..model import Face, Leader, MapDef, Placement, Scenario, Unit, thaw
 from .counters import FACE_FIELDS
 from .problems import raise_if_any
+from .rulesets import known_rulesets
 from .schemas import schema_problems
 from .yamlpos import Located
 
@@ -38,7 +39,8 @@ def resolve(scenario: Scenario) -> dict[str, Any]:
         if value:
             doc[key] = thaw(value)
     located = Located("<resolved>", json.loads(json.dumps(doc)))
-    raise_if_any(schema_problems(located, "resolved-scenario"))   # a bug here, never the author's fault
+    raise_if_any(schema_problems(located, "resolved-scenario", scenario.ruleset if scenario.ruleset in known_rulesets()
+                                 else None))   # a bug here, never the author's fault
     return doc
 
 
@@ -121,7 +123,8 @@ def _placement(p: Placement | None, *, unit: bool) -> dict[str, Any]:
         return {"box": p.box, **({"status": p.status} if p.status != "good" else {})}
     out: dict[str, Any] = {"hex": p.hex}
     if unit:
-        out["facing"] = p.facing
+        if p.facing is not None:            # wagons and limbered guns face nothing (M&P [6.1])
+            out["facing"] = p.facing
         out["status"] = p.status
         if p.formation is not None:
             out["formation"] = p.formation

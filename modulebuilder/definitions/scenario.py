@@ -9,10 +9,12 @@ from ..model import Scenario
 from . import assemble
 from .entries import Entry, entries
 from .files import read_document, relative_to
-from .loaders import CheckedCounters, CheckedMap, CheckedTables, check_counter_files, check_map, check_tables
+from .loaders import (CheckedCounters, CheckedMap, CheckedTables, check_counter_files, check_map, check_tables,
+                      ruleset_problems)
 from .maps import missing_table_rows
 from .placements import Placed, build_placements, build_reinforcement, check_placements
 from .problems import Problem, raise_if_any
+from .rulesets import SetupRules, setup_rules
 from .schemas import schema_problems
 from .yamlpos import Located
 
@@ -37,15 +39,17 @@ def check_scenario(path: str | os.PathLike[str]) -> CheckedScenario:
     doc = read_document(path)
     if isinstance(doc, Problem):
         return CheckedScenario([doc])
-    problems = schema_problems(doc, "scenario")
+    # The scenario's ruleset decides which fields its counters, options and tables may and must have.
+    ruleset, problems = ruleset_problems(doc)
+    problems += schema_problems(doc, "scenario", ruleset)
     refs = _file_refs(doc)
     problems += refs.problems
 
     the_map = check_map(refs.map) if refs.map else CheckedMap(None)
-    counters = check_counter_files(refs.counters)
-    tables = check_tables(refs.tables) if refs.tables else CheckedTables(None, [])
+    counters = check_counter_files(refs.counters, ruleset)
+    tables = check_tables(refs.tables, ruleset) if refs.tables else CheckedTables(None, [])
     problems += the_map.problems + counters.problems + tables.problems
-    problems += _scenario_checks(doc, the_map, counters)
+    problems += _scenario_checks(doc, the_map, counters, setup_rules(ruleset))
     if the_map.doc is not None and tables.doc is not None:
         problems += missing_table_rows(the_map.doc, the_map.refs, tables.data, tables.doc.file)
 
@@ -85,12 +89,13 @@ def _file_refs(doc: Located) -> FileRefs:
     return refs
 
 
-def _scenario_checks(doc: Located, the_map: CheckedMap, counters: CheckedCounters) -> list[Problem]:
+def _scenario_checks(doc: Located, the_map: CheckedMap, counters: CheckedCounters,
+                     rules: SetupRules) -> list[Problem]:
     pieces = counters.found.pieces()
     sides = doc.get(("sides",))
     side_names = list(sides) if isinstance(sides, dict) else None
     placed = [Placed(e) for e in entries(doc, "setup")]
-    out = check_placements(placed, list(entries(doc, "reinforcements")), pieces, the_map.hexes, side_names)
+    out = check_placements(placed, list(entries(doc, "reinforcements")), pieces, the_map.hexes, side_names, rules)
     out += _cinc_checks(doc, pieces)
     out += _reinforcement_groups(doc, {e.data["id"] for e in counters.found.activation_groups if e.text("id")})
     return out

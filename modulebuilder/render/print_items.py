@@ -8,13 +8,16 @@ empty, so a counter is never split and the order of the sheets stays the order o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
 from PIL import Image
 
 from modulebuilder.model import CounterSet
 from modulebuilder.render.colours import RGB
 from modulebuilder.render.counters import LEADER_BODY, body_colour
+
+if TYPE_CHECKING:
+    from modulebuilder.render.sheet_layout import SheetGeometry
 
 BLANK = "blank:"
 
@@ -84,6 +87,23 @@ def slot_positions(spans: Iterable[int], cols: int) -> Iterator[tuple[int, int]]
             row, col = row + 1, 0
         yield row, col
         col += span
+
+
+def paginate_by_span(items: list[PrintItem], geo: "SheetGeometry") -> list[tuple["SheetGeometry", list[PrintItem]]]:
+    """(grid, counters) page by page: one-hex counters on the sheet's grid, then two-hex counters on a
+    grid of double-width cells (so every counter's edges have their own crop marks)."""
+    out: list[tuple[SheetGeometry, list[PrintItem]]] = []
+    spans = sorted({i.span for i in items}) or [1]
+    for span in spans:
+        g = geo.for_span(span)
+        if g.per_page <= 0:
+            raise ValueError(f"a counter {span} sides wide does not fit the paper: use a smaller counter size, "
+                             "bleed or margin")
+        group = [i for i in items if i.span == span]
+        if group or span == 1 and len(spans) == 1:
+            out += [(g, page) for page in paginate([PrintItem(i.id, i.front, i.back, i.copies, 1) for i in group],
+                                                    g.per_page)]
+    return out
 
 
 def paginate(items: list[PrintItem], per_page: int, cols: int | None = None) -> list[list[PrintItem]]:

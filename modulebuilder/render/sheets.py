@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from modulebuilder.render.face_source import FaceSource
-from modulebuilder.render.pdf import Canvas, PdfDocument
+from modulebuilder.render.pdf import RGB_SPACE, Canvas, ColourSpace, PdfDocument
 from modulebuilder.render.physical import POINTS_PER_INCH
 from modulebuilder.render.print_items import PrintItem, page_slots, paginate, print_items
 from modulebuilder.render.sheet_layout import CROP_WIDTH_PT, Rect, SheetGeometry
@@ -38,12 +38,10 @@ def page_placements(geo: SheetGeometry, page: list[PrintItem], side: str) -> lis
 
 
 def draw_counters(doc: PdfDocument, canvas: Canvas, src: FaceSource, placements: list[Placement]) -> None:
+    """Each face as its vector form, its pixels scaled so the face covers the cut box exactly (the
+    form's bleed lies outside it)."""
     for p in placements:
-        name = src.resource_name(p.key)
-        if not doc.has_image(name):
-            doc.add_image(name, src.encoded(p.key))
-        box = src.drawn_box(p.cut)
-        canvas.image(name, box.x, box.y, box.w, box.h)
+        canvas.form(src.form(doc, p.key), p.cut.x, p.cut.y, p.cut.h / src.size_px)
 
 
 def draw_marks(canvas: Canvas, geo: SheetGeometry, side: str) -> None:
@@ -55,19 +53,34 @@ def _footer(canvas: Canvas, geo: SheetGeometry, label: str) -> None:
     canvas.text(geo.page[0] / 2, geo.page[1] - 10, label, size=6, align="centre")
 
 
-def sheets_pdf(geo: SheetGeometry, pages: list[list[PrintItem]], src: FaceSource, title: str = "") -> bytes:
+def _boxes(canvas: Canvas, geo: SheetGeometry, sides: tuple[str, ...]) -> None:
+    """TrimBox and BleedBox: the paper (a home sheet is not trimmed); ArtBox: the counters with their bleed."""
+    pw, ph = geo.page
+    canvas.set_box("TrimBox", 0, 0, pw, ph)
+    canvas.set_box("BleedBox", 0, 0, pw, ph)
+    boxes = [geo.grid_box(s) for s in sides]           # type: ignore[arg-type]
+    x0, y0 = min(b.x for b in boxes), min(b.y for b in boxes)
+    x1, y1 = max(b.right for b in boxes), max(b.bottom for b in boxes)
+    canvas.set_box("ArtBox", x0, y0, x1 - x0, y1 - y0)
+
+
+def sheets_pdf(geo: SheetGeometry, pages: list, src: FaceSource, title: str = "",
+               colours: ColourSpace | None = None) -> bytes:
     """The print job: for duplex, each front page followed by its mirrored back page; for gutter fold,
-    one page per sheet with fronts left, backs right and the fold line marked."""
-    doc = PdfDocument()
+    one page per sheet with fronts left, backs right and the fold line marked.  ``pages`` are lists of
+    items on ``geo``, or (grid, items) pairs (:func:`~modulebuilder.render.print_items.paginate_by_span`:
+    two-hex counters on their own grid)."""
+    doc = PdfDocument(colours or RGB_SPACE, title=title)
     pw, ph = geo.page
     n = len(pages)
-    src.prepare(key for page in pages for item in page for key in (item.front, item.back))
-    for i, page in enumerate(pages, start=1):
+    grids = [p if isinstance(p, tuple) else (geo, p) for p in pages]
+    for i, (geo, page) in enumerate(grids, start=1):
         if geo.layout == "duplex":
             for side in ("front", "back"):
                 c = doc.new_page(pw, ph)
                 draw_counters(doc, c, src, page_placements(geo, page, side))
                 draw_marks(c, geo, side)
+                _boxes(c, geo, (side,))
                 _footer(c, geo, f"{title}  sheet {i}/{n} {side}  {_spec(geo)}")
         else:
             c = doc.new_page(pw, ph)
@@ -75,6 +88,7 @@ def sheets_pdf(geo: SheetGeometry, pages: list[list[PrintItem]], src: FaceSource
             draw_counters(doc, c, src, page_placements(geo, page, "back"))
             draw_marks(c, geo, "front")
             draw_marks(c, geo, "back")
+            _boxes(c, geo, ("front", "back"))
             f = geo.fold_line()
             c.line(f.x0, 18, f.x1, f.y1 - 18, width=0.5, grey=0.4, dash=(4, 3))
             c.text(f.x0 + 3, 14, "fold", size=6)

@@ -13,6 +13,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, type=Path, help="output folder (a .cache folder is kept inside)")
     p.add_argument("--counter-size", type=int, default=None, help="counter image size in pixels")
     p.add_argument("--hex-size", type=float, default=None, help="map hex size (centre to vertex) in pixels")
+    p.add_argument("--vassal", choices=("3.6", "3.7"), default="3.7",
+                   help="the VASSAL version the module declares (default 3.7; the pieces are the same for both)")
     p.set_defaults(func=run)
 
 
@@ -21,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     from ..definitions.problems import DefinitionError
     from . import uptodate
     from .assemble import build
-    options = {"counter_size": args.counter_size, "hex_size": args.hex_size}
+    options = {"counter_size": args.counter_size, "hex_size": args.hex_size, "vassal": args.vassal}
     fresh = uptodate.fresh_module(args.out, args.scenarios, options)
     if fresh is not None:
         print(f"{fresh} is up to date")
@@ -38,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
         print("--counter-size must be at least 24 pixels", file=sys.stderr)
         return 2
     try:
-        result = build(scenarios, args.out, counter_size=args.counter_size, hex_size=args.hex_size)
+        result = build(scenarios, args.out, counter_size=args.counter_size, hex_size=args.hex_size,
+                       vassal=args.vassal)
     except ValueError as e:      # e.g. a facing at a hexside, a disordered unit without a back
         print(f"cannot build the module: {e}", file=sys.stderr)
         return 1

@@ -195,7 +195,8 @@ def _moved_state(ptype: str, pstate: str, new_map: str, x: str, y: str) -> str:
 # --------------------------------------------------------------------------------------------- pieces
 
 def _pieces(table: Mapping[str, tuple[str, str]]) -> dict[str, PieceInfo]:
-    return {pid: parse_piece(pid, t, s) for pid, (t, s) in table.items() if t != "stack"}
+    # Stacks and decks (``deck;...``, the activation cup) are containers, not pieces.
+    return {pid: parse_piece(pid, t, s) for pid, (t, s) in table.items() if t != "stack" and not t.startswith("deck;")}
 
 
 def parse_piece(pid: str, ptype: str, pstate: str) -> PieceInfo:

@@ -36,7 +36,7 @@ from referee.logs.jsonlog import PROJECT_ROOT, Log, check_events, find_scenario,
 from referee.logs.problems import InputError
 
 from .vassal_board import BoardGeometry, from_build_file, from_scenario, module_build_file
-from .vassal_events import Reading, ReadEvent, read_events
+from .vassal_events import UNREADABLE, Reading, ReadEvent, read_events, unreadable
 from .vassal_paths import resolve
 from .vassal_steps import Fact, PieceChange, Said, facts
 
@@ -72,32 +72,52 @@ def read_vassal(data: Path | bytes, module: Path | bytes | None = None, scenario
 
 
 def to_log(reading: Reading, scenario: Any) -> Log:
-    """Check the events as a JSON log's are checked, then find their paths; problems name their steps."""
+    """Check the events as a JSON log's are checked, then find their paths.
+
+    A declaration typed in the chat that fails the check (a hex the map does not have...) becomes an
+    ``unreadable`` ruling with the line and why; any other problem refuses the log, each naming its step."""
     try:
         ruleset = registry.get(scenario.ruleset)
     except registry.UnknownRuleset as exc:
         raise InputError([f"scenario.ruleset: {exc}"]) from None
-    provisional = [_provisional(r) for r in reading.events]
+    events = list(reading.events)
     problems = list(reading.problems)
-    problems += [_at_step(p, reading.events) for p in check_events(ruleset, scenario, provisional)]
+    checked = [(i, r) for i, r in enumerate(events) if r.event["type"] != UNREADABLE]
+    found = check_events(ruleset, scenario, [_provisional(r) for _, r in checked])
+    for problem in found:
+        i, where = _event_of(problem, checked)
+        if where is not None and where.line is not None and events[i] is where:
+            events[i] = unreadable(where.step, where.line, _without_index(problem))
+        elif where is not None and events[i] is where:
+            problems.append(f"step {where.step}: {problem}")
+        elif where is None:
+            problems.append(problem)
     if problems:
         raise InputError(problems)
     return Log(scenario=scenario, ruleset=ruleset, dice=DICE, seed=None,
-               events=resolve(ruleset, scenario, reading.events, DICE))
+               events=resolve(ruleset, scenario, events, DICE))
 
 
 def _provisional(r: ReadEvent) -> dict[str, Any]:
     # Checked before its path is known: the destination stands in for the path (same hexes, same unit).
+    if r.markers:
+        return {**r.event, "side": r.markers[0][1]}
     return r.event if r.destination is None else {**r.event, "path": [r.destination]}
 
 
-def _at_step(problem: str, events: list[ReadEvent]) -> str:
-    """``events[3].unit: ...`` -> ``step 7: events[3].unit: ...`` (the step a player can find in VASSAL)."""
+def _event_of(problem: str, checked: list[tuple[int, ReadEvent]]) -> tuple[int, ReadEvent | None]:
+    """``events[3].unit: ...`` -> the read event it is about (and its index among all events)."""
     if problem.startswith("events["):
-        i = int(problem[7:problem.index("]")])
-        if 0 <= i < len(events):
-            return f"step {events[i].step}: {problem}"
-    return problem
+        k = int(problem[7:problem.index("]")])
+        if 0 <= k < len(checked):
+            return checked[k]
+    return -1, None
+
+
+def _without_index(problem: str) -> str:
+    """``events[3].target: no hex '9999'`` -> ``target: no hex '9999'`` (the line is quoted beside it)."""
+    head, _, rest = problem.partition("]")
+    return rest.lstrip(".") if head.startswith("events[") else problem
 
 
 def _bytes(source: Path | bytes, label: str) -> bytes:

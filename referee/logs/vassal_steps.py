@@ -6,22 +6,30 @@ each piece whose state changed yields a :class:`PieceChange` with the piece befo
 commands yield :class:`Said` (typed by a player), :class:`Rolled` (a dice button's report) or
 :class:`Reported` (the engine's own reports, e.g. ``Psk a moves 1804 -> Withdrawn``).  Nothing here knows
 the game; ``vassal_events`` gives these facts their meaning.
+
+The engine's **Undo** (``BasicLogger.undo``) logs a step of its own whose root is the report
+``CHAT* UNDO: <the undone step's report>`` and whose sub-commands reverse the undone step exactly (a move
+becomes ``-/NEWSTACK`` and the ``M/`` back).  Undo takes back the latest step not yet undone, and pressed
+again the one before it.  Such a pair says nothing happened: both steps are left out (the piece table is the
+same either way) and a single :class:`Undone` fact says so.
 """
 from __future__ import annotations
 
 import html
 import re
 from dataclasses import dataclass, replace
-from typing import Iterator, Union
+from typing import Iterable, Iterator, Union
 
 from modulebuilder.vassal import seqenc
 from modulebuilder.vassal.errors import VassalFileError
-from modulebuilder.vassal.savefile import GameFile, PieceInfo, parse_piece
+from modulebuilder.vassal.savefile import GameFile, PieceInfo, Step, parse_piece
 
 PROPERTY_PREFIX = "MutableProperty\t"
+SHOWN_CHARS = 60               # how much of a line too long to read its ruling quotes
 MAX_CHAT_CHARS = 2000          # a typed line longer than this is not a declaration; refuse, don't parse it
 ROLL_REPORT = re.compile(r"^\*+\s*(?P<die>[\w ]+?)\s*=\s*(?P<value>-?\d*)\s*\*+\s*(?:<(?P<player>[^>]*)>)?\s*$")
 PLAYER_CHAT = re.compile(r"^<(?P<player>[^>]*)>\s+-\s?(?P<text>.*)$", re.S)
+UNDO_REPORT = "CHAT* UNDO: "       # the root of a step the engine's Undo logged
 MOVE_REPORT = re.compile(r"^\*\s*(?P<name>.+?) moves (?P<src>.*?) -> (?P<dst>.*?)\s*\*$")
 
 
@@ -58,6 +66,7 @@ class Reported:
 class Unreadable:
     step: int
     message: str
+    line: str | None = None         # a chat line (ruled as unreadable); None: a command (the file is refused)
 
 
 @dataclass(frozen=True)
@@ -68,14 +77,53 @@ class PropertyChanged:
     value: str
 
 
-Fact = Union[PieceChange, Said, Rolled, Reported, Unreadable]
+@dataclass(frozen=True)
+class Undone:
+    """Step ``step`` is the engine's Undo of step ``undone``: neither is read."""
+    step: int
+    undone: int
+
+
+Fact = Union[PieceChange, Said, Rolled, Reported, Unreadable, Undone]
 
 
 def facts(game: GameFile) -> Iterator[Fact]:
-    """Every fact of every step, in the order the engine executed the commands."""
+    """Every fact of every step not undone, in the order the engine executed the commands."""
     table = game.pieces()
+    undone = undo_pairs(game.steps)
+    taken_back = set(undone.values())
     for step in game.steps:
-        yield from with_roll_totals([f for cmd in step.commands for f in _command_facts(table, step.index, cmd)])
+        if step.index in undone:
+            yield Undone(step.index, undone[step.index])
+        elif step.index not in taken_back:
+            yield from with_roll_totals([f for cmd in step.commands
+                                         for f in _command_facts(table, step.index, cmd)])
+
+
+def undo_pairs(steps: Iterable[Step]) -> dict[int, int]:
+    """Undo step index -> the step it undid, as ``BasicLogger`` picks it.
+
+    The engine keeps every logged step in a list and a pointer to the next one to undo: a new step moves the
+    pointer to itself, an Undo takes back the step under the pointer and moves it one step back (the Undo's
+    own step is added without moving it).  An Undo whose pointer lands on an earlier Undo re-does what that
+    one took back; it is then a step like any other (its commands re-apply the changes), and is not paired.
+    """
+    logged: list[int] = []
+    undos: set[int] = set()
+    pointer = -1
+    pairs: dict[int, int] = {}
+    for step in steps:
+        if step.commands and step.commands[0].startswith(UNDO_REPORT) and pointer >= 0:
+            target = logged[pointer]
+            pointer -= 1
+            if target not in undos:
+                pairs[step.index] = target
+            undos.add(step.index)
+            logged.append(step.index)
+        else:
+            logged.append(step.index)
+            pointer = len(logged) - 1
+    return pairs
 
 
 def with_roll_totals(step_facts: list[Fact | PropertyChanged]) -> list[Fact]:
@@ -148,7 +196,7 @@ def _visible(p: PieceInfo) -> tuple[tuple[str, str], ...]:
 def _chat_fact(step: int, raw: str) -> Fact:
     if len(raw) > MAX_CHAT_CHARS:
         return Unreadable(step, f"a chat line of {len(raw)} characters is too long to be a declaration "
-                                f"(at most {MAX_CHAT_CHARS})")
+                                f"(at most {MAX_CHAT_CHARS})", line=html.unescape(raw[:SHOWN_CHARS]) + "...")
     text = html.unescape(raw)
     if m := PLAYER_CHAT.match(text):
         return Said(step, m["player"], m["text"].strip())

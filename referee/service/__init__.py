@@ -22,6 +22,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from referee.service import config as settings
     from referee.service.extension import Referee
     from referee.service.fastpath import SubmissionFastPath
+    from referee.service.limits import BodyLimit
 
     app = Flask(__name__)
     app.config.update(settings.load(config))
@@ -33,6 +34,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(web.bp)
     app.register_blueprint(replay_view.bp, url_prefix=API_PREFIX)   # the page's replays and what-ifs
     Referee(app)
+    # A body without Content-Length is counted as it arrives and refused past the limit (413); the fast path
+    # takes only bodies with a Content-Length within it, and hands the rest on to this.
+    app.wsgi_app = BodyLimit(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]))  # type: ignore[method-assign]
     app.wsgi_app = SubmissionFastPath(app, app.wsgi_app)  # type: ignore[method-assign]
     return app
 

@@ -1,6 +1,7 @@
 """``/api/v1``: rulesets, scenarios, checking a log, and the OpenAPI document.
 
-``POST /check`` answers exactly what ``referee check --format json`` prints.  ``POST /replay`` and
+``POST /check`` answers exactly what ``referee check --format json`` prints.  The three routes that replay an
+uploaded log run in the checking workers (heavy.py: separate processes, a concurrency limit, a time budget).  ``POST /replay`` and
 ``POST /replay/board.png`` serve the web page: the same replay with the (turn, phase) of every step, and a
 picture of the board after any step.  Both take the log again rather than an id, so that any worker of a
 multi-process server can answer (a worker that has not seen the log replays it once and keeps it).
@@ -12,15 +13,13 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from referee.engine import registry
 from referee.logs.jsonlog import event_types
-from referee.service import board, scenarios
+from referee.service import heavy, scenarios
 from referee.service.errors import ApiError
-from referee.service.extension import ext
-from referee.service.logs import read, upload_from
-from referee.service.replays import Replayed, replay_log
+from referee.service.logs import upload_from
 
 bp = Blueprint("api", __name__)
 
@@ -49,32 +48,33 @@ def list_scenarios() -> Response:
     return jsonify({"scenarios": scenarios.available()})
 
 
-def _replayed() -> Replayed:
-    upload = upload_from(request)
-    return ext().replays.get(upload.digest, lambda: replay_log(read(upload)))
+def _heavy(kind: str, step: int = 0) -> Response:
+    """Run a heavy request in the checking workers (heavy.py): admitted before its body is read, or 503."""
+    pool = heavy.pool_for(current_app.config)
+    pool.admit()
+    try:
+        upload = upload_from(request)
+        answer = pool.run(heavy.Job(kind, upload.data, upload.filename, upload.module, step))
+    finally:
+        pool.release()
+    resp = Response(answer.body, status=answer.status, mimetype=answer.mimetype)
+    resp.headers.update(answer.headers)
+    return resp
 
 
 @bp.post("/check")
 def check() -> Response:
-    return Response(_replayed().check_json, mimetype="application/json")
+    return _heavy("check")
 
 
 @bp.post("/replay")
 def replay() -> Response:
-    r = _replayed()
-    return jsonify({**r.body(), "steps": r.steps, "events": r.log.events,
-                    "places": [{"turn": t, "phase": p} for t, p in r.places]})
+    return _heavy("replay")
 
 
 @bp.post("/replay/board.png")
 def replay_board() -> Response:
     step = request.args.get("step", "0")
-    if not step.isdigit():
+    if not step.isdigit() or len(step) > 9:
         raise ApiError(400, "bad_step", f"step: expected a number of events (0 = the set-up), not {step!r}")
-    r = _replayed()
-    n = int(step)
-    if n > r.steps:
-        raise ApiError(400, "bad_step", f"step: the log has {r.steps} events, so step is 0–{r.steps}")
-    game = r.game_at(n)
-    units = game.ruleset.view(game.state, None).get("units", [])
-    return Response(board.png(r.log.scenario, units), mimetype="image/png")
+    return _heavy("board", int(step))

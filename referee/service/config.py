@@ -12,6 +12,16 @@ from typing import Any, Mapping
 # long games while keeping one request from exhausting a worker's memory.
 DEFAULT_MAX_CONTENT_LENGTH = 16 * 1024 * 1024
 
+# YAML is read by a pure-Python parser at ~6-12 s of CPU per MiB (limits.py): its own, smaller limit.
+DEFAULT_MAX_YAML_LENGTH = 64 * 1024
+
+# The heavy routes (POST /check, /replay, /replay/board.png): worker processes, waiting places, time budget (s),
+# memory per worker (bytes) — heavy.py.
+DEFAULT_CHECK_WORKERS = 1
+DEFAULT_CHECK_QUEUE = 1
+DEFAULT_CHECK_BUDGET = 10.0
+DEFAULT_CHECK_MEMORY = 2 * 1024 ** 3
+
 # Engine states kept per worker for hosted games (each a few hundred kB at Borodino scale).
 DEFAULT_GAME_CACHE_SIZE = 64
 # Replayed uploaded logs kept per worker for the web page's board pictures.
@@ -25,6 +35,11 @@ def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         # None lets referee.storage apply its own default (./referee.sqlite) and its own DATABASE_URL reading.
         "DATABASE_URL": env.get("DATABASE_URL") or None,
         "MAX_CONTENT_LENGTH": int(env.get("REFEREE_MAX_CONTENT_LENGTH", DEFAULT_MAX_CONTENT_LENGTH)),
+        "MAX_YAML_LENGTH": int(env.get("REFEREE_MAX_YAML_LENGTH", DEFAULT_MAX_YAML_LENGTH)),
+        "CHECK_WORKERS": int(env.get("REFEREE_CHECK_WORKERS", DEFAULT_CHECK_WORKERS)),
+        "CHECK_QUEUE": int(env.get("REFEREE_CHECK_QUEUE", DEFAULT_CHECK_QUEUE)),
+        "CHECK_BUDGET": float(env.get("REFEREE_CHECK_BUDGET", DEFAULT_CHECK_BUDGET)),
+        "CHECK_MEMORY": int(env.get("REFEREE_CHECK_MEMORY", DEFAULT_CHECK_MEMORY)),
         "GAME_CACHE_SIZE": DEFAULT_GAME_CACHE_SIZE,
         "REPLAY_CACHE_SIZE": DEFAULT_REPLAY_CACHE_SIZE,
         # Flask's JSON provider sorts keys by default; rulings keep the contract's field order instead.

@@ -23,11 +23,13 @@ log = logging.getLogger(__name__)
 class ApiError(Exception):
     """An error a view reports to the client.  ``extra`` adds fields next to code and message."""
 
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+    def __init__(self, status: int, code: str, message: str, *, headers: dict[str, str] | None = None,
+                 **extra: Any) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers or {}
         self.extra = extra
 
 
@@ -48,7 +50,8 @@ def describe(exc: Exception) -> tuple[int, dict[str, Any], dict[str, str]]:
     """The answer to a failure that is not werkzeug's: the service's own errors, a log or events that cannot be
     ruled on, an unknown ruleset, storage's refusals and failures; anything else is a bug (logged, 500)."""
     if isinstance(exc, ApiError):
-        return error_body(exc.status, exc.code, exc.message, **exc.extra)
+        status, body, headers = error_body(exc.status, exc.code, exc.message, **exc.extra)
+        return status, body, {**headers, **exc.headers}
     if isinstance(exc, InputError):
         return error_body(422, "invalid_input", "; ".join(exc.problems), problems=list(exc.problems))
     if isinstance(exc, UnknownRuleset):

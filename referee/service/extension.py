@@ -1,4 +1,4 @@
-"""The service's per-application objects (storage, hosted-game state cache, replay cache), made on first use.
+"""The service's per-application objects (storage, hosted-game state cache), made on first use.
 
 Made lazily, not in ``create_app``: gunicorn imports the app and then forks workers, and a database
 connection must not be shared across a fork.
@@ -11,7 +11,6 @@ from typing import Any
 from flask import Flask, current_app
 
 from referee.service.hosting import Host
-from referee.service.replays import ReplayCache
 from referee.storage import Storage, open_storage
 
 KEY = "referee"
@@ -23,7 +22,6 @@ class Referee:
         self._lock = threading.Lock()
         self._storage: Storage | None = None
         self._host: Host | None = None
-        self.replays = ReplayCache(int(app.config["REPLAY_CACHE_SIZE"]))
         app.extensions[KEY] = self
 
     @property

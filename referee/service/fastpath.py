@@ -17,11 +17,12 @@ from typing import Any, Callable, Iterable
 import orjson
 from flask import Flask
 
-from referee.service import API_PREFIX
+from referee.service import API_PREFIX, limits
 from referee.service.encoding import dumps
 from referee.service.errors import ApiError, describe
 from referee.service.extension import KEY
 
+_TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]{1,512}=*")
 _ROUTE = re.compile(rf"^{re.escape(API_PREFIX)}/games/([^/]+)/events$")
 
 StartResponse = Callable[..., Any]
@@ -33,20 +34,34 @@ def bearer(header: str) -> str:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "unauthorized", "send the side's token: 'Authorization: Bearer <token>'")
-    return token.strip()
+    token = token.strip()
+    if not _TOKEN.fullmatch(token):        # RFC 6750 b64token; anything else is no side's token
+        raise ApiError(401, "invalid_token", "this token belongs to no side of this game")
+    return token
 
 
-def parse_json(data: bytes) -> Any:
-    """A game route's body; 400 ``malformed_json`` when it is not JSON."""
+def parse_json(data: bytes, status: int = 400, code: str = "malformed_json", where: str = "the body") -> Any:
+    """A JSON body; 400 ``malformed_json`` when it is not JSON, nests deeper than orjson's 1024 levels, holds
+    an integer of more than limits.MAX_DIGITS digits, or a lone surrogate (an escape that is no character:
+    it could not be stored or written back)."""
+    try:
+        limits.prescan(data, yaml=False, where=where)
+    except ApiError as exc:
+        raise ApiError(status, code, exc.message) from None
     try:
         return orjson.loads(data)
-    except orjson.JSONDecodeError:
-        pass
+    except orjson.JSONDecodeError as exc:
+        if limits.json_depth_error(exc):
+            raise ApiError(status, code, f"{where} nests deeper than 1024 levels ({exc})") from None
+        if limits.lone_surrogate(data):
+            raise ApiError(status, code, f"{where} holds a lone surrogate escape (\\ud800-\\udfff without its "
+                                         "pair): not a character") from None
+        first = exc
     try:       # orjson refuses a few documents the standard library reads (NaN, integers beyond 64 bits)
         return json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError):
         # Our own message: Flask's outside debug mode says nothing about where the JSON broke.
-        raise ApiError(400, "malformed_json", f"the body is not valid JSON ({exc})") from None
+        raise ApiError(status, code, f"{where} is not valid JSON ({first})") from None
 
 
 class SubmissionFastPath:
@@ -102,7 +117,11 @@ class SubmissionFastPath:
             status, payload = 200, host.submit(stored, side, body)
         except Exception as exc:  # noqa: BLE001 — every failure becomes its JSON error, as in errors.register
             status, payload, headers = describe(exc)
-        data = dumps(payload) + b"\n"
+        try:
+            data = dumps(payload) + b"\n"
+        except Exception as exc:  # noqa: BLE001 — never an exception out of the app: gunicorn answers HTML
+            status, payload, headers = describe(exc)
+            data = dumps(payload) + b"\n"
         start_response(_STATUS[status] if status in _STATUS else str(status),
                        [("Content-Type", "application/json"), ("Content-Length", str(len(data))),
                         *headers.items()])

@@ -14,8 +14,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from referee.engine import registry
-from referee.engine.replay import Game, new_game, step
+from referee.engine import actors, registry
+from referee.engine.replay import ROLL, Game, new_game
 from referee.logs.jsonlog import DICE_MODES, check_events
 from referee.service import scenarios
 from referee.service.commits import Committer
@@ -127,6 +127,10 @@ class Host:
             raise bad_input(problems)
         scenario = scenarios.resolve(body["scenario"])
         ruleset = registry.get(scenario.ruleset)
+        if not actors.hostable(ruleset):
+            raise bad_input([f"scenario: ruleset '{ruleset.id}' does not say whose act "
+                             "an event is (no actor hook), so its games cannot be hosted; POST /check still "
+                             "rules its logs"])
         sides = scenarios.side_names(scenario)
         seeds = self._side_seeds(body.get("seeds"), sides, dice)
         created = self.storage.create_game(NewGame(scenario=body["scenario"], ruleset=ruleset.id, sides=sides,
@@ -167,7 +171,10 @@ class Host:
         played = self.state_at(stored, expected)
         game, rulings, new_events = played.game, [], []
         for i, event in enumerate(events):
-            ruling, game, _ = step(game, expected + i, event)
+            if event.get("type") == ROLL and "side" not in event:
+                event = {**event, "side": side}      # the record says whose roll it was (the engine's choice)
+            # The submitter's act, judged by the engine: another side's act is an illegal ruling (actors).
+            ruling, game, _ = actors.step(game, expected + i, event, side)
             rulings.append(ruling.to_dict())
             new_events.append(NewEvent(event, rulings[-1]))
         # Raises StaleIndex when someone stored events first: nothing of this submission is written then.
@@ -199,8 +206,9 @@ class Host:
 
     @staticmethod
     def _check_sides(events: list[Mapping[str, Any]], side: str, stored: StoredGame) -> None:
-        """A side speaks only for itself.  Events without a side (draw, initiative, a roll) may come from
-        either: the ruleset's sequence of play already rules an act out of turn illegal."""
+        """A side speaks only for itself: an event naming the other side is refused whole (403).  Whether an
+        event without a side is the submitter's act is the engine's question (referee.engine.actors), asked
+        for every event as it is ruled on."""
         for i, event in enumerate(events):
             named = event.get("side")
             if named is not None and named != side:
@@ -229,7 +237,7 @@ class Host:
         game = played.game
         at = played.index
         for e in self.storage.list_events(stored.id, since=at):
-            _, game, _ = step(game, e.index, e.event)
+            _, game, _ = actors.step(game, e.index, e.event, e.side)
             at = e.index + 1
         played = Played(at, game)
         self.cache.put(stored.id, played)

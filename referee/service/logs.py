@@ -16,7 +16,7 @@ from flask import Request
 from referee.logs import Log, parse_log
 from referee.logs.jsonlog import parse_text
 from referee.logs.problems import InputError
-from referee.service import scenarios
+from referee.service import limits, scenarios
 from referee.service.errors import ApiError
 
 VASSAL_SUFFIXES = (".vlog", ".vsav")
@@ -56,23 +56,39 @@ def upload_from(request: Request) -> Upload:
                    f"got {mimetype or 'no content type'!r}")
 
 
-def read(upload: Upload) -> Log:
+def read(upload: Upload, max_yaml_length: int = limits.DEFAULT_MAX_YAML_LENGTH) -> Log:
+    """The checked log of an upload.  JSON is read by orjson (bounded nesting, C speed); anything else is
+    YAML, read only within its own, smaller limit and after limits.prescan (issue 12, point 2)."""
     suffix = Path(upload.filename).suffix.lower()
     if suffix in VASSAL_SUFFIXES:
         return _read_vassal(upload)
     if upload.filename and suffix not in TEXT_SUFFIXES:
         raise ApiError(415, "unsupported_format",
                        f"{upload.filename}: expected a .json or .yaml log, or a VASSAL .vlog/.vsav")
+    where = upload.filename or "body"
+    limits.prescan(upload.data, yaml=False, where=where)
     if suffix != ".yaml" and suffix != ".yml":
         try:          # the common case, at orjson's speed; anything else gets the full reader and its messages
             return parse_document(orjson.loads(upload.data))
-        except orjson.JSONDecodeError:
-            pass
+        except orjson.JSONDecodeError as exc:
+            if limits.json_depth_error(exc):
+                raise InputError([f"{where}: nested deeper than 1024 levels (a log needs about 6)"]) from None
+            if limits.lone_surrogate(upload.data):
+                raise InputError([f"{where}: a lone surrogate escape (\\ud800-\\udfff without its pair) is not "
+                                  "a character"]) from None
+            if upload.data.lstrip()[:1] in (b"{", b"[") and len(upload.data) > max_yaml_length:
+                # JSON that is broken: its message, without handing megabytes to the slow reader.
+                raise InputError([f"{where}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg})"]) from None
+    limits.check_yaml_length(upload.data, max_yaml_length, where)
+    limits.prescan(upload.data, yaml=True, where=where)
     try:
         text = upload.data.decode("utf-8")
     except UnicodeDecodeError:
-        raise InputError([f"{upload.filename or 'body'}: not UTF-8 text (a JSON or YAML log expected)"]) from None
-    return parse_document(parse_text(text, upload.filename or "body"))
+        raise InputError([f"{where}: not UTF-8 text (a JSON or YAML log expected)"]) from None
+    try:
+        return parse_document(parse_text(text, where))
+    except (RecursionError, ValueError) as exc:       # what the prescan did not foresee: still bad input
+        raise InputError([f"{where}: cannot be read ({type(exc).__name__})"]) from None
 
 
 def parse_document(doc: Any) -> Log:

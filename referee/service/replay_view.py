@@ -9,8 +9,14 @@ engine steps away, referee/service/replays.py), drawn by the page on a map it fe
 
 Why the replay runs here and not through ``replays.replay_log``: the words need the ruling objects (a shock's
 attackers, defenders and the natural rolls per result are not in the JSON), so this loop keeps them long
-enough to word them; it stores the same ``Replayed`` in the shared replay cache, so ``POST /check`` of the
-same bytes is answered from it.
+enough to word them.
+
+The replay counts against the same limit as ``POST /check`` (referee/service/heavy.py ``admit``: 503 ``busy``
+when as many logs are being checked as the service allows) and holds its place until it is done.  Unlike
+``/check`` it runs in this process, because every step after it reads its snapshots; its thread is lowered in
+priority (nice +10, as the checking workers are), so the operating system gives the hosted games' requests
+the CPU first.  (A replay in the checking workers, with the steps answered there, would keep the GIL out of it
+too; that needs heavy.py to keep and serve these replays: not done.)
 
 A replay id is known only to the worker process that read the log (caches are per process, docs/service.md);
 another worker answers 404 ``replay_not_found`` and the page sends the log again.
@@ -23,11 +29,12 @@ chance (``pass_max``/``p_success``, or the table bands of a shock).  Several eve
 """
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
@@ -37,7 +44,7 @@ from referee.logs import Log
 from referee.logs.jsonlog import check_events
 from referee.logs.problems import InputError
 from referee.report import Words, event_summary, ruling_lines, words_for
-from referee.service import board, scenarios
+from referee.service import board, heavy, scenarios
 from referee.service.errors import ApiError
 from referee.service.extension import ext
 from referee.service.fastpath import bearer, parse_json
@@ -103,18 +110,21 @@ class Views:
         self._logs: dict[str, Log] = {}
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="replay")
 
-    def start(self, key: str, log: Log, shared: Any) -> None:
+    def start(self, key: str, log: Log, release: Callable[[], None]) -> None:
+        """Replay ``log`` in the background; ``release`` gives back its place in the admission limit."""
         with self._lock:
             if key in self._items:
-                self._items.move_to_end(key)
+                release()
                 return
             self._logs[key] = log
 
             def work() -> ReplayView:
-                board.warm(log.scenario)      # the first picture waits for the art, not for the replay
-                view = build(log)
-                shared.get(key, lambda: view.replayed)        # POST /check of the same bytes answers from it
-                return view
+                try:
+                    _lower_priority()
+                    board.warm(log.scenario)      # the first picture waits for the art, not for the replay
+                    return build(log)
+                finally:
+                    release()
             self._items[key] = self._pool.submit(work)
             while len(self._items) > self.size:
                 old, _ = self._items.popitem(last=False)
@@ -135,6 +145,15 @@ class Views:
         return fut.result()
 
 
+def _lower_priority() -> None:
+    """nice +10 for this thread (Linux: a thread's id is a process id for setpriority)."""
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, max(10, os.getpriority(os.PRIO_PROCESS, tid)))
+    except (AttributeError, OSError):
+        pass
+
+
 def _not_found(key: str) -> ApiError:
     return ApiError(404, "replay_not_found",
                     f"no replay '{key[:16]}…' on this server (it keeps the last {VIEW_CACHE_SIZE} per process): "
@@ -149,10 +168,16 @@ def views() -> Views:
 
 @bp.post("/replays")
 def create() -> tuple[Response, int]:
-    upload = upload_from(request)
-    log = read(upload)
+    pool = heavy.pool_for(current_app.config)
+    pool.admit()                               # 503 busy before the body is read, as POST /check
+    try:
+        upload = upload_from(request)
+        log = read(upload, int(current_app.config["MAX_YAML_LENGTH"]))
+    except BaseException:
+        pool.release()
+        raise
     key = upload.digest
-    views().start(key, log, ext().replays)
+    views().start(key, log, pool.release)
     initial = new_game(log.ruleset, log.scenario)
     turn, phase = log.ruleset.progress(initial.state)
     units = log.ruleset.view(initial.state, None).get("units", [])

@@ -76,6 +76,10 @@ class ReplayCache:
         self._items: OrderedDict[str, Replayed] = OrderedDict()
         self._building: dict[str, threading.Lock] = {}
 
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
     def get(self, key: str, build: Any) -> Replayed:
         with self._lock:
             hit = self._items.get(key)

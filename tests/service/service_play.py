@@ -3,6 +3,11 @@
 ``players_events`` carry their rolls (the engine's referee rolls written in), so a ``dice: players`` game
 replays them exactly; ``bare_events`` are the same acts without rolls, for ``dice: referee`` games (where the
 other rolls may make some of them illegal — that is a ruling, not an error).
+
+Both are written as the two sides would submit them in a hosted game (referee.engine.actors): an event whose
+actor is a side carries that side where its schema has the field (``end_activation``), and a roll of both
+sides (``initiative``, ``go_first``) is the event without rolls followed by one ``roll`` event per side, each
+sent by its own side.
 """
 from __future__ import annotations
 
@@ -10,9 +15,18 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from referee.engine import registry
+from referee.engine import actors, registry
 from referee.engine.replay import new_game, step
 from service_scenario import SMALL
+
+
+def _sided(ruleset: Any, game: Any, event: dict[str, Any]) -> dict[str, Any]:
+    """``event`` with its actor's ``side`` written in, where the event type has that field."""
+    if "side" in event:
+        return event
+    owner = actors.owner(game, event)
+    props = ruleset.event_schema()["$defs"]["events"]["properties"].get(event["type"], {}).get("properties", {})
+    return {**event, "side": owner} if owner is not None and "side" in props else event
 
 
 @lru_cache(maxsize=8)
@@ -27,11 +41,16 @@ def _play(seed: int) -> tuple[tuple[dict[str, Any], ...], tuple[dict[str, Any], 
         actions = ruleset.legal_actions(game.state)
         if not actions or ruleset.is_over(game.state):
             break
-        event = rng.choice(actions)
+        event = _sided(ruleset, game, dict(rng.choice(actions)))
         ruling, game, played = step(game, i, event)
         assert ruling.legal, ruling
         bare.append(dict(event))
-        filled.append(played)
+        rolls = played.get("rolls")
+        if isinstance(rolls, dict) and len(rolls) > 1:
+            filled.append({k: v for k, v in played.items() if k != "rolls"})
+            filled += [{"type": "roll", "side": side, "roll": roll} for side, roll in rolls.items()]
+        else:
+            filled.append(played)
     return tuple(bare), tuple(filled)
 
 
@@ -44,5 +63,5 @@ def bare_events(seed: int = 1) -> list[dict[str, Any]]:
 
 
 def submitter(event: dict[str, Any], default: str = "French") -> str:
-    """The side that submits ``event``: its own side, else ``default``."""
+    """The side that submits ``event``: its own side, else ``default`` (an act either side may make)."""
     return str(event.get("side") or default)

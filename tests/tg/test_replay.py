@@ -131,5 +131,5 @@ def test_a_bad_scenario_option_is_bad_input_with_the_events_problems():
     with pytest.raises(InputError) as exc:
         parse_log({"scenario": {**SCENARIO, "options": {"counter_charge_vs_infantry": "both"}}, "dice": "players",
                    "events": [{"type": "roll", "roll": 11}]})
-    assert exc.value.problems == ["scenario.options.counter_charge_vs_infantry: 'both' is not one of subtract, charge",
+    assert exc.value.problems == ["scenario.options.counter_charge_vs_infantry: 'both' is not one of charge, subtract",
                                   "events[0].roll: a d10 roll is 0–9, not 11"]

@@ -7,6 +7,7 @@
 #   <name>-script.json       what the engine plays (vrecord.sh actions: chat, moves, keys, menus, d10 rolls)
 #   <name>.vlog              the log the engine itself wrote while playing it
 #   <name>.vrecord.txt       the engine's account of each action (drop points, logged commands)
+#   docs-script.json         made from docs/chat-notation.md (doc_examples.py): every example typed in the chat
 #   zero-roll.vlog           an earlier recording of borodino-script.json in which the d10 showed 0 (the
 #                            engine's dice are random, so this one cannot be made on demand)
 # Set BORODINO_VMOD to an already built borodino.vmod to skip its (slow) build.
@@ -51,3 +52,7 @@ record tiny "$FIX/tiny.vmod" "$TMP/tiny.vsav"
 record typo "$FIX/tiny.vmod" "$TMP/tiny.vsav"
 record claims "$FIX/tiny.vmod" "$TMP/tiny.vsav"
 record borodino "$BORODINO_VMOD" "$TMP/borodino.vsav"
+record undo "$FIX/tiny.vmod" "$TMP/tiny.vsav"
+record schevardino-command "$BORODINO_VMOD" "$TMP/schevardino.vsav"
+.venv/bin/python "$HERE/doc_examples.py" > "$FIX/docs-script.json"
+record docs "$FIX/tiny.vmod" "$TMP/tiny.vsav"

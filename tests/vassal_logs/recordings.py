@@ -57,3 +57,17 @@ def reported_rolls(vlog: Path) -> list[str]:
 def recorded_rolls(vlog: Path) -> list[int]:
     """The d10 results as the engine logged them in the button's ``d10_total`` property."""
     return [int(v) for v in ROLL_TOTAL.findall(read_game(vlog).text)]
+
+
+def engine_final(vrecord_txt: Path) -> dict[str, str]:
+    """Piece name -> the location the engine showed for it after the last action (its ``final:`` dump); the
+    Disorder layer's ``(D)`` is not part of the name."""
+    lines = vrecord_txt.read_text().splitlines()
+    tail = lines[len(lines) - 1 - lines[::-1].index("final:"):]
+    return {m[2].removesuffix(" (D)"): m[6] for line in tail if (m := PIECE_LINE.match(line))}
+
+
+def referee_final(result: Replay, scenario: Any) -> dict[str, str]:
+    """Unit name -> the hex the referee's final position has it on (units on the map only)."""
+    names = {u.id: u.name for u in list(scenario.counters.units) + list(scenario.counters.leaders)}
+    return {names[uid]: u.hex for uid, u in result.game.state.board.units.items() if u.hex is not None}

@@ -22,7 +22,7 @@ from typing import Any, Mapping
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Ruling
 
-from . import dispatch, legal, scenario_rules, sequence, views
+from . import actors, dispatch, legal, scenario_rules, sequence, views
 from .board import Board, RuleSwitches
 from .state import Static, TGState
 
@@ -69,7 +69,8 @@ class _Names:
 class TriumphAndGlory:
     id = "triumph-and-glory"
     name = "Triumph & Glory v2.2"
-    from . import wording  # the report's words for this ruleset's rolls (referee/report.py)
+    notation = f"{__package__}.notation"     # the chat notation of .vlog files (referee.logs.notation)
+    wording = f"{__package__}.wording"       # the words of its rolls in reports (referee.report)
 
     def __init__(self) -> None:
         self._names_cache: dict[int, _Names] = {}
@@ -158,7 +159,7 @@ class TriumphAndGlory:
         except (ValueError, TypeError) as exc:
             msg = str(exc)
             return [f"scenario.{msg}" if msg.startswith("options.") else f"scenario.options: {msg}"]
-        return []
+        return sequence.start_errors(scenario)
 
     def initial_state(self, scenario: Any) -> TGState:
         return sequence.initial_state(Static.from_scenario(scenario), Board.from_scenario(scenario))
@@ -177,6 +178,8 @@ class TriumphAndGlory:
 
     def is_over(self, state: TGState) -> bool:
         return state.over
+
+    actor = staticmethod(actors.actor)    # whose act an event is (referee.engine.actors): hosted games
 
 
 def _hex_names(grid: Any) -> frozenset[str]:

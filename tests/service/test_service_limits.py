@@ -1,0 +1,165 @@
+"""Issue 12, points 2–4: bounded work per request, and never a 500 or an HTML page for bad input.
+
+YAML has its own small limit, nesting and huge integers are refused before parsing, a chunked body is counted
+as it streams (413 past the limit, never cut short and ruled), the heavy routes answer 503 with Retry-After
+when full or over their time budget, and a lone surrogate is a 4xx on every route."""
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.service import create_app, heavy
+from referee.service.extension import ext
+from service_helpers import bearer
+from service_play import players_events
+from service_scenario import SMALL
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "tests" / "fixtures" / "logs" / "sample-borodino.json"
+
+
+def _log(events: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"scenario": SMALL, "dice": "players", "events": events}
+
+
+def _is_json_4xx(resp: Any, status: int | None = None) -> dict[str, Any]:
+    assert resp.mimetype == "application/json", resp.data[:200]
+    assert 400 <= resp.status_code < 500 and (status is None or resp.status_code == status), resp.json
+    assert set(resp.json["error"]) >= {"code", "message"}
+    return resp.json["error"]
+
+
+@pytest.fixture
+def small_limit_app(database_url: str) -> Any:
+    app = create_app({"DATABASE_URL": database_url, "TESTING": True, "MAX_CONTENT_LENGTH": 1024 * 1024})
+    yield app
+    with app.app_context():
+        ext().close()
+
+
+def _chunked(client: FlaskClient, url: str, data: bytes, headers: dict[str, str] | None = None) -> Any:
+    """A body as a server hands on a chunked one: no Content-Length, the stream ends where the body does."""
+    from werkzeug.test import EnvironBuilder
+    environ = EnvironBuilder(path=url, method="POST", input_stream=io.BytesIO(data),
+                             headers={"Transfer-Encoding": "chunked", "Content-Type": "application/json",
+                                      **(headers or {})}).get_environ()
+    del environ["CONTENT_LENGTH"]
+    environ["wsgi.input_terminated"] = True
+    return client.open(environ)
+
+
+def test_a_chunked_body_over_the_limit_is_413_not_cut_short_and_ruled(small_limit_app: Flask) -> None:
+    """Issue 12.3: 1.2 MiB chunked against a 1 MiB limit was ruled on its first 24,965 events."""
+    events = players_events(1)
+    log = _log((events * (1 + 1_300_000 // len(json.dumps(events))))[:30_000])
+    data = json.dumps(log).encode()
+    assert 1.1 * 2 ** 20 < len(data)
+    client = small_limit_app.test_client()
+    _is_json_4xx(_chunked(client, "/api/v1/check", data), 413)
+    small = json.dumps(_log(events)).encode()
+    ok = _chunked(client, "/api/v1/check", small)
+    assert ok.status_code == 200 and len(ok.json["rulings"]) == len(events)
+
+
+def test_a_yaml_log_has_its_own_smaller_limit(client: FlaskClient) -> None:
+    """Issue 12.2: a 4 MiB YAML log took 24 s and 544 MB; YAML is limited to 64 KiB (limits.py)."""
+    from ruamel.yaml import YAML
+    buf = io.StringIO()
+    YAML(typ="safe", pure=True).dump(json.loads(json.dumps(_log(players_events(1) * 40))), buf)   # no aliases
+    text = buf.getvalue().encode()
+    assert len(text) > 64 * 1024
+    err = _is_json_4xx(client.post("/api/v1/check", data=text, content_type="application/yaml"), 413)
+    assert "YAML" in err["message"] and "JSON" in err["message"]
+    # The same log as JSON is ruled.
+    assert client.post("/api/v1/check", json=_log(players_events(1) * 40)).status_code == 200
+    small = io.StringIO()
+    YAML(typ="safe", pure=True).dump(_log(players_events(1)[:5]), small)
+    assert client.post("/api/v1/check", data=small.getvalue(), content_type="application/yaml").status_code == 200
+
+
+DEEP_JSON = b"[" * 100_000 + b"]" * 100_000
+DEEP_OBJECT = b'{"a":' * 100_000 + b"1" + b"}" * 100_000
+HUGE_INT = b'{"expected_index": 1' + b"0" * 5000 + b', "events": []}'
+SURROGATE = b'{"scenario": "\\ud800", "dice": "players"}'
+
+
+@pytest.mark.parametrize("body", [DEEP_JSON, DEEP_OBJECT, HUGE_INT, SURROGATE],
+                         ids=["deep-array", "deep-object", "huge-int", "lone-surrogate"])
+def test_bad_json_is_a_json_4xx_on_every_route(client: FlaskClient, small_game: dict[str, Any],
+                                               body: bytes) -> None:
+    """Issue 12.4: JSON nested 100,000 deep and integers of more than 4,300 digits were 500s."""
+    gid, token = small_game["id"], small_game["tokens"]["French"]
+    for url, headers in [("/api/v1/games", {}), (f"/api/v1/games/{gid}/events", bearer(token)),
+                         ("/api/v1/check", {}), ("/api/v1/replay", {}), ("/api/v1/replay/board.png", {})]:
+        _is_json_4xx(client.post(url, data=body, content_type="application/json", headers=headers))
+        _is_json_4xx(_chunked(client, url, body, headers))               # through Flask, not the fast path
+
+
+@pytest.mark.parametrize("text", ["events:\n" + "  " * 0 + "- " * 5000 + "x\n",
+                                  "a: " + "[" * 20_000 + "]" * 20_000 + "\n",
+                                  "seed: 1" + "0" * 5000 + "\n",
+                                  "a: &a [x]\nb: [" + ", ".join(["*a"] * 100) + "]\n"],
+                         ids=["deep-block", "deep-flow", "huge-int", "aliases"])
+def test_bad_yaml_is_refused_before_parsing(client: FlaskClient, text: str) -> None:
+    """Issue 12.4: deep YAML on /check was a 500."""
+    err = _is_json_4xx(client.post("/api/v1/check", data=text, content_type="application/yaml"), 422)
+    assert "deeper" in err["message"] or "digits" in err["message"] or "aliases" in err["message"]
+
+
+def test_a_lone_surrogate_in_a_unit_or_side_is_a_json_4xx(client: FlaskClient, small_game: dict[str, Any]) -> None:
+    """Issue 12.4: "\\ud800" in a unit gave an HTML error page on the move route, a JSON 500 elsewhere."""
+    url = f"/api/v1/games/{small_game['id']}/events"
+    for field in ('"unit": "\\ud800"', '"side": "\\ud800"'):
+        body = ('{"expected_index": 0, "events": [{"type": "move", ' + field + ', "path": ["0205"]}]}').encode()
+        _is_json_4xx(client.post(url, data=body, content_type="application/json",
+                                 headers=bearer(small_game["tokens"]["French"])))
+        log = ('{"scenario": "x", "events": [{"type": "move", ' + field + '}]}').encode()
+        _is_json_4xx(client.post("/api/v1/check", data=log, content_type="application/json"))
+    # The same in the path and the token: 4xx, JSON.
+    _is_json_4xx(client.get("/api/v1/games/%ED%A0%80", headers=bearer(small_game["tokens"]["French"])))
+    _is_json_4xx(client.get(f"/api/v1/games/{small_game['id']}", headers={"Authorization": "Bearer \udc80"}))
+
+
+def test_the_heavy_routes_answer_503_with_retry_after_when_full(app: Flask) -> None:
+    client = app.test_client()
+    pool = heavy.pool_for(app.config)
+    taken = 0
+    try:
+        while True:                                # take every place the pool admits
+            pool.admit()
+            taken += 1
+    except Exception:  # noqa: BLE001 — the ApiError that says it is full
+        pass
+    assert taken == pool.workers + pool.waiting
+    try:
+        for url in ("/api/v1/check", "/api/v1/replay", "/api/v1/replay/board.png"):
+            resp = client.post(url, json=_log(players_events(1)[:3]))
+            assert _is_json_4xx.__name__ and resp.status_code == 503 and resp.json["error"]["code"] == "busy"
+            assert resp.headers["Retry-After"].isdigit()
+        # Hosted games do not wait for the heavy routes.
+        assert client.post("/api/v1/games", json={"scenario": SMALL, "dice": "players"}).status_code == 201
+    finally:
+        for _ in range(taken):
+            pool.release()
+    assert client.post("/api/v1/check", json=_log(players_events(1)[:3])).status_code == 200
+
+
+def test_a_check_over_its_time_budget_is_503_and_the_worker_is_replaced(database_url: str) -> None:
+    app = create_app({"DATABASE_URL": database_url, "TESTING": True, "CHECK_BUDGET": 2.0})
+    client = app.test_client()
+    try:
+        resp = client.post("/api/v1/check", data=SAMPLE.read_bytes(), content_type="application/json")
+        assert resp.status_code == 503 and resp.json["error"]["code"] == "over_budget", resp.json
+        assert "Retry-After" in resp.headers
+        again = client.post("/api/v1/check", json=_log(players_events(1)[:3]))
+        assert again.status_code == 200, again.json
+    finally:
+        heavy.pool_for(app.config).close()
+        with app.app_context():
+            ext().close()
