@@ -109,8 +109,8 @@ def _hosted_game(server: str, events: list[dict]) -> dict:
 
 
 def borodino_with_one_illegal_move(tmp_path: Path) -> tuple[Path, int, dict]:
-    """The sample game with one illegal move put in (the unit's real move, walked back and forth far beyond
-    its allowance, 7.34): the event just before that move, so everything after still replays as before."""
+    """The sample game with one illegal move put in (a unit's real move of two hexes, walked back and forth far
+    beyond its allowance, 7.34) just before that move, so everything after still replays as before."""
     log = json.loads(SAMPLE.read_text())
     events = log["events"]
     k = next(i for i, e in enumerate(events) if i > 2400 and e["type"] == "move" and len(e.get("path", [])) == 2)
@@ -144,6 +144,8 @@ def test_borodino_jump_to_the_illegal_move_marks_it_on_a_board_that_fits(server:
                                                                           tmp_path: Path) -> None:
     from playwright.sync_api import expect
     log, k, bad = borodino_with_one_illegal_move(tmp_path)
+    from referee.service import scenarios
+    printed = next(u.name for u in scenarios.resolve("borodino").counters.units if u.id == bad["unit"])
     shots = os.environ.get("REFEREE_SCREENSHOTS")
     for width in WIDTHS:
         page = _page(browser, server, width)
@@ -156,8 +158,8 @@ def test_borodino_jump_to_the_illegal_move_marks_it_on_a_board_that_fits(server:
         current = page.locator("#rulings .ruling.current")
         expect(current).to_have_attribute("data-index", str(k), timeout=30_000)
         expect(current).to_contain_text("ILLEGAL")
-        expect(current).to_contain_text("2W Res a")                # printed names, not ids
-        expect(current).not_to_contain_text("ru-2w-res-a")
+        expect(current).to_contain_text(printed)                   # printed names, not ids
+        expect(current).not_to_contain_text(bad["unit"])
         expect(page.locator("#board-world")).to_have_attribute("data-step", str(k + 1), timeout=30_000)
         expect(page.locator("#explain")).to_contain_text("not_enough_mp")
 
@@ -206,9 +208,9 @@ def test_borodino_jump_to_the_illegal_move_marks_it_on_a_board_that_fits(server:
             page.evaluate(f"showStep({k}, true)")
             expect(page.locator("#board-world")).to_have_attribute("data-step", str(k), timeout=30_000)
             page.click("#tab-whatif")
-            page.fill("#w-unit", "2W Res a")
+            page.fill("#w-unit", printed)
             page.click("#w-actions")
-            expect(page.locator("#w-answer")).to_contain_text("2W Res a:", timeout=30_000)
+            expect(page.locator("#w-answer")).to_contain_text(f"{printed}:", timeout=30_000)
             reach = page.evaluate("[...document.querySelectorAll('#probe .mark-probe')].map(e => e.dataset.hex)")
             assert sorted(reach) == sorted(alternatives)                  # the same hexes the ruling offers
             page.fill("#w-event", json.dumps(bad))
