@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.engine.ruling import Roll, Ruling
+from referee.engine.ruling import Awaiting, Error, Modifier, Result, Roll, Ruling
 
 
 # ----------------------------------------------------------------------------------------- names and words
@@ -258,6 +258,28 @@ def ruling_lines(ruling: Ruling, event: Mapping[str, Any], words: Words = PLAIN)
         lines.append(f"  … awaiting {a.type}" + (f" from {a.side}" if a.side else "")
                      + (f" for {words.name(a.unit)}" if a.unit else "") + f" [{a.rule}]")
     return lines
+
+
+def ruling_from_dict(d: Mapping[str, Any]) -> Ruling:
+    """A stored ruling (its JSON, DESIGN §5) back as an object, to word it.  What the JSON does not keep (a shock's
+    attackers and defenders by name) is not shown: its roll is worded as a table roll."""
+    def roll(r: Mapping[str, Any]) -> Roll:
+        mods = tuple(Modifier(m["value"], m["rule"], m["reason"]) for m in r.get("modifiers", ()))
+        table = "pass_max" not in r
+        return Roll(purpose=r["purpose"], natural=r.get("natural"), unit=r.get("unit"), side=r.get("side"),
+                    die=r.get("die", "d10"), base=r.get("base"), base_label=r.get("base_label"),
+                    base_rule=r.get("base_rule"), modifiers=mods, pass_max=r.get("pass_max"),
+                    p_success=r.get("p_success"), outcome=r.get("outcome"), modified=r.get("modified"),
+                    result=r.get("result"), table=table)
+    return Ruling(
+        index=d["index"], type=d["type"], verdict=d["verdict"], rules=tuple(d.get("rules", ())),
+        errors=tuple(Error(e["rule"], e["code"], e["message"], tuple(e["alternatives"]) if "alternatives" in e
+                           else None) for e in d.get("errors", ())),
+        rolls=tuple(roll(r) for r in d.get("rolls", ())),
+        results=tuple(Result(r["effect"], r["rule"], r.get("unit"),
+                             {k: v for k, v in r.items() if k not in ("effect", "rule", "unit")})
+                      for r in d.get("results", ())),
+        awaiting=tuple(Awaiting(a["type"], a.get("side"), a["rule"], a.get("unit")) for a in d.get("awaiting", ())))
 
 
 def render(rulings: Sequence[Ruling], events: Sequence[Mapping[str, Any]], places: Sequence[tuple[str, str]],

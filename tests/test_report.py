@@ -58,3 +58,19 @@ def test_words_for_a_scenario_name_units_leaders_and_groups() -> None:
     assert words.name("fr-th-damas-a") == "Damas a"
     assert words.name("napoleon") == "Napoleon"
     assert words.wording.__name__ == "referee.rulesets.triumph_and_glory.wording"
+
+
+def test_a_stored_ruling_is_worded_as_the_ruling_it_was() -> None:
+    """Hosted games keep rulings as JSON; worded again they read as the replay's own (shocks aside: their
+    attackers and defenders are not in the JSON)."""
+    from pathlib import Path
+
+    from referee.engine.replay import replay
+    from referee.logs import read_log
+    from referee.report import ruling_from_dict, ruling_lines
+    log = read_log(Path(__file__).parent / "fixtures" / "logs" / "small-inline.yaml")
+    out = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed)
+    words = words_for(log.scenario, log.ruleset)
+    for ruling, event in zip(out.rulings, out.played):
+        assert ruling_from_dict(ruling.to_dict()).to_dict() == ruling.to_dict()
+        assert ruling_lines(ruling_from_dict(ruling.to_dict()), event, words) == ruling_lines(ruling, event, words)

@@ -43,7 +43,7 @@ from referee.engine.replay import Game, fewer_collections, final_state, new_game
 from referee.logs import Log
 from referee.logs.jsonlog import check_events
 from referee.logs.problems import InputError
-from referee.report import Words, event_summary, ruling_lines, words_for
+from referee.report import Words, event_summary, ruling_from_dict, ruling_lines, words_for
 from referee.service import board, heavy, scenarios
 from referee.service.errors import ApiError
 from referee.service.extension import ext
@@ -160,8 +160,16 @@ def _not_found(key: str) -> ApiError:
                     "upload the log again")
 
 
+_views_lock = threading.Lock()
+
+
 def views() -> Views:
-    return current_app.extensions.setdefault("referee.replay_view", Views())
+    """This application's replays (made on first use)."""
+    found = current_app.extensions.get("referee.replay_view")
+    if found is None:
+        with _views_lock:
+            found = current_app.extensions.setdefault("referee.replay_view", Views())
+    return found
 
 
 # ------------------------------------------------------------------ uploaded logs
@@ -387,9 +395,19 @@ def game_board(game_id: str) -> Response:
     stored, side, game, scenario, words = _hosted()
     units = game.ruleset.view(game.state, side).get("units", [])
     turn, phase = game.ruleset.progress(game.state)
+    # The caller's own events in words; the other side's as the game's view gives them (type and verdict:
+    # their rulings may name what 5.23 hides).
+    lines = []
+    for e in ext().storage.list_events(game_id):
+        if e.index >= stored.event_count:
+            break
+        if e.side == side:
+            lines.append(ruling_lines(ruling_from_dict(e.ruling), e.event, words))
+        else:
+            lines.append([f"[{e.index}] {e.event.get('type')} ({e.side}): {e.ruling.get('verdict')}"])
     return jsonify({"step": stored.event_count, "place": {"turn": words.text(turn), "phase": words.text(phase)},
                     "units": board.placements(scenario, units), "geometry": board.geometry(scenario),
-                    "sheet": board.sheet_index(scenario), "names": unit_table(scenario)})
+                    "sheet": board.sheet_index(scenario), "names": unit_table(scenario), "lines": lines})
 
 
 @bp.get("/games/<game_id>/map.png")

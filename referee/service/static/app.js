@@ -186,7 +186,7 @@ $("game-form").addEventListener("submit", async (ev) => {
   S.rulings = view.log.map((e) => e.ruling || { index: e.index, type: e.type, verdict: e.verdict, rules: [], errors: [], rolls: [], results: [] });
   S.events = view.log.map((e) => e.event || { side: e.side, type: e.type });
   S.places = view.log.map(() => ({ turn: "", phase: "" }));
-  S.lines = S.rulings.map((r, i) => [`[${r.index}] ${r.type}${S.events[i].side ? " " + S.events[i].side : ""}: ${r.verdict}`]);
+  S.lines = b.lines || S.rulings.map((r, i) => [`[${r.index}] ${r.type}${S.events[i].side ? " " + S.events[i].side : ""}: ${r.verdict}`]);
   buildRulings();
   enableStepper(0);
   S.current = view.next_index;
