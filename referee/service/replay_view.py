@@ -246,7 +246,8 @@ def _involved(event: Mapping[str, Any]) -> list[str]:
 
 @bp.get("/replays/<key>/board")
 def board_at(key: str) -> Response:
-    """The counters after ``step`` events, and where the units of the event just played stood before it."""
+    """The counters after ``step`` events, and where the units of the event just played (those it names and
+    those its ruling moved: retreats, advances) stood before it."""
     v = views().get(key)
     r = v.replayed
     n = _step_arg(r.steps)
@@ -254,6 +255,7 @@ def board_at(key: str) -> Response:
     if n > 0:
         previous = r.game_at(n - 1)
         named = set(_involved(r.log.events[n - 1]))
+        named |= {x["unit"] for x in r.rulings[n - 1]["results"] if isinstance(x.get("unit"), str)}   # retreats
         before = {u["id"]: u.get("hex") for u in previous.ruleset.view(previous.state, None).get("units", [])
                   if u["id"] in named}
         _, game, _ = step(previous, n - 1, r.log.events[n - 1])

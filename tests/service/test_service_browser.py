@@ -198,6 +198,14 @@ def test_borodino_jump_to_the_illegal_move_marks_it_on_a_board_that_fits(server:
             assert float(page.locator("#board-world").get_attribute("data-scale")) > scale
             page.click("#zoom-fit")
             assert abs(float(page.locator("#board-world").get_attribute("data-scale")) - scale) < 1e-3
+            # A retreat the rules produced is drawn as an arrow from where the unit stood to where it went.
+            i = page.evaluate("S.rulings.findIndex(r => r.results.some(x => x.effect === 'retreated' && x.to))")
+            assert i >= 0
+            page.evaluate(f"select({i})")
+            expect(page.locator("#board-world")).to_have_attribute("data-step", str(i + 1), timeout=30_000)
+            expect(page.locator("#sel .mark-retreat")).not_to_have_count(0)
+            points = page.locator("#sel .mark-retreat").first.get_attribute("points").split()
+            assert len(set(points)) >= 2, points                  # from one hex to another
             # The luck report, with its chart.
             page.click("#tab-luck")
             expect(page.locator("#luck table").first).to_contain_text("French", timeout=30_000)
