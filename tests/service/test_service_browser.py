@@ -256,6 +256,12 @@ def test_filters_outline_unit_search_and_roll_words(server: str, browser: Any) -
     # Previous illegal from there: the first illegal orders (index 2 is before 6).
     page.click("#prev-illegal")
     expect(page.locator("#rulings .ruling.current")).to_have_attribute("data-index", "2")
+    # The keyboard in the list: the current ruling is its one tab stop; ↓ selects the next one.
+    page.locator("#rulings .ruling.current").focus()
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#rulings .ruling.current")).to_have_attribute("data-index", "3")
+    expect(page.locator("#rulings .ruling.current")).to_have_attribute("tabindex", "0")
+    expect(page.locator("#board-world")).to_have_attribute("data-step", "4")
     assert page.errors == []
     page.close()
 
