@@ -210,6 +210,11 @@ def rolls_owed(state: TGState) -> tuple[Awaiting, ...]:
     (5.29), both sides' initiative rolls (4.0), one fire roll per burning village when the Destruction marker is
     drawn (BOR-5, A-9), and one recovery roll per eligible unit in the Morale Phase (10.2)."""
     p = state.phase
+    if p == ACTIVATION:                               # most events: nothing but a Destruction draw owes here
+        act = state.activation
+        if act is not None and act.fires_owed:
+            return tuple(Awaiting("fire_out", act.side, "BOR-5") for _ in act.fires_owed)
+        return ()
     if p == ORDERS:
         return tuple(Awaiting("orders_delay", side, "5.29") for side, o in state.orders.items() if o.delay == "owed")
     if p == INITIATIVE:
@@ -218,8 +223,4 @@ def rolls_owed(state: TGState) -> tuple[Awaiting, ...]:
         return tuple(Awaiting("initiative", side, "4.0") for side in state.static.sides)
     if p == MORALE:
         return tuple(Awaiting("recovery", state.unit(u).side, "10.2", u) for u in state.recovery_owed)
-    if p == ACTIVATION:
-        act = state.activation
-        if act is not None and act.fires_owed:
-            return tuple(Awaiting("fire_out", act.side, "BOR-5") for _ in act.fires_owed)
     return ()
