@@ -37,11 +37,11 @@ def _freeze(v: Any) -> Any:
 
 class Values(Mapping[str, Any]):
     """A small read-only mapping that, unlike ``MappingProxyType``, hashes and pickles: a unit's game fields
-    travel to the render workers and units are dict keys.  Values must be hashable (numbers, text)."""
+    travel to the render workers and units are dict keys.  Nested lists become tuples, mappings Values."""
     __slots__ = ("_items",)
 
     def __init__(self, items: Mapping[str, Any] | None = None):
-        object.__setattr__(self, "_items", tuple((items or {}).items()))
+        object.__setattr__(self, "_items", tuple((k, _hashable(v)) for k, v in (items or {}).items()))
 
     def __getitem__(self, key: str) -> Any:
         for k, v in self._items:
@@ -69,6 +69,14 @@ class Values(Mapping[str, Any]):
 
 
 NO_VALUES = Values()
+
+
+def _hashable(v: Any) -> Any:
+    if isinstance(v, Mapping):
+        return v if isinstance(v, Values) else Values(v)
+    if isinstance(v, (list, tuple)):
+        return tuple(_hashable(x) for x in v)
+    return v
 
 
 def thaw(v: Any) -> Any:
@@ -126,8 +134,8 @@ class Unit:
     short_name: str | None = None    # printed instead of ``name`` when that does not fit legibly
     count: int = 1                   # how many of this counter the sheets print
     echelon: str | None = None       # NATO size: team, squad, section, platoon, company, battalion, ... army
-    fields: Values = NO_VALUES       # the game's factor fields (front), in the game's order
-    back_fields: Values = NO_VALUES  # their values on the back, where they differ
+    fields: Values = NO_VALUES       # fields its ruleset or game declares beyond these (attack, defence, ...)
+    back_fields: Values = NO_VALUES  # their values on the back (``back:``), where they differ
 
     # Convenience accessors for the good-order values the rules mostly read.
     @property
@@ -171,6 +179,7 @@ class Leader:
     source: str = field(default="", compare=False)   # provenance, not part of the value
     short_name: str | None = None    # printed instead of ``name`` when that does not fit legibly
     count: int = 1                   # how many of this counter the sheets print
+    fields: Values = NO_VALUES       # fields its ruleset declares beyond these
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,15 @@ from .yamlpos import Located
 
 FACE_FIELDS = ("assault", "cohesion", "ma", "dfe", "fire", "eff_range", "max_range")
 
+# Unit fields the model types itself; every other field of a unit (declared by its ruleset or its game, such
+# as a classic game's attack, defence, movement) is kept as written in ``Unit.fields``.  The placement fields
+# are here because a resolved unit carries its placement too.
+TYPED_UNIT_FIELDS = frozenset({"id", "name", "short_name", "kind", "side", "ag", "corps", "brigade", "flags", "size",
+                               "count", "echelon", "back", "disordered", "cav_type", *FACE_FIELDS,
+                               "hex", "facing", "status", "box", "formation"})
+TYPED_LEADER_FIELDS = frozenset({"id", "name", "short_name", "side", "flags", "count", "orders_rating",
+                                 "delay_rating", "drm", "command_range", "ma", "hex", "box"})
+
 # "Dumon a" -> "Dumon": a designation ending in a space and one lower-case letter is one counter of a
 # multi-counter brigade (T&G digest §2.1).
 _BRIGADE_SUFFIX = re.compile(r"(.*\S)\s+[a-z]")
@@ -124,8 +133,10 @@ def build_activation_group(e: Entry) -> ActivationGroup:
 
 
 def build_unit(e: Entry, factors: Sequence[str] = ()) -> Unit:
-    """``factors``: the factor fields the game declares, kept in ``Unit.fields`` in the game's order."""
+    """``Unit.fields``: the fields its ruleset and game declare beyond the typed ones, as written (the game's
+    ``factors`` first, in the game's order, then the others in file order)."""
     d = e.data
+    extra = [f for f in factors if f in d] + [k for k in d if k not in TYPED_UNIT_FIELDS and k not in factors]
     front = Face(**{k: d.get(k) for k in FACE_FIELDS})
     flags = frozenset(d.get("flags", ()))
     # The back face repeats the front except where ``disordered`` says otherwise; no_back = no back face.
@@ -136,8 +147,8 @@ def build_unit(e: Entry, factors: Sequence[str] = ()) -> Unit:
         brigade=d["brigade"] if "brigade" in d else derive_brigade(d["name"]),
         flags=flags, source=e.where, size=d.get("size", 1), short_name=d.get("short_name"),
         count=d.get("count", 1), echelon=d.get("echelon"),
-        fields=Values({f: d[f] for f in factors if f in d}),
-        back_fields=Values({f: d["back"][f] for f in factors if f in d.get("back", {})}),
+        fields=Values({k: d[k] for k in extra}),
+        back_fields=Values(d.get("back", {})),
     )
 
 
@@ -147,7 +158,7 @@ def build_leader(e: Entry) -> Leader:
         id=d["id"], name=d["name"], side=e.side or "", orders_rating=d.get("orders_rating"),
         delay_rating=d.get("delay_rating"), drm=d.get("drm"), command_range=d.get("command_range"), ma=d.get("ma"),
         flags=frozenset(d.get("flags", ())), source=e.where, short_name=d.get("short_name"),
-        count=d.get("count", 1),
+        count=d.get("count", 1), fields=Values({k: v for k, v in d.items() if k not in TYPED_LEADER_FIELDS}),
     )
 
 

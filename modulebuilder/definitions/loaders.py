@@ -117,7 +117,7 @@ def own_ruleset(doc: Located) -> str | None:
         return value if value in known_rulesets() else None
     try:
         with open(doc.file, encoding="utf-8") as f:
-            return header(f.read(2000))[1]
+            return header(f.read(2000), doc.file)[1]
     except (OSError, UnicodeDecodeError):
         return None
 

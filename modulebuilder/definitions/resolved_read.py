@@ -19,6 +19,7 @@ from .loaders import ruleset_problems
 from .maps import build_map, check_map_refs, resolved_refs
 from .placements import Placed, build_placements, build_reinforcement, check_placements
 from .problems import DefinitionError, Problem, raise_if_any
+from .consistency import setup_contradictions, turn_range, turns_in_range
 from .game import check_game
 from .rulesets import ruleset_unit_types, setup_rules
 from .schemas import schema_problems
@@ -95,8 +96,12 @@ def _problems_or_none(doc: Located) -> list[Problem]:
         # a resolved document may give part of a table and leave the rest to the ruleset's defaults.
         problems += check_map_refs(doc, hexes, replace(refs, roads=[]))
     sides = doc.get(("sides",))
-    problems += check_placements(_placed(doc, found), list(entries(doc, "reinforcements")), found.pieces(),
+    placed, reinforcements = _placed(doc, found), list(entries(doc, "reinforcements"))
+    problems += check_placements(placed, reinforcements, found.pieces(),
                                  hexes, list(sides) if isinstance(sides, dict) else None, setup_rules(ruleset))
+    problems += setup_contradictions(placed, reinforcements, found.pieces(), hexes)
+    span, out_of_order = turn_range(doc)
+    problems += out_of_order + turns_in_range(doc, span, reinforcements)
     return problems
 
 

@@ -115,9 +115,9 @@ def _unit(u: Unit) -> dict[str, Any]:
         out["count"] = u.count
     if u.echelon is not None:
         out["echelon"] = u.echelon
-    out.update(u.fields)
+    out.update(thaw(u.fields))
     if u.back_fields:
-        out["back"] = dict(u.back_fields)
+        out["back"] = thaw(u.back_fields)
     return out
 
 
@@ -130,6 +130,7 @@ def _leader(x: Leader) -> dict[str, Any]:
         out["flags"] = sorted(x.flags)
     if x.count != 1:
         out["count"] = x.count
+    out.update(thaw(x.fields))
     return out
 
 

@@ -9,12 +9,14 @@ from ..model import Scenario
 from . import assemble
 from .entries import Entry, entries
 from .files import read_document, relative_to
+from .consistency import setup_contradictions, turn_range, turns_in_range
 from .game import CheckedGame, check_game
 from .loaders import (CheckedCounters, CheckedMap, CheckedTables, check_counter_files, check_game_file, check_map,
                       check_tables, ruleset_problems)
 from .maps import missing_table_rows
 from .placements import Placed, build_placements, build_reinforcement, check_placements
-from .problems import Problem, raise_if_any
+from .detect import KIND_NAMES, kind_of_document
+from .problems import WHOLE_FILE, Problem, raise_if_any
 from .rulesets import SetupRules, setup_rules
 from .schemas import schema_problems
 from .yamlpos import Located
@@ -27,19 +29,27 @@ class CheckedScenario:
     files: list[str] = field(default_factory=list)       # every file read, the scenario first
 
 
-def load_scenario(path: str | os.PathLike[str]) -> Scenario:
-    """The scenario at ``path`` with its map, counters and tables.  Raises DefinitionError."""
-    checked = check_scenario(path)
+def load_scenario(path: str | os.PathLike[str], *, command: str | None = None) -> Scenario:
+    """The scenario at ``path`` with its map, counters and tables (or a resolved scenario file).  Raises
+    DefinitionError.  ``command`` names the sub-command for the message about a file of another kind."""
+    checked = check_scenario(path, command=command)
     raise_if_any(checked.problems)
     assert checked.scenario is not None
     return checked.scenario
 
 
-def check_scenario(path: str | os.PathLike[str]) -> CheckedScenario:
+def check_scenario(path: str | os.PathLike[str], *, command: str | None = None) -> CheckedScenario:
     """The scenario and every problem in it and in the files it names (each under its own file name)."""
     doc = read_document(path)
     if isinstance(doc, Problem):
         return CheckedScenario([doc])
+    kind, _ = kind_of_document(doc.file, doc.data)
+    if kind == "resolved-scenario":
+        return _resolved(doc)
+    if kind not in (None, "scenario"):
+        # One sentence, not the wall of schema errors a map read as a scenario would give.
+        wants = f"; `{command}` wants a scenario" if command else ", not a scenario"
+        return CheckedScenario([Problem(doc.file, 1, 1, WHOLE_FILE, f"this is a {KIND_NAMES[kind]} file{wants}")])
     # The scenario's ruleset decides which fields its counters, options and tables may and must have.
     ruleset, problems = ruleset_problems(doc)
     problems += schema_problems(doc, "scenario", ruleset)
@@ -60,6 +70,12 @@ def check_scenario(path: str | os.PathLike[str]) -> CheckedScenario:
     if problems or the_map.doc is None:
         return CheckedScenario(problems, None, files)
     return CheckedScenario([], _build(doc, the_map, counters, tables, game), files)
+
+
+def _resolved(doc: Located) -> CheckedScenario:
+    from .resolved_read import check_resolved, load_resolved    # the resolved reader imports this module's peers
+    problems = check_resolved(doc.file)
+    return CheckedScenario(problems, None if problems else load_resolved(doc.file), [doc.file])
 
 
 @dataclass
@@ -100,7 +116,11 @@ def _scenario_checks(doc: Located, the_map: CheckedMap, counters: CheckedCounter
     sides = doc.get(("sides",))
     side_names = list(sides) if isinstance(sides, dict) else None
     placed = [Placed(e) for e in entries(doc, "setup")]
-    out = check_placements(placed, list(entries(doc, "reinforcements")), pieces, the_map.hexes, side_names, rules)
+    reinforcements = list(entries(doc, "reinforcements"))
+    out = check_placements(placed, reinforcements, pieces, the_map.hexes, side_names, rules)
+    out += setup_contradictions(placed, reinforcements, pieces, the_map.hexes)
+    span, out_of_order = turn_range(doc)
+    out += out_of_order + turns_in_range(doc, span, reinforcements)
     out += _cinc_checks(doc, pieces)
     out += _reinforcement_groups(doc, {e.data["id"] for e in counters.found.activation_groups if e.text("id")})
     return out

@@ -192,6 +192,7 @@ def combined(kind: Kind, ruleset: str | None = None, factors: tuple[str, ...] = 
     for_whom = f" for the {ruleset} ruleset" if ruleset else " (fields of any ruleset, none required)"
     return {
         "$schema": DRAFT,
+        **({"x-ruleset": ruleset} if ruleset else {}),      # read by validate when a copy sits in any folder
         "title": shared.get("title", kind),
         "description": f"{shared.get('description', '')} Combined{for_whom} by modulebuilder "
                        "(docs/definitions.md); do not edit, run `modulebuilder schemas` again.".strip(),

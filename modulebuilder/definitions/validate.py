@@ -33,7 +33,7 @@ def _kind_and_ruleset(path: PathLike) -> tuple[Kind, str | None] | Problem:
         return doc
     with open(path, encoding="utf-8") as f:
         head = f.read(2000)
-    kind, ruleset = header(head)
+    kind, ruleset = header(head, doc.file)
     kind = kind or kind_of_data(doc.data) or kind_from_folder(doc.file)
     return (kind, ruleset) if kind is not None else Problem(doc.file, 1, 1, WHOLE_FILE, UNKNOWN_KIND)
 

@@ -11,6 +11,8 @@ module of its hook in one attribute, ``notation = "referee.rulesets.<id>.notatio
 * ``event_side(roster, event)``: the side an event belongs to by what it names (a unit, a marker...);
 * ``sideless``: event types that belong to no side unless one is typed (a draw from the cup);
 * ``board_move(uid, side, leader)``: the event a unit dragged on the board is;
+* ``drawn(roster, properties)``: the event a piece drawn from a deck is (an activation marker from the cup
+  is a ``draw``), from the drawn piece's properties; None when it means nothing to the rules;
 * ``complete(state, read)``: a read event finished against the live game state just before it is ruled
   (a dragged unit's path, a first marker the initiative holder settles).
 
@@ -50,6 +52,10 @@ def plain_move(uid: str, side: str, leader: bool) -> dict[str, Any]:
     return {"type": "move", "side": side, "unit": uid}
 
 
+def nothing_drawn(roster: "Roster", properties: Mapping[str, str]) -> dict[str, Any] | None:
+    return None
+
+
 def straight_path(state: Any, read: "ReadEvent") -> dict[str, Any]:
     """The destination as the whole path: the ruleset rules on the move as typed."""
     return {**read.event, "path": [read.destination]} if read.destination is not None else read.event
@@ -64,6 +70,7 @@ class Notation:
     sideless: frozenset[str] = frozenset()
     side_optional: frozenset[str] = frozenset()       # the side when known, else none (the schema allows it)
     board_move: Callable[[str, str, bool], dict[str, Any]] = plain_move
+    drawn: Callable[["Roster", Mapping[str, str]], dict[str, Any] | None] = nothing_drawn
     complete: Callable[[Any, "ReadEvent"], dict[str, Any]] = straight_path
 
 

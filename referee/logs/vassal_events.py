@@ -26,7 +26,7 @@ from modulebuilder.vassal.savefile import PieceInfo
 
 from . import chat
 from .vassal_board import BoardGeometry, Location, box_key
-from .vassal_steps import Fact, PieceChange, Reported, Rolled, Said, Undone, Unreadable, moved_to
+from .vassal_steps import Drawn, Fact, PieceChange, Reported, Returned, Rolled, Said, Undone, Unreadable, moved_to
 
 FACING_PROPERTY = "Facing_Facing"          # FreeRotator "Facing": state + 1 (modulebuilder.vassal.facing)
 DISORDER_PROPERTY = f"{DISORDER_LAYER}_Active"
@@ -45,6 +45,7 @@ class ReadEvent:
     mover: str | None = None            # the unit whose path is wanted (the CinC for ``cinc_move``)
     line: str | None = None             # the chat line it was read from
     markers: tuple[tuple[str, str], ...] = ()   # (marker, side): a first marker the initiative holder settles
+    drawn: bool = False                 # drawn from a deck on the board (the notation may make it a first pick)
 
 
 def unreadable(step: int, line: str, why: str) -> ReadEvent:
@@ -112,6 +113,23 @@ def _fact(ctx: _Context, f: Fact) -> None:
             ctx.out.problems.append(f"step {f.step}: {f.message}")
     elif isinstance(f, Undone):
         ctx.out.notes.append(f"step {f.step}: Undo of step {f.undone}; neither is ruled")
+    elif isinstance(f, Drawn):
+        _drawn(ctx, f)
+    elif isinstance(f, Returned):
+        ctx.out.notes.append(f"step {f.step}: {f.piece.name or f.piece.id} back in the {f.deck}; the referee "
+                             "returns markers by the rules")
+
+
+def _drawn(ctx: _Context, f: Drawn) -> None:
+    """A piece drawn from a deck: the event the notation says it is (an AM from the cup is a ``draw``)."""
+    event = ctx.roster.notation.drawn(ctx.roster, f.piece.properties)
+    if event is None:
+        ctx.out.notes.append(f"step {f.step}: {f.piece.name or f.piece.id} drawn from the {f.deck}; nothing "
+                             "to rule on")
+    else:
+        # Quoted like a chat line, so a marker the scenario lacks is a ruling of its own, not a refused log.
+        ctx.out.events.append(ReadEvent(f.step, event, line=f"{f.piece.name or f.piece.id} drawn from the {f.deck}",
+                                        drawn=True))
 
 
 # --------------------------------------------------------------------------------------------- pieces
@@ -245,10 +263,15 @@ def _sided(ctx: _Context, f: Said, event: dict[str, Any], markers: tuple[str, ..
     notation = ctx.roster.notation
     if "side" in event or event["type"] in notation.sideless:
         return event
+    if event["type"] in notation.side_optional:
+        # Only an announced '!side' says whose it is; else the ruleset's completion finds it in the state
+        # (the side of the activation in progress), which a player's last move cannot.
+        side = ctx.declared_side.get(f.player)
+        return {**event, "side": side} if side else event
     side = notation.event_side(ctx.roster, event) or _player_side(ctx, f.player)
     if side is not None:
         return {**event, "side": side}
-    if event["type"] in notation.side_optional or markers:
+    if markers:
         return event        # a first marker both sides name alike: the initiative holder's (chat.Declared)
     raise chat.ChatError(f"cannot tell which side it is for: add the side (e.g. "
                          f"'!{f.text.lstrip()[1:].split()[0]} {ctx.roster.sides[0].lower()}') or type "

@@ -12,6 +12,11 @@ The engine's **Undo** (``BasicLogger.undo``) logs a step of its own whose root i
 becomes ``-/NEWSTACK`` and the ``M/`` back).  Undo takes back the latest step not yet undone, and pressed
 again the one before it.  Such a pair says nothing happened: both steps are left out (the piece table is the
 same either way) and a single :class:`Undone` fact says so.
+
+A **deck** (a ``DrawPile``: the activation cup) is a container, not a piece: its ``+/ID/deck;...`` type names it
+(field 13) and its state lists its pieces (``map;x;y;faceDown;id,id,...``).  A move of a piece that is in a
+deck is a draw from it, whatever the destination (docs/vassal-module.md), and yields :class:`Drawn` instead of
+a piece change; a piece moved onto the deck's position goes back into it (*Return to cup*, or a drag back).
 """
 from __future__ import annotations
 
@@ -29,6 +34,7 @@ SHOWN_CHARS = 60               # how much of a line too long to read its ruling 
 MAX_CHAT_CHARS = 2000          # a typed line longer than this is not a declaration; refuse, don't parse it
 ROLL_REPORT = re.compile(r"^\*+\s*(?P<die>[\w ]+?)\s*=\s*(?P<value>-?\d*)\s*\*+\s*(?:<(?P<player>[^>]*)>)?\s*$")
 PLAYER_CHAT = re.compile(r"^<(?P<player>[^>]*)>\s+-\s?(?P<text>.*)$", re.S)
+DECK = "deck;"                 # a deck's type (a DrawPile's contents: the activation cup)
 UNDO_REPORT = "CHAT* UNDO: "       # the root of a step the engine's Undo logged
 MOVE_REPORT = re.compile(r"^\*\s*(?P<name>.+?) moves (?P<src>.*?) -> (?P<dst>.*?)\s*\*$")
 
@@ -84,12 +90,52 @@ class Undone:
     undone: int
 
 
-Fact = Union[PieceChange, Said, Rolled, Reported, Unreadable, Undone]
+@dataclass(frozen=True)
+class Drawn:
+    """``piece`` was drawn from the deck named ``deck`` (a drag out of it, at random or chosen)."""
+    step: int
+    deck: str
+    piece: PieceInfo
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Returned:
+    """``piece`` went back into the deck named ``deck``."""
+    step: int
+    deck: str
+    piece: PieceInfo
+
+
+@dataclass
+class Deck:
+    id: str
+    name: str
+    map: str | None
+    x: int
+    y: int
+    contents: set[str]
+
+    @classmethod
+    def parse(cls, did: str, dtype: str, dstate: str) -> "Deck | None":
+        """A deck from its AddPiece, or None when its type or state is not a deck's."""
+        fields = seqenc.decode(dtype[len(DECK):], ";")
+        state = seqenc.decode(dstate, ";")
+        if len(fields) < 13 or len(state) < 3 or not state[1].lstrip("-").isdigit() \
+                or not state[2].lstrip("-").isdigit():
+            return None
+        contents = set(filter(None, state[4].split(","))) if len(state) > 4 else set()
+        return cls(did, fields[12], None if state[0] in ("null", "") else state[0], int(state[1]), int(state[2]),
+                   contents)
+
+
+Fact = Union[PieceChange, Said, Rolled, Reported, Unreadable, Undone, Drawn, Returned]
 
 
 def facts(game: GameFile) -> Iterator[Fact]:
     """Every fact of every step not undone, in the order the engine executed the commands."""
     table = game.pieces()
+    decks = decks_of(game.setup_commands)
     undone = undo_pairs(game.steps)
     taken_back = set(undone.values())
     for step in game.steps:
@@ -97,7 +143,18 @@ def facts(game: GameFile) -> Iterator[Fact]:
             yield Undone(step.index, undone[step.index])
         elif step.index not in taken_back:
             yield from with_roll_totals([f for cmd in step.commands
-                                         for f in _command_facts(table, step.index, cmd)])
+                                         for f in _command_facts(table, step.index, cmd, decks)])
+
+
+def decks_of(commands: Iterable[str]) -> dict[str, Deck]:
+    """The decks a set-up adds, by id (their contents as the set-up has them)."""
+    out: dict[str, Deck] = {}
+    for cmd in commands:
+        if cmd.startswith("+/"):
+            did, dtype, dstate = (seqenc.decode(cmd[2:], "/") + ["", ""])[:3]
+            if dtype.startswith(DECK) and (deck := Deck.parse(did, dtype, dstate)) is not None:
+                out[did] = deck
+    return out
 
 
 def undo_pairs(steps: Iterable[Step]) -> dict[int, int]:
@@ -145,7 +202,8 @@ def with_roll_totals(step_facts: list[Fact | PropertyChanged]) -> list[Fact]:
     return out
 
 
-def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str) -> Iterator[Fact | PropertyChanged]:
+def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str,
+                   decks: dict[str, Deck] | None = None) -> Iterator[Fact | PropertyChanged]:
     try:
         if cmd.startswith("CHAT"):
             yield _chat_fact(step, cmd[4:])
@@ -155,7 +213,7 @@ def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str) -> Iterator
                 yield PropertyChanged(step, fields[1], fields[3])
         elif cmd.startswith("+/"):
             pid, ptype, pstate = (seqenc.decode(cmd[2:], "/") + ["", ""])[:3]
-            if ptype != "stack":
+            if ptype != "stack" and not ptype.startswith(DECK):     # containers, not pieces
                 table[pid] = parse_piece(pid, ptype, pstate)
                 yield PieceChange(step, None, table[pid])
         elif cmd.startswith("-/"):
@@ -172,11 +230,31 @@ def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str) -> Iterator
             player = parts[9] if len(parts) > 9 else None
             if pid in table:
                 moved = replace(table[pid], map=None if map_id in ("null", "") else map_id, x=x, y=y)
-                yield from _changed(table, step, pid, moved, player)
+                yield from _deck_move(decks or {}, table, step, pid, moved, player)
     except VassalFileError as e:
         yield Unreadable(step, str(e))
-    except (IndexError, ValueError) as e:
-        yield Unreadable(step, f"malformed command {cmd[:60]!r} ({e})")
+    except (IndexError, ValueError):
+        yield Unreadable(step, f"command {cmd[:60]!r} is not one this reader understands (a field is missing "
+                               "or a number is not one)")
+
+
+def _deck_move(decks: dict[str, Deck], table: dict[str, PieceInfo], step: int, pid: str, moved: PieceInfo,
+               player: str | None) -> Iterator[Fact]:
+    """A move out of a deck is a draw; onto a deck's position, a return into it; else a piece change."""
+    source = next((d for d in decks.values() if pid in d.contents), None)
+    target = next((d for d in decks.values() if (d.map, d.x, d.y) == (moved.map, moved.x, moved.y)), None)
+    if source is not None:
+        source.contents.discard(pid)
+    if target is not None:
+        target.contents.add(pid)
+    if source is not None and source is not target:
+        table[pid] = moved
+        yield Drawn(step, source.name, moved, player)
+    elif target is not None:
+        table[pid] = moved
+        yield Returned(step, target.name, moved)
+    else:
+        yield from _changed(table, step, pid, moved, player)
 
 
 def _changed(table: dict[str, PieceInfo], step: int, pid: str, new: PieceInfo,

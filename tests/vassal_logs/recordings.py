@@ -59,15 +59,15 @@ def recorded_rolls(vlog: Path) -> list[int]:
     return [int(v) for v in ROLL_TOTAL.findall(read_game(vlog).text)]
 
 
-def engine_final(vrecord_txt: Path) -> dict[str, str]:
-    """Piece name -> the location the engine showed for it after the last action (its ``final:`` dump); the
-    Disorder layer's ``(D)`` is not part of the name."""
+def engine_final(vrecord_txt: Path, vlog: Path) -> dict[str, str]:
+    """Unit id -> the location the engine showed for its piece after the last action (its ``final:`` dump);
+    pieces are matched by their engine id to the ``UnitId`` the log's starting position gives them."""
+    units = {pid: p.unit_id for pid, p in read_game(vlog).pieces().items() if p.unit_id}
     lines = vrecord_txt.read_text().splitlines()
     tail = lines[len(lines) - 1 - lines[::-1].index("final:"):]
-    return {m[2].removesuffix(" (D)"): m[6] for line in tail if (m := PIECE_LINE.match(line))}
+    return {units[m[1]]: m[6] for line in tail if (m := PIECE_LINE.match(line)) and m[1] in units}
 
 
-def referee_final(result: Replay, scenario: Any) -> dict[str, str]:
-    """Unit name -> the hex the referee's final position has it on (units on the map only)."""
-    names = {u.id: u.name for u in list(scenario.counters.units) + list(scenario.counters.leaders)}
-    return {names[uid]: u.hex for uid, u in result.game.state.board.units.items() if u.hex is not None}
+def referee_final(result: Replay) -> dict[str, str]:
+    """Unit id -> the hex the referee's final position has it on (units on the map only)."""
+    return {uid: u.hex for uid, u in result.game.state.board.units.items() if u.hex is not None}

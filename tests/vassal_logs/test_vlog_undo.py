@@ -20,10 +20,10 @@ def test_undone_steps_are_not_read():
 def test_every_move_left_is_legal_and_the_final_position_is_the_board_s():
     result = ruled("undo.vlog", "tiny.vmod")
     assert all(r.legal for r in result.rulings), [r.to_dict() for r in result.rulings if not r.legal]
-    board = engine_final(fixture("undo.vrecord.txt"))
-    mine = referee_final(result, read("undo.vlog", "tiny.vmod").scenario)
-    assert mine == {name: hex_ for name, hex_ in board.items() if name in mine}
-    assert board["Dumon a"] == "0303" and board["Lepic"] == mine["Lepic"]
+    board = engine_final(fixture("undo.vrecord.txt"), fixture("undo.vlog"))
+    mine = referee_final(result)
+    assert mine == {uid: hex_ for uid, hex_ in board.items() if uid in mine}
+    assert board["dumon-a"] == "0303" and board["lepic"] == mine["lepic"] == "0105"
     assert result.game.state.board.units["dumon-a"].facing == 2       # the undone turn is not kept
 
 
@@ -49,5 +49,5 @@ def test_schevardino_command_typed_in_the_chat():
     assert log.events[0] == {"type": "activate_command", "command": "morand", "side": "French"}   # its side
     assert log.events[1]["path"] == ["4314", "4214"]               # the undone 4314 move is not ruled
     assert result.rulings[2].errors[0].message == "step 5: cannot read '!comand friant': unknown command 'comand'"
-    board = engine_final(fixture("schevardino-command.vrecord.txt"))
-    assert board["Gratien"] == result.game.state.board.units["fr-mr-gratien"].hex == "4214"
+    board = engine_final(fixture("schevardino-command.vrecord.txt"), fixture("schevardino-command.vlog"))
+    assert board["fr-mr-gratien"] == result.game.state.board.units["fr-mr-gratien"].hex == "4214"

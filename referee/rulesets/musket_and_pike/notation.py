@@ -111,5 +111,12 @@ VERBS: Mapping[str, Callable[[Tokens], Meaning]] = {
     "end": _side_only("end_activation"),
 }
 
-NOTATION = Notation(verbs=VERBS, flags=frozenset(("reaction",)), names=names, sideless=frozenset(("draw",)),
+def drawn(roster: Any, properties: Mapping[str, str]) -> dict[str, Any] | None:
+    """A wing's marker drawn from a deck: its ``AG`` property names the wing (G-M1)."""
+    wing = properties.get("AG")
+    return {"type": "draw", "wing": wing} if wing else None
+
+
+NOTATION = Notation(verbs=VERBS, flags=frozenset(("reaction",)), names=names, drawn=drawn,
+                    sideless=frozenset(("draw",)),
                     side_optional=frozenset(("end_activation", "pass")))

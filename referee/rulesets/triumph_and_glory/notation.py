@@ -6,11 +6,15 @@ names, and the completion of VASSAL board moves -- the ruleset's side of the log
   returning the event it declares.
 * Names: every activation group's marker with its side, ``destruction``, ``barrage:<side>``, ``cga:<side>``,
   Murat's marker when the cavalry reserve rule is in force, and *Schevardino*'s commands with their sides.
-* Completion, against the state just before the event is ruled: a dragged unit's path is the cheapest legal
+* Draws from the module's cup (docs/vassal-module.md): the drawn AM's ``AG`` property is the marker drawn,
+  or its ``MarkerId`` for the special AMs (``murat``, ``destruction``, ``barrage-french`` -> ``barrage:French``).
+* Completion, against the state just before the event is ruled: an AM taken from the cup in the Initiative
+  Phase, once the initiative is decided, is the holder's first marker (4.0, 5.32 step 3), else a draw; a dragged unit's path is the cheapest legal
   path (``movement.cheapest_path``) in the first of normal / limited / extended movement that reaches the
   hex, else the cheapest ignoring movement points, else the straight line, so that the ruling says why the
   move is illegal; ``!first viii-corps`` with no side typed is the marker of the side holding the initiative
-  (4.0: the holder picks the first marker).
+  (4.0: the holder picks the first marker); ``!end`` with no side typed or announced ends the activation in
+  progress, whoever's it is.
 """
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from referee.logs.notation import Names, Notation
 from referee.logs.vassal_events import ReadEvent, unreadable
 
 from . import movement, moves, scenario_rules
+from .state import INITIATIVE
 
 
 FLAGS = frozenset(("barrage", "nocinc", "normal", "limited", "extended", "charge", "assault"))
@@ -385,6 +390,17 @@ def event_side(roster: Roster, event: Mapping[str, Any]) -> str | None:
     return roster.marker_side(event["marker"]) if event.get("type") == "first_marker" else None
 
 
+def drawn(roster: Roster, properties: Mapping[str, str]) -> dict[str, Any] | None:
+    """The marker an AM drawn from the cup is: its activation group, else its special marker's id."""
+    ag, mid = properties.get("AG") or "", properties.get("MarkerId") or ""
+    if ag:
+        return {"type": "draw", "marker": ag}
+    kind, _, side = mid.partition("-")
+    if kind in ("barrage", "cga") and roster.side(side):
+        return {"type": "draw", "marker": f"{kind}:{roster.side(side)}"}
+    return {"type": "draw", "marker": mid} if mid else None
+
+
 def board_move(uid: str, side: str, leader: bool) -> dict[str, Any]:
     """A unit dragged is a ``move``; the commander-in-chief dragged is his ``cinc_move`` (5.62)."""
     return {"type": "cinc_move", "side": side} if leader else {"type": "move", "side": side, "unit": uid}
@@ -398,11 +414,22 @@ UNLIMITED = 999                          # an allowance no map needs: "cheapest 
 
 
 def complete(state: Any, read: ReadEvent) -> dict[str, Any]:
+    if read.drawn and read.event["type"] == "draw" and first_pick_now(state):
+        return {"type": "first_marker", "side": state.initiative, "marker": read.event["marker"]}
     if read.markers:
         return with_first_marker(state, read)
+    if read.event["type"] == "end_activation" and "side" not in read.event:
+        act = getattr(state, "activation", None)        # '!end' with no side typed: the activation's side
+        return {**read.event, "side": act.side} if act is not None and act.side else read.event
     if read.destination is None:
         return read.event
     return with_path(state, read)
+
+
+def first_pick_now(state: Any) -> bool:
+    """The Initiative Phase after the initiative roll, before any activation: the holder picks the first AM."""
+    return (getattr(state, "phase", None) == INITIATIVE and getattr(state, "initiative_decided", False)
+            and getattr(state, "initiative", None) is not None and getattr(state, "activation", None) is None)
 
 
 def with_first_marker(state: Any, read: ReadEvent) -> dict[str, Any]:
@@ -468,4 +495,5 @@ def straight_line(board: Any, start: str | None, dest: str) -> list[str]:
 
 NOTATION = Notation(verbs=VERBS, flags=FLAGS, names=names, event_side=event_side,
                     sideless=frozenset(("draw", "initiative", "go_first")),
-                    side_optional=frozenset(("end_activation",)), board_move=board_move, complete=complete)
+                    side_optional=frozenset(("end_activation",)), board_move=board_move, drawn=drawn,
+                    complete=complete)
