@@ -26,7 +26,14 @@ bp = Blueprint("api", __name__)
 
 @lru_cache(maxsize=1)
 def openapi_document() -> dict[str, Any]:
-    return json.loads(files("referee.service").joinpath("openapi.json").read_text(encoding="utf-8"))
+    """The hand-written document, with the scenario ids this server loads written in as an enum: it says
+    exactly which ids ``POST /games`` accepts (issue 12.5: ``scenario: ""`` was allowed, and refused)."""
+    doc = json.loads(files("referee.service").joinpath("openapi.json").read_text(encoding="utf-8"))
+    ids = [s["id"] for s in scenarios.available()]
+    by_id = doc["components"]["schemas"]["NewGame"]["properties"]["scenario"]["oneOf"][0]
+    by_id.pop("pattern", None)
+    by_id["enum"] = ids
+    return doc
 
 
 @bp.get("/openapi.json")
