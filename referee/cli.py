@@ -1,5 +1,8 @@
 """``referee`` command line (DESIGN §6): ``referee check LOG [--module M.vmod] [--format json|text] [--strict]``.
 
+``referee check turn1.vlog turn2.vlog ...``: one game played by e-mail, a log per turn; each part is ruled on
+the state the earlier ones left, after checking that it starts where the last one ended (``referee.logs.pbem``).
+
 Exit codes: 0 ruled on the whole log (illegal moves are rulings); 3 with ``--strict`` when a move was illegal;
 1 when the input cannot be ruled on (problems on stderr, one line each, never a traceback); 2 usage.
 """
@@ -21,7 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                                  "on every move.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = sub.add_parser("check", help="rule on every event of a log")
-    check.add_argument("log", help="a JSON/YAML log (DESIGN §5), or a VASSAL .vlog/.vsav")
+    check.add_argument("log", nargs="+", help="a JSON/YAML log (DESIGN §5), or a VASSAL .vlog/.vsav; several "
+                                              ".vlog files: the turns of one game played by e-mail, in order")
     check.add_argument("--module", help="the VASSAL module the .vlog/.vsav was played with")
     check.add_argument("--format", choices=("json", "text"), default="json")
     check.add_argument("--strict", action="store_true", help="exit 3 if any move was illegal")
@@ -42,19 +46,33 @@ def read_any_log(path: str, module: str | None):
     return read_log(path)
 
 
+def read_logs(paths: Sequence[str], module: str | None):
+    """One log, or the turn files of one game played by e-mail."""
+    if len(paths) == 1:
+        return read_any_log(paths[0], module)
+    not_vassal = [p for p in paths if Path(p).suffix.lower() not in VASSAL_SUFFIXES]
+    if not_vassal:
+        raise InputError([f"{p}: several logs are the turns of one VASSAL game: give only .vlog files"
+                          for p in not_vassal])
+    from referee.logs.pbem import read_parts
+    return read_parts([Path(p) for p in paths], None if module is None else Path(module))
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from referee.engine.replay import final_state, replay
-    log = read_any_log(args.log, args.module)
+    log = read_logs(args.log, args.module)
+    for warning in getattr(log, "warnings", ()):
+        print(f"warning: {warning}", file=sys.stderr)
     result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=args.format == "text")
     if args.format == "json":
         body = {"rulings": [r.to_dict() for r in result.rulings], "state": final_state(result.game)}
         json.dump(body, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
     else:
-        from referee.report import render
-        title = f"{log.scenario.name} — {log.ruleset.name} — {Path(args.log).name}"
+        from referee.report import render, words_for
+        title = f"{log.scenario.name} — {log.ruleset.name} — {', '.join(Path(p).name for p in args.log)}"
         sys.stdout.write(render(result.rulings, result.played, result.places, title,
-                                log.ruleset.progress(result.game.state)))
+                                log.ruleset.progress(result.game.state), words_for(log.scenario, log.ruleset)))
     return 3 if args.strict and result.any_illegal else 0
 
 

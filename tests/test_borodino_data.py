@@ -219,9 +219,10 @@ def test_every_file_has_the_schema_header():
                         ("tables/borodino.yaml", "tables")]:
         first = (ROOT / rel).read_text(encoding="utf-8").splitlines()[0]
         assert first.startswith("# yaml-language-server: $schema="), rel
-        assert first.endswith(f"modulebuilder/schemas/{schema}.schema.json"), rel
+        # The schema combined for the game's ruleset (docs/definitions.md "Definitions per ruleset").
+        assert first.endswith(f"modulebuilder/schemas/triumph-and-glory/{schema}.schema.json"), rel
         target = (ROOT / rel).parent / first.split("=", 1)[1]
-        assert target.resolve() == (ROOT / f"modulebuilder/schemas/{schema}.schema.json").resolve(), rel
+        assert target.resolve() == (ROOT / f"modulebuilder/schemas/triumph-and-glory/{schema}.schema.json").resolve(), rel
 
 
 def test_sample_value_files_say_so():

@@ -38,14 +38,17 @@ def test_images_are_embedded_once_and_placed_exactly() -> None:
     assert b"/Width 4 /Height 3" in data and b"/DeviceGray" in data
     # 40 x 30 pt box at top-left (10, 20) on a 792 pt page -> PDF origin y = 792 - 20 - 30.
     import zlib
-    streams = re.findall(rb"/Filter /FlateDecode >>\nstream\n(.*?)\nendstream", data, re.S)
-    content = zlib.decompress(streams[0]).decode()
+    pages = re.findall(rb"/Contents (\d+) 0 R", data)
+    obj = re.search(rb"\n" + pages[0] + rb" 0 obj\n.*?stream\n(.*?)\nendstream", data, re.S)
+    content = zlib.decompress(obj.group(1)).decode()
     assert "q 40 0 0 30 10 742 cm /Red Do Q" in content
 
 
 def test_output_is_deterministic_and_has_no_timestamp() -> None:
     assert _doc() == _doc()
-    assert b"CreationDate" not in _doc() and b"/ID" not in _doc()
+    # The document id PDF/X asks for is a digest of the content, never a random number or a clock.
+    assert b"CreationDate" not in _doc() and b"ModDate" not in _doc()
+    assert re.search(rb"/ID \[<([0-9a-f]{32})> <\1>\]", _doc())
 
 
 def test_number_and_string_formatting() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from modulebuilder.model import ActivationGroup, CounterSet, Face, Marker, Unit
 from modulebuilder.render.calibration import calibration_pdf, targets
-from modulebuilder.render.faces import render_faces
+from modulebuilder.render.faces import face_drawings, render_faces
 from modulebuilder.render.physical import mm_to_points
 from modulebuilder.render.print_job import PrintOptions, build_print_job
 from modulebuilder.render.sheet_layout import Rect, SheetGeometry
@@ -38,15 +38,16 @@ def pdf_pages(data: bytes) -> list[tuple[list[float], str]]:
     return pages
 
 
-def placements_in(content: str) -> list[tuple[float, float, float, float]]:
-    """(x, y, w, h) in PDF coordinates of every image drawn with 'w 0 0 h x y cm /Name Do'."""
-    return [(float(m.group(3)), float(m.group(4)), float(m.group(1)), float(m.group(2)))
-            for m in re.finditer(r"([\d.]+) 0 0 ([\d.]+) ([\d.-]+) ([\d.-]+) cm /\w+ Do", content)]
+def placements_in(content: str) -> list[tuple[float, float, float]]:
+    """(x, y, scale) in PDF coordinates of every face form drawn with 'k 0 0 -k x y cm /Name Do': (x, y) is
+    the top-left corner of the face's cut box, k points per face pixel."""
+    return [(float(m.group(2)), float(m.group(3)), float(m.group(1)))
+            for m in re.finditer(r"([\d.]+) 0 0 -[\d.]+ ([\d.-]+) ([\d.-]+) cm /F\w+ Do", content)]
 
 
 def _job(counters: CounterSet, geo: SheetGeometry) -> tuple[bytes, list, FaceSource]:
     size = round(float(geo.counter_in) * DPI)
-    faces = render_faces(counters, size, workers=1)
+    faces = face_drawings(counters, size)
     src = FaceSource(faces, size, round(float(geo.bleed_in) * DPI))
     pages = paginate(print_items(counters, faces), geo.per_page)
     return sheets_pdf(geo, pages, src), pages, src
@@ -100,13 +101,13 @@ def test_pdf_places_backs_in_mirrored_columns() -> None:
     (fbox, front), (bbox, back) = pdf_pages(data)
     fronts, backs = placements_in(front), placements_in(back)
     assert len(fronts) == len(backs) == 3
-    for col, ((fx, fy, fw, fh), (bx, by, bw, bh)) in enumerate(zip(fronts, backs)):
-        drawn = src.drawn_box(geo.slot(0, col))
-        # The face's own pixels cover the cut box exactly; its bleed pixels lie outside it.
-        assert drawn.w - 2 * src.bleed_px * geo.counter_pt / src.size_px == pytest.approx(geo.counter_pt)
-        assert fx == pytest.approx(drawn.x, abs=1e-3) and fw == pytest.approx(drawn.w, abs=1e-3)
-        assert fy == pytest.approx(792 - drawn.y - fh, abs=1e-3)            # PDF y grows upward
-        mirrored = src.drawn_box(geo.slot(0, geo.back_column(col)))
+    for col, ((fx, fy, fk), (bx, by, bk)) in enumerate(zip(fronts, backs)):
+        cut = geo.slot(0, col)
+        # The face's own pixels cover the cut box exactly (its bleed lies outside, in the form's BBox).
+        assert fk * src.size_px == pytest.approx(geo.counter_pt, abs=1e-3) and bk == fk
+        assert fx == pytest.approx(cut.x, abs=1e-3)
+        assert fy == pytest.approx(792 - cut.y, abs=1e-3)                    # PDF y grows upward
+        mirrored = geo.slot(0, geo.back_column(col))
         assert bx == pytest.approx(mirrored.x, abs=1e-3) and by == pytest.approx(fy, abs=1e-3)
 
 
@@ -208,3 +209,32 @@ def test_calibration_back_crosses_are_mirrored_and_offset() -> None:
     for x, y in targets("letter"):
         bx = 612 - x + mm_to_points(1.0)
         assert f"{bx:.4f}".rstrip("0").rstrip(".") in back
+
+
+def test_calibration_has_rulers_and_the_print_at_100_percent_warning(tmp_path: Path) -> None:
+    data = calibration_pdf("letter")
+    (front, content), _ = pdf_pages(data)
+    if shutil.which("pdftotext"):
+        (tmp_path / "c.pdf").write_bytes(data)
+        text = subprocess.run(["pdftotext", str(tmp_path / "c.pdf"), "-"], capture_output=True, text=True).stdout
+        assert "PRINT AT 100%" in text and "10 cm" in text
+    h = 792
+    y = h - (792 - 150)
+    ticks = re.findall(r"([\d.]+) " + f"{y:g}".replace(".", r"\.") + r" m [\d.]+ [\d.]+ l S", content)
+    xs = sorted({float(x) for x in ticks})
+    assert xs[-1] - xs[0] == pytest.approx(4 * 72)           # the inch ruler is exactly 4 inches
+
+
+def test_units_print_their_count() -> None:
+    from dataclasses import dataclass, field
+    base = sample_counters(2)
+    u = base.units[0]
+
+    @dataclass(frozen=True)
+    class Counted(type(u)):                                  # type: ignore[misc]
+        count: int = 3
+
+    counted = Counted(**{f: getattr(u, f) for f in u.__dataclass_fields__})
+    cs = CounterSet(base.activation_groups, (counted, *base.units[1:]), base.leaders, base.markers)
+    items = {i.id: i.copies for i in print_items(cs, face_drawings(cs, 40))}
+    assert items[u.id] == 3 and items[base.units[1].id] == 1

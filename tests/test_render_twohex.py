@@ -10,8 +10,9 @@ from PIL import Image
 
 from modulebuilder.model import ActivationGroup, CounterSet, Face, Unit
 from modulebuilder.render.counters import SHAKEN_AMBER, back_treatment, render_unit_face
-from modulebuilder.render.faces import render_faces
-from modulebuilder.render.print_items import PrintItem, page_slots, paginate, print_items, slot_positions
+from modulebuilder.render.faces import face_drawings, render_faces
+from modulebuilder.render.print_items import (PrintItem, page_slots, paginate, paginate_by_span, print_items,
+                                              slot_positions)
 from modulebuilder.render.print_job import PrintOptions, build_print_job
 from modulebuilder.render.sheet_layout import SheetGeometry
 from modulebuilder.render.sheets import FaceSource, page_placements, page_png
@@ -120,47 +121,58 @@ def test_a_pair_that_would_straddle_a_page_starts_the_next_page() -> None:
 
 @pytest.mark.parametrize("layout", ["duplex", "gutter"])
 def test_pair_cut_box_is_two_sides_and_its_back_is_the_mirrored_pair(layout: str) -> None:
-    geo = SheetGeometry("letter", Fraction(5, 8), Fraction(1, 16), Fraction(1, 4), layout)   # type: ignore[arg-type]
+    geo = SheetGeometry("letter", Fraction(5, 8), Fraction(1, 16), Fraction(1, 4), layout).for_span(2)  # type: ignore[arg-type]
     pw = geo.page[0]
-    for col in range(geo.cols - 1):
-        front = geo.slot(1, col, 2)
-        assert (front.x, front.y, front.w, front.h) == (geo.slot(1, col).x, geo.slot(1, col).y,
-                                                       2 * geo.counter_pt, geo.counter_pt)
-        back = geo.back_slot(1, col, 2)
+    for col in range(geo.cols):
+        front = geo.slot(1, col)
+        assert (front.w, front.h) == (2 * geo.counter_pt, geo.counter_pt)
+        back = geo.back_slot(1, col)
         assert back.x == pytest.approx(pw - front.right) and back.w == front.w and back.y == front.y
-        # It lies over the mirrored pair: right edge on the mirror of the first slot's left cut line,
-        # left edge inside the mirror of the second slot.
-        assert back.right == pytest.approx(geo.back_slot(1, col).right)
-        mirrored_second = geo.with_bleed(geo.back_slot(1, col + 1))
-        assert mirrored_second.x <= back.x <= mirrored_second.right
     with pytest.raises(IndexError):
-        geo.slot(0, geo.cols - 1, 2)
+        geo.slot(0, geo.cols)
+
+
+@pytest.mark.parametrize("layout", ["duplex", "gutter"])
+@pytest.mark.parametrize("bleed", [Fraction(1, 16), Fraction(1, 8), Fraction(0)])
+def test_two_hex_crop_marks_sit_on_both_cut_edges(layout: str, bleed: Fraction) -> None:
+    """The defect: a pair's right edge was 2 x bleed (1/8") short of the crop mark beside it.  Every
+    vertical crop mark of the two-hex grid is now on a counter's left or right cut line, front and back."""
+    geo = SheetGeometry("letter", Fraction(5, 8), bleed, Fraction(1, 4), layout).for_span(2)  # type: ignore[arg-type]
+    for side in ("front", "back"):
+        xs = sorted({round(m.x0, 6) for m in geo.crop_marks(side) if m.x0 == m.x1})       # type: ignore[arg-type]
+        edges = sorted({round(v, 6) for c in range(geo.cols) for r in [geo.slot(0, c) if side == "front"
+                        else geo.back_slot(0, c)] for v in (r.x, r.right)})
+        assert xs == edges
+        for c in range(geo.cols):
+            r = geo.slot(0, c) if side == "front" else geo.back_slot(0, c)
+            assert r.right - r.x == pytest.approx(2 * 45.0)          # exactly two 5/8" sides
 
 
 def test_page_placements_put_one_unsplit_image_on_the_pair() -> None:
     geo = SheetGeometry("letter", Fraction(5, 8), Fraction(1, 16), Fraction(1, 4))
     cs = counters(*(unit(f"s{i}") for i in range(geo.cols - 1)), unit("y", 2))
-    faces = render_faces(cs, 60, workers=1, back="shaken")
-    page = paginate(print_items(cs, faces), geo.per_page, geo.cols)[0]
-    front = page_placements(geo, page, "front")
-    back = page_placements(geo, page, "back")
-    assert [p.key for p in front][-1] == "y/front" and [p.key for p in back][-1] == "y/back"
-    assert front[-1].cut == geo.slot(1, 0, 2)                 # no room left in row 0: the pair opens row 1
-    assert back[-1].cut == geo.back_slot(1, 0, 2)
+    faces = face_drawings(cs, 60, back="shaken")
+    pages = paginate_by_span(print_items(cs, faces), geo)
+    assert [(g.span, len(p)) for g, p in pages] == [(1, geo.cols - 1), (2, 1)]   # the pair on its own grid
+    g2, page = pages[1]
+    front = page_placements(g2, page, "front")
+    back = page_placements(g2, page, "back")
+    assert [p.key for p in front] == ["y/front"] and [p.key for p in back] == ["y/back"]
+    assert front[0].cut == g2.slot(0, 0) and back[0].cut == g2.back_slot(0, 0)
     # Drawn with bleed and the face's own aspect: the whole 2:1 face, not half of it, fills the pair.
     src = FaceSource(faces, 60, 6)
-    box = src.drawn_box(front[-1].cut)
-    scale = front[-1].cut.h / 60
-    assert box.w == pytest.approx(front[-1].cut.w + 12 * scale) and box.h == pytest.approx(front[-1].cut.h + 12 * scale)
+    box = src.drawn_box(front[0].cut)
+    scale = front[0].cut.h / 60
+    assert box.w == pytest.approx(front[0].cut.w + 12 * scale) and box.h == pytest.approx(front[0].cut.h + 12 * scale)
 
 
 def test_back_page_png_shows_the_whole_shaken_back_on_the_mirrored_pair() -> None:
     geo = SheetGeometry("letter", Fraction(5, 8), Fraction(1, 16), Fraction(1, 4))
     cs = counters(unit("y", 2))
     faces = render_faces(cs, 63, workers=1, back="shaken")
-    page = paginate(print_items(cs, faces), geo.per_page, geo.cols)[0]
-    img: Image.Image = page_png(geo, page, FaceSource(faces, 63, 6), "back", 100)
-    cut = geo.back_slot(0, 0, 2)
+    geo, page = paginate_by_span(print_items(cs, faces), geo)[0]
+    img: Image.Image = page_png(geo, page, FaceSource(face_drawings(cs, 63, back="shaken"), 63, 6), "back", 100)
+    cut = geo.back_slot(0, 0)
     k = 100 / 72
     inside = lambda fx, fy: img.getpixel((round((cut.x + fx * cut.w) * k), round((cut.y + fy * cut.h) * k)))  # noqa: E731
     # Both ends of the amber frame are on the page: the back is one image across the pair.
@@ -187,3 +199,19 @@ def test_counters_command_draws_musket_and_pike_backs_shaken_and_borodino_disord
     first = next(u for u in load_sources([ROOT / "scenarios/borodino.yaml"]).counters.units if u.back is not None)
     tg_back = Image.open(tmp_path / "b" / f"{first.id}-back.png").convert("RGB")
     assert not is_amber(tg_back.getpixel((1, 119)))
+
+
+def test_nothing_is_dropped_or_substituted_without_a_word() -> None:
+    """Issue #14: at 5/8" the Musket & Pike backs lost "Shaken" silently and a long name fell to the
+    regular weight silently.  Both are now reported, one line per counter, in points."""
+    from modulebuilder.render.faces import face_drawings
+    sources = load_sources([ROOT / "scenarios/mp-sample.yaml"])
+    notes: list[str] = []
+    face_drawings(sources.counters, 188, dpi=300, back=sources.back, log=notes.append)
+    shaken = [n for n in notes if "'Shaken'" in n]
+    backs = [u for u in sources.counters.units if u.back is not None]
+    assert len(shaken) == len(backs) and all("4.3 pt (minimum 5.0 pt)" in n for n in shaken)
+    assert any("'Pappenheim Cuir' is printed in the regular weight at 5.3 pt" in n for n in notes)
+    notes.clear()
+    face_drawings(sources.counters, 300, dpi=300, back=sources.back, log=notes.append)      # 1": room for all
+    assert not [n for n in notes if "'Shaken'" in n]

@@ -18,7 +18,9 @@ from ruamel.yaml import YAML
 
 from .problems import DefinitionError, Problem
 from .resolved_write import resolve
+from .rulesets import known_rulesets
 from .scenario import load_scenario
+from .schemas import write_combined
 from .summary import summary_lines
 from .validate import validate_files
 
@@ -39,6 +41,26 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("summary", help="describe scenarios: map, turns, units per side")
     p.add_argument("scenarios", nargs="+", metavar="SCENARIO")
     p.set_defaults(func=_guarded(cmd_summary))
+
+    p = subparsers.add_parser("schemas", help="write the JSON Schemas combined for each ruleset, for editors",
+                              description="Write, per ruleset, the shared schemas with the ruleset's fields, "
+                                          "options and tables merged in: OUT/<ruleset>/<kind>.schema.json, or "
+                                          "OUT/<kind>.schema.json with --ruleset.  A file's header "
+                                          "'# yaml-language-server: $schema=<that file>' makes an editor "
+                                          "validate it as `modulebuilder validate` does.")
+    p.add_argument("--out", metavar="DIR", required=True, help="folder to write into (created if missing)")
+    p.add_argument("--ruleset", metavar="ID", help="only this ruleset, written straight into DIR")
+    p.set_defaults(func=_guarded(cmd_schemas))
+
+    p = subparsers.add_parser("new", help="start a new game: a folder that validates and builds as it is",
+                              description="Write a small complete game into the folder GAME (counters, map, "
+                                          "scenario, rules tables, a game file and the schemas its headers "
+                                          "name), for a ruleset that ships a starter.")
+    p.add_argument("game", metavar="GAME", help="the folder to create; its name gives the game's id and title")
+    p.add_argument("--ruleset", default="triumph-and-glory", metavar="ID",
+                   help="the ruleset of its scenario (default triumph-and-glory; also musket-and-pike)")
+    p.add_argument("--title", default=None, help="the game's title (default: from the folder's name)")
+    p.set_defaults(func=_guarded(cmd_new))
 
 
 def _guarded(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -62,7 +84,7 @@ def _print_problems(problems: Any) -> None:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     files = expand(args.files)
-    problems: list[Problem] = validate_files(files)
+    problems: list[Problem] = validate_files(files) + empty_folders(args.files)
     if problems:
         _print_problems(problems)
         return 1
@@ -81,8 +103,14 @@ def expand(paths: list[str]) -> list[str]:
     return out
 
 
+def empty_folders(paths: list[str]) -> list[Problem]:
+    """A folder with no definition file in it is a mistake (a wrong path), not a success of 0 files."""
+    return [Problem(os.path.normpath(p), 1, 1, "file", "no definition files (*.yaml, *.yml) in this folder")
+            for p in paths if os.path.isdir(p) and not expand([p])]
+
+
 def cmd_resolve(args: argparse.Namespace) -> int:
-    doc = resolve(load_scenario(args.scenario))
+    doc = resolve(load_scenario(args.scenario, command="resolve"))
     if args.format == "json":
         text = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
     else:
@@ -100,18 +128,45 @@ def _yaml_text(doc: Any, folder: str) -> str:
     yaml = YAML()
     yaml.default_flow_style = None     # short lists and mappings on one line, the rest as blocks
     yaml.width = 110
-    schema = resources.files("modulebuilder.schemas").joinpath("resolved-scenario.schema.json")
+    # The schema combined for the scenario's ruleset, so an editor knows that ruleset's fields too.
+    schemas = resources.files("modulebuilder.schemas")
+    if doc.get("ruleset") in known_rulesets() and schemas.joinpath(doc["ruleset"]).is_dir():
+        schemas = schemas.joinpath(doc["ruleset"])
+    schema = schemas.joinpath("resolved-scenario.schema.json")
     out = io.StringIO()
     out.write(f"# yaml-language-server: $schema={os.path.relpath(str(schema), folder)}\n")
     yaml.dump(doc, out)
     return out.getvalue()
 
 
+def cmd_schemas(args: argparse.Namespace) -> int:
+    known = known_rulesets()
+    if args.ruleset is not None and args.ruleset not in known:
+        print(f"--ruleset: no definitions for ruleset {args.ruleset!r} (known: {', '.join(known)})")
+        return 1
+    targets = [(args.out, args.ruleset)] if args.ruleset else [(os.path.join(args.out, r), r) for r in known]
+    for folder, ruleset in targets:
+        for path in write_combined(folder, ruleset):
+            print(path)
+    return 0
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from .scaffold import ScaffoldError, scaffold
+    try:
+        written = scaffold(args.game, ruleset=args.ruleset, title=args.title)
+    except ScaffoldError as exc:
+        print(exc)
+        return 1
+    print(f"wrote {len(written)} files into {args.game}/; next: modulebuilder validate {args.game}")
+    return 0
+
+
 def cmd_summary(args: argparse.Namespace) -> int:
     problems: list[Problem] = []
     for path in args.scenarios:
         try:
-            print("\n".join(summary_lines(load_scenario(path))))
+            print("\n".join(summary_lines(load_scenario(path, command="summary"))))
         except DefinitionError as exc:
             problems += exc.problems
     _print_problems(problems)

@@ -9,9 +9,10 @@ import os
 import re
 from typing import Any
 
+from .rulesets import known_rulesets
 from .schemas import KINDS, Kind
 
-_HEADER = re.compile(r"#\s*yaml-language-server:\s*\$schema=\S*?([a-z-]+)\.schema\.json")
+_HEADER = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S*?)([a-z-]+)\.schema\.json")
 
 _KEYS: tuple[tuple[Kind, frozenset[str]], ...] = (
     ("resolved-scenario", frozenset({"units"})),          # with ruleset: checked first, see kind_of_data
@@ -19,26 +20,50 @@ _KEYS: tuple[tuple[Kind, frozenset[str]], ...] = (
     ("map", frozenset({"grid"})),
     ("counters", frozenset({"units", "leaders", "activation_groups", "markers"})),
     ("tables", frozenset({"movement_costs", "shock_terrain", "odds", "shock_results", "fire"})),
+    ("game", frozenset({"unit_types", "factors", "version"})),
 )
 
-_FOLDERS: dict[str, Kind] = {"counters": "counters", "maps": "map", "scenarios": "scenario", "tables": "tables"}
+_FOLDERS: dict[str, Kind] = {"counters": "counters", "maps": "map", "scenarios": "scenario", "tables": "tables",
+                             "games": "game"}
 
 
 def kind_from_header(text: str) -> Kind | None:
     """The schema the file's editor header names, if it is one of ours."""
+    return header(text)[0]
+
+
+def header(text: str, file: str | None = None) -> tuple[Kind | None, str | None]:
+    """The kind of file and the ruleset the editor header names: ``.../schemas/triumph-and-glory/map.schema.json``
+    is a map of a Triumph & Glory game (the combined schemas sit in a folder named by the ruleset).  A copy
+    written elsewhere (``schemas/map.schema.json`` in a game folder) names its ruleset inside, under
+    ``x-ruleset``; it is read when ``file`` (the YAML file, which the path is relative to) is given."""
     for line in text.splitlines()[:5]:
         m = _HEADER.search(line)
-        if m and m.group(1) in KINDS:
-            return m.group(1)  # type: ignore[return-value]
-    return None
+        if m and m.group(2) in KINDS:
+            folder = os.path.basename(os.path.dirname(m.group(1) + "x"))
+            ruleset = folder if folder in known_rulesets() else None
+            if ruleset is None and file is not None:
+                ruleset = _ruleset_inside(os.path.join(os.path.dirname(file), m.group(1) + m.group(2) + ".schema.json"))
+            return m.group(2), ruleset  # type: ignore[return-value]
+    return None, None
+
+
+def _ruleset_inside(schema_path: str) -> str | None:
+    try:
+        with open(schema_path, encoding="utf-8") as f:
+            head = f.read(400)          # x-ruleset is the second key of a combined schema
+    except (OSError, UnicodeDecodeError):
+        return None
+    m = re.search(r'"x-ruleset":\s*"([a-z0-9-]+)"', head)
+    return m.group(1) if m and m.group(1) in known_rulesets() else None
 
 
 def kind_of_data(data: Any) -> Kind | None:
     if not isinstance(data, dict):
         return None
     keys = set(data)
-    if "ruleset" in keys and "units" in keys:
-        return "resolved-scenario"
+    if "ruleset" in keys and "units" in keys and not keys & {"game", "side"}:
+        return "resolved-scenario"          # a counters file may name its ruleset too, but has a game or side
     for kind, marks in _KEYS[1:]:
         if keys & marks:
             return kind
@@ -51,3 +76,17 @@ def kind_from_folder(path: str) -> Kind | None:
         if folder in _FOLDERS:
             return _FOLDERS[folder]
     return None
+
+
+def kind_of_document(file: str, data: Any) -> tuple[Kind | None, str | None]:
+    """The kind (and header ruleset) of a parsed file, in the order of trust above (header, keys, folder)."""
+    try:
+        with open(file, encoding="utf-8") as f:
+            kind, ruleset = header(f.read(2000), file)
+    except (OSError, UnicodeDecodeError):
+        kind, ruleset = None, None
+    return kind or kind_of_data(data) or kind_from_folder(file), ruleset
+
+
+KIND_NAMES: dict[str, str] = {"counters": "counters", "map": "map", "scenario": "scenario", "tables": "tables",
+                              "game": "game", "resolved-scenario": "resolved scenario"}

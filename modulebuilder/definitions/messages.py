@@ -7,7 +7,7 @@ or more :class:`Problem` placed at the line and column of the offending key or v
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 if TYPE_CHECKING:     # importing jsonschema costs ~0.2 s; only a document with problems needs it
     from jsonschema.exceptions import ValidationError
@@ -31,12 +31,14 @@ _SHAPE_VALIDATORS = {"type", "const", "enum"}
 
 
 def problems_from_errors(doc: Located, errors: Iterable[ValidationError],
-                         vocabulary: Sequence[str] = ()) -> list[Problem]:
+                         vocabulary: Sequence[str] = (), owners: Mapping[str, Sequence[str]] | None = None
+                         ) -> list[Problem]:
     """Problems for jsonschema ``errors`` on ``doc``; ``vocabulary`` (every field name the schemas know)
-    feeds "did you mean" where the schema of the misspelt field's object is behind a ``$ref``."""
+    feeds "did you mean" where the schema of the misspelt field's object is behind a ``$ref``; ``owners``
+    (field -> the rulesets that declare it) explains a field that belongs to another ruleset."""
     out: list[Problem] = []
     for error in errors:
-        out.extend(_translate(doc, error, vocabulary))
+        out.extend(_translate(doc, error, vocabulary, owners or {}))
     return sorted(set(out))
 
 
@@ -55,7 +57,8 @@ def show(value: Any) -> str:
     return str(value)
 
 
-def _translate(doc: Located, e: ValidationError, vocabulary: Sequence[str]) -> Iterator[Problem]:
+def _translate(doc: Located, e: ValidationError, vocabulary: Sequence[str],
+               owners: Mapping[str, Sequence[str]]) -> Iterator[Problem]:
     path: Path = tuple(e.absolute_path)
     v = e.validator
     if "propertyNames" in e.relative_schema_path:
@@ -70,10 +73,10 @@ def _translate(doc: Located, e: ValidationError, vocabulary: Sequence[str]) -> I
                 yield _named(doc, path, path + (name,), "required field missing")
         return
     if v in ("additionalProperties", "unevaluatedProperties"):
-        yield from _unknown_fields(doc, path, e, vocabulary)
+        yield from _unknown_fields(doc, path, e, vocabulary, owners)
         return
     if v in ("anyOf", "oneOf"):
-        yield from _alternatives(doc, path, e, vocabulary)
+        yield from _alternatives(doc, path, e, vocabulary, owners)
         return
     if (v == "not" and e.validator_value == {}) or v is None:   # {"not": {}}: a field that does not belong
         yield doc.problem(path, _forbidden(doc, path), at_key=True)
@@ -87,7 +90,8 @@ def _named(doc: Located, where: Path, named: Path, message: str) -> Problem:
     return Problem(doc.file, line, column, format_path(named), message)
 
 
-def _unknown_fields(doc: Located, path: Path, e: ValidationError, vocabulary: Sequence[str]) -> Iterator[Problem]:
+def _unknown_fields(doc: Located, path: Path, e: ValidationError, vocabulary: Sequence[str],
+                    owners: Mapping[str, Sequence[str]]) -> Iterator[Problem]:
     instance = e.instance if isinstance(e.instance, dict) else {}
     # jsonschema lists the offending names, repr()-quoted, between parentheses at the end of its message.
     listed = e.message[e.message.rfind("("):]
@@ -96,7 +100,15 @@ def _unknown_fields(doc: Located, path: Path, e: ValidationError, vocabulary: Se
         if repr(name) not in listed:
             continue
         message = f"unknown field {name!r}"
-        close = difflib.get_close_matches(name, known or vocabulary, n=1, cutoff=0.75)
+        if name in owners and name not in known:
+            # Spelt right, but another ruleset's field (a Musket & Pike formation in a Triumph & Glory game).
+            yield doc.problem(path + (name,), f"{message} (a field of {' and '.join(owners[name])}, not of this "
+                                              "scenario's ruleset)", at_key=True)
+            continue
+        # The object's own fields first; then every field any schema knows, since an object whose fields
+        # come through a $ref (a resolved unit) lists only some of them itself.
+        close = (difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+                 or difflib.get_close_matches(name, vocabulary, n=1, cutoff=0.75))
         if close:
             message += f" (did you mean {close[0]!r}?)"
         yield doc.problem(path + (name,), message, at_key=True)
@@ -112,7 +124,8 @@ def _forbidden(doc: Located, path: Path) -> str:
     return "not allowed here"
 
 
-def _alternatives(doc: Located, path: Path, e: ValidationError, vocabulary: Sequence[str]) -> Iterator[Problem]:
+def _alternatives(doc: Located, path: Path, e: ValidationError, vocabulary: Sequence[str],
+                  owners: Mapping[str, Sequence[str]]) -> Iterator[Problem]:
     by_branch: dict[int, list[ValidationError]] = {}
     for sub in e.context or ():
         by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
@@ -123,7 +136,7 @@ def _alternatives(doc: Located, path: Path, e: ValidationError, vocabulary: Sequ
                         for s in errs)]
     if len(meant) == 1 and meant[0]:
         for sub in meant[0]:
-            yield from _translate(doc, sub, vocabulary)
+            yield from _translate(doc, sub, vocabulary, owners)
         return
     yield doc.problem(path, f"{_expected(e)}")
 

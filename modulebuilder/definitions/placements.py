@@ -15,6 +15,7 @@ from ..model import Placement, Reinforcement
 from .entries import Entry
 from .geometry import HexRef, bad_facing, off_map
 from .problems import Path, Problem, format_path
+from .rulesets import SetupRules
 
 
 @dataclass(frozen=True)
@@ -29,14 +30,16 @@ class Placed:
 
 
 def check_placements(placed: Sequence[Placed], reinforcements: Sequence[Entry], pieces: Mapping[str, Entry],
-                     grid: HexGrid | None, sides: Sequence[str] | None) -> list[Problem]:
-    """Unknown pieces, pieces placed twice, hexes off the map, facings at hexsides, sides not in play."""
+                     grid: HexGrid | None, sides: Sequence[str] | None,
+                     rules: SetupRules = SetupRules()) -> list[Problem]:
+    """Unknown pieces, pieces placed twice, hexes off the map, facings at hexsides, sides not in play;
+    ``rules`` are the ruleset's (whether a unit on the map needs a facing)."""
     out = _known_and_once(_references(placed, reinforcements), pieces)
     for p in placed:
         piece = pieces.get(p.piece or "")
         if piece is not None:
             out += _side_in_play(p.entry, p.id_field, piece, sides)
-            out += _on_map(p.entry, piece, grid)
+            out += _on_map(p.entry, piece, grid, rules)
     if grid is not None:
         for r in reinforcements:
             out += off_map(r.doc, grid, (HexRef(r.path + ("entry", k), h)
@@ -75,11 +78,7 @@ def _strings(value: object) -> list[str]:
     return [x for x in value if isinstance(x, str)] if isinstance(value, list) else []
 
 
-# Pieces that have no facing (M&P [6.1]: wagons and limbered guns), so a set-up need not give one.
-FACELESS_FLAGS = frozenset({"wagon", "limbered"})
-
-
-def _on_map(e: Entry, piece: Entry, grid: HexGrid | None) -> list[Problem]:
+def _on_map(e: Entry, piece: Entry, grid: HexGrid | None, rules: SetupRules) -> list[Problem]:
     """The hex is on the map, and the piece's facing and status suit what it is."""
     hex_id = e.text("hex")
     out: list[Problem] = []
@@ -90,7 +89,7 @@ def _on_map(e: Entry, piece: Entry, grid: HexGrid | None) -> list[Problem]:
         return out
     flags = piece.data.get("flags")
     flag_set = set(flags) if isinstance(flags, list) else set()
-    faceless = bool(flag_set & FACELESS_FLAGS)
+    faceless = not rules.facing_required or bool(flag_set & rules.faceless_flags)
     if hex_id is not None and "facing" not in e.data and "box" not in e.data and not faceless:
         out.append(e.missing("facing", "a unit on the map needs a facing"))
     facing = e.integer("facing")

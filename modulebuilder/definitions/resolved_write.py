@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..model import Face, Leader, MapDef, Placement, Scenario, Unit, thaw
+from ..model import Face, GameDef, Leader, MapDef, Placement, Scenario, Unit, thaw
 from .counters import FACE_FIELDS
 from .problems import raise_if_any
+from .rulesets import known_rulesets
 from .schemas import schema_problems
 from .yamlpos import Located
 
@@ -21,6 +22,7 @@ def resolve(scenario: Scenario) -> dict[str, Any]:
         "name": scenario.name,
         **({"description": scenario.description} if scenario.description else {}),
         "ruleset": scenario.ruleset,
+        **({"game": _game(scenario.game)} if scenario.game != GameDef() else {}),
         "map": _map(scenario.map),
         "activation_groups": [_activation_group(g) for g in scenario.counters.activation_groups],
         "units": [{**_unit(u), **_placement(where.get(u.id), unit=True)} for u in scenario.counters.units],
@@ -38,8 +40,21 @@ def resolve(scenario: Scenario) -> dict[str, Any]:
         if value:
             doc[key] = thaw(value)
     located = Located("<resolved>", json.loads(json.dumps(doc)))
-    raise_if_any(schema_problems(located, "resolved-scenario"))   # a bug here, never the author's fault
+    factors = tuple(f.id for f in scenario.game.factors)
+    raise_if_any(schema_problems(located, "resolved-scenario", scenario.ruleset if scenario.ruleset in known_rulesets()
+                                 else None, factors))   # a bug here, never the author's fault
     return doc
+
+
+def _game(g: GameDef) -> dict[str, Any]:
+    return _drop_none({
+        "id": g.id or None, "title": g.title or None, "version": g.version,
+        "sides": {name: _drop_none({"colour": s.colour, "text_colour": s.text_colour})
+                  for name, s in g.sides.items()} or None,
+        "unit_types": [_drop_none({"id": t.id, "name": t.name or None, "symbol": t.symbol})
+                       for t in g.unit_types] or None,
+        "factors": [_drop_none({"id": f.id, "name": f.name or None}) for f in g.factors] or None,
+    })
 
 
 def _drop_none(d: dict[str, Any]) -> dict[str, Any]:
@@ -96,6 +111,13 @@ def _unit(u: Unit) -> dict[str, Any]:
         out["flags"] = sorted(u.flags)
     if u.size != 1:
         out["size"] = u.size
+    if u.count != 1:
+        out["count"] = u.count
+    if u.echelon is not None:
+        out["echelon"] = u.echelon
+    out.update(thaw(u.fields))
+    if u.back_fields:
+        out["back"] = thaw(u.back_fields)
     return out
 
 
@@ -106,6 +128,9 @@ def _leader(x: Leader) -> dict[str, Any]:
         out["short_name"] = x.short_name
     if x.flags:
         out["flags"] = sorted(x.flags)
+    if x.count != 1:
+        out["count"] = x.count
+    out.update(thaw(x.fields))
     return out
 
 
@@ -121,7 +146,8 @@ def _placement(p: Placement | None, *, unit: bool) -> dict[str, Any]:
         return {"box": p.box, **({"status": p.status} if p.status != "good" else {})}
     out: dict[str, Any] = {"hex": p.hex}
     if unit:
-        out["facing"] = p.facing
+        if p.facing is not None:            # wagons and limbered guns face nothing (M&P [6.1])
+            out["facing"] = p.facing
         out["status"] = p.status
         if p.formation is not None:
             out["formation"] = p.formation

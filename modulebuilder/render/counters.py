@@ -26,12 +26,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from modulebuilder.model import ActivationGroup, Face, Leader, Marker, Unit
 from modulebuilder.render import text as T
 from modulebuilder.render.colours import RGB, ink_on, mix, rgb
-from modulebuilder.render.symbols import SymbolKey, symbol_image, unit_symbol_key
+from modulebuilder.render.drawing import Drawing, Item, Layer, Recorder
+from modulebuilder.render.raster import to_image
+from modulebuilder.render.symbols import SymbolKey, symbol_layer, unit_symbol_key
 
 FaceName = Literal["front", "back"]
 BackTreatment = Literal["disordered", "shaken"]
@@ -94,45 +96,60 @@ def washed(colour: RGB) -> RGB:
 
 # ----------------------------------------------------------------------------------------- static parts
 
-@lru_cache(maxsize=512)
-def _stripe(size_px: int, width_px: int) -> Image.Image:
+def _stripe(size_px: int, width_px: int) -> Layer:
     """A translucent red band from lower left to upper right, below the band: the Disordered mark."""
     ss = 2
-    big = Image.new("RGBA", (width_px * ss, size_px * ss), (0, 0, 0, 0))
     s, w = size_px * ss, width_px * ss
     half = s * 0.17                    # half the stripe's width, measured along an edge
     poly = [(-half, s), (half, s), (w + half, 0), (w - half, 0)]
-    ImageDraw.Draw(big).polygon(poly, fill=DISORDER_RED + (120,))
-    stripe = big.resize((width_px, size_px), Image.Resampling.BOX)
-    band = Image.new("L", (width_px, int(round(size_px * BAND_BOTTOM))), 0)
-    alpha = stripe.getchannel("A")
-    alpha.paste(band, (0, 0))          # keep the band clean so the designation stays crisp
-    stripe.putalpha(alpha)
-    return stripe
+    rec = Recorder()
+    rec.polygon(poly, fill=DISORDER_RED + (120,))
+    # keep_from_row: the band stays clean so the designation stays crisp
+    return Layer(rec.take(), width_px, size_px, ss, "box", keep_from_row=int(round(size_px * BAND_BOTTOM)),
+                 blend="composite")
 
 
 @lru_cache(maxsize=512)
-def _base(band: RGB, body: RGB, size_px: int, back: BackTreatment | None, width_px: int | None = None) -> Image.Image:
-    """Body + band (+ the back's mark) for one colour scheme; copied for every face that uses it.
-    ``back`` is None for a front; ``width_px`` (default: square) widens two-hex faces."""
+def _base(band: RGB, body: RGB, size_px: int, back: BackTreatment | None,
+          width_px: int | None = None) -> tuple[Item, ...]:
+    """Band (+ the back's mark) over the body colour, for one colour scheme: shared by every face that
+    uses it.  ``back`` is None for a front; ``width_px`` (default: square) widens two-hex faces."""
     w = size_px if width_px is None else width_px
-    img = Image.new("RGB", (w, size_px), body)
     band_h = int(round(size_px * BAND_BOTTOM))
-    draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, w - 1, band_h - 1), fill=band)
+    rec = Recorder()
+    rec.rectangle((0, 0, w - 1, band_h - 1), fill=band)
     # A darker rule under the band keeps it distinct even when the AG colour is as pale as the body.
     rule = max(1, round(size_px * 0.012))
-    draw.rectangle((0, band_h - rule, w - 1, band_h - 1), fill=mix(band, (0, 0, 0), 0.4))
+    rec.rectangle((0, band_h - rule, w - 1, band_h - 1), fill=mix(band, (0, 0, 0), 0.4))
+    items: list[Item] = list(rec.take())
     if back == "disordered":
-        rgba = img.convert("RGBA")
-        rgba.alpha_composite(_stripe(size_px, w))
-        img = rgba.convert("RGB")
+        items.append(_stripe(size_px, w))
     elif back == "shaken":
         # A frame, not a stripe: it marks the whole outline (both halves of a two-hex counter) and leaves
         # the values unobscured.
         frame = max(1, round(size_px * SHAKEN_FRAME))
-        draw.rectangle((0, 0, w - 1, size_px - 1), outline=SHAKEN_AMBER, width=frame)
-    return img
+        rec.rectangle((0, 0, w - 1, size_px - 1), outline=SHAKEN_AMBER, width=frame)
+        items += rec.take()
+    return tuple(items)
+
+
+class _Face:
+    """A drawing being assembled: the base, then items in order (the order the raster backend paints)."""
+
+    def __init__(self, w: int, h: int, background: RGB, base: tuple[Item, ...] = ()):
+        self.w, self.h, self.background, self.base = w, h, background, base
+        self.items: list[Item] = []
+
+    @property
+    def width(self) -> int:
+        return self.w
+
+    def add(self, item: Item | None) -> None:
+        if item is not None:
+            self.items.append(item)
+
+    def drawing(self) -> Drawing:
+        return Drawing(self.w, self.h, self.background, self.base, tuple(self.items))
 
 
 # ----------------------------------------------------------------------------------------- text helpers
@@ -141,15 +158,15 @@ def _value_text(v: int | None) -> str | None:
     return None if v is None else str(v)
 
 
-def _put(img: Image.Image, text: str | None, centre: tuple[float, float], width: float, max_px: float,
+def _put(img: _Face, text: str | None, centre: tuple[float, float], width: float, max_px: float,
          min_px: float, ink: RGB, owner: str, field: str) -> None:
     if not text:
         return
     size, bold = T.fit(text, width, int(max_px), min_px, owner=owner, field=field)
-    T.paste_centred(img, centre, text, size, ink, bold)
+    img.add(T.centred(text, centre, size, ink, bold))
 
 
-def _designation(img: Image.Image, name: str, s: int, min_px: float, ink: RGB, owner: str,
+def _designation(img: _Face, name: str, s: int, min_px: float, ink: RGB, owner: str,
                  short_name: str | None = None) -> None:
     """The name across the top band; the author's ``short_name`` when the name cannot be printed legibly."""
     w = img.width                      # two-hex faces: the designation may use the whole band
@@ -162,32 +179,38 @@ def _designation(img: Image.Image, name: str, s: int, min_px: float, ink: RGB, o
         _put(img, short_name, *box, min_px, ink, owner, "short_name")
 
 
-def _bottom_row(img: Image.Image, values: tuple[tuple[str, str | None], ...], s: int, min_px: float,
+def _bottom_row(img: _Face, values: tuple[tuple[str, str | None], ...], s: int, min_px: float,
                 ink: RGB, owner: str) -> None:
     for (field, value), cx in zip(values, VALUE_COLUMNS):
         _put(img, value, (_x(cx, s, img.width), s * VALUE_Y), s * VALUE_COLUMN_W, s * VALUE_MAX, min_px, ink,
              owner, field)
 
 
-def _paste_symbol(img: Image.Image, key: SymbolKey, s: int) -> None:
+def _paste_symbol(img: _Face, key: SymbolKey, s: int) -> None:
     w, h = int(round(s * SYMBOL_W)), int(round(s * SYMBOL_H))
-    sym = symbol_image(key, w, h)
-    img.paste(sym, (int(round((img.width - w) / 2)), int(round(s * MID_Y - h / 2))), sym)
+    img.add(symbol_layer(key, w, h, (int(round((img.width - w) / 2)), int(round(s * MID_Y - h / 2)))))
 
 
-def _shaken_word(img: Image.Image, s: int, min_px: float, ink: RGB) -> None:
+def shaken_word_fits(width_px: int, s: int, min_px: float) -> tuple[bool, int]:
+    """(fits, size): whether the word "Shaken" is legible on a Shaken back ``width_px`` wide, and its size."""
+    size = T.fitted_size("Shaken", width_px * (1 - 2 * INSET) - 2 * s * SHAKEN_FRAME, int(s * SHAKEN_MAX), True)
+    return size >= min_px and size > 0, size
+
+
+def _shaken_word(img: _Face, s: int, min_px: float, ink: RGB) -> None:
     """'Shaken' between the symbol and the values, when it can be printed legibly; the amber frame alone
-    marks the side on counters too small for it."""
-    text = "Shaken"
-    size = T.fitted_size(text, img.width * (1 - 2 * INSET) - 2 * s * SHAKEN_FRAME, int(s * SHAKEN_MAX), True)
-    if size >= min_px and size > 0:
-        T.paste_centred(img, (img.width / 2, s * SHAKEN_Y), text, size, ink)
+    marks the side on counters too small for it (:func:`shaken_word_fits` tells the sheets, which report it)."""
+    fits, size = shaken_word_fits(img.width, s, min_px)
+    if fits:
+        img.add(T.centred("Shaken", (img.width / 2, s * SHAKEN_Y), size, ink))
 
 
-def _brigade_mark(draw: ImageDraw.ImageDraw, s: int, w: int, ink: RGB) -> None:
+def _brigade_mark(img: _Face, s: int, w: int, ink: RGB) -> None:
     """Small filled diamond: this infantry belongs to a multi-counter brigade (6.21)."""
     cx, cy, r = _x(0.85, s, w), s * 0.575, s * 0.035
-    draw.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=ink)
+    rec = Recorder()
+    rec.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=ink)
+    img.items += rec.take()
 
 
 # ----------------------------------------------------------------------------------------- unit faces
@@ -211,7 +234,13 @@ def _bottom_values(unit: Unit, values: Face) -> tuple[tuple[str, str | None], ..
 
 def render_unit_face(unit: Unit, ag: ActivationGroup, face: FaceName, size_px: int, *,
                      dpi: float | None = None, back: BackTreatment = "disordered") -> Image.Image:
-    """One face of a combat unit as an RGB image ``size_px`` high and ``unit.size * size_px`` wide.
+    """:func:`unit_drawing` rasterised."""
+    return to_image(unit_drawing(unit, ag, face, size_px, dpi=dpi, back=back))
+
+
+def unit_drawing(unit: Unit, ag: ActivationGroup, face: FaceName, size_px: int, *,
+                 dpi: float | None = None, back: BackTreatment = "disordered") -> Drawing:
+    """One face of a combat unit, ``size_px`` high and ``unit.size * size_px`` wide.
 
     ``face="back"`` is the unit's back (``ValueError`` if it has none), drawn with the ``back`` treatment:
     Disordered (T&G) or Shaken (M&P).  ``dpi`` gives the physical size for the 5 pt legibility limit;
@@ -225,8 +254,7 @@ def render_unit_face(unit: Unit, ag: ActivationGroup, face: FaceName, size_px: i
     band, body = rgb(ag.colour), body_colour(ag)
     if treatment:
         band, body = washed(band), washed(body)
-    img = _base(band, body, s, treatment, None if w == s else w).copy()
-    draw = ImageDraw.Draw(img)
+    img = _Face(w, s, body, _base(band, body, s, treatment, None if w == s else w))
     min_px = T.min_text_px(dpi)
     band_ink = rgb(ag.text_colour) if not treatment else ink_on(band)
     ink = ink_on(body)
@@ -238,11 +266,11 @@ def render_unit_face(unit: Unit, ag: ActivationGroup, face: FaceName, size_px: i
         corps = unit.corps or ag.label
         _put(img, corps, (_x(0.85, s, w), s * (MID_Y - 0.035)), s * 0.27, s * 0.15, min_px, ink, unit.id, "corps")
     if unit.kind == "infantry" and unit.brigade:
-        _brigade_mark(draw, s, w, ink)
+        _brigade_mark(img, s, w, ink)
     if treatment == "shaken":
         _shaken_word(img, s, min_px, ink)
     _bottom_row(img, _bottom_values(unit, values), s, min_px, ink, unit.id)
-    return img
+    return img.drawing()
 
 
 # ----------------------------------------------------------------------------------------- commanders
@@ -252,10 +280,15 @@ def _signed(v: int) -> str:
 
 
 def render_leader_face(leader: Leader, size_px: int, *, dpi: float | None = None) -> Image.Image:
+    """:func:`leader_drawing` rasterised."""
+    return to_image(leader_drawing(leader, size_px, dpi=dpi))
+
+
+def leader_drawing(leader: Leader, size_px: int, *, dpi: float | None = None) -> Drawing:
     """A commander: orders rating ("?" when the scenario sets it) and delay rating beside a star;
     below, CinC DRM, command range and MA ("d10" when variable)."""
     s = size_px
-    img = _base(LEADER_BAND, LEADER_BODY, s, None).copy()
+    img = _Face(s, s, LEADER_BODY, _base(LEADER_BAND, LEADER_BODY, s, None))
     min_px = T.min_text_px(dpi)
     ink = ink_on(LEADER_BODY)
     _designation(img, leader.name, s, min_px, ink_on(LEADER_BAND), leader.id, leader.short_name)
@@ -264,12 +297,11 @@ def render_leader_face(leader: Leader, size_px: int, *, dpi: float | None = None
     _put(img, orders, (s * 0.155, s * MID_Y), s * 0.25, s * SIDE_VALUE_MAX, min_px, ink, leader.id, "orders_rating")
     _put(img, delay, (s * 0.845, s * MID_Y), s * 0.25, s * SIDE_VALUE_MAX, min_px, ink, leader.id, "delay_rating")
     w = h = int(round(s * SYMBOL_H * 1.15))
-    star = symbol_image("commander", w, h)
-    img.paste(star, (int(round((s - w) / 2)), int(round(s * MID_Y - h / 2))), star)
+    img.add(symbol_layer("commander", w, h, (int(round((s - w) / 2)), int(round(s * MID_Y - h / 2)))))
     ma = "d10" if leader.ma is None else str(leader.ma)
     values = (("drm", _signed(leader.drm)), ("command_range", str(leader.command_range)), ("ma", ma))
     _bottom_row(img, values, s, min_px, ink, leader.id)
-    return img
+    return img.drawing()
 
 
 # ----------------------------------------------------------------------------------------- markers
@@ -306,23 +338,34 @@ def marker_lines(text: str, s: int) -> tuple[list[str], int]:
 
 
 def render_marker_face(marker: Marker, face: FaceName, size_px: int, *, dpi: float | None = None) -> Image.Image:
+    """:func:`marker_drawing` rasterised."""
+    return to_image(marker_drawing(marker, face, size_px, dpi=dpi))
+
+
+def marker_drawing(marker: Marker, face: FaceName, size_px: int, *, dpi: float | None = None) -> Drawing:
     """A game marker: its text (``back_text`` on the back), centred and as large as fits."""
     text = marker.text if face == "front" else marker.back_text
     if text is None:
         raise ValueError(f"marker {marker.id!r} has no back face")
     s = size_px
-    img = Image.new("RGB", (s, s), rgb(marker.colour))
+    img = _Face(s, s, rgb(marker.colour))
     lines, size = marker_lines(text, s)
     min_px = T.min_text_px(dpi)
     if size < min_px or size == 0:
-        raise T.TextDoesNotFit(marker.id, "text" if face == "front" else "back_text", text, min_px)
+        raise T.TextDoesNotFit(marker.id, "text" if face == "front" else "back_text", text, min_px, size,
+                               T.print_dpi(min_px))
     pitch = size * 1.2
     top = s / 2 - pitch * (len(lines) - 1) / 2
     for i, line in enumerate(lines):
-        T.paste_centred(img, (s / 2, top + i * pitch), line, size, rgb(marker.text_colour))
-    return img
+        img.add(T.centred(line, (s / 2, top + i * pitch), size, rgb(marker.text_colour)))
+    return img.drawing()
 
 
 def render_blank_back(colour: str | RGB, size_px: int) -> Image.Image:
+    """:func:`blank_drawing` rasterised."""
+    return to_image(blank_drawing(colour, size_px))
+
+
+def blank_drawing(colour: str | RGB, size_px: int) -> Drawing:
     """The back of a one-sided counter on a duplex sheet: plain colour, so the cut counter looks finished."""
-    return Image.new("RGB", (size_px, size_px), rgb(colour))
+    return Drawing(size_px, size_px, rgb(colour))

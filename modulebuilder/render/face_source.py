@@ -1,5 +1,6 @@
-"""Counter faces prepared for the sheets: bleed added and pixels compressed once per face, on all cores,
-then shared by every copy on every page of every layout."""
+"""Counter faces prepared for the sheets: each face key's drawing becomes one PDF Form XObject (vector,
+with its bleed) shared by every copy on every page of a document, and, for PNG pages, one raster with
+bleed made once per key."""
 from __future__ import annotations
 
 from typing import Iterable, Mapping
@@ -7,50 +8,51 @@ from typing import Iterable, Mapping
 from PIL import Image
 
 from modulebuilder.render.bleed import with_bleed
-from modulebuilder.render.counters import render_blank_back
+from modulebuilder.render.counters import blank_drawing
+from modulebuilder.render.drawing import Drawing
 from modulebuilder.render.parallel import ordered_map
-from modulebuilder.render.pdf import EncodedImage, encode_image
+from modulebuilder.render.pdf import PdfDocument
 from modulebuilder.render.print_items import BLANK
+from modulebuilder.render.raster import to_image
 from modulebuilder.render.sheet_layout import Rect
 from modulebuilder.render.stable import stable_hash
+from modulebuilder.render.vector import add_face_form
 
 
-def _face_with_bleed(faces: Mapping[str, Image.Image], key: str, size_px: int, bleed_px: int) -> Image.Image:
-    face = render_blank_back(key.removeprefix(BLANK), size_px) if key.startswith(BLANK) else faces[key]
-    return with_bleed(face, bleed_px)
-
-
-def _encode_worker(args: tuple[str, bytes, tuple[int, int], int, int]) -> EncodedImage:
-    key, raw, dims, size_px, bleed_px = args
-    faces = {} if key.startswith(BLANK) else {key: Image.frombytes("RGB", dims, raw)}
-    return encode_image(_face_with_bleed(faces, key, size_px, bleed_px))
+def _raster_worker(args: tuple[Drawing, int]) -> tuple[tuple[int, int], bytes]:
+    drawing, bleed_px = args
+    img = with_bleed(to_image(drawing), bleed_px)
+    return img.size, img.tobytes()
 
 
 class FaceSource:
-    """Face images with bleed, made and compressed once per key and shared by every copy on every page
-    of every layout."""
+    """The drawings of a counter set with their bleed, for PDF (vector forms) and PNG pages (rasters)."""
 
-    def __init__(self, faces: Mapping[str, Image.Image], size_px: int, bleed_px: int):
-        self.faces, self.size_px, self.bleed_px = faces, size_px, bleed_px
-        self._encoded: dict[str, EncodedImage] = {}
+    def __init__(self, drawings: Mapping[str, Drawing], size_px: int, bleed_px: int):
+        self.drawings, self.size_px, self.bleed_px = drawings, size_px, bleed_px
+        self._images: dict[str, Image.Image] = {}
+
+    def drawing(self, key: str) -> Drawing:
+        if key.startswith(BLANK):
+            return blank_drawing(key.removeprefix(BLANK), self.size_px)
+        return self.drawings[key]
+
+    def prepare(self, keys: Iterable[str], workers: int | None = None) -> None:
+        """Rasterise the faces ``keys`` with their bleed on all cores (for PNG pages)."""
+        todo = sorted(set(keys) - set(self._images))
+        for key, (size, raw) in zip(todo, ordered_map(_raster_worker, [(self.drawing(k), self.bleed_px) for k in todo],
+                                                       workers)):
+            self._images[key] = Image.frombytes("RGB", size, raw)
 
     def image(self, key: str) -> Image.Image:
         """The face with its bleed, as pixels (for PNG pages)."""
-        return _face_with_bleed(self.faces, key, self.size_px, self.bleed_px)
-
-    def prepare(self, keys: Iterable[str], workers: int | None = None) -> None:
-        """Compress the faces ``keys`` on all cores (the slowest step of a print build otherwise)."""
-        todo = sorted(set(keys) - set(self._encoded))
-        jobs = [(k, b"" if k.startswith(BLANK) else self.faces[k].tobytes(),
-                 (self.size_px, self.size_px) if k.startswith(BLANK) else self.faces[k].size,
-                 self.size_px, self.bleed_px) for k in todo]
-        for key, enc in zip(todo, ordered_map(_encode_worker, jobs, workers)):
-            self._encoded[key] = enc
-
-    def encoded(self, key: str) -> EncodedImage:
-        if key not in self._encoded:
+        if key not in self._images:
             self.prepare([key], workers=1)
-        return self._encoded[key]
+        return self._images[key]
+
+    def form(self, doc: PdfDocument, key: str) -> str:
+        """The face as a Form XObject of ``doc`` (registered once), in face pixels with its bleed."""
+        return add_face_form(doc, self.resource_name(key), self.drawing(key), self.bleed_px)
 
     def resource_name(self, key: str) -> str:
         """PDF names allow few characters: a stable, readable name derived from the key."""

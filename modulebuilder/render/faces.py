@@ -12,8 +12,9 @@ from typing import Callable, Iterator, Literal, Union
 from PIL import Image
 
 from modulebuilder.model import ActivationGroup, CounterSet, Leader, Marker, Unit
-from modulebuilder.render.counters import (BackTreatment, face_size, render_leader_face, render_marker_face,
-                                           render_unit_face)
+from modulebuilder.render.counters import BackTreatment, face_size, leader_drawing, marker_drawing, unit_drawing
+from modulebuilder.render.drawing import Drawing
+from modulebuilder.render.raster import to_image
 from modulebuilder.render.parallel import ordered_map
 from modulebuilder.render.text import FacesDoNotFit, TextDoesNotFit
 
@@ -59,13 +60,100 @@ def face_jobs(counters: CounterSet, back: BackTreatment = "disordered") -> list[
     return jobs
 
 
-def render_job(job: FaceJob, size_px: int, dpi: float | None = None) -> Image.Image:
+def drawing_job(job: FaceJob, size_px: int, dpi: float | None = None) -> Drawing:
+    """The face of ``job`` as a drawing (both backends start here)."""
     if isinstance(job.piece, Unit):
         assert job.ag is not None
-        return render_unit_face(job.piece, job.ag, job.face, size_px, dpi=dpi, back=job.back)
+        return unit_drawing(job.piece, job.ag, job.face, size_px, dpi=dpi, back=job.back)
     if isinstance(job.piece, Leader):
-        return render_leader_face(job.piece, size_px, dpi=dpi)
-    return render_marker_face(job.piece, job.face, size_px, dpi=dpi)
+        return leader_drawing(job.piece, size_px, dpi=dpi)
+    return marker_drawing(job.piece, job.face, size_px, dpi=dpi)
+
+
+def render_job(job: FaceJob, size_px: int, dpi: float | None = None) -> Image.Image:
+    return to_image(drawing_job(job, size_px, dpi))
+
+
+def _raise_misfits(misfits: "list[TextDoesNotFit]") -> None:
+    if len(misfits) == 1:
+        raise misfits[0]
+    if misfits:
+        raise FacesDoNotFit(misfits)
+
+
+def _note(misfits: "list[TextDoesNotFit]", exc: TextDoesNotFit) -> None:
+    if isinstance(exc, FacesDoNotFit):
+        for p in exc.problems:
+            _note(misfits, p)
+        return
+    if not any(m.owner == exc.owner and m.field == exc.field for m in misfits):
+        misfits.append(exc)               # a name too long on the front is too long on the back too
+
+
+def face_drawings(counters: CounterSet, size_px: int, *, dpi: float | None = None,
+                  back: BackTreatment = "disordered", template: str | None = None,
+                  log: Callable[[str], None] | None = None) -> dict[str, Drawing]:
+    """Every face of ``counters`` as a drawing, keyed and ordered as :func:`render_faces`; text that cannot
+    be printed legibly is reported for all faces at once (:class:`FacesDoNotFit`).  With a data
+    ``template`` (see :mod:`modulebuilder.render.template`) units are drawn with it, commanders with the
+    bundled ``leader`` template and markers with ``marker``.  ``log`` hears of text a coded layout leaves
+    out on purpose (the word "Shaken" on a counter too small for it), one line per counter."""
+    out: dict[str, Drawing] = {}
+    misfits: list[TextDoesNotFit] = []
+    data_template = _data_template(template)
+    for job in face_jobs(counters, back):
+        try:
+            if data_template is not None:
+                out[job.key] = _templated(job, data_template, size_px, dpi)
+            else:
+                out[job.key] = drawing_job(job, size_px, dpi)
+                if log and job.face == "back" and job.back == "shaken" and isinstance(job.piece, Unit):
+                    _report_shaken(job.piece, size_px, dpi, log)
+                if log and job.face == "front":
+                    _report_light_weight(job.piece.id, out[job.key], dpi, log)
+        except TextDoesNotFit as exc:
+            _note(misfits, exc)
+    _raise_misfits(misfits)
+    return out
+
+
+def _report_shaken(unit: Unit, size_px: int, dpi: float | None, log: Callable[[str], None]) -> None:
+    from modulebuilder.render.counters import shaken_word_fits
+    from modulebuilder.render.text import min_text_px
+    min_px = min_text_px(dpi)
+    fits, size = shaken_word_fits(size_px * unit.size, size_px, min_px)
+    if not fits:
+        unit_of = "pt" if dpi else "px"
+        k = 72 / dpi if dpi else 1.0
+        log(f"note: counter {unit.id!r} back: the word 'Shaken' fits only at {size * k:.1f} {unit_of} "
+            f"(minimum {min_px * k:.1f} {unit_of}); printed without it, the amber frame marks the side")
+
+
+def _report_light_weight(owner: str, drawing: Drawing, dpi: float | None, log: Callable[[str], None]) -> None:
+    """The coded layouts print a name that bold cannot fit legibly in the narrower regular weight: say so."""
+    from modulebuilder.fonts import REGULAR
+    for t in drawing.items:
+        if getattr(t, "font", None) == str(REGULAR):
+            size = f"{t.size * 72 / dpi:.1f} pt" if dpi else f"{t.size} px"     # type: ignore[attr-defined]
+            log(f"note: counter {owner!r}: {t.text!r} is printed in the regular weight at {size} "   # type: ignore[attr-defined]
+                "(bold does not fit legibly); a short_name keeps it bold")
+
+
+def _data_template(template: str | None):  # type: ignore[no-untyped-def]
+    if template is None:
+        return None
+    from modulebuilder.render.template import load_template
+    t = load_template(template)
+    return None if t.data.get("layout") else t
+
+
+def _templated(job: FaceJob, t, size_px: int, dpi: float | None) -> Drawing:  # type: ignore[no-untyped-def]
+    from modulebuilder.render.template import load_template, piece_fields, template_drawing
+    if isinstance(job.piece, Leader):
+        t = load_template("leader")
+    elif isinstance(job.piece, Marker):
+        t = load_template("marker")
+    return template_drawing(t, piece_fields(job.piece, job.ag), job.face, size_px, dpi=dpi)
 
 
 def _worker(args: tuple[FaceJob, int, float | None]) -> tuple[str, bytes | TextDoesNotFit]:
@@ -85,24 +173,26 @@ def _rendered(jobs: list[FaceJob], size_px: int, dpi: float | None,
 
 
 def render_faces(counters: CounterSet, size_px: int, *, dpi: float | None = None, workers: int | None = None,
-                 progress: Progress | None = None, back: BackTreatment = "disordered") -> dict[str, Image.Image]:
+                 progress: Progress | None = None, back: BackTreatment = "disordered",
+                 template: str | None = None) -> dict[str, Image.Image]:
     """Every face of ``counters``, keyed ``"<id>/front"`` / ``"<id>/back"``, in :func:`face_jobs` order.
     Faces whose text cannot be printed legibly are all reported at once (:class:`FacesDoNotFit`)."""
+    if _data_template(template) is not None:
+        drawings = face_drawings(counters, size_px, dpi=dpi, back=back, template=template)
+        if progress:
+            progress(len(drawings), len(drawings))
+        return {k: to_image(d) for k, d in drawings.items()}
     jobs = face_jobs(counters, back)
     out: dict[str, Image.Image] = {}
     misfits: list[TextDoesNotFit] = []
     for i, (key, img) in enumerate(_rendered(jobs, size_px, dpi, workers)):
         if isinstance(img, TextDoesNotFit):
-            if not any(m.owner == img.owner and m.field == img.field for m in misfits):
-                misfits.append(img)           # a name too long on the front is too long on the back too
+            _note(misfits, img)
         else:
             out[key] = img
         if progress:
             progress(i + 1, len(jobs))
-    if len(misfits) == 1:
-        raise misfits[0]
-    if misfits:
-        raise FacesDoNotFit(misfits)
+    _raise_misfits(misfits)
     return out
 
 

@@ -46,12 +46,13 @@ def _context() -> multiprocessing.context.BaseContext:
 
 
 def ordered_map(fn: Callable[[A], R], items: Iterable[A], workers: int | None = None,
-                chunksize: int = 16) -> Iterator[R]:
+                chunksize: int = 16, min_items: int = PARALLEL_THRESHOLD) -> Iterator[R]:
     """``map(fn, items)``, in a pool of ``workers`` processes when there is enough work.
-    ``fn`` must be a module-level function (it is sent to the workers by name)."""
+    ``fn`` must be a module-level function (it is sent to the workers by name).  Fewer than ``min_items``
+    items run here (a pool is worth it for a few whole pages, not for a few counter faces)."""
     items = list(items)
     n = default_workers() if workers is None else workers
-    if n <= 1 or len(items) < PARALLEL_THRESHOLD:
+    if n <= 1 or len(items) < min_items:
         yield from map(fn, items)
         return
     with _context().Pool(n) as pool:

@@ -8,13 +8,16 @@ empty, so a counter is never split and the order of the sheets stays the order o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
 from PIL import Image
 
 from modulebuilder.model import CounterSet
 from modulebuilder.render.colours import RGB
 from modulebuilder.render.counters import LEADER_BODY, body_colour
+
+if TYPE_CHECKING:
+    from modulebuilder.render.sheet_layout import SheetGeometry
 
 BLANK = "blank:"
 
@@ -46,8 +49,9 @@ class SlotItem:
 
 def print_items(counters: CounterSet, faces: Mapping[str, Image.Image],
                 copies: Mapping[str, int] | None = None) -> list[PrintItem]:
-    """Items for every unit, commander and marker; markers print ``Marker.count`` times, and
-    ``copies`` (id -> n) overrides the count for any counter that exists several times."""
+    """Items for every unit, commander and marker, each printed its ``count`` times (markers always had
+    one; units and commanders have one when the definitions carry it, else 1); ``copies`` (id -> n)
+    overrides the count of any counter."""
     copies = copies or {}
     ags = {ag.id: ag for ag in counters.activation_groups}
     items: list[PrintItem] = []
@@ -57,10 +61,11 @@ def print_items(counters: CounterSet, faces: Mapping[str, Image.Image],
         return key if key in faces else blank_key(colour)
 
     for u in counters.units:
-        items.append(PrintItem(u.id, f"{u.id}/front", back_of(u.id, body_colour(ags[u.ag])), copies.get(u.id, 1),
-                               u.size))
+        items.append(PrintItem(u.id, f"{u.id}/front", back_of(u.id, body_colour(ags[u.ag])),
+                               copies.get(u.id, getattr(u, "count", 1)), u.size))
     for ldr in counters.leaders:
-        items.append(PrintItem(ldr.id, f"{ldr.id}/front", back_of(ldr.id, LEADER_BODY), copies.get(ldr.id, 1)))
+        items.append(PrintItem(ldr.id, f"{ldr.id}/front", back_of(ldr.id, LEADER_BODY),
+                               copies.get(ldr.id, getattr(ldr, "count", 1))))
     for m in counters.markers:
         items.append(PrintItem(m.id, f"{m.id}/front", back_of(m.id, m.colour), copies.get(m.id, m.count)))
     return items
@@ -84,6 +89,23 @@ def slot_positions(spans: Iterable[int], cols: int) -> Iterator[tuple[int, int]]
             row, col = row + 1, 0
         yield row, col
         col += span
+
+
+def paginate_by_span(items: list[PrintItem], geo: "SheetGeometry") -> list[tuple["SheetGeometry", list[PrintItem]]]:
+    """(grid, counters) page by page: one-hex counters on the sheet's grid, then two-hex counters on a
+    grid of double-width cells (so every counter's edges have their own crop marks)."""
+    out: list[tuple[SheetGeometry, list[PrintItem]]] = []
+    spans = sorted({i.span for i in items}) or [1]
+    for span in spans:
+        g = geo.for_span(span)
+        if g.per_page <= 0:
+            raise ValueError(f"a counter {span} sides wide does not fit the paper: use a smaller counter size, "
+                             "bleed or margin")
+        group = [i for i in items if i.span == span]
+        if group or span == 1 and len(spans) == 1:
+            out += [(g, page) for page in paginate([PrintItem(i.id, i.front, i.back, i.copies, 1) for i in group],
+                                                    g.per_page)]
+    return out
 
 
 def paginate(items: list[PrintItem], per_page: int, cols: int | None = None) -> list[list[PrintItem]]:

@@ -11,9 +11,10 @@ Two ways to get backs behind fronts:
 * gutter fold: fronts on the left half of a page, backs on the right half mirrored about the fold line in
   the middle, so folding the page along that line puts every back behind its front.
 
-A two-hex counter (``span`` 2) takes two neighbouring slots of one row: its cut box starts at the first
-slot's left cut line and is exactly two counter sides wide; its back is the same box mirrored, so it lies
-over the mirrored pair of slots and the art is never split."""
+Two-hex counters are printed on a grid of their own (``span`` 2: every cell two counter sides wide), so
+both ends of every counter have crop marks at their cut lines.  (They used to take two neighbouring
+slots of the one-hex grid, whose right-hand crop mark lies two bleeds beyond the counter's edge: 1/8" at
+the default bleed.)  A grid cell's back is the cell mirrored, so the art is never split."""
 from __future__ import annotations
 
 import math
@@ -74,10 +75,38 @@ class SheetGeometry:
     margin_in: Fraction
     layout: Literal["duplex", "gutter"] = "duplex"
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    span: int = 1                    # counter sides per cell: 2 for the grid of two-hex counters
+    gap_in: Fraction | None = None   # between neighbouring cut lines; default 2 x bleed (bleeds abut)
+    trim_pt: tuple[float, float] | None = None   # a commercial sheet's trimmed size (default: the paper)
+    slug_in: Fraction = Fraction(0)  # media beyond the trim on every side (crop marks, colour bars)
+
+    def for_span(self, span: int) -> "SheetGeometry":
+        """The same sheet with cells ``span`` counter sides wide."""
+        return SheetGeometry(self.paper, self.counter_in, self.bleed_in, self.margin_in, self.layout,
+                             self.back_offset_mm, span, self.gap_in, self.trim_pt, self.slug_in)
+
+    @cached_property
+    def gap_pt(self) -> float:
+        return float(2 * self.bleed_in if self.gap_in is None else self.gap_in) * POINTS_PER_INCH
+
+    @cached_property
+    def trim(self) -> Rect:
+        """The finished sheet on the page: the whole paper for home printing, inside the slug otherwise."""
+        slug = float(self.slug_in) * POINTS_PER_INCH
+        w, h = self.trim_pt or paper_points(self.paper)
+        return Rect(slug, slug, w, h)
+
+    @cached_property
+    def pitch_x_pt(self) -> float:
+        """Horizontal distance between the same edge of neighbouring cells."""
+        return float(self.span * self.counter_in) * POINTS_PER_INCH + self.gap_pt
 
     @cached_property
     def page(self) -> tuple[float, float]:
-        return paper_points(self.paper)
+        if self.trim_pt is None and not self.slug_in:
+            return paper_points(self.paper)
+        t = self.trim
+        return t.w + 2 * t.x, t.h + 2 * t.y
 
     @cached_property
     def counter_pt(self) -> float:
@@ -89,22 +118,29 @@ class SheetGeometry:
 
     @cached_property
     def pitch_pt(self) -> float:
-        """Distance between the same edge of neighbouring slots: bleeds abut, so cut lines are
-        ``2 * bleed`` apart and the cutter never has to hit a shared line."""
-        return float(self.counter_in + 2 * self.bleed_in) * POINTS_PER_INCH
+        """Distance between the same edge of neighbouring slots: by default bleeds abut, so cut lines are
+        ``2 * bleed`` apart and the cutter never has to hit a shared line; a die-cut template sets the gap."""
+        return float(self.counter_in) * POINTS_PER_INCH + self.gap_pt
+
+    @cached_property
+    def edge_bleed_pt(self) -> float:
+        """Bleed between neighbours: at most half the gap, so no face's bleed covers its neighbour."""
+        return min(self.bleed_pt, self.gap_pt / 2)
 
     @cached_property
     def _area(self) -> Rect:
         """Where fronts may go: inside the margins (left half only for gutter fold)."""
-        pw, ph = self.page
-        m = float(self.margin_in) * POINTS_PER_INCH + CROP_GAP_PT + CROP_LENGTH_PT
+        t = self.trim
+        # Crop marks need room outside the grid: in the margin, unless the slug beyond the trim holds them.
+        marks = max(0.0, CROP_GAP_PT + CROP_LENGTH_PT - float(self.slug_in) * POINTS_PER_INCH)
+        m = float(self.margin_in) * POINTS_PER_INCH + marks + (self.bleed_pt - self.gap_pt / 2 if self.gap_in is not None else 0)
         if self.layout == "gutter":
-            return Rect(m, m, pw / 2 - FOLD_GUTTER_PT / 2 - m, ph - 2 * m)
-        return Rect(m, m, pw - 2 * m, ph - 2 * m)
+            return Rect(t.x + m, t.y + m, t.w / 2 - FOLD_GUTTER_PT / 2 - m, t.h - 2 * m)
+        return Rect(t.x + m, t.y + m, t.w - 2 * m, t.h - 2 * m)
 
     @cached_property
     def cols(self) -> int:
-        return max(0, math.floor(self._area.w / self.pitch_pt + 1e-9))
+        return max(0, math.floor(self._area.w / self.pitch_x_pt + 1e-9))
 
     @cached_property
     def rows(self) -> int:
@@ -119,20 +155,22 @@ class SheetGeometry:
         """Top-left of the outer bleed of slot (0, 0).  Duplex grids are centred on the page, so the
         mirrored back grid coincides with the front grid; gutter grids hug the fold line."""
         pw, ph = self.page
-        gw, gh = self.cols * self.pitch_pt, self.rows * self.pitch_pt
+        gw, gh = self.cols * self.pitch_x_pt, self.rows * self.pitch_pt
         y = (ph - gh) / 2
         if self.layout == "gutter":
             return pw / 2 - FOLD_GUTTER_PT / 2 - gw, y
         return (pw - gw) / 2, y
 
     def slot(self, row: int, col: int, span: int = 1) -> Rect:
-        """Cut box (the counter itself, without bleed) of the front slot at ``row``, ``col``; with
-        ``span`` 2 the box of a two-hex counter in slots ``col`` and ``col + 1``."""
-        if not (0 <= row < self.rows and 0 <= col and col + span <= self.cols and span >= 1):
-            raise IndexError(f"slot ({row}, {col}) spanning {span} outside a {self.rows}x{self.cols} sheet")
+        """Cut box (the counter itself, without bleed) of the front cell at ``row``, ``col``: one cell,
+        ``self.span`` counter sides wide (``span`` is kept for callers that pass an item's span, which on
+        its own grid is one cell)."""
+        if not (0 <= row < self.rows and 0 <= col < self.cols and span >= 1):
+            raise IndexError(f"slot ({row}, {col}) outside a {self.rows}x{self.cols} sheet")
         ox, oy = self.grid_origin
-        return Rect(ox + self.bleed_pt + col * self.pitch_pt, oy + self.bleed_pt + row * self.pitch_pt,
-                    self.counter_pt * span, self.counter_pt)
+        half = self.gap_pt / 2
+        return Rect(ox + half + col * self.pitch_x_pt, oy + half + row * self.pitch_pt,
+                    self.counter_pt * self.span, self.counter_pt)
 
     def with_bleed(self, r: Rect) -> Rect:
         b = self.bleed_pt
@@ -157,7 +195,10 @@ class SheetGeometry:
     def grid_box(self, side: Side = "front") -> Rect:
         """Outer edge of all bleeds of one grid (front or back)."""
         first = self.with_bleed(self.slot(0, 0) if side == "front" else self.back_slot(0, self.cols - 1))
-        return Rect(first.x, first.y, self.cols * self.pitch_pt, self.rows * self.pitch_pt)
+        if self.gap_in is None:
+            return Rect(first.x, first.y, self.cols * self.pitch_x_pt, self.rows * self.pitch_pt)
+        extra = 2 * self.bleed_pt - self.gap_pt
+        return Rect(first.x, first.y, self.cols * self.pitch_x_pt + extra, self.rows * self.pitch_pt + extra)
 
     def crop_marks(self, side: Side = "front") -> list[Segment]:
         """Hairlines continuing every cut line outward beyond the grid's outer bleed, in the margins,

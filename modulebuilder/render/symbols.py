@@ -1,16 +1,19 @@
 """NATO-style unit symbols (a frame with a branch mark), drawn once per size and reused.
 
-Symbols are drawn at 4x and reduced, because Pillow draws diagonal lines without anti-aliasing; the result
-is cached, so each counter face only pastes a ready image."""
+The geometry is written once against ImageDraw's methods and recorded as a drawing :class:`Layer`: the
+raster backend draws it at 4x and reduces it (Pillow draws diagonal lines without anti-aliasing; the
+result is cached, so each face only pastes a ready image), the PDF backend writes the same shapes as
+vector paths."""
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Callable, Literal
 
 from PIL import Image, ImageDraw
 
 from modulebuilder.model import Unit
+from modulebuilder.render.drawing import Layer, Recorder, Shape
+from modulebuilder.render.raster import layer_image
 
 SymbolKey = Literal["infantry", "pike_infantry", "light_infantry", "militia", "light_cavalry", "heavy_cavalry", "cossack",
                     "artillery", "horse_artillery", "commander"]
@@ -140,23 +143,20 @@ def _draw(key: SymbolKey, d: ImageDraw.ImageDraw, w: int, h: int) -> None:
     marks[key]()
 
 
-def _clipped_marks(key: SymbolKey, w: int, h: int) -> Image.Image:
-    """Frame and branch marks, with marks that overshoot the frame (slash ends, pennants) cut away."""
-    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    _draw(key, ImageDraw.Draw(img), w, h)
+def symbol_layer(key: SymbolKey, width: int, height: int, at: tuple[int, int] = (0, 0)) -> Layer:
+    """Frame and branch marks as a drawing layer ``width`` x ``height`` at ``at``; marks that overshoot the
+    frame (slash ends, pennants) are clipped to its inside and the frame drawn again on top."""
+    big_w, big_h = width * SUPERSAMPLE, height * SUPERSAMPLE
+    rec = Recorder()
+    _draw(key, rec, big_w, big_h)                   # type: ignore[arg-type]
     if key in ("commander", "militia"):
-        return img
-    lw = max(SUPERSAMPLE, int(round(min(w, h) * 0.075)))
-    inside = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(inside).rectangle((lw, lw, w - 1 - lw, h - 1 - lw), fill=255)
-    alpha = Image.composite(img.getchannel("A"), Image.new("L", (w, h), 0), inside)
-    img.putalpha(alpha)
-    ImageDraw.Draw(img).rectangle((0, 0, w - 1, h - 1), outline=INK, width=lw)
-    return img
+        return Layer(rec.take(), width, height, SUPERSAMPLE, "lanczos", at)
+    lw = max(SUPERSAMPLE, int(round(min(big_w, big_h) * 0.075)))
+    frame = Shape("rectangle", (0, 0, big_w - 1, big_h - 1), None, INK, lw)
+    return Layer(rec.take(), width, height, SUPERSAMPLE, "lanczos", at,
+                 clip=(lw, lw, big_w - 1 - lw, big_h - 1 - lw), over=(frame,))
 
 
-@lru_cache(maxsize=256)
 def symbol_image(key: SymbolKey, width: int, height: int) -> Image.Image:
     """The symbol ``key`` as an RGBA image of exactly ``width`` x ``height`` pixels (cached; do not modify)."""
-    big = _clipped_marks(key, width * SUPERSAMPLE, height * SUPERSAMPLE)
-    return big.resize((width, height), Image.Resampling.LANCZOS)
+    return layer_image(symbol_layer(key, width, height))

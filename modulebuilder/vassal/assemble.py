@@ -6,6 +6,7 @@ through :class:`cache.ImageCache`, so a rebuild with nothing changed only re-zip
 """
 from __future__ import annotations
 
+import dataclasses
 import io
 import time
 from dataclasses import dataclass
@@ -17,18 +18,23 @@ from PIL import Image
 from ..hexgrid import HexLayout
 from ..model import CounterSet, MapDef, Scenario, Unit
 from ..render.counters import BackTreatment, back_treatment
-from . import holding, ids, twohex
-from .buildfile import MapSpec, ModuleSpec, TurnSpec, build_file
+from . import about, cup, holding, ids, play, twohex
+from .play import Die
+from .turns import turn_track
+from .buildfile import DEFAULT_ZOOM, MapSpec, ModuleSpec, build_file
+from .metadata import VASSAL_TARGETS
 from .cache import ImageCache, key_of
 from .gridmap import VassalHexGrid, vassal_grid
 from .metadata import moduledata
 from .pieces import image_name, piece_specs, prototype_name, prototype_traits
-from .setupfile import box_groups, saved_game_text, scenario_placements, vsav_bytes
+from .setupfile import DeckPlacement, box_groups, saved_game_text, scenario_placements, vsav_bytes
 from .traits import Piece
 from .zipio import deterministic_zip
 
 HOLDING_MAP = "Holding"
-MODULE_VERSION = "1.0"
+# The view a map is fitted into when it opens: the player window's map area on a 1600 x 1000 screen
+# (toolbar, chat and menus take the rest); the opening zoom is the largest that shows the whole map there.
+FIT_VIEW = (1560, 720)
 
 
 @dataclass(frozen=True)
@@ -109,48 +115,49 @@ def counter_pngs(counters: CounterSet, size: int, cache: ImageCache, back: BackT
     return {k: v for k, v in out.items() if v is not None}
 
 
-def map_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache) -> tuple[bytes, HexLayout]:
-    """(PNG bytes, HexLayout) of the rendered map; the layout is recomputed, only the pixels are cached."""
-    from ..render import render_map
+def map_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache, counter_px: int) -> tuple[bytes, HexLayout]:
+    """(PNG bytes, HexLayout) of the module's map (place names clear of ``counter_px`` counters,
+    mapnames.py); the layout is recomputed, only the pixels are cached."""
     from ..render.map import map_layout
+    from .mapnames import module_map_png
     layout, _ = map_layout(mapdef, hex_size)
-    data = cache.get_or_make(key_of("map", mapdef, hex_size), lambda: png(render_map(mapdef, hex_size)[0]))
+    data = cache.get_or_make(key_of("map", mapdef, hex_size, counter_px),
+                             lambda: module_map_png(mapdef, hex_size, counter_px))
     return data, layout
 
 
 # --------------------------------------------------------------------------------------------- module
 
+CUP_BOXES = ((cup.CUP_BOX, cup.CUP, 1), (cup.DRAWN, cup.DRAWN_LABEL, 6), (cup.POOL, cup.POOL_LABEL, 2))
+
+
 def holding_boxes(scenarios: Sequence[Scenario]) -> tuple[holding.Box, ...]:
-    """Every box any scenario uses (plus the standard ones), each as wide as its largest use."""
-    labels = dict(holding.STANDARD_BOXES)
+    """Every box any scenario uses (plus the standard ones), each as wide as its largest use; the cup's
+    boxes first when a scenario draws activation markers."""
+    labels: dict[str, str] = {}
+    cells: dict[str, int] = {}
+    if any(cup.uses_cup(s) for s in scenarios):
+        for key, label, n in CUP_BOXES:
+            labels[key], cells[key] = label, n
+    labels.update(holding.STANDARD_BOXES)
     for s in scenarios:
         labels.update(s.map.boxes)
-    cells: dict[str, int] = {k: 2 for k in labels}
+    cells.update({k: 2 for k in labels if k not in cells})
     for s in scenarios:
         for key, groups in box_groups(s).items():
             cells[key] = max(cells.get(key, 1), len(groups))
     return holding.boxes(cells, labels)
 
 
-def turn_specs(scenarios: Sequence[Scenario]) -> tuple[TurnSpec, ...]:
-    """One turn tracker per distinct turn track (Borodino and Schevardino keep different clocks)."""
-    tracks: dict[tuple[str, ...], list[str]] = {}
-    for s in scenarios:
-        tt = s.turns
-        labels = tuple(f"Turn {n} ({tt.label(n)})" if tt.start else f"Turn {n}" for n in range(tt.first, tt.last + 1))
-        tracks.setdefault(labels, []).append(s.name)
-    out = []
-    for i, (labels, names) in enumerate(tracks.items()):
-        name = "Turn" if len(tracks) == 1 else f"Turn ({', '.join(names)})"
-        out.append(TurnSpec(name, labels, "Turn" if i == 0 else f"Turn{i + 1}"))
-    return tuple(out)
-
-
 def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_size: int | None = None,
-                 hex_size: float | None = None) -> tuple[str, bytes]:
-    """(file stem, .vmod bytes) of a module holding every scenario as a predefined set-up."""
+                 hex_size: float | None = None, vassal: str = "3.7") -> tuple[str, bytes]:
+    """(file stem, .vmod bytes) of a module holding every scenario as a predefined set-up, declared for
+    the engine ``vassal`` ("3.6" or "3.7", metadata.VASSAL_TARGETS)."""
     if not scenarios:
         raise ValueError("no scenario to build")
+    if vassal not in VASSAL_TARGETS:
+        raise ValueError(f"--vassal must be one of {', '.join(VASSAL_TARGETS)}, not {vassal!r}")
+    vassal_version = VASSAL_TARGETS[vassal]
     maps: dict[str, MapDef] = {}
     for s in scenarios:
         maps.setdefault(s.map.id, s.map)
@@ -161,7 +168,8 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
     size = counter_size or default_counter_size(first_map, hex_size)
     counters = merged_counters(scenarios)
     back = module_back(scenarios)
-    specs = piece_specs(counters, back)
+    ams = cup.activation_markers(counters) if any(cup.uses_cup(s) for s in scenarios) else []
+    specs = piece_specs(counters, back, ams=ams, special_ams=frozenset(cup.special_marker_ids(scenarios)))
     ids.check_unique(((p.key, p.gpid) for p in specs), "piece slot ids")
     by_key = {p.key: p for p in specs}
 
@@ -171,7 +179,9 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
     grids: dict[str, VassalHexGrid] = {}
     layouts: list[HexLayout] = []
     for mid, mapdef in maps.items():
-        data, layout = map_png(mapdef, hex_size, cache)
+        data, layout = map_png(mapdef, hex_size, cache, size)
+        if not map_specs:
+            main_size = Image.open(io.BytesIO(data)).size      # the map that opens first is fitted to the view
         image = f"map-{mid}.png"
         images.append((image, data))
         grids[mid] = vassal_grid(mapdef.grid, layout.center)
@@ -179,41 +189,86 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
         layouts.append(layout)
         map_specs.append(MapSpec(map_name(mapdef, len(maps)), image, grid=grids[mid]))
     spacing = two_hex_spacing(layouts, counters)
-    for k, data in counter_pngs(counters, size, cache, back, spacing).items():
+    drawn = dataclasses.replace(counters, markers=counters.markers + tuple(am.marker for am in ams))
+    for k, data in counter_pngs(drawn, size, cache, back, spacing).items():
         uid, face = k.split("/")
         images.append((image_name(uid, face), data))
     boxes = holding_boxes(scenarios)
     hold = holding.layout(boxes, size)
     images.append(("holding.png", holding.render(boxes, hold)))
-    map_specs.append(MapSpec(HOLDING_MAP, "holding.png", zones=hold.zones(boxes), button="Holding boxes"))
+    deck_at = hold.cells[cup.CUP_BOX][0] if ams else None
+    map_specs.append(MapSpec(HOLDING_MAP, "holding.png", zones=hold.zones(boxes), button="Holding boxes",
+                             decks=(cup.drawpile_attributes(*deck_at, size, HOLDING_MAP),) if deck_at else ()))
 
+    track = turn_track(scenarios)
     setups, setup_entries = [], []
     name = first_map.title or first_map.id
+    version = about.module_version(scenarios)
     description = "; ".join(s.name for s in scenarios)
     for s in scenarios:
         centre = centres[s.map.id]
         placements = scenario_placements(s, map_name(s.map, len(maps)),
                                          lambda h, c=centre: _round(c(h)), hold.cells, HOLDING_MAP)
+        deck = DeckPlacement(HOLDING_MAP, *deck_at, size, cup.cup_setup(s).in_cup) if deck_at else None
         text = saved_game_text(s.id, placements, by_key, s.map.grid.orientation,
-                               [m.name for m in map_specs])
+                               [m.name for m in map_specs], deck, track.command(s), about.scenario_notes(s))
         file = f"{s.id}.vsav"
         setups.append((s.name, file))
-        setup_entries.append((file, vsav_bytes(text, name, MODULE_VERSION, description, s.name)))
+        setup_entries.append((file, vsav_bytes(text, name, version, description, s.name, vassal_version)))
 
     orientation = first_map.grid.orientation
     proto_names = sorted({(p.side or "", p.kind) for p in specs})
     prototypes = tuple((prototype_name(side or None, kind),
                         Piece(prototype_traits(side or None, kind, orientation))) for side, kind in proto_names)
     sides = tuple(dict.fromkeys(sd.name for s in scenarios for sd in s.sides))
-    spec = ModuleSpec(name=name, version=MODULE_VERSION, description=description, sides=sides,
+    chart_entries = module_charts(scenarios)
+    images += [(img, data) for _, img, data in chart_entries]
+    info = about.about_text(name, version, vassal_version, scenarios)
+    images.append(("about.png", about.about_png(info)))
+    fit = fit_zoom(main_size)
+    spec = ModuleSpec(name=name, version=version, description=description, sides=sides,
                       prototypes=prototypes, pieces=tuple(specs), maps=tuple(map_specs),
-                      turns=turn_specs(scenarios), setups=tuple(setups), counter_size=size,
+                      turns=track, setups=tuple(setups), counter_size=size,
                       two_hex_width=twohex.padded_size(size, spacing)[0] if spacing else None,
-                      palette_order=sides + ("Markers",))
-    entries = [("buildFile.xml", build_file(spec)), ("moduledata", moduledata(name, MODULE_VERSION, description))]
+                      palette_order=sides + ("Markers",), charts=tuple((t, img) for t, img, _ in chart_entries),
+                      about_image="about.png", about_page="help/about.html",
+                      zoom_levels=tuple(sorted({*DEFAULT_ZOOM, fit})), zoom_start=fit, vassal_version=vassal_version,
+                      die=module_die(scenarios))
+    entries = [("buildFile.xml", build_file(spec)), ("moduledata", moduledata(name, version, description, vassal_version))]
     entries += [(f"images/{n}", d) for n, d in sorted(images)]
+    entries.append(("help/about.html", about.about_html(info)))
     entries += setup_entries
     return first_map.id, deterministic_zip(entries)
+
+
+def module_die(scenarios: Sequence[Scenario]) -> Die:
+    """The one dice button: the die the scenarios' rulesets roll (they must agree)."""
+    dice = {play.die(s) for s in scenarios}
+    if len(dice) > 1:
+        raise ValueError("all scenarios of one module must roll the same die "
+                         f"({', '.join(sorted(d.text for d in dice))})")
+    return dice.pop()
+
+
+def fit_zoom(size: tuple[int, int], view: tuple[int, int] = FIT_VIEW) -> float:
+    """The largest zoom (two decimals, rounded down) at which a map of ``size`` px fits ``view``, at most 1."""
+    z = min(view[0] / size[0], view[1] / size[1], 1.0)
+    return max(0.05, int(z * 100) / 100)
+
+
+def module_charts(scenarios: Sequence[Scenario]) -> list[tuple[str, str, bytes]]:
+    """(title, image name, PNG) of every chart of the scenarios' tables files, each table once."""
+    from ..render.charts import chart_pngs
+    out: list[tuple[str, str, bytes]] = []
+    seen: set[str] = set()
+    for s in scenarios:
+        if not s.tables:
+            continue
+        for chart, data in chart_pngs(s.tables):
+            if chart.image_name not in seen:
+                seen.add(chart.image_name)
+                out.append((chart.short_name, chart.image_name, data))
+    return out
 
 
 def two_hex_spacing(layouts: Sequence[HexLayout], counters: CounterSet) -> int:
@@ -237,11 +292,11 @@ def _round(p: tuple[float, float]) -> tuple[int, int]:
 
 
 def build(scenarios: Sequence[Scenario], out_dir: Path, *, counter_size: int | None = None,
-          hex_size: float | None = None) -> BuildResult:
+          hex_size: float | None = None, vassal: str = "3.7") -> BuildResult:
     """Write ``<out_dir>/<map id>.vmod`` (unchanged bytes are not rewritten) with a cache in out_dir/.cache."""
     start = time.perf_counter()
     cache = ImageCache(out_dir / ".cache")
-    stem, data = module_bytes(scenarios, cache, counter_size=counter_size, hex_size=hex_size)
+    stem, data = module_bytes(scenarios, cache, counter_size=counter_size, hex_size=hex_size, vassal=vassal)
     path = out_dir / f"{stem}.vmod"
     out_dir.mkdir(parents=True, exist_ok=True)
     if not path.exists() or path.read_bytes() != data:

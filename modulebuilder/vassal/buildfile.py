@@ -13,9 +13,11 @@ from lxml import etree
 
 from .gridmap import VassalHexGrid
 from .metadata import VASSAL_VERSION
-from .pieces import PieceSpec
+from .play import D10, Die
+from .pieces import PALETTE_OPENER, PieceSpec
 from .seqenc import encode
-from .traits import Piece, add_piece
+from .traits import OPEN_PALETTE, Piece, add_piece
+from .turns import PHASE_PROPERTY, TURN_PROPERTY, TurnTrack
 
 P = "VASSAL.build."
 BOARD = P + "module.map.boardPicker.Board"
@@ -35,13 +37,7 @@ class MapSpec:
     grid: VassalHexGrid | None = None  # the hex grid of the main map
     zones: tuple[Zone, ...] = ()       # the boxes of the holding map
     button: str = ""                   # toolbar button of a secondary (windowed) map
-
-
-@dataclass(frozen=True)
-class TurnSpec:
-    name: str                          # e.g. "Turn" or "Turn (Schevardino)"
-    labels: tuple[str, ...]            # one per turn, e.g. "Turn 1 (0600)"
-    property: str = "Turn"             # the global property holding the current label
+    decks: tuple[Mapping[str, str], ...] = ()   # DrawPile attributes (the activation cup, cup.py)
 
 
 @dataclass(frozen=True)
@@ -53,11 +49,18 @@ class ModuleSpec:
     prototypes: tuple[tuple[str, Piece], ...]
     pieces: tuple[PieceSpec, ...]
     maps: tuple[MapSpec, ...]
-    turns: tuple[TurnSpec, ...]
+    turns: TurnTrack
     setups: tuple[tuple[str, str], ...]    # (menu name, .vsav entry name)
     counter_size: int = 60
     two_hex_width: int | None = None    # palette cell width of two-hex pieces (their padded image width)
     palette_order: tuple[str, ...] = field(default=())   # top-level palette folders in this order
+    charts: tuple[tuple[str, str], ...] = ()     # (chart title, image name): the Charts window's tabs
+    about_image: str = ""                        # Help > About <name> (an image in images/)
+    about_page: str = ""                         # Help > <name>: sources (an HTML entry of the module)
+    zoom_levels: tuple[float, ...] = (0.25, 0.4, 0.6, 0.8, 1.0, 1.5)
+    zoom_start: float = 1.0                      # the main map opens at this level (one of zoom_levels)
+    vassal_version: str = VASSAL_VERSION         # the engine version the module declares (metadata.py)
+    die: Die = D10                               # the toolbar's dice button (play.py)
 
 
 def _el(parent: etree._Element | None, tag: str, attrs: Mapping[str, str] | None = None,
@@ -75,10 +78,15 @@ def _el(parent: etree._Element | None, tag: str, attrs: Mapping[str, str] | None
 def build_file(spec: ModuleSpec) -> bytes:
     max_gpid = max((p.gpid for p in spec.pieces), default=0)
     root = _el(None, "GameModule", {
-        "ModuleOther1": "", "ModuleOther2": "", "VassalVersion": VASSAL_VERSION, "description": spec.description,
+        "ModuleOther1": "", "ModuleOther2": "", "VassalVersion": spec.vassal_version, "description": spec.description,
         "name": spec.name, "nextPieceSlotId": str(max_gpid + 1), "version": spec.version})
     _el(root, "module.BasicCommandEncoder")
-    _el(root, "module.Documentation")
+    doc = _el(root, "module.Documentation")
+    if spec.about_image:
+        _el(doc, "module.documentation.AboutScreen", {"fileName": spec.about_image, "title": f"About {spec.name}"})
+    if spec.about_page:
+        _el(doc, "module.documentation.HelpFile", {"fileName": spec.about_page, "fileType": "archive",
+                                                   "title": f"{spec.name}: version and sources"})
     roster = _el(root, "module.PlayerRoster", {"buttonKeyStroke": "", "buttonText": "Retire",
                                                "buttonToolTip": "Switch sides"})
     for side in spec.sides:
@@ -92,12 +100,15 @@ def build_file(spec: ModuleSpec) -> bytes:
     protos = _el(root, "module.PrototypesContainer")
     for name, piece in spec.prototypes:
         _el(protos, "module.PrototypeDefinition", {"description": "", "name": name}, add_piece("null", piece))
-    for m in spec.maps:
-        _map(root, m)
+    for i, m in enumerate(spec.maps):
+        _map(root, m, spec.zoom_levels if i == 0 else DEFAULT_ZOOM, spec.zoom_start if i == 0 else 1.0)
     _palette(root, spec)
-    _dice(root)
-    for i, turn in enumerate(spec.turns):
-        _turn_tracker(root, turn, hotkeys=i == 0)   # one Alt+T / Alt+Shift+T pair, on the first tracker
+    _dice(root, spec.die)
+    _turn_tracker(root, spec.turns)
+    if spec.charts:
+        _charts(root, spec.charts)
+    _el(root, "module.NotesWindow", {"buttonText": "Notes", "hotkey": "78,520", "icon": "", "name": "Notes",
+                                     "tooltip": "Notes: the scenario's, and your own"})
     for name, file in spec.setups:
         _el(root, "module.PredefinedSetup", {"description": "", "file": file, "isMenu": "false", "name": name,
                                              "useFile": "true"})
@@ -105,7 +116,21 @@ def build_file(spec: ModuleSpec) -> bytes:
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False, pretty_print=True)
 
 
-def _map(root: etree._Element, m: MapSpec) -> None:
+DEFAULT_ZOOM = (0.25, 0.4, 0.6, 0.8, 1.0, 1.5)
+
+
+def zoom_attributes(levels: tuple[float, ...], start: float) -> dict[str, str]:
+    """``zoomLevels``/``zoomStart``: the start is 1-based and counted from the LARGEST level (vassal.md §2)."""
+    ordered = sorted(set(levels))
+    return {"zoomLevels": ",".join(_num(z) for z in ordered),
+            "zoomStart": str(len(ordered) - ordered.index(start))}
+
+
+def _num(z: float) -> str:
+    return f"{z:.3f}".rstrip("0").rstrip(".") if z != int(z) else f"{int(z)}.0"
+
+
+def _map(root: etree._Element, m: MapSpec, zoom_levels: tuple[float, ...], zoom_start: float) -> None:
     fmt = "$pieceName$ moves $previousLocation$ -> $location$ *"
     attrs = {
         "allowMultiple": "false", "backgroundcolor": "255,255,255", "buttonName": m.button, "changeFormat": "$message$",
@@ -142,21 +167,44 @@ def _map(root: etree._Element, m: MapSpec) -> None:
     _el(mp, "module.map.CounterDetailViewer", {
         "delay": "700", "display": "from top-most layer only", "fontSize": "11", "hotkey": "",
         "minDisplayPieces": "2", "showgraph": "true", "showtext": "true", "version": "4", "zoomlevel": "1.0"})
+    for deck in m.decks:
+        _el(mp, "module.map.DrawPile", deck)
     _el(mp, "module.map.Zoomer", {"inTooltip": "Zoom in", "outTooltip": "Zoom out", "pickTooltip": "Select zoom",
-                                  "zoomLevels": "0.25,0.4,0.6,0.8,1.0,1.5", "zoomStart": "2"})
+                                  **zoom_attributes(zoom_levels, zoom_start)})
 
 
 def _palette(root: etree._Element, spec: ModuleSpec) -> None:
+    """The Counters palette, docked at the left of the player window and open when a game starts.
+
+    The engine docks the first PieceWindow but always starts it collapsed (PieceWindow.dockMe calls
+    ``splitPane.hideLeft()``, 3.6 and 3.7 alike), and a palette in a window of its own opens only once a
+    player has opened it before (VisibilityOption).  So a StartupGlobalKeyCommand sends OPEN_PALETTE to the
+    one unit of the set-up marked ``OpensPalette=true``, whose Global Hotkey presses the palette's Alt+C
+    (pieces.py).  The engine runs it at every game start, so after closing a game and opening another in
+    the same session it closes the palette again: Alt+C (the Counters button) opens it.
+    """
     window = _el(root, "module.PieceWindow", {
-        "defaultWidth": "0", "hidden": "false", "hotkey": "67,520", "icon": "/images/counter.gif",
-        "name": "Counters", "scale": "1.0", "text": "Counters", "tooltip": "Counters"})
+        "defaultWidth": "820", "hidden": "false", "hotkey": "67,520", "icon": "/images/counter.gif",
+        "name": "Counters", "scale": "1.0", "text": "Counters", "tooltip": "Counters palette"})
+    _el(root, "module.StartupGlobalKeyCommand", {
+        "deckCount": "0", "filter": f"{PALETTE_OPENER} = true", "hotkey": OPEN_PALETTE,
+        "name": "Open the Counters palette", "reportFormat": "", "reportSingle": "true", "singleMap": "true"})
     folders: dict[tuple[str, ...], etree._Element] = {}
+
+    # One tab per side (and Markers); in a tab a list of groups on the left, and the chosen group's
+    # counters side by side on the right, so the short docked pane shows whole groups at once.
+    tabs = _el(window, "widget.TabWidget", {"entryName": "Counters"})
+    leaves = {p.palette_path for p in spec.pieces if len(p.palette_path) > 1}
 
     def folder(path: tuple[str, ...]) -> etree._Element:
         if path not in folders:
-            parent = window if len(path) == 1 else folder(path[:-1])
-            folders[path] = _el(parent, "widget.ListWidget", {
-                "divider": "150", "entryName": path[-1], "height": "0", "scale": "1.0", "width": "0"})
+            parent = tabs if len(path) == 1 else folder(path[:-1])
+            if path in leaves:
+                folders[path] = _el(parent, "widget.PanelWidget", {
+                    "entryName": path[-1], "fixed": "true", "nColumns": "12", "scale": "0.75", "vert": "false"})
+            else:
+                folders[path] = _el(parent, "widget.ListWidget", {
+                    "divider": "560", "entryName": path[-1], "height": "0", "scale": "1.0", "width": "0"})
         return folders[path]
 
     for top in spec.palette_order:
@@ -169,25 +217,40 @@ def _palette(root: etree._Element, spec: ModuleSpec) -> None:
             add_piece("null", p.palette_piece()))
 
 
-def _dice(root: etree._Element) -> None:
-    # A natural d10 reads 0-9 (0 is zero, DESIGN §5): one 10-sided die, each roll minus one.  The lock*
-    # attributes stay false: the 3.6 engine rolls an empty result when they are true.
+def _dice(root: etree._Element, die: Die) -> None:
+    # A natural d10 reads 0-9 (0 is zero, DESIGN §5): one 10-sided die, each roll minus one (plus = first
+    # face - 1; a d6 read 1-6 has plus 0).  The lock* attributes stay false: the 3.6 engine rolls an empty
+    # result when they are true.
     _el(root, "module.DiceButton", {
         "addToTotal": "0", "canDisable": "false", "hotkey": "68,520", "icon": "", "keepCount": "1",
         "keepDice": "false", "keepOption": ">", "lockAdd": "false", "lockDice": "false", "lockPlus": "false",
-        "lockSides": "false", "nDice": "1", "nSides": "10", "name": "d10", "plus": "-1", "prompt": "false",
+        "lockSides": "false", "nDice": "1", "nSides": str(die.sides), "name": die.name, "plus": str(die.first - 1),
+        "prompt": "false",
         "propertyGate": "", "reportFormat": "** $name$ = $result$ *** &lt;$PlayerName$&gt;",
-        "reportTotal": "true", "sortDice": "false", "text": "d10 (0-9)", "tooltip": "Roll a d10, 0 to 9"})
+        "reportTotal": "true", "sortDice": "false", "text": die.text,
+        "tooltip": f"Roll a {die.name}, {die.first} to {die.first + die.sides - 1}"})
 
 
-def _turn_tracker(root: etree._Element, turn: TurnSpec, hotkeys: bool) -> None:
+def _turn_tracker(root: etree._Element, turns: TurnTrack) -> None:
+    """One tracker (turns.py): the turn list, and the phases nested in it; Alt+T next, Alt+Shift+T back."""
     tracker = _el(root, "module.turn.TurnTracker", {
-        "buttonText": turn.name, "hotkey": "", "icon": "", "length": "-1", "lengthStyle": "Maximum",
-        "name": turn.name, "nexthotkey": "84,520" if hotkeys else "", "plusButtonSize": "22",
-        "prevhotkey": "84,195" if hotkeys else "",
+        "buttonText": "Turn", "hotkey": "", "icon": "", "length": "-1", "lengthStyle": "Maximum",
+        "name": "Turn", "nexthotkey": "84,520", "plusButtonSize": "22", "prevhotkey": "84,195",
         "reportFormat": "* &lt;$PlayerName$&gt; Turn Updated from $oldTurn$ to $newTurn$",
-        "turnButtonHeight": "22", "turnFormat": "$level1$"})
-    _el(tracker, "module.turn.ListTurnLevel", {
-        "configFirst": "false", "configList": "false", "list": encode(turn.labels, ","), "property": turn.property,
-        "prompt": "", "turnFormat": "$value$"})
+        "turnButtonHeight": "22", "turnFormat": "$level1$: $level2$" if turns.phases else "$level1$"})
+    level = _el(tracker, "module.turn.ListTurnLevel", {
+        "configFirst": "false", "configList": "false", "list": encode(turns.labels, ","),
+        "property": TURN_PROPERTY, "prompt": "", "turnFormat": "$value$"})
+    if turns.phases:
+        _el(level, "module.turn.ListTurnLevel", {
+            "configFirst": "false", "configList": "false", "list": encode(turns.phases, ","),
+            "property": PHASE_PROPERTY, "prompt": "", "turnFormat": "$value$"})
 
+
+def _charts(root: etree._Element, charts: tuple[tuple[str, str], ...]) -> None:
+    """Charts (toolbar, Alt+H): one tab per table of the tables file (render/charts.py)."""
+    window = _el(root, "module.ChartWindow", {"description": "", "hotkey": "72,520", "icon": "", "name": "Charts",
+                                             "text": "Charts", "tooltip": "The game's tables"})
+    tabs = _el(window, "widget.TabWidget", {"entryName": "Charts"})
+    for title, image in charts:
+        _el(tabs, "widget.Chart", {"chartName": title, "description": "", "fileName": image})

@@ -19,7 +19,8 @@ from .errors import VassalFileError
 from .gridmap import VassalHexGrid
 from .zipio import read_entries
 
-__all__ = ["ModuleInfo", "MapGeometry", "Zone", "read_module", "parse_build_file", "module_build_file"]
+__all__ = ["ModuleInfo", "MapGeometry", "ModuleData", "Zone", "read_module", "read_moduledata", "parse_build_file",
+           "module_build_file"]
 
 B = "VASSAL.build.module.map.boardPicker.board."
 GRID_TAG = f"{B}HexGrid"
@@ -28,6 +29,7 @@ ZONE_TAG = f"{B}mapgrid.Zone"
 MAP_TAGS = ("VASSAL.build.module.Map", "VASSAL.build.module.PrivateMap")
 SETUP_TAG = "VASSAL.build.module.PredefinedSetup"
 MAX_BUILDFILE_BYTES = 32 * 1024 * 1024
+MAX_MODULE_ENTRIES = 200_000       # big modules hold tens of thousands of images; the zip is read as a stream
 
 
 @dataclass(frozen=True)
@@ -72,15 +74,44 @@ class ModuleInfo:
 
 
 def read_module(source: bytes | str | os.PathLike[str]) -> ModuleInfo:
-    """The module in a .vmod file (a path) or its bytes."""
-    data = source if isinstance(source, bytes) else _read(Path(source))
+    """The module in a .vmod file (a path, read as a stream) or its bytes."""
     what = "the module" if isinstance(source, bytes) else Path(source).name
-    return parse_build_file(module_build_file(data, what), what)
+    return parse_build_file(module_build_file(source, what), what)
 
 
-def module_build_file(module: bytes, what: str = "the module") -> bytes:
-    """The ``buildFile.xml`` of a module's bytes (size-capped: a zip bomb is refused, not inflated)."""
-    entries = read_entries(module, ["buildFile.xml", "buildFile"], what=what, max_bytes=MAX_BUILDFILE_BYTES)
+@dataclass(frozen=True)
+class ModuleData:
+    """A ``moduledata`` entry (vassal.md 1.1): the module's name and version, as a module or a save carries it."""
+    name: str
+    version: str
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.version}".strip() if self.name else f"an unnamed module {self.version}".strip()
+
+
+MAX_METADATA_BYTES = 1024 * 1024
+
+
+def read_moduledata(source: bytes | str | os.PathLike[str], what: str) -> ModuleData | None:
+    """The ``moduledata`` of a module, save or log, or None when it has none (or it is not XML: the engine
+    then shows no name either)."""
+    entries = read_entries(source, ["moduledata"], what=what, max_bytes=MAX_METADATA_BYTES,
+                           max_entries=MAX_MODULE_ENTRIES)
+    if "moduledata" not in entries:
+        return None
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+    try:
+        root = etree.fromstring(entries["moduledata"], parser)
+    except etree.XMLSyntaxError:
+        return None
+    return ModuleData((root.findtext("name") or "").strip(), (root.findtext("version") or "").strip())
+
+
+def module_build_file(module: bytes | str | os.PathLike[str], what: str = "the module") -> bytes:
+    """The ``buildFile.xml`` of a module's bytes or file (size-capped: a zip bomb is refused, not inflated;
+    a file is read as a stream, so a module of any size loads)."""
+    entries = read_entries(module, ["buildFile.xml", "buildFile"], what=what, max_bytes=MAX_BUILDFILE_BYTES,
+                           max_entries=MAX_MODULE_ENTRIES)
     data = entries.get("buildFile.xml") or entries.get("buildFile")
     if data is None:
         raise VassalFileError(f"{what} has no buildFile.xml, so it is not a VASSAL module.")
@@ -103,13 +134,6 @@ def parse_build_file(xml: bytes, what: str = "the module") -> ModuleInfo:
             raise VassalFileError(f"{what}: map {name!r} has a malformed hex grid ({e}).") from None
     setups = {s.get("name", ""): s.get("file", "") for s in root.iter(SETUP_TAG)}
     return ModuleInfo(root.get("name", ""), root.get("version", ""), maps, setups)
-
-
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as e:
-        raise VassalFileError(f"cannot read {path.name}: {e.strerror}.") from None
 
 
 def _map_geometry(m: Any, name: str) -> MapGeometry:

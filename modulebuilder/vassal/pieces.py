@@ -3,11 +3,15 @@
 Traits, outermost first (outer traits see a keystroke first; the Report is outermost so it reports the
 result of the whole chain):
 
-* prototype ``<Side> <kind>`` (shared):  Report, Delete, ``Side``, ``Kind``, and for units the facing
+* prototype ``<Side> <kind>`` (shared):  Report, ``Side``, ``Kind``, and for units the facing
   rotator(s) (``facing.py``) -- outside the Disorder layer so the back turns with the front;
 * the piece's own traits:  ``UnitId``, ``AG``, printed values (``Assault``, ``Cohesion``, ``MA``, ``DFE``,
   ``Fire``, ``EffRange``, ``MaxRange``, ``CavType``, and ``D_<name>`` for the back), then the Disorder
-  layer (back image, menu "Disorder", Ctrl+F), then the BasicPiece (front image, name).
+  layer (back image, menu "Disorder", Ctrl+F), then Delete, then the BasicPiece (front image, name).
+
+The engine lists a piece's menu outermost trait first, so Delete -- the innermost trait with a command --
+is the last item (after Rotate CW/CCW and Disorder), out of the way of the commands used every turn.
+Activation markers (``cup.py``) have ``MarkerId``, ``AG``, ``IORating``, "Return to cup", Delete.
 
 A palette piece says ``prototype;<name>``; a placed piece (set-up) carries the prototype expanded in place,
 as the engine itself writes pieces into saves (vassal.md §3.3 UsePrototype).  Both come from the same
@@ -20,6 +24,7 @@ from typing import Mapping, Sequence
 
 from ..model import CounterSet, Face, Leader, Marker, Orientation, Unit
 from ..render.counters import BackTreatment
+from . import cup
 from . import traits as t
 from .facing import facing_traits
 from .ids import gpid
@@ -30,8 +35,13 @@ DISORDER_LAYER = "Disorder"   # exposes Disorder_Active (true when the back show
 # layer keeps its name (and so the Disorder_Active property the log readers use) in every ruleset.
 BACK_LABELS: dict[str, tuple[str, str]] = {"disordered": ("Disorder", "+ (D)"), "shaken": ("Shaken", "+ (Shaken)")}
 FLIP_LAYER = "Flipped"        # two-sided markers
+# One unit per set-up says ``OpensPalette=true``: the module's start-up command sends it OPEN_PALETTE, and
+# its Global Hotkey presses the palette's Alt+C, so the docked palette is open when a game starts
+# (buildfile._palette says why the engine needs this).
+PALETTE_OPENER = "OpensPalette"
+UNIT_KINDS = ("infantry", "cavalry", "artillery")
 REPORT_FORMAT = "$location$: $newPieceName$ $menuCommand$ *"
-REPORT_KEYS = (t.CTRL_F, t.CTRL_CLOSE_BRACKET, t.CTRL_OPEN_BRACKET, t.DELETE_KEY)
+REPORT_KEYS = (t.CTRL_F, t.CTRL_CLOSE_BRACKET, t.CTRL_OPEN_BRACKET, t.DELETE_KEY, cup.RETURN_KEY)
 FACE_PROPERTIES = (("assault", "Assault"), ("cohesion", "Cohesion"), ("ma", "MA"), ("dfe", "DFE"),
                    ("fire", "Fire"), ("eff_range", "EffRange"), ("max_range", "MaxRange"))
 
@@ -71,11 +81,12 @@ def prototype_name(side: str | None, kind: str) -> str:
 def prototype_traits(side: str | None, kind: str, orientation: Orientation,
                      facing_hour: int | None = None) -> tuple[Trait, ...]:
     """The shared traits of a prototype (ending with the empty BasicPiece every prototype has)."""
-    shared: list[Trait] = [t.report(REPORT_KEYS, REPORT_FORMAT), t.delete()]
+    shared: list[Trait] = [t.report(REPORT_KEYS, REPORT_FORMAT)]
     if side:
         shared.append(t.marker("Side", side))
     shared.append(t.marker("Kind", kind))
-    if kind in ("infantry", "cavalry", "artillery"):
+    if kind in UNIT_KINDS:
+        shared += [t.marker(PALETTE_OPENER, ""), t.global_hotkey(t.OPEN_PALETTE, t.ALT_C)]
         shared.extend(facing_traits(orientation, facing_hour))
     return tuple(shared) + (t.PROTOTYPE_BASE,)
 
@@ -100,6 +111,7 @@ def unit_spec(unit: Unit, ag_name: str, back: BackTreatment = "disordered") -> P
         own += _face_markers(unit.back, "D_")
         command, suffix = BACK_LABELS[back]
         own.append(t.layer(DISORDER_LAYER, image_name(unit.id, "back"), suffix, command, t.CTRL_F))
+    own.append(t.delete())
     own.append(t.basic_piece(image_name(unit.id, "front"), unit.name, gpid=str(gpid(unit.id))))
     return PieceSpec(unit.id, unit.name, prototype_name(unit.side, unit.kind), (unit.side, ag_name),
                      tuple(own), unit.side, unit.kind, unit.back is not None, unit.size)
@@ -111,35 +123,56 @@ def leader_spec(leader: Leader) -> PieceSpec:
                        ("command_range", "CommandRange"), ("ma", "MA")):
         value = getattr(leader, attr)
         own.append(t.marker(prop, "" if value is None else str(value)))
+    own.append(t.delete())
     own.append(t.basic_piece(image_name(leader.id, "front"), leader.name, gpid=str(gpid(leader.id))))
     return PieceSpec(leader.id, leader.name, prototype_name(leader.side, "leader"), (leader.side, "Leaders"),
                      tuple(own), leader.side, "leader", False)
 
 
-def marker_spec(m: Marker) -> PieceSpec:
+def marker_spec(m: Marker, *, returns_to_cup: bool = False) -> PieceSpec:
     own: list[Trait] = [t.marker("MarkerId", m.id)]
     if m.back_text is not None:
         own.append(t.layer(FLIP_LAYER, image_name(m.id, "back"), f"+ ({m.back_text})", "Flip", t.CTRL_F))
+    if returns_to_cup:
+        own.append(t.return_to_deck(cup.RETURN_COMMAND, cup.RETURN_KEY, cup.CUP))
+    own.append(t.delete())
     own.append(t.basic_piece(image_name(m.id, "front"), m.name, gpid=str(gpid(m.id))))
-    return PieceSpec(m.id, m.name, prototype_name(m.side, "marker"), ("Markers",), tuple(own), m.side,
+    folder = ("Markers", "Activation markers") if returns_to_cup else ("Markers",)
+    return PieceSpec(m.id, m.name, prototype_name(m.side, "marker"), folder, tuple(own), m.side,
                      "marker", m.back_text is not None)
 
 
-def piece_specs(counters: CounterSet, back: BackTreatment = "disordered") -> list[PieceSpec]:
-    """Every counter of ``counters`` in definition order: units, leaders, markers."""
+def am_spec(am: cup.ActivationMarker) -> PieceSpec:
+    """An activation marker: the group it activates and its IO rating as properties, "Return to cup"."""
+    m = am.marker
+    own: list[Trait] = [t.marker("MarkerId", m.id), t.marker("AG", am.ag),
+                        t.marker("IORating", "" if am.io_rating is None else str(am.io_rating)),
+                        t.return_to_deck(cup.RETURN_COMMAND, cup.RETURN_KEY, cup.CUP), t.delete(),
+                        t.basic_piece(image_name(m.id, "front"), m.name, gpid=str(gpid(m.id)))]
+    return PieceSpec(m.id, m.name, prototype_name(m.side, "marker"), ("Markers", "Activation markers"),
+                     tuple(own), m.side, "marker", False)
+
+
+def piece_specs(counters: CounterSet, back: BackTreatment = "disordered", *,
+                ams: Sequence[cup.ActivationMarker] = (), special_ams: frozenset[str] = frozenset()) -> list[PieceSpec]:
+    """Every counter of ``counters`` in definition order: units, leaders, markers, then the activation
+    markers ``ams``; markers whose id is in ``special_ams`` get "Return to cup"."""
     ag_names = {ag.id: ag.name for ag in counters.activation_groups}
     specs = [unit_spec(u, ag_names.get(u.ag, u.ag), back) for u in counters.units]
     specs += [leader_spec(ldr) for ldr in counters.leaders]
-    specs += [marker_spec(m) for m in counters.markers]
+    specs += [marker_spec(m, returns_to_cup=m.id in special_ams) for m in counters.markers]
+    specs += [am_spec(am) for am in ams]
     return specs
 
 
 # --------------------------------------------------------------------------------------------- placing
 
 def placed_piece(spec: PieceSpec, orientation: Orientation, map_id: str, x: int, y: int, *,
-                 facing_hour: int | None = None, disordered: bool = False) -> Piece:
+                 facing_hour: int | None = None, disordered: bool = False, opens_palette: bool = False) -> Piece:
     """The piece as a set-up puts it on a map: prototype expanded, facing and Disorder layer set."""
     shared = prototype_traits(spec.side, spec.kind, orientation, facing_hour)[:-1]
+    if opens_palette:
+        shared = tuple(Trait(tr.type, "true") if tr.type == f"mark;{PALETTE_OPENER}" else tr for tr in shared)
     own = list(spec.own)
     if disordered:
         if not spec.has_back:

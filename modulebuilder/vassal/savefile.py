@@ -10,6 +10,7 @@ Every problem with the input is a :class:`VassalFileError` with a sentence, neve
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Mapping
@@ -58,7 +59,7 @@ def parse_stack(sid: str, state: str) -> StackInfo:
         return StackInfo(sid, None if fields[0] in ("null", "") else fields[0], int(fields[1]), int(fields[2]),
                          tuple(reversed(members)))
     except (IndexError, ValueError) as e:
-        raise VassalFileError(f"stack {sid!r} is malformed ({e}).") from None
+        raise VassalFileError(f"stack {sid!r} is malformed.") from None
 
 
 @dataclass(frozen=True)
@@ -117,15 +118,8 @@ class GameFile:
 
 def read_game(source: bytes | str | os.PathLike[str], *, what: str | None = None) -> GameFile:
     """Parse a .vsav/.vlog from its bytes or path."""
-    if isinstance(source, bytes):
-        data, label = source, what or "the file"
-    else:
-        label = what or Path(source).name
-        try:
-            data = Path(source).read_bytes()
-        except OSError as e:
-            raise VassalFileError(f"cannot read {label}: {e.strerror}.") from None
-    entries = read_entries(data, ["savedGame"], what=label)
+    label = (what or "the file") if isinstance(source, bytes) else (what or Path(source).name)
+    entries = read_entries(source, ["savedGame"], what=label)     # a path is read as a stream
     if "savedGame" not in entries:
         raise VassalFileError(f"{label} has no 'savedGame' entry, so it is not a VASSAL save or log.")
     raw = entries["savedGame"]
@@ -177,7 +171,7 @@ def _apply(table: dict[str, tuple[str, str]], cmd: str) -> None:
                 ptype, pstate = table[pid]
                 table[pid] = (ptype, _moved_state(ptype, pstate, new_map, x, y))
     except (IndexError, ValueError) as e:
-        raise VassalFileError(f"malformed command {cmd[:60]!r} ({e}).") from None
+        raise VassalFileError(f"malformed command {cmd[:60]!r}.") from None
 
 
 def _moved_state(ptype: str, pstate: str, new_map: str, x: str, y: str) -> str:
@@ -195,7 +189,8 @@ def _moved_state(ptype: str, pstate: str, new_map: str, x: str, y: str) -> str:
 # --------------------------------------------------------------------------------------------- pieces
 
 def _pieces(table: Mapping[str, tuple[str, str]]) -> dict[str, PieceInfo]:
-    return {pid: parse_piece(pid, t, s) for pid, (t, s) in table.items() if t != "stack"}
+    # Stacks and decks (``deck;...``, the activation cup) are containers, not pieces.
+    return {pid: parse_piece(pid, t, s) for pid, (t, s) in table.items() if t != "stack" and not t.startswith("deck;")}
 
 
 def parse_piece(pid: str, ptype: str, pstate: str) -> PieceInfo:
@@ -218,7 +213,8 @@ def parse_piece(pid: str, ptype: str, pstate: str) -> PieceInfo:
         return PieceInfo(pid, ptype, pstate, basic_type[4] if len(basic_type) > 4 else "",
                          None if map_id in ("null", "") else map_id, int(x or 0), int(y or 0), gpid, props)
     except (IndexError, ValueError) as e:
-        raise VassalFileError(f"piece {pid!r} is malformed ({e}).") from None
+        raise VassalFileError(f"piece {pid!r} is malformed "
+                              f"({'a field is missing' if isinstance(e, IndexError) else 'a number is not one'}).") from None
 
 
 def _trait_properties(ttype: str, tstate: str, props: dict[str, str]) -> None:
@@ -229,14 +225,24 @@ def _trait_properties(ttype: str, tstate: str, props: dict[str, str]) -> None:
             props.setdefault(n, v)
     elif ttype.startswith("emb2;"):
         fields = seqenc.decode(ttype[5:], ";")
-        level = int(tstate or "-1")
+        level = _leading_int(tstate, -1)
         name = fields[18] if len(fields) > 18 else ""
         props.setdefault(f"{name}_Active", "true" if level > 0 else "false")
         props.setdefault(f"{name}_Level", str(abs(level)))
     elif ttype.startswith("rotate;"):
         fields = seqenc.decode(ttype[7:], ";")
-        n = int(fields[0])
+        n = _leading_int(fields[0], 1)
         name = fields[5 if n == 1 else 7] if len(fields) > (5 if n == 1 else 7) else ""
         if n > 1:
-            props.setdefault(f"{name}_Facing", str(int(tstate or "0") + 1))
+            props.setdefault(f"{name}_Facing", str(_leading_int(tstate, 0) + 1))
         props.setdefault(f"{name}_State", tstate)
+
+
+def _leading_int(text: str, default: int) -> int:
+    """The number a trait state starts with (older engines wrote ``-1;...`` where 3.6 writes ``-1``); ``default``
+    when it starts with none -- a trait of another engine version gives no property rather than no game."""
+    m = _INT.match(text or "")
+    return int(m.group()) if m else default
+
+
+_INT = re.compile(r"-?\d+")

@@ -13,10 +13,10 @@ from typing import Callable, Mapping, Sequence
 
 from ..model import Orientation, Scenario
 from ..model import Placement as SetupPlacement
-from . import ids, savecodec, seqenc
+from . import cup, ids, savecodec, seqenc
 from .holding import reinforcement_key
-from .metadata import moduledata, savedata
-from .pieces import PieceSpec, placed_piece
+from .metadata import VASSAL_VERSION, moduledata, savedata
+from .pieces import UNIT_KINDS, PieceSpec, placed_piece
 from .savecodec import Leaf, Seq
 from .traits import add_piece
 from .zipio import deterministic_zip
@@ -43,16 +43,41 @@ def stacks(placements: Sequence[Placement]) -> list[list[Placement]]:
     return list(groups.values())
 
 
+@dataclass(frozen=True)
+class DeckPlacement:
+    """The activation cup as a set-up fills it: where its DrawPile is and what is in it, bottom first."""
+    map_name: str
+    x: int
+    y: int
+    size: int
+    keys: tuple[str, ...]
+
+
 def saved_game_text(scenario_id: str, placements: Sequence[Placement], specs: Mapping[str, PieceSpec],
-                    orientation: Orientation, map_names: Sequence[str]) -> str:
+                    orientation: Orientation, map_names: Sequence[str], deck: DeckPlacement | None = None,
+                    turn: str | None = None, notes: str | None = None) -> str:
+    """The set-up's command text; with ``deck``, the cup's contents and ``SETUP_STACK`` (so the engine
+    takes the deck from the save instead of placing a fresh, empty one as for a new game); ``turn`` is the
+    turn tracker's ``TURN`` command (the scenario's own turns and phases, turns.py)."""
     adds: list[savecodec.Node] = [Leaf("")]
     stack_adds: list[savecodec.Node] = []
+    if deck is not None:
+        pids = []
+        for key in deck.keys:
+            pid = ids.piece_id(scenario_id, key)
+            piece = placed_piece(specs[key], orientation, deck.map_name, deck.x, deck.y)
+            adds.append(Leaf(add_piece(pid, piece)))
+            pids.append(pid)
+        did = ids.stack_id(scenario_id, cup.CUP)
+        stack_adds.append(Leaf("+/" + seqenc.encode(
+            [did, cup.deck_type(deck.size), cup.deck_state(deck.map_name, deck.x, deck.y, pids)], "/")))
+    opener = next((p.key for p in placements if specs[p.key].kind in UNIT_KINDS), None)
     for stack in stacks(placements):
         pids = []
         for p in stack:
             pid = ids.piece_id(scenario_id, p.key)
             piece = placed_piece(specs[p.key], orientation, p.map_name, p.x, p.y, facing_hour=p.facing,
-                                 disordered=p.disordered)
+                                 disordered=p.disordered, opens_palette=p.key == opener)
             adds.append(Leaf(add_piece(pid, piece)))
             pids.append(pid)
         first = stack[0]
@@ -60,16 +85,22 @@ def saved_game_text(scenario_id: str, placements: Sequence[Placement], specs: Ma
         state = seqenc.encode([first.map_name, first.x, first.y, *reversed(pids)], ";")
         stack_adds.append(Leaf("+/" + seqenc.encode([sid, "stack", state], "/")))
     boards = [Leaf(f"{name}BoardPicker\t{name}\t0\t0") for name in map_names]
+    if deck is not None:
+        boards.append(Leaf("SETUP_STACK\t"))
+    if turn is not None:
+        boards.append(Leaf(turn))
+    if notes is not None:
+        boards.append(Leaf("NOTES\t" + notes))
     tree = Seq((Leaf("begin_save"), Leaf(""), Seq(tuple(adds + stack_adds)), *boards, Leaf("end_save")))
     return savecodec.encode(tree)
 
 
 def vsav_bytes(text: str, module_name: str, module_version: str, module_description: str,
-               description: str) -> bytes:
+               description: str, vassal_version: str = VASSAL_VERSION) -> bytes:
     return deterministic_zip([
         ("savedGame", savecodec.obfuscate(text, OBFUSCATION_KEY)),
-        ("savedata", savedata(module_version, description)),
-        ("moduledata", moduledata(module_name, module_version, module_description)),
+        ("savedata", savedata(module_version, description, vassal_version)),
+        ("moduledata", moduledata(module_name, module_version, module_description, vassal_version)),
     ])
 
 
@@ -120,4 +151,12 @@ def box_groups(scenario: Scenario) -> dict[str, list[list[str]]]:
         by_box.setdefault(key, {}).setdefault(sides.get(p.unit, ""), []).append(p.unit)
     for key, per_side in by_box.items():
         out.setdefault(key, []).extend(per_side.values())
+    pool = cup.cup_setup(scenario).pool
+    if pool:
+        sides.update({m.id: m.side or "" for m in scenario.counters.markers})
+        sides.update({am.marker.id: am.marker.side or "" for am in cup.activation_markers(scenario.counters)})
+        per_side_pool: dict[str, list[str]] = {}
+        for key in pool:
+            per_side_pool.setdefault(sides.get(key, ""), []).append(key)
+        out[cup.POOL] = list(per_side_pool.values())
     return out

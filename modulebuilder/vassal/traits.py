@@ -17,6 +17,8 @@ CTRL_F = "70,130"            # Disorder (flip to the back)
 CTRL_CLOSE_BRACKET = "93,130"  # Rotate clockwise
 CTRL_OPEN_BRACKET = "91,130"   # Rotate counter-clockwise
 DELETE_KEY = "127,0"
+ALT_C = "67,520"             # the Counters palette's toolbar hotkey
+OPEN_PALETTE = "0,0,OpenPalette"   # a named command: only its name matters to the engine (vassal.md §2.1)
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,21 @@ def delete(menu_text: str = "Delete", key: str = DELETE_KEY) -> Trait:
     return _trait("delete;", [menu_text, key, ""])
 
 
+def return_to_deck(menu_text: str, key: str, deck: str) -> Trait:
+    """Return-to-Deck (``return;``): the menu command puts the piece back into the deck named ``deck``.
+
+    Fields: command, keystroke, deck id (unused from version 2 on), select prompt, description, version 2,
+    select-deck-at-run-time (false), deck name expression.
+    """
+    return _trait("return;", [menu_text, key, "", "Select a deck", "", 2, False, deck])
+
+
+def global_hotkey(key: str, module_hotkey: str) -> Trait:
+    """Global Hotkey (``globalhotkey;``): on ``key`` the piece presses ``module_hotkey`` for the whole
+    module, as a toolbar shortcut does.  No menu text, so no menu item."""
+    return _trait("globalhotkey;", ["", key, module_hotkey, ""])
+
+
 def report(keys: Sequence[str], fmt: str) -> Trait:
     """Report Action: a chat line whenever one of ``keys`` is applied to the piece."""
     return _trait("report;", [seqenc.encode(keys, ","), fmt, "", "", "", False], "-1")
@@ -113,7 +130,9 @@ def layer(name: str, image: str, level_name: str, command: str, key: str, active
         True, name,                  # 18 loop levels, 19 layer name
         "", "", False, "", 1,        # 20-24 random key/text, follow property, property, first level value
         1, False, key,               # 25 version (keystroke format), 26 always active, 27 activate key
-        "", "", "", "1.0", "", True,  # 28-33 increase/decrease keys, description, scale, only-property
+        "", "", "", "1.0",           # 28-31 increase/decrease keys, description, scale
+        # 32-33 (only-property name/state) are 3.7-only: left out, 3.7 reads its defaults "" and true and
+        # 3.6 re-encodes the trait unchanged (docs/vassal-module.md, "VASSAL 3.6 and 3.7")
     ]
     return _trait("emb2;", fields, "1" if active else "-1")
 

@@ -2,22 +2,36 @@
 
 Writing: entries keep the caller's order and every entry gets the same fixed timestamp and permissions,
 so a rebuilt module or set-up is byte-for-byte the same file (no wall-clock anywhere).
-Reading: a file from the internet may be truncated, corrupt, or a zip bomb; every limit is checked while
-decompressing (never trusting the sizes the headers claim) and every failure becomes a VassalFileError.
+Reading: a file from the internet may be truncated, corrupt, or a zip bomb.  A file on disk is read as a
+stream -- only its end-of-central-directory record, its central directory and the entries asked for, never
+the whole file -- so a genuine 500 MB module loads and a 1 GiB upload costs neither memory nor time.  Before
+``zipfile`` parses anything, the end record's entry count and central-directory size are checked (hand-read
+with ``struct`` because ``zipfile`` would load a directory of any size into memory first); every entry is
+then refused on its declared size and again while it is decompressed (never trusting the headers), and every
+failure becomes a VassalFileError sentence.
 """
 from __future__ import annotations
 
 import io
+import os
+import struct
 import zipfile
 import zlib
-from typing import Iterable
+from pathlib import Path
+from typing import BinaryIO, Iterable, Union
 
 from .errors import VassalFileError
 
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)      # the earliest date a zip can hold; no wall clock in outputs
 MAX_ENTRY_BYTES = 64 * 1024 * 1024      # decompressed size of any one entry we read
-MAX_ENTRIES = 10_000
-MAX_FILE_BYTES = 256 * 1024 * 1024      # the archive itself (its central directory is parsed in memory)
+MAX_ENTRIES = 10_000                    # a save or log has three; a module's limit is the caller's
+MAX_DIRECTORY_BYTES = 64 * 1024 * 1024  # the central directory, which zipfile parses in memory
+MAX_FILE_BYTES = 256 * 1024 * 1024      # an archive given as bytes (already in memory: an upload)
+CHUNK = 1024 * 1024                     # decompressed bytes read at a time
+EOCD = b"PK\x05\x06"                    # end of central directory record (APPNOTE 4.3.16)
+EOCD64_LOCATOR = b"PK\x06\x07"
+EOCD64 = b"PK\x06\x06"
+Source = Union[bytes, str, "os.PathLike[str]"]
 # Already-compressed images gain nothing from deflate; storing them makes warm builds faster.
 STORED_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif")
 
@@ -36,32 +50,99 @@ def deterministic_zip(entries: Iterable[tuple[str, bytes]]) -> bytes:
     return buf.getvalue()
 
 
-def read_entries(data: bytes, wanted: Iterable[str], *, what: str,
-                 max_bytes: int = MAX_ENTRY_BYTES) -> dict[str, bytes]:
-    """The ``wanted`` entries of zip ``data`` that exist, each capped at ``max_bytes`` decompressed."""
-    if len(data) > MAX_FILE_BYTES:
-        raise VassalFileError(f"{what} is {len(data) // (1024 * 1024)} MiB, more than the "
-                              f"{MAX_FILE_BYTES // (1024 * 1024)} MiB a VASSAL file can reasonably be.")
+def read_entries(data: Source, wanted: Iterable[str], *, what: str, max_bytes: int = MAX_ENTRY_BYTES,
+                 max_entries: int = MAX_ENTRIES) -> dict[str, bytes]:
+    """The ``wanted`` entries of a zip (its bytes, or a path read as a stream) that exist, each capped at
+    ``max_bytes`` decompressed; an archive with more than ``max_entries`` entries is refused unread."""
+    if isinstance(data, bytes):
+        if len(data) > MAX_FILE_BYTES:
+            raise VassalFileError(f"{what} is {len(data) // (1024 * 1024)} MiB, more than the "
+                                  f"{MAX_FILE_BYTES // (1024 * 1024)} MiB a VASSAL file can reasonably be.")
+        return _read_from(io.BytesIO(data), wanted, what, max_bytes, max_entries)
     try:
-        z = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, OSError, ValueError) as e:
-        raise VassalFileError(f"{what} is not a readable zip archive ({e}).") from None
+        with open(Path(data), "rb") as f:
+            return _read_from(f, wanted, what, max_bytes, max_entries)
+    except OSError as e:
+        raise VassalFileError(f"{what}: cannot read ({(e.strerror or 'unreadable').lower()}).") from None
+
+
+def _read_from(f: BinaryIO, wanted: Iterable[str], what: str, max_bytes: int,
+               max_entries: int) -> dict[str, bytes]:
+    entries, directory = _directory_size(f)
+    if entries is not None and entries > max_entries:
+        raise VassalFileError(f"{what} has {entries} zip entries, more than the {max_entries} allowed.")
+    if directory is not None and directory > MAX_DIRECTORY_BYTES:
+        raise VassalFileError(f"{what}'s zip directory is {directory // (1024 * 1024)} MiB, more than the "
+                              f"{MAX_DIRECTORY_BYTES // (1024 * 1024)} MiB allowed (a zip bomb or not a VASSAL file).")
+    f.seek(0)
+    try:
+        z = zipfile.ZipFile(f)
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
+        raise VassalFileError(f"{what} is not a readable zip archive{_why(e)}.") from None
     with z:
         infos = z.infolist()
-        if len(infos) > MAX_ENTRIES:
-            raise VassalFileError(f"{what} has {len(infos)} zip entries, more than the {MAX_ENTRIES} allowed.")
-        names = {i.filename for i in infos}
-        return {n: _read_capped(z, n, what, max_bytes) for n in wanted if n in names}
+        if len(infos) > max_entries:
+            raise VassalFileError(f"{what} has {len(infos)} zip entries, more than the {max_entries} allowed.")
+        by_name = {i.filename: i for i in infos}
+        return {n: _read_capped(z, by_name[n], what, max_bytes) for n in wanted if n in by_name}
 
 
-def _read_capped(z: zipfile.ZipFile, name: str, what: str, cap: int) -> bytes:
+def _why(e: Exception) -> str:
+    """What went wrong in the archive's own terms, never Python's text."""
+    if isinstance(e, zlib.error):
+        return " (its compressed data is damaged)"
+    if isinstance(e, NotImplementedError):
+        return " (a compression method VASSAL does not write)"
+    if isinstance(e, RuntimeError):
+        return " (it is encrypted)"
+    if isinstance(e, (EOFError, OSError)):
+        return " (the file ends too early)"
+    if isinstance(e, zipfile.BadZipFile):
+        return " (its checksum does not match)" if "CRC" in str(e) else " (its zip structure is damaged)"
+    return ""
+
+
+def _directory_size(f: BinaryIO) -> tuple[int | None, int | None]:
+    """(entries, central directory bytes) from the end record (zip64's when present); (None, None) when the
+    end record is not found (zipfile then says the file is not a zip)."""
     try:
-        with z.open(name) as f:
-            out = f.read(cap + 1)
+        size = f.seek(0, os.SEEK_END)
+        tail_len = min(size, 22 + 0xFFFF)              # the end record plus the longest comment
+        f.seek(size - tail_len)
+        tail = f.read(tail_len)
+    except OSError:
+        return None, None
+    at = tail.rfind(EOCD)
+    if at < 0 or len(tail) - at < 22:
+        return None, None
+    entries, directory = struct.unpack("<HI", tail[at + 10:at + 16])
+    locator = tail[at - 20:at] if at >= 20 else b""
+    if locator.startswith(EOCD64_LOCATOR):
+        (offset,) = struct.unpack("<Q", locator[8:16])
+        try:
+            f.seek(offset)
+            record = f.read(56)
+        except (OSError, ValueError, OverflowError):
+            return None, None
+        if record.startswith(EOCD64) and len(record) == 56:
+            entries, directory = struct.unpack("<QQ", record[32:48])
+    return entries, directory
+
+
+def _read_capped(z: zipfile.ZipFile, info: zipfile.ZipInfo, what: str, cap: int) -> bytes:
+    name = info.filename
+    too_big = VassalFileError(f"{what}: zip entry {name!r} decompresses to more than {cap // (1024 * 1024)} MiB; "
+                              "refusing it (a zip bomb or not a VASSAL file).")
+    if info.file_size > cap:
+        raise too_big                       # declared: refused without inflating a byte
+    out = bytearray()
+    try:
+        with z.open(info) as f:
+            while chunk := f.read(min(CHUNK, cap + 1 - len(out))):
+                out += chunk
+                if len(out) > cap:
+                    raise too_big           # the header lied: stopped one chunk past the cap
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError,
             ValueError) as e:
-        raise VassalFileError(f"{what}: zip entry {name!r} is corrupt or unsupported ({e}).") from None
-    if len(out) > cap:
-        raise VassalFileError(f"{what}: zip entry {name!r} decompresses to more than {cap // (1024 * 1024)} MiB; "
-                              "refusing it (a zip bomb or not a VASSAL file).")
-    return out
+        raise VassalFileError(f"{what}: zip entry {name!r} is corrupt or unsupported{_why(e)}.") from None
+    return bytes(out)

@@ -17,22 +17,34 @@ from typing import Any, Mapping
 
 _LIMIT = (1 << 256) - (1 << 256) % 10     # largest multiple of 10 below 2**256: rejection bound
 
+#: The dice a ruleset may ask for: name -> (faces, lowest face).  A d10 reads 0-9 (DESIGN §5), a d6 1-6.
+DICE: Mapping[str, tuple[int, int]] = {"d10": (10, 0), "d6": (6, 1)}
+
+
+def faces(die: str) -> range:
+    """The faces a die shows, e.g. ``range(1, 7)`` for a d6."""
+    n, low = DICE[die]
+    return range(low, low + n)
+
 
 def commitment(seed: str) -> str:
     """The published hash of the secret seed."""
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
-def natural(seed: str, index: int, purpose: str) -> int:
-    """Roll number ``index`` (0-based, counted over the whole game) for ``purpose``: a fair d10, 0–9."""
+def natural(seed: str, index: int, purpose: str, die: str = "d10") -> int:
+    """Roll number ``index`` (0-based, counted over the whole game) for ``purpose``: a fair d10, 0–9 (or the
+    named die: a d6 reads 1–6).  The d10 is exactly the roll this function always gave."""
+    n, low = DICE[die]
+    limit = _LIMIT if n == 10 else (1 << 256) - (1 << 256) % n
     key = seed.encode("utf-8")
     attempt = 0
     while True:
         msg = f"{index}:{purpose}" if attempt == 0 else f"{index}:{purpose}:{attempt}"
         # hmac.digest: the one-shot form of hmac.new(...).digest() (same bytes), without building an HMAC object
         x = int.from_bytes(hmac.digest(key, msg.encode("utf-8"), "sha256"), "big")
-        if x < _LIMIT:                      # rejection sampling: never biased toward low faces
-            return x % 10
+        if x < limit:                       # rejection sampling: never biased toward low faces
+            return low + x % n
         attempt += 1
 
 
@@ -71,7 +83,7 @@ class EventDice:
     the engine advances it by ``len(drawn)`` only when the ruling is legal, so an illegal attempt re-rolls
     nothing (the same attempt gets the same roll).
     """
-    __slots__ = ("event", "seed", "next_index", "owed", "drawn")
+    __slots__ = ("event", "seed", "next_index", "owed", "drawn", "dies")
 
     def __init__(self, event: Mapping[str, Any], seed: str | None = None, next_index: int = 0) -> None:
         self.event = event
@@ -79,15 +91,19 @@ class EventDice:
         self.next_index = next_index
         self.owed: list[tuple[str, str]] = []       # (slot, purpose) still to be rolled by the players
         self.drawn: dict[str, int] = {}             # slot -> natural the referee rolled
+        self.dies: dict[str, str] = {}              # slot -> die, for the slots that are not d10s
 
-    def roll(self, slot: str, purpose: str) -> int | None:
+    def roll(self, slot: str, purpose: str, die: str = "d10") -> int | None:
+        """The natural roll in ``slot``: the event's own, else the referee's, else None (owed)."""
         given = get_slot(self.event, slot)
         if given is not None:
             return int(given)
         if slot in self.drawn:
             return self.drawn[slot]
+        if die != "d10":
+            self.dies[slot] = die
         if self.seed is not None:
-            value = natural(self.seed, self.next_index + len(self.drawn), purpose)
+            value = natural(self.seed, self.next_index + len(self.drawn), purpose, die)
             self.drawn[slot] = value
             return value
         if (slot, purpose) not in self.owed:

@@ -14,13 +14,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Iterable, Iterator, Mapping, TypeVar
 
-from referee.engine.dice import EventDice, commitment, set_slot
+from referee.engine.dice import EventDice, commitment, faces, set_slot
 from referee.engine.ruleset import Ruleset
 from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal
 
 S = TypeVar("S")
 
 ROLL = "roll"          # the engine's event type that pays an owed roll
+UNREADABLE = "unreadable"   # a line a log reader could not read (step, line, why): ruled, changes nothing
 GC_THRESHOLD = 50_000  # allocations between young-generation collections during a replay (default 700)
 
 
@@ -31,6 +32,7 @@ class Pending:
     event: Mapping[str, Any]
     owed: tuple[tuple[str, str], ...]          # (slot, purpose)
     awaiting: Mapping[str, Awaiting] = field(default_factory=dict)   # slot -> what the ruling said it awaits
+    dies: Mapping[str, str] = field(default_factory=dict)           # slot -> die, where it is not a d10
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,10 @@ def step(game: Game[S], index: int, event: Mapping[str, Any]) -> tuple[Ruling, G
     """Rule on one event.  Returns the ruling, the new game and the event as played (referee rolls filled)."""
     if event.get("type") == ROLL:
         return _pay_roll(game, index, event)
+    if event.get("type") == UNREADABLE:
+        where = f"step {event['step']}: " if "step" in event else ""
+        return (illegal(UNREADABLE, [Error("log", UNREADABLE, f"{where}cannot read {event.get('line', '')!r}: "
+                                           f"{event.get('why', '')}")]).with_index(index), game, dict(event))
     if game.pending is not None:
         p = game.pending
         owed = ", ".join(purpose for _, purpose in p.owed)
@@ -79,7 +85,8 @@ def _rule(game: Game[S], index: int, event: Mapping[str, Any], type_: str,
         # The rule validated the event but cannot finish without the roll: nothing changes yet.
         awaits = _awaiting_rolls(event, ruling, dice.owed)
         waiting = Pending(index=index if pending_index is None else pending_index, event=event,
-                          owed=tuple(dice.owed), awaiting=dict(zip((s for s, _ in dice.owed), awaits)))
+                          owed=tuple(dice.owed), awaiting=dict(zip((s for s, _ in dice.owed), awaits)),
+                          dies=dict(dice.dies))
         ruling = replace(ruling, awaiting=ruling.awaiting + awaits)
         return ruling, replace(game, pending=waiting), dict(event)
     # Built field-wise rather than by the frozen __init__ (six object.__setattr__ calls): once per event.
@@ -97,6 +104,12 @@ def _pay_roll(game: Game[S], index: int, event: Mapping[str, Any]) -> tuple[Ruli
                 game, dict(event))
     side = event.get("side")
     slot, purpose = next(((s, pu) for s, pu in p.owed if side is not None and s.endswith("." + side)), p.owed[0])
+    die = p.dies.get(slot, "d10")
+    if int(event["roll"]) not in faces(die):
+        shown = faces(die)
+        return (illegal(ROLL, [Error("roll", "not_on_the_die", f"the {purpose} roll is a {die}: "
+                                     f"{shown.start}–{shown.stop - 1}, not {event['roll']}")]).with_index(index),
+                game, dict(event))
     completed = set_slot(p.event, slot, int(event["roll"]))
     rest = tuple(o for o in p.owed if o[0] != slot)
     if rest:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import re
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
@@ -36,6 +36,7 @@ class Log:
     dice: str
     seed: str | None
     events: list[dict[str, Any]]
+    warnings: list[str] = field(default_factory=list)   # ruled anyway (a .vlog from another module version)
 
 
 def read_log(path: str | Path) -> Log:

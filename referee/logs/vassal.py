@@ -28,6 +28,7 @@ from lxml import etree
 from modulebuilder.vassal.errors import VassalFileError
 from modulebuilder.vassal.facing import rotator_state
 from modulebuilder.vassal.gridmap import centre_point
+from modulebuilder.vassal.modulefile import MAX_MODULE_ENTRIES, ModuleData, read_module, read_moduledata
 from modulebuilder.vassal.savefile import GameFile, read_game
 from modulebuilder.vassal.zipio import read_entries
 from referee.engine import registry
@@ -36,7 +37,7 @@ from referee.logs.jsonlog import PROJECT_ROOT, Log, check_events, find_scenario,
 from referee.logs.problems import InputError
 
 from .vassal_board import BoardGeometry, from_build_file, from_scenario, module_build_file
-from .vassal_events import Reading, ReadEvent, read_events
+from .vassal_events import UNREADABLE, Reading, ReadEvent, read_events, unreadable
 from .vassal_paths import resolve
 from .vassal_steps import Fact, PieceChange, Said, facts
 
@@ -54,65 +55,106 @@ def read_vassal(data: Path | bytes, module: Path | bytes | None = None, scenario
     ``scenario``: an id, a resolved scenario (mapping) or a loaded ``model.Scenario``; or a callable that
     loads the scenario id found in the game (a service passes its per-process cache, e.g.
     ``referee.service.scenarios.resolve``); when None or callable, the id is found as the module docstring
-    says."""
+    says.  Files are read as streams (``zipio``): only the entries needed, each size-capped."""
     label = data.name if isinstance(data, Path) else "the uploaded game"
-    raw = _bytes(data, label)
-    mod = None if module is None else _bytes(module, module.name if isinstance(module, Path) else "the module")
+    mod_label = module.name if isinstance(module, Path) else "the module"
+    warnings: list[str] = []
     try:
-        game = read_game(raw, what=label)
-        board = None if mod is None else from_build_file(module_build_file(mod, "the module"), "the module")
+        origin = read_moduledata(data, label)
+        if module is not None:
+            warnings += same_game(label, origin, read_module(module) if isinstance(module, Path)
+                                  else read_module(module), mod_label)
+        try:
+            game = read_game(data, what=label)
+        except VassalFileError as e:
+            raise VassalFileError(_foreign(label, origin) or str(e)) from None
+        board = None if module is None else from_build_file(module_build_file(module, mod_label), mod_label)
         fact_list = list(facts(game))
-        scen = _scenario(scenario, fact_list, game, mod, board, raw, label)
+        scen = _scenario(scenario, fact_list, game, module, board, data, label, origin)
         board = board or from_scenario(scen)
         if not game.steps:
             fact_list = list(position_facts(game, scen, board))
     except VassalFileError as e:
         raise InputError([str(e)]) from None
-    return to_log(read_events(fact_list, scen, board), scen)
+    log = to_log(read_events(fact_list, scen, board), scen)
+    log.warnings.extend(warnings)
+    return log
+
+
+def same_game(label: str, played: ModuleData | None, given: Any, mod_label: str) -> list[str]:
+    """The game's own ``moduledata`` against ``--module``: another game is refused in one sentence naming both,
+    another version of the same game is ruled with a warning (as the engine itself does, vassal.md 1.1)."""
+    if played is None or not played.name:
+        return []
+    if played.name != given.name:
+        raise VassalFileError(f"{label} is a game of {played}, but {mod_label} is {given.name} {given.version}: "
+                              "check it with the module it was played with")
+    if played.version != given.version:
+        return [f"{label} was played with {played}; ruled with {mod_label}, version {given.version or '(none)'}"]
+    return []
+
+
+def _foreign(label: str, origin: ModuleData | None) -> str | None:
+    """'this save is from MODULE VERSION' for a game of a module the referee has no scenario for."""
+    if origin is None or not origin.name or find_scenario_id([origin.name]) is not None:
+        return None
+    return (f"{label}: this save is from {origin}, which is not a game the referee has a scenario for "
+            "(its scenarios are those built by modulebuilder)")
 
 
 def to_log(reading: Reading, scenario: Any) -> Log:
-    """Check the events as a JSON log's are checked, then find their paths; problems name their steps."""
+    """Check the events as a JSON log's are checked, then find their paths.
+
+    A declaration typed in the chat that fails the check (a hex the map does not have...) becomes an
+    ``unreadable`` ruling with the line and why; any other problem refuses the log, each naming its step."""
     try:
         ruleset = registry.get(scenario.ruleset)
     except registry.UnknownRuleset as exc:
         raise InputError([f"scenario.ruleset: {exc}"]) from None
-    provisional = [_provisional(r) for r in reading.events]
+    events = list(reading.events)
     problems = list(reading.problems)
-    problems += [_at_step(p, reading.events) for p in check_events(ruleset, scenario, provisional)]
+    checked = [(i, r) for i, r in enumerate(events) if r.event["type"] != UNREADABLE]
+    found = check_events(ruleset, scenario, [_provisional(r) for _, r in checked])
+    for problem in found:
+        i, where = _event_of(problem, checked)
+        if where is not None and where.line is not None and events[i] is where:
+            events[i] = unreadable(where.step, where.line, _without_index(problem))
+        elif where is not None and events[i] is where:
+            problems.append(f"step {where.step}: {problem}")
+        elif where is None:
+            problems.append(problem)
     if problems:
         raise InputError(problems)
     return Log(scenario=scenario, ruleset=ruleset, dice=DICE, seed=None,
-               events=resolve(ruleset, scenario, reading.events, DICE))
+               events=resolve(ruleset, scenario, events, DICE))
 
 
 def _provisional(r: ReadEvent) -> dict[str, Any]:
     # Checked before its path is known: the destination stands in for the path (same hexes, same unit).
+    if r.markers:
+        return {**r.event, "side": r.markers[0][1]}
     return r.event if r.destination is None else {**r.event, "path": [r.destination]}
 
 
-def _at_step(problem: str, events: list[ReadEvent]) -> str:
-    """``events[3].unit: ...`` -> ``step 7: events[3].unit: ...`` (the step a player can find in VASSAL)."""
+def _event_of(problem: str, checked: list[tuple[int, ReadEvent]]) -> tuple[int, ReadEvent | None]:
+    """``events[3].unit: ...`` -> the read event it is about (and its index among all events)."""
     if problem.startswith("events["):
-        i = int(problem[7:problem.index("]")])
-        if 0 <= i < len(events):
-            return f"step {events[i].step}: {problem}"
-    return problem
+        k = int(problem[7:problem.index("]")])
+        if 0 <= k < len(checked):
+            return checked[k]
+    return -1, None
 
 
-def _bytes(source: Path | bytes, label: str) -> bytes:
-    if isinstance(source, bytes):
-        return source
-    try:
-        return Path(source).read_bytes()
-    except OSError as e:
-        raise InputError([f"{label}: cannot read ({e.strerror or e})"]) from None
+def _without_index(problem: str) -> str:
+    """``events[3].target: no hex '9999'`` -> ``target: no hex '9999'`` (the line is quoted beside it)."""
+    head, _, rest = problem.partition("]")
+    return rest.lstrip(".") if head.startswith("events[") else problem
 
 
 # --------------------------------------------------------------------------------------------- the scenario
 
-def _scenario(given: Any, fact_list: list[Fact], game: GameFile, module: bytes | None,
-              board: BoardGeometry | None, raw: bytes, label: str) -> Any:
+def _scenario(given: Any, fact_list: list[Fact], game: GameFile, module: Path | bytes | None,
+              board: BoardGeometry | None, source: Path | bytes, label: str, origin: ModuleData | None) -> Any:
     if given is not None and hasattr(given, "ruleset") and hasattr(given, "counters"):
         return given                              # already a model.Scenario
     load = given if callable(given) else load_scenario
@@ -120,10 +162,11 @@ def _scenario(given: Any, fact_list: list[Fact], game: GameFile, module: bytes |
     if ref is None and module is not None and board is not None:
         ref = scenario_from_setups(game, module, board)
     if ref is None:
-        ref = find_scenario_id(_descriptions(raw, label))
+        ref = find_scenario_id(_descriptions(source, label))
     if ref is None:
-        raise InputError([f"{label}: cannot tell which scenario this game is: type '!scenario <id>' in the "
-                          "VASSAL chat, or give the module (--module) it was played with"])
+        how = "type '!scenario <id>' in the VASSAL chat" + (
+            "" if module is not None else ", or give the module (--module) it was played with")
+        raise InputError([_foreign(label, origin) or f"{label}: cannot tell which scenario this game is: {how}"])
     return load(_example_path(ref) if isinstance(ref, str) and load is load_scenario else ref)
 
 
@@ -139,12 +182,12 @@ def scenario_from_chat(fact_list: Iterable[Fact]) -> str | None:
     return next((s for f in fact_list if isinstance(f, Said) and (s := chat.scenario_of(f.text))), None)
 
 
-def scenario_from_setups(game: GameFile, module: bytes, board: BoardGeometry) -> str | None:
+def scenario_from_setups(game: GameFile, module: Path | bytes, board: BoardGeometry) -> str | None:
     """The module's set-up (our writer names the file ``<scenario id>.vsav``) with most units where the
     game started; None when no set-up shares a single position with it."""
     start = _positions(game)
     files = [f for f in board.setups.values() if f.endswith(".vsav")]
-    entries = read_entries(module, files, what="the module")
+    entries = read_entries(module, files, what="the module", max_entries=MAX_MODULE_ENTRIES)
     best, score = None, 0
     for name, data in entries.items():
         try:
@@ -161,9 +204,9 @@ def _positions(game: GameFile) -> dict[str, tuple[str | None, int, int]]:
     return {uid: (p.map, p.x, p.y) for uid, p in game.by_unit().items()}
 
 
-def _descriptions(raw: bytes, label: str) -> list[str]:
+def _descriptions(source: Path | bytes, label: str) -> list[str]:
     """The save's own description and the module name (``savedata``/``moduledata``), as scenario candidates."""
-    entries = read_entries(raw, ["savedata", "moduledata"], what=label, max_bytes=1024 * 1024)
+    entries = read_entries(source, ["savedata", "moduledata"], what=label, max_bytes=1024 * 1024)
     out = []
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
     for name in ("savedata", "moduledata"):

@@ -9,6 +9,7 @@
   turns as part of its move, 6.12), else a ``face`` event.
 * A d10 button's report is a ``roll`` event: the engine's roll protocol gives it to the roll owed next.
 * A ``!`` chat line is a declaration (``chat``).  Other chat is conversation.
+* The engine's Undo takes its step back: neither the Undo nor the step undone is read (``vassal_steps``).
 * Bookkeeping the referee works out itself -- the Disorder layer flipped, a piece put in a holding box, a
   marker moved -- is kept as a note, never as an event.
 
@@ -17,7 +18,7 @@ Whatever cannot be understood is a problem naming its log step; nothing is dropp
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from modulebuilder.vassal.facing import facing_hour
 from modulebuilder.vassal.pieces import DISORDER_LAYER
@@ -25,13 +26,14 @@ from modulebuilder.vassal.savefile import PieceInfo
 
 from . import chat
 from .vassal_board import BoardGeometry, Location, box_key
-from .vassal_steps import Fact, PieceChange, Reported, Rolled, Said, Unreadable, moved_to
+from .vassal_steps import Drawn, Fact, PieceChange, Reported, Returned, Rolled, Said, Undone, Unreadable, moved_to
 
 FACING_PROPERTY = "Facing_Facing"          # FreeRotator "Facing": state + 1 (modulebuilder.vassal.facing)
 DISORDER_PROPERTY = f"{DISORDER_LAYER}_Active"
 ROLL_DIE = "d10"
-SIDELESS = ("draw", "initiative", "go_first")     # no side unless typed
-SIDE_OPTIONAL = ("end_activation",)                 # the side when known, else none (the schema allows it)
+
+
+UNREADABLE = "unreadable"           # the engine rules it illegal and changes nothing (referee.engine.replay)
 
 
 @dataclass
@@ -41,6 +43,15 @@ class ReadEvent:
     event: dict[str, Any]
     destination: str | None = None
     mover: str | None = None            # the unit whose path is wanted (the CinC for ``cinc_move``)
+    line: str | None = None             # the chat line it was read from
+    markers: tuple[tuple[str, str], ...] = ()   # (marker, side): a first marker the initiative holder settles
+    drawn: bool = False                 # drawn from a deck on the board (the notation may make it a first pick)
+
+
+def unreadable(step: int, line: str, why: str) -> ReadEvent:
+    """A line the reader could not read: a ruling of its own (``unreadable``, with the line and why), so that
+    one typo does not cost the rest of the game its rulings."""
+    return ReadEvent(step, {"type": UNREADABLE, "step": step, "line": line, "why": why}, line=line)
 
 
 @dataclass
@@ -58,7 +69,7 @@ class _Context:
     leaders: frozenset[str]
     declared_side: dict[str, str] = field(default_factory=dict)    # player -> side of their last '!side'
     moved_side: dict[str, str] = field(default_factory=dict)       # player -> side of the last unit they moved
-    claims: dict[str, tuple[int, chat.Claim]] = field(default_factory=dict)
+    claims: dict[str, tuple[int, chat.Claim, str]] = field(default_factory=dict)   # unit -> step, claim, line
     reports: list[Reported] = field(default_factory=list)      # this step's engine reports
     out: Reading = field(default_factory=Reading)
 
@@ -70,9 +81,10 @@ def read_events(facts: Iterable[Fact], scenario: Any, board: BoardGeometry) -> R
         ctx.reports = [f for f in step_facts if isinstance(f, Reported)]
         for f in step_facts:
             _fact(ctx, f)
-    for unit, (step, claim) in ctx.claims.items():
-        ctx.out.problems.append(f"step {step}: '{claim.event['type']}' for {unit} waits for {unit} to move on the "
-                                "board, and it never did")
+    for unit, (step, claim, line) in ctx.claims.items():
+        at = next((i for i, r in enumerate(ctx.out.events) if r.step > step), len(ctx.out.events))
+        ctx.out.events.insert(at, unreadable(step, line, f"'{claim.event['type']}' for {unit} waits for {unit} "
+                                                         "to move on the board, and it never did"))
     return ctx.out
 
 
@@ -95,7 +107,29 @@ def _fact(ctx: _Context, f: Fact) -> None:
     elif isinstance(f, Rolled):
         _rolled(ctx, f)
     elif isinstance(f, Unreadable):
-        ctx.out.problems.append(f"step {f.step}: {f.message}")
+        if f.line is not None:
+            ctx.out.events.append(unreadable(f.step, f.line, f.message))
+        else:
+            ctx.out.problems.append(f"step {f.step}: {f.message}")
+    elif isinstance(f, Undone):
+        ctx.out.notes.append(f"step {f.step}: Undo of step {f.undone}; neither is ruled")
+    elif isinstance(f, Drawn):
+        _drawn(ctx, f)
+    elif isinstance(f, Returned):
+        ctx.out.notes.append(f"step {f.step}: {f.piece.name or f.piece.id} back in the {f.deck}; the referee "
+                             "returns markers by the rules")
+
+
+def _drawn(ctx: _Context, f: Drawn) -> None:
+    """A piece drawn from a deck: the event the notation says it is (an AM from the cup is a ``draw``)."""
+    event = ctx.roster.notation.drawn(ctx.roster, f.piece.properties)
+    if event is None:
+        ctx.out.notes.append(f"step {f.step}: {f.piece.name or f.piece.id} drawn from the {f.deck}; nothing "
+                             "to rule on")
+    else:
+        # Quoted like a chat line, so a marker the scenario lacks is a ruling of its own, not a refused log.
+        ctx.out.events.append(ReadEvent(f.step, event, line=f"{f.piece.name or f.piece.id} drawn from the {f.deck}",
+                                        drawn=True))
 
 
 # --------------------------------------------------------------------------------------------- pieces
@@ -148,10 +182,9 @@ def _relocated(ctx: _Context, f: PieceChange, uid: str, before: PieceInfo, after
     claim = ctx.claims.pop(uid, None)
     if claim is not None:
         _fill_claim(ctx, f.step, claim[1], side, dst.hex)
-    elif uid in ctx.leaders:
-        ctx.out.events.append(ReadEvent(f.step, {"type": "cinc_move", "side": side}, dst.hex, uid))
     else:
-        ctx.out.events.append(ReadEvent(f.step, {"type": "move", "side": side, "unit": uid}, dst.hex, uid))
+        event = ctx.roster.notation.board_move(uid, side, uid in ctx.leaders)
+        ctx.out.events.append(ReadEvent(f.step, event, dst.hex, uid))
 
 
 def _fill_claim(ctx: _Context, step: int, claim: chat.Claim, side: str, hex_: str) -> None:
@@ -208,42 +241,41 @@ def _said(ctx: _Context, f: Said) -> None:
         return
     try:
         meaning = chat.read(f.text, ctx.roster, _player_side(ctx, f.player))
+        if isinstance(meaning, (chat.Claim, chat.Declared)):
+            event = _sided(ctx, f, meaning.event, getattr(meaning, "markers", ()))
     except chat.ChatError as e:
-        ctx.out.problems.append(f"step {f.step}: cannot read chat {_quote(f.text)}: {e}")
+        ctx.out.events.append(unreadable(f.step, f.text, str(e)))
         return
     if isinstance(meaning, chat.SetSide):
         ctx.declared_side[f.player] = meaning.side
     elif isinstance(meaning, chat.Claim):
-        claim = _with_side(ctx, f, meaning.event, meaning)
-        if claim is not None:
-            ctx.claims[meaning.unit] = (f.step, claim)
+        ctx.claims[meaning.unit] = (f.step, chat.Claim(meaning.unit, meaning.field, event), f.text)
     elif isinstance(meaning, chat.Declared):
-        event = _sided(ctx, f, meaning.event)
-        if event is not None:
-            ctx.out.events.append(ReadEvent(f.step, event))
+        markers = tuple((m, ctx.roster.marker_side(m) or "") for m in meaning.markers)
+        ctx.out.events.append(ReadEvent(f.step, event, line=f.text, markers=markers))
 
 
-def _with_side(ctx: _Context, f: Said, event: dict[str, Any], claim: chat.Claim) -> chat.Claim | None:
-    sided = _sided(ctx, f, event)
-    return None if sided is None else chat.Claim(claim.unit, claim.field, sided)
-
-
-def _sided(ctx: _Context, f: Said, event: dict[str, Any]) -> dict[str, Any] | None:
-    """The event with its side: typed, else that of the units it names, else the player's.
-
-    Draws, initiative and go-first rolls belong to nobody in particular: they get no side unless typed.
+def _sided(ctx: _Context, f: Said, event: dict[str, Any], markers: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The event with its side: typed, else that of what it names (the notation's ``event_side``: units, a
+    marker...), else the player's.  Some events belong to nobody in particular (the notation's ``sideless``:
+    a draw from the cup): they get no side unless typed.
     """
-    if "side" in event or event["type"] in SIDELESS:
+    notation = ctx.roster.notation
+    if "side" in event or event["type"] in notation.sideless:
         return event
-    side = _units_side(ctx.roster, event) or _player_side(ctx, f.player)
+    if event["type"] in notation.side_optional:
+        # Only an announced '!side' says whose it is; else the ruleset's completion finds it in the state
+        # (the side of the activation in progress), which a player's last move cannot.
+        side = ctx.declared_side.get(f.player)
+        return {**event, "side": side} if side else event
+    side = notation.event_side(ctx.roster, event) or _player_side(ctx, f.player)
     if side is not None:
         return {**event, "side": side}
-    if event["type"] in SIDE_OPTIONAL:
-        return event
-    ctx.out.problems.append(f"step {f.step}: cannot tell which side {_quote(f.text)} is for: add the side "
-                            f"(e.g. '!{f.text.lstrip()[1:].split()[0]} {ctx.roster.sides[0].lower()}') or type "
-                            f"'!side {ctx.roster.sides[0]}' first")
-    return None
+    if markers:
+        return event        # a first marker both sides name alike: the initiative holder's (chat.Declared)
+    raise chat.ChatError(f"cannot tell which side it is for: add the side (e.g. "
+                         f"'!{f.text.lstrip()[1:].split()[0]} {ctx.roster.sides[0].lower()}') or type "
+                         f"'!side {ctx.roster.sides[0]}' first")
 
 
 def _player_side(ctx: _Context, player: str | None) -> str | None:
@@ -251,16 +283,3 @@ def _player_side(ctx: _Context, player: str | None) -> str | None:
     if player is None:
         return None
     return ctx.declared_side.get(player) or ctx.moved_side.get(player)
-
-
-def _units_side(roster: chat.Roster, event: Mapping[str, Any]) -> str | None:
-    named: list[str] = [event[k] for k in ("unit",) if k in event]
-    for k in ("units", "under_orders", "order"):
-        named += list(event.get(k, ()))
-    for a in event.get("assaults", ()):
-        named += a["attackers"]
-    return roster.unit_side.get(named[0]) if named else None
-
-
-def _quote(text: str, limit: int = 60) -> str:
-    return repr(text if len(text) <= limit else text[:limit] + "...")

@@ -6,22 +6,36 @@ each piece whose state changed yields a :class:`PieceChange` with the piece befo
 commands yield :class:`Said` (typed by a player), :class:`Rolled` (a dice button's report) or
 :class:`Reported` (the engine's own reports, e.g. ``Psk a moves 1804 -> Withdrawn``).  Nothing here knows
 the game; ``vassal_events`` gives these facts their meaning.
+
+The engine's **Undo** (``BasicLogger.undo``) logs a step of its own whose root is the report
+``CHAT* UNDO: <the undone step's report>`` and whose sub-commands reverse the undone step exactly (a move
+becomes ``-/NEWSTACK`` and the ``M/`` back).  Undo takes back the latest step not yet undone, and pressed
+again the one before it.  Such a pair says nothing happened: both steps are left out (the piece table is the
+same either way) and a single :class:`Undone` fact says so.
+
+A **deck** (a ``DrawPile``: the activation cup) is a container, not a piece: its ``+/ID/deck;...`` type names it
+(field 13) and its state lists its pieces (``map;x;y;faceDown;id,id,...``).  A move of a piece that is in a
+deck is a draw from it, whatever the destination (docs/vassal-module.md), and yields :class:`Drawn` instead of
+a piece change; a piece moved onto the deck's position goes back into it (*Return to cup*, or a drag back).
 """
 from __future__ import annotations
 
 import html
 import re
 from dataclasses import dataclass, replace
-from typing import Iterator, Union
+from typing import Iterable, Iterator, Union
 
 from modulebuilder.vassal import seqenc
 from modulebuilder.vassal.errors import VassalFileError
-from modulebuilder.vassal.savefile import GameFile, PieceInfo, parse_piece
+from modulebuilder.vassal.savefile import GameFile, PieceInfo, Step, parse_piece
 
 PROPERTY_PREFIX = "MutableProperty\t"
+SHOWN_CHARS = 60               # how much of a line too long to read its ruling quotes
 MAX_CHAT_CHARS = 2000          # a typed line longer than this is not a declaration; refuse, don't parse it
 ROLL_REPORT = re.compile(r"^\*+\s*(?P<die>[\w ]+?)\s*=\s*(?P<value>-?\d*)\s*\*+\s*(?:<(?P<player>[^>]*)>)?\s*$")
 PLAYER_CHAT = re.compile(r"^<(?P<player>[^>]*)>\s+-\s?(?P<text>.*)$", re.S)
+DECK = "deck;"                 # a deck's type (a DrawPile's contents: the activation cup)
+UNDO_REPORT = "CHAT* UNDO: "       # the root of a step the engine's Undo logged
 MOVE_REPORT = re.compile(r"^\*\s*(?P<name>.+?) moves (?P<src>.*?) -> (?P<dst>.*?)\s*\*$")
 
 
@@ -58,6 +72,7 @@ class Reported:
 class Unreadable:
     step: int
     message: str
+    line: str | None = None         # a chat line (ruled as unreadable); None: a command (the file is refused)
 
 
 @dataclass(frozen=True)
@@ -68,14 +83,104 @@ class PropertyChanged:
     value: str
 
 
-Fact = Union[PieceChange, Said, Rolled, Reported, Unreadable]
+@dataclass(frozen=True)
+class Undone:
+    """Step ``step`` is the engine's Undo of step ``undone``: neither is read."""
+    step: int
+    undone: int
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """``piece`` was drawn from the deck named ``deck`` (a drag out of it, at random or chosen)."""
+    step: int
+    deck: str
+    piece: PieceInfo
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Returned:
+    """``piece`` went back into the deck named ``deck``."""
+    step: int
+    deck: str
+    piece: PieceInfo
+
+
+@dataclass
+class Deck:
+    id: str
+    name: str
+    map: str | None
+    x: int
+    y: int
+    contents: set[str]
+
+    @classmethod
+    def parse(cls, did: str, dtype: str, dstate: str) -> "Deck | None":
+        """A deck from its AddPiece, or None when its type or state is not a deck's."""
+        fields = seqenc.decode(dtype[len(DECK):], ";")
+        state = seqenc.decode(dstate, ";")
+        if len(fields) < 13 or len(state) < 3 or not state[1].lstrip("-").isdigit() \
+                or not state[2].lstrip("-").isdigit():
+            return None
+        contents = set(filter(None, state[4].split(","))) if len(state) > 4 else set()
+        return cls(did, fields[12], None if state[0] in ("null", "") else state[0], int(state[1]), int(state[2]),
+                   contents)
+
+
+Fact = Union[PieceChange, Said, Rolled, Reported, Unreadable, Undone, Drawn, Returned]
 
 
 def facts(game: GameFile) -> Iterator[Fact]:
-    """Every fact of every step, in the order the engine executed the commands."""
+    """Every fact of every step not undone, in the order the engine executed the commands."""
     table = game.pieces()
+    decks = decks_of(game.setup_commands)
+    undone = undo_pairs(game.steps)
+    taken_back = set(undone.values())
     for step in game.steps:
-        yield from with_roll_totals([f for cmd in step.commands for f in _command_facts(table, step.index, cmd)])
+        if step.index in undone:
+            yield Undone(step.index, undone[step.index])
+        elif step.index not in taken_back:
+            yield from with_roll_totals([f for cmd in step.commands
+                                         for f in _command_facts(table, step.index, cmd, decks)])
+
+
+def decks_of(commands: Iterable[str]) -> dict[str, Deck]:
+    """The decks a set-up adds, by id (their contents as the set-up has them)."""
+    out: dict[str, Deck] = {}
+    for cmd in commands:
+        if cmd.startswith("+/"):
+            did, dtype, dstate = (seqenc.decode(cmd[2:], "/") + ["", ""])[:3]
+            if dtype.startswith(DECK) and (deck := Deck.parse(did, dtype, dstate)) is not None:
+                out[did] = deck
+    return out
+
+
+def undo_pairs(steps: Iterable[Step]) -> dict[int, int]:
+    """Undo step index -> the step it undid, as ``BasicLogger`` picks it.
+
+    The engine keeps every logged step in a list and a pointer to the next one to undo: a new step moves the
+    pointer to itself, an Undo takes back the step under the pointer and moves it one step back (the Undo's
+    own step is added without moving it).  An Undo whose pointer lands on an earlier Undo re-does what that
+    one took back; it is then a step like any other (its commands re-apply the changes), and is not paired.
+    """
+    logged: list[int] = []
+    undos: set[int] = set()
+    pointer = -1
+    pairs: dict[int, int] = {}
+    for step in steps:
+        if step.commands and step.commands[0].startswith(UNDO_REPORT) and pointer >= 0:
+            target = logged[pointer]
+            pointer -= 1
+            if target not in undos:
+                pairs[step.index] = target
+            undos.add(step.index)
+            logged.append(step.index)
+        else:
+            logged.append(step.index)
+            pointer = len(logged) - 1
+    return pairs
 
 
 def with_roll_totals(step_facts: list[Fact | PropertyChanged]) -> list[Fact]:
@@ -97,7 +202,8 @@ def with_roll_totals(step_facts: list[Fact | PropertyChanged]) -> list[Fact]:
     return out
 
 
-def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str) -> Iterator[Fact | PropertyChanged]:
+def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str,
+                   decks: dict[str, Deck] | None = None) -> Iterator[Fact | PropertyChanged]:
     try:
         if cmd.startswith("CHAT"):
             yield _chat_fact(step, cmd[4:])
@@ -107,7 +213,7 @@ def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str) -> Iterator
                 yield PropertyChanged(step, fields[1], fields[3])
         elif cmd.startswith("+/"):
             pid, ptype, pstate = (seqenc.decode(cmd[2:], "/") + ["", ""])[:3]
-            if ptype != "stack":
+            if ptype != "stack" and not ptype.startswith(DECK):     # containers, not pieces
                 table[pid] = parse_piece(pid, ptype, pstate)
                 yield PieceChange(step, None, table[pid])
         elif cmd.startswith("-/"):
@@ -124,11 +230,31 @@ def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str) -> Iterator
             player = parts[9] if len(parts) > 9 else None
             if pid in table:
                 moved = replace(table[pid], map=None if map_id in ("null", "") else map_id, x=x, y=y)
-                yield from _changed(table, step, pid, moved, player)
+                yield from _deck_move(decks or {}, table, step, pid, moved, player)
     except VassalFileError as e:
         yield Unreadable(step, str(e))
-    except (IndexError, ValueError) as e:
-        yield Unreadable(step, f"malformed command {cmd[:60]!r} ({e})")
+    except (IndexError, ValueError):
+        yield Unreadable(step, f"command {cmd[:60]!r} is not one this reader understands (a field is missing "
+                               "or a number is not one)")
+
+
+def _deck_move(decks: dict[str, Deck], table: dict[str, PieceInfo], step: int, pid: str, moved: PieceInfo,
+               player: str | None) -> Iterator[Fact]:
+    """A move out of a deck is a draw; onto a deck's position, a return into it; else a piece change."""
+    source = next((d for d in decks.values() if pid in d.contents), None)
+    target = next((d for d in decks.values() if (d.map, d.x, d.y) == (moved.map, moved.x, moved.y)), None)
+    if source is not None:
+        source.contents.discard(pid)
+    if target is not None:
+        target.contents.add(pid)
+    if source is not None and source is not target:
+        table[pid] = moved
+        yield Drawn(step, source.name, moved, player)
+    elif target is not None:
+        table[pid] = moved
+        yield Returned(step, target.name, moved)
+    else:
+        yield from _changed(table, step, pid, moved, player)
 
 
 def _changed(table: dict[str, PieceInfo], step: int, pid: str, new: PieceInfo,
@@ -148,7 +274,7 @@ def _visible(p: PieceInfo) -> tuple[tuple[str, str], ...]:
 def _chat_fact(step: int, raw: str) -> Fact:
     if len(raw) > MAX_CHAT_CHARS:
         return Unreadable(step, f"a chat line of {len(raw)} characters is too long to be a declaration "
-                                f"(at most {MAX_CHAT_CHARS})")
+                                f"(at most {MAX_CHAT_CHARS})", line=html.unescape(raw[:SHOWN_CHARS]) + "...")
     text = html.unescape(raw)
     if m := PLAYER_CHAT.match(text):
         return Said(step, m["player"], m["text"].strip())

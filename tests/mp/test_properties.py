@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given, strategies as st
 
 from modulebuilder.hexgrid import HexGrid
-from referee.rulesets.musket_and_pike import HANDLERS, RULESET
+from referee.rulesets.musket_and_pike import RULESET
 from referee.rulesets.musket_and_pike.facing import adjacent_hexes, footprint, zones
 from referee.rulesets.musket_and_pike.facing_changes import counter_march, wheel
 from referee.rulesets.musket_and_pike.profile import Arm, Profile
@@ -68,4 +68,4 @@ def test_counter_marching_twice_is_no_change_and_keeps_the_footprint(s, size):
 
 
 def test_every_event_type_in_the_schema_has_a_handler_and_back():
-    assert set(RULESET.event_schema()["$defs"]["events"]["properties"]) == set(HANDLERS)
+    assert set(RULESET.event_schema()["$defs"]["events"]["properties"]) == set(RULESET.verbs.types())

@@ -348,11 +348,13 @@ def test_9_86_light_counter_charging_heavy_gets_plus_2_and_failure_leaves_the_ch
     assert (3, "9.83") in mods(r["rolls"][0])
 
 
-def test_9_86_counter_charge_against_an_infantry_shock_without_a_roll():
+def test_9_86_option_subtract_counts_the_charge_value_against_the_infantry_shock():
+    """Option counter_charge_vs_infantry: subtract (gaps §10 [inferred]): no roll for the counter-charge, −3 on the
+    infantry's shock, the dragoons Disordered after it (9.84)."""
     sc = game_scenario(at(napoleon(), "0101"), at(kutuzov(), "0808"),
                        at(inf("a", assault=5, cohesion=5), "0403", facing=6),
                        at(cav("dr", RU, ag="ru-2", cav_type="H", assault=5, cohesion=6, name="Dragoons"), DEF_HEX,
-                          facing=12), ags=AGS)
+                          facing=12), ags=AGS, options={"counter_charge_vs_infantry": "subtract"})
     p = play(sc)
     start(p, fr=["a"])
     p.ok("assaults", side=FR, assaults=[{"attackers": ["a"], "target": [DEF_HEX]}])
@@ -364,19 +366,21 @@ def test_9_86_counter_charge_against_an_infantry_shock_without_a_roll():
     assert p.state.board.units["dr"].disordered
 
 
-def test_9_86_the_other_reading_resolves_the_counter_charge_as_the_cavalrys_charge():
-    """Option counter_charge_vs_infantry: charge — the dragoons' counter-charge is their charge on the infantry
-    (odds 5:5, heavy charge +3, cohesion 6 - 5 = +1, clear +1): the infantry are the ones Disordered and
-    checking, the dragoons Disordered after it (9.84); no infantry shock is rolled."""
+def test_9_86_default_the_counter_charge_on_infantry_is_the_cavalrys_charge():
+    """9.86, the rulebook's words ("the infantry may not attempt to form Square and the counter-charging cavalry
+    get the usual Charge DRM") are the default, no option given: the dragoons' counter-charge is their charge on
+    the infantry (odds 5:5, heavy charge +3, cohesion 6 - 5 = +1, clear +1): the infantry are the ones Disordered
+    and checking, the dragoons Disordered after it (9.84); no infantry shock is rolled, no square tried."""
     sc = game_scenario(at(napoleon(), "0101"), at(kutuzov(), "0808"),
                        at(inf("a", assault=5, cohesion=5), "0403", facing=6),
                        at(cav("dr", RU, ag="ru-2", cav_type="H", assault=5, cohesion=6, name="Dragoons"), DEF_HEX,
-                          facing=12), ags=AGS, options={"counter_charge_vs_infantry": "charge"})
+                          facing=12), ags=AGS)
     p = play(sc)
     start(p, fr=["a"])
     p.ok("assaults", side=FR, assaults=[{"attackers": ["a"], "target": [DEF_HEX]}])
     p.ok("commitment", side=FR, unit="a", roll=0)
     p.ok("counter_charge", side=RU, unit="dr")
+    assert not p("square", side=FR, unit="a", roll=0)["verdict"] == "legal"     # the infantry may not form square
     r = p.ok("shock", side=FR, assault=0, roll=2)
     roll = r["rolls"][0]
     print(arithmetic(roll), f"| natural {roll['natural']} -> {roll['modified']}: {roll['result']}")

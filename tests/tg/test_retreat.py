@@ -142,7 +142,10 @@ def test_a10_switch_farther_from_one_nearer_to_none():
     # from 0503: refused by the default (away from every attacker), allowed by the relaxed switch.
     b = board(at(inf("a1"), FRONT_L, facing=6), at(inf("a2"), FRONT_R, facing=8), at(inf("d", RU), DEF_HEX))
     assert sorted(s.to for s in _legal(b)) == ["0405", "0505"]
-    assert sorted(s.to for s in _legal(b, away_from_every=False)) == ["0405", "0504", "0505"]
+    assert sorted(s.to for s in _legal(b, away_from_every=False, friends_before_rout=True)) == ["0405", "0504", "0505"]
+    # 9.63 read literally (the default): 0304, in a1's front, is a path too — the unit routs there
+    assert sorted((s.to, s.kind) for s in _legal(b, away_from_every=False)) == [
+        ("0304", "rout"), ("0405", "empty"), ("0504", "empty"), ("0505", "empty")]
 
 
 HEXES = [f"{c:02d}{r:02d}" for c in range(2, 8) for r in range(2, 8)]

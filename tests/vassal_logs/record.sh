@@ -3,10 +3,12 @@
 # /work/shared/tools/vassal-check/README.md; the first run installs it).  The tests only read the results.
 #   tiny.vmod                the module our builder makes from examples/tiny (the Tinyvka scenario)
 #   borodino-facts.vmod      the Borodino module's buildFile.xml, moduledata and set-ups: the grid, boxes and
-#                            starting positions the reader needs, without 2.6 MB of images
+#                            starting positions the reader needs, without 2.6 MB of images (an earlier build,
+#                            for borodino.vlog; borodino-cup-facts.vmod: today's, with the activation cup)
 #   <name>-script.json       what the engine plays (vrecord.sh actions: chat, moves, keys, menus, d10 rolls)
 #   <name>.vlog              the log the engine itself wrote while playing it
 #   <name>.vrecord.txt       the engine's account of each action (drop points, logged commands)
+#   docs-script.json         made from docs/chat-notation.md (doc_examples.py): every example typed in the chat
 #   zero-roll.vlog           an earlier recording of borodino-script.json in which the d10 showed 0 (the
 #                            engine's dice are random, so this one cannot be made on demand)
 # Set BORODINO_VMOD to an already built borodino.vmod to skip its (slow) build.
@@ -39,6 +41,8 @@ for vmod in (tiny, borodino):
 with zipfile.ZipFile(borodino) as z:
     keep = [n for n in z.namelist() if n in ("buildFile.xml", "moduledata") or n.endswith(".vsav")]
     Path(facts).write_bytes(deterministic_zip([(n, z.read(n)) for n in keep]))
+    Path(facts.replace("borodino-facts", "borodino-cup-facts")).write_bytes(
+        deterministic_zip([(n, z.read(n)) for n in keep]))
 PY
 
 record() {   # record NAME MODULE SETUP
@@ -51,3 +55,14 @@ record tiny "$FIX/tiny.vmod" "$TMP/tiny.vsav"
 record typo "$FIX/tiny.vmod" "$TMP/tiny.vsav"
 record claims "$FIX/tiny.vmod" "$TMP/tiny.vsav"
 record borodino "$BORODINO_VMOD" "$TMP/borodino.vsav"
+record undo "$FIX/tiny.vmod" "$TMP/tiny.vsav"
+record schevardino-command "$BORODINO_VMOD" "$TMP/schevardino.vsav"
+record borodino-game "$BORODINO_VMOD" "$TMP/borodino.vsav"        # the cup, an Undo, a typo, a roll
+record schevardino-game "$BORODINO_VMOD" "$TMP/schevardino.vsav"  # !command, an Undo, a typo, a fire roll
+record pbem-turn1 "$FIX/tiny.vmod" "$TMP/tiny.vsav"                # play by e-mail: turn 2 begins where 1 ended
+.venv/bin/python "$HERE/pbem_setup.py" "$FIX/pbem-turn1.vlog" "$TMP/pbem-after1.vsav"
+record pbem-turn2 "$FIX/tiny.vmod" "$TMP/pbem-after1.vsav"
+sh "$TOOLS/vrecord.sh" "$FIX/tiny.vmod" "$TMP/tiny.vsav" "$FIX/pbem-turn2-script.json" "$FIX/pbem-turn2-rewound.vlog" \
+  > "$TMP/rewound.txt" 2>&1 || { cat "$TMP/rewound.txt"; exit 1; }                  # the same turn from the start
+.venv/bin/python "$HERE/doc_examples.py" > "$FIX/docs-script.json"
+record docs "$FIX/tiny.vmod" "$TMP/tiny.vsav"

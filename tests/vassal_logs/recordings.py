@@ -57,3 +57,17 @@ def reported_rolls(vlog: Path) -> list[str]:
 def recorded_rolls(vlog: Path) -> list[int]:
     """The d10 results as the engine logged them in the button's ``d10_total`` property."""
     return [int(v) for v in ROLL_TOTAL.findall(read_game(vlog).text)]
+
+
+def engine_final(vrecord_txt: Path, vlog: Path) -> dict[str, str]:
+    """Unit id -> the location the engine showed for its piece after the last action (its ``final:`` dump);
+    pieces are matched by their engine id to the ``UnitId`` the log's starting position gives them."""
+    units = {pid: p.unit_id for pid, p in read_game(vlog).pieces().items() if p.unit_id}
+    lines = vrecord_txt.read_text().splitlines()
+    tail = lines[len(lines) - 1 - lines[::-1].index("final:"):]
+    return {units[m[1]]: m[6] for line in tail if (m := PIECE_LINE.match(line)) and m[1] in units}
+
+
+def referee_final(result: Replay) -> dict[str, str]:
+    """Unit id -> the hex the referee's final position has it on (units on the map only)."""
+    return {uid: u.hex for uid, u in result.game.state.board.units.items() if u.hex is not None}

@@ -84,6 +84,26 @@ def test_board_moves_announced_first_are_claims(roster):
     assert read("!cinc fr 7", roster) == Claim("napoleon", "path", {"type": "cinc_move", "side": "French", "roll": 7})
 
 
+@pytest.mark.parametrize("text, command", [
+    ("!command compans", "compans"), ("!command morand", "morand"), ("!command fr-ii-cav-corps", "fr-ii-cav-corps"),
+    ("!command ii-cav-corps", "fr-ii-cav-corps"), ("!command V Corps", "fr-v-corps"),
+    ("!command 2nd-grenadiers", "ru-2nd-grenadiers")])
+def test_command_names_a_schevardino_command(text, command):
+    # The words used to be left unconsumed: every '!command' was "did not understand".
+    schevardino = Roster.from_scenario(scenario("schevardino"))
+    assert read(text, schevardino) == Declared({"type": "activate_command", "command": command})
+    assert read("!command french compans", schevardino) == Declared(
+        {"type": "activate_command", "side": "French", "command": "compans"})
+
+
+def test_an_unknown_command_says_so():
+    schevardino = Roster.from_scenario(scenario("schevardino"))
+    with pytest.raises(ChatError, match="no command 'murat'"):
+        read("!command murat", schevardino)
+    with pytest.raises(ChatError, match="command 'cav' is ambiguous"):
+        read("!command cav", schevardino)
+
+
 def test_meta_commands(roster):
     assert read("!side rus", roster) == SetSide("Russian")
     assert read("!scenario borodino", roster) == SetScenario("borodino")
@@ -120,8 +140,9 @@ def test_words_split_arrows_and_semicolons():
 
 def test_a_marker_name_both_sides_share_is_settled_by_the_side():
     borodino = Roster.from_scenario(scenario("borodino"))
-    with pytest.raises(ChatError, match="'viii-corps' is ambiguous"):
-        read("!first viii-corps", borodino)
+    # Nothing typed says whose: the initiative holder's, when it is ruled (4.0: the holder picks it).
+    assert read("!first viii-corps", borodino) == Declared(
+        {"type": "first_marker", "marker": "fr-viii-corps"}, markers=("fr-viii-corps", "ru-viii-corps"))
     assert read("!first fr viii-corps", borodino) == Declared(
         {"type": "first_marker", "side": "French", "marker": "fr-viii-corps"})
     assert read("!first viii-corps", borodino, player_side="Russian") == Declared(

@@ -23,11 +23,18 @@ def test_strict_and_text_report(capsys):
     assert "tiny.vlog" in capsys.readouterr().out
 
 
-def test_unreadable_declarations_exit_1_with_their_steps(capsys):
-    assert main(["check", str(fixture("typo.vlog"))]) == 1
-    err = capsys.readouterr().err.splitlines()
-    assert err == ["step 3: cannot read chat '!asault dumon-a dumon-b > 0303': unknown command 'asault'",
-                   "step 4: cannot read chat '!draw nosuch': no activation marker 'nosuch'"]
+def test_unreadable_declarations_are_rulings_and_the_rest_is_ruled(capsys):
+    # Once, one typo refused the whole log (exit 1, zero rulings).
+    assert main(["check", str(fixture("typo.vlog"))]) == 0
+    rulings = json.loads(capsys.readouterr().out)["rulings"]
+    assert [r["type"] for r in rulings] == ["orders", "unreadable", "unreadable", "end_activation", "roll"]
+    unread = [(r["index"], r["errors"][0]["message"]) for r in rulings if r["type"] == "unreadable"]
+    assert unread == [(1, "step 3: cannot read '!asault dumon-a dumon-b > 0303': unknown command 'asault'"),
+                      (2, "step 4: cannot read '!draw nosuch': no activation marker 'nosuch'")]
+    assert all(r["verdict"] == "illegal" and r["errors"][0]["code"] == "unreadable"
+               for r in rulings if r["type"] == "unreadable")
+    assert main(["check", str(fixture("typo.vlog")), "--format", "text"]) == 0
+    assert "unknown command 'asault'" in capsys.readouterr().out
 
 
 def test_a_corrupt_file_exits_1_with_a_sentence(capsys, tmp_path):

@@ -23,6 +23,12 @@ def _vlog(text: str, key: int = 0x33) -> bytes:
     return deterministic_zip([("savedGame", savecodec.obfuscate(text, key))])
 
 
+def _unreadable(data: bytes, module=None, **kw) -> list[tuple[int, str, str]]:
+    """(step, line, why) of every line read as an ``unreadable`` event."""
+    return [(e["step"], e["line"], e["why"]) for e in read_vassal(data, module, **kw).events
+            if e["type"] == "unreadable"]
+
+
 def _problems(data: bytes, module=None, **kw) -> list[str]:
     with pytest.raises(InputError) as err:
         read_vassal(data, module, **kw)
@@ -79,25 +85,37 @@ def test_absurdly_deep_nesting():
     assert "nest deeper than" in problem
 
 
-def test_huge_chat_line_is_a_problem_with_its_step():
+def test_huge_chat_line_is_an_unreadable_ruling_with_its_step():
     line = "&lt;Alice&gt; - !end " + "x" * 200_000
-    problems = _problems(_vlog(_tiny_text() + "\x1bLOG\tCHAT" + line))
-    assert problems == [f"step 19: a chat line of {len(line)} characters is too long to be a declaration (at most 2000)"]
+    ((step, shown, why),) = _unreadable(_vlog(_tiny_text() + "\x1bLOG\tCHAT" + line))
+    assert (step, why) == (19, f"a chat line of {len(line)} characters is too long to be a declaration (at most 2000)")
+    assert shown.startswith("<Alice> - !end xxx") and len(shown) < 80
 
 
 def test_unknown_unit_piece():
     text = _tiny_text().replace("psk-a", "psk-z")
     problems = _problems(_vlog(text))
-    assert "step 4: cannot read chat '!orders psk-z': no unit 'psk-z'" in problems
     assert "step 12: piece 'Psk a' is unit 'psk-z', which the scenario does not have (wrong module or scenario?)" \
         in problems
 
 
-def test_typos_are_reported_with_their_steps():
-    assert _problems(fixture("typo.vlog").read_bytes()) == [
-        "step 3: cannot read chat '!asault dumon-a dumon-b > 0303': unknown command 'asault'",
-        "step 4: cannot read chat '!draw nosuch': no activation marker 'nosuch'",
+def test_typos_are_unreadable_rulings_with_their_steps():
+    assert _unreadable(fixture("typo.vlog").read_bytes()) == [
+        (3, "!asault dumon-a dumon-b > 0303", "unknown command 'asault'"),
+        (4, "!draw nosuch", "no activation marker 'nosuch'"),
     ]
+
+
+def test_a_typed_unit_the_scenario_does_not_have_is_unreadable():
+    text = _tiny_text().replace("!orders psk-a", "!orders psk-z")
+    assert (4, "!orders psk-z", "no unit 'psk-z'") in _unreadable(_vlog(text))
+
+
+def test_a_typed_hex_the_map_does_not_have_is_unreadable():
+    # Read by the notation, refused by the ruleset's references check: still the line's own ruling.
+    text = _tiny_text().replace("!orders psk-a", "!fire i-art > 0909")
+    ((step, line, why),) = _unreadable(_vlog(text))
+    assert (step, line) == (4, "!fire i-art > 0909") and "0909" in why
 
 
 def test_no_way_to_tell_the_scenario():
@@ -135,7 +153,14 @@ def test_missing_file_is_a_sentence(tmp_path):
 
 def test_a_declaration_whose_side_cannot_be_told():
     # Without '!side French' nothing says whose '!first i-corps' it is: Alice has not moved a unit yet.
+    text = _tiny_text().replace("!side French", "hello").replace("!orders french", "!endphase")
+    assert _unreadable(_vlog(text)) == [
+        (3, "!endphase", "cannot tell which side it is for: add the side (e.g. '!endphase french') or type "
+                         "'!side French' first")]
+
+
+def test_a_marker_id_implies_its_side():
+    # '!first i-corps' without '!side': the I Corps is French (it used to be "cannot tell which side").
     text = _tiny_text().replace("!side French", "hello")
-    assert _problems(_vlog(text)) == [
-        "step 6: cannot tell which side '!first i-corps' is for: add the side (e.g. '!first french') or type "
-        "'!side French' first"]
+    log = read_vassal(_vlog(text))
+    assert {"type": "first_marker", "side": "French", "marker": "i-corps"} in log.events

@@ -32,6 +32,12 @@ def movement_allowance(profile: Profile, unit: UnitState, options: Mapping[str, 
     return ma
 
 
+def allowance_rule(unit: UnitState) -> str | None:
+    """The rule that makes the unit's allowance differ from its printed MA, if one does: 6.3.4 (Column, +2),
+    6.3.1 (Shaken halves it, Broken has none) or 6.3.2 (Hedgehog, no voluntary movement)."""
+    return {COLUMN: "6.3.4", SHAKEN: "6.3.1", BROKEN: "6.3.1", HEDGEHOG: "6.3.2"}.get(unit.formation)
+
+
 @dataclass(frozen=True)
 class HitOutcome:
     formation: str | None

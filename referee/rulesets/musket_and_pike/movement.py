@@ -64,6 +64,7 @@ class MoveOutcome:
     unit: UnitState
     hits: tuple[tuple[str, str], ...]      # (hex entered, effect) for each formation hit taken
     cost: int
+    hit_rules: tuple[str, ...] = ()        # the rules applied to the movement hits the terrain gave (6.3.1, ...)
 
 
 def walk(state: MPState, uid: str, path: Sequence[str]) -> MoveOutcome | tuple[str, str, list[str]]:
@@ -73,6 +74,7 @@ def walk(state: MPState, uid: str, path: Sequence[str]) -> MoveOutcome | tuple[s
     profile, unit = state.profile(uid), state.unit(uid)
     enemies = enemy_hexes(state, profile.side)
     hits: list[tuple[str, str]] = []
+    hit_rules: dict[str, None] = {}
     spent = 0
     for i, target in enumerate(path):
         options = next_positions(st.grid, profile, unit)
@@ -94,7 +96,8 @@ def walk(state: MPState, uid: str, path: Sequence[str]) -> MoveOutcome | tuple[s
         spent += cost
         for _ in range(max(e.hits for e in entries)):
             out = formation_hit(unit.formation, "movement")
+            hit_rules.update({"6.3.1": None, out.rule: None})
             if out.effect != "ignored":
                 hits.append((target, out.effect))
             unit = replace(unit, formation=out.formation)
-    return MoveOutcome(unit=unit, hits=tuple(hits), cost=spent)
+    return MoveOutcome(unit=unit, hits=tuple(hits), cost=spent, hit_rules=tuple(hit_rules))

@@ -10,12 +10,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
-from referee.engine.ruling import Error, Ruling, illegal, legal, result
+from referee.engine.ruling import Ruling, legal, result
+from referee.engine.verbs import refuse
 
 from .activation import acted
 from .facing import footprint
 from .movement import enemy_hexes
 from .state import COLUMN, NORMAL, MPState
+from .verbs import ACTIVATION, VERBS
 
 
 def arrival(scenario: Any, uid: str) -> tuple[int | None, tuple[str, ...]] | None:
@@ -23,38 +25,50 @@ def arrival(scenario: Any, uid: str) -> tuple[int | None, tuple[str, ...]] | Non
     return next(((r.turn, r.entry) for r in scenario.reinforcements if uid in r.units), None)
 
 
-def enter(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPState]:
+@VERBS.verb("enter", steps=(ACTIVATION,), rules=("G-M3",), refs={"unit": "unit", "hex": "hex"})
+def enter(state: MPState, event: Mapping[str, Any], dice: Any = None) -> tuple[Ruling, MPState]:
     uid, hex_, facing = event["unit"], event["hex"], event["facing"]
     st = state.static
-    if state.active is None or event.get("side", state.active.side) != state.active.side:
-        return illegal("enter", [Error("G-M1", "no_activation", "a unit enters in its wing's activation")]), state
     p = st.profiles.get(uid)
     if p is None or p.wing != state.active.wing:
-        return illegal("enter", [Error("G-M1", "not_in_active_wing", f"{uid} is not a unit of {state.active.wing}")]), state
+        refuse("G-M1", "not_in_active_wing", f"{uid} is not a unit of {state.active.wing}")
     u = state.unit(uid)
     when = arrival(st.scenario, uid)
     if u.box != "reinforcement" or when is None:
-        return illegal("enter", [Error("G-M3", "not_a_reinforcement", f"{uid} is not waiting to enter")]), state
+        refuse("G-M3", "not_a_reinforcement", f"{uid} is not waiting to enter")
     turn, entry = when
     if turn is not None and state.turn < turn:
-        return illegal("enter", [Error("G-M3", "too_early", f"{uid} enters on turn {turn} or later")]), state
+        refuse("G-M3", "too_early", f"{uid} enters on turn {turn} or later")
     if hex_ not in entry:
-        return illegal("enter", [Error("G-M3", "not_an_entry_hex", f"{uid} enters at {', '.join(entry)}",
-                                       alternatives=entry)]), state
+        refuse("G-M3", "not_an_entry_hex", f"{uid} enters at {', '.join(entry)}",
+                                       entry)
     if not st.grid.is_vertex(facing):
-        return illegal("enter", [Error("6.1", "not_a_vertex", f"{facing} is not a vertex hour",
-                                       alternatives=st.grid.vertex_hours)]), state
+        refuse("6.1", "not_a_vertex", f"{facing} is not a vertex hour",
+                                       st.grid.vertex_hours)
     formation = event.get("formation", NORMAL) if p.has_formation else None
     placed = replace(u, hex=hex_, box=None, facing=facing, formation=formation)
     hexes = footprint(st.grid, p, placed)
     if len(hexes) < p.size:
-        return illegal("enter", [Error("6.1", "off_map", "the right half would be off the map")]), state
+        refuse("6.1", "off_map", "the right half would be off the map")
     if set(hexes) & enemy_hexes(state, p.side):
-        return illegal("enter", [Error("G-M3", "enemy_occupied", f"{hex_} holds an enemy unit")]), state
+        refuse("G-M3", "enemy_occupied", f"{hex_} holds an enemy unit")
     cost = st.terrain.enter(hex_, hex_, p.arm.value).cost
     if cost is None:
-        return illegal("enter", [Error("G-M3", "prohibited_terrain", f"{hex_} is prohibited terrain")]), state
+        refuse("G-M3", "prohibited_terrain", f"{hex_} is prohibited terrain")
     new = acted(replace(state, units={**state.units, uid: replace(placed, mp_spent=cost)}))
     rules = ["G-M3"] + (["6.3.4"] if formation == COLUMN else [])
     return legal("enter", rules, results=[result("entered", rules[-1], uid, hex=hex_, formation=formation,
                                                   mp=cost)]), new
+
+
+@VERBS.candidates("enter")
+def _entries(state: MPState):
+    st = state.static
+    side = state.active.side
+    out = []
+    for uid in st.wing_units.get(state.active.wing, ()):
+        if state.unit(uid).box == "reinforcement":
+            when = arrival(st.scenario, uid)
+            out += [{"type": "enter", "side": side, "unit": uid, "hex": h, "facing": f}
+                    for h in (when[1] if when else ()) for f in st.grid.vertex_hours]
+    return out

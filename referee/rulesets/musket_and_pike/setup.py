@@ -4,10 +4,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
-from referee.engine.ruling import Error, Ruling, illegal, legal, result
+from referee.engine.ruling import Error, Ruling, legal, result
+from referee.engine.verbs import refuse
 
 from .profile import Arm
 from .state import MAKE_READY, NORMAL, OPEN, MPState, Static, UnitState
+from .verbs import OPEN_ORDER, VERBS
 
 BOXES = {"eliminated": "eliminated", "destroyed": "eliminated", "withdrawn": "off_map", "recovery": "off_map",
          "reinforcement": "reinforcement"}
@@ -37,22 +39,19 @@ def initial_state(scenario: Any) -> MPState:
     return MPState(static=st, units=units, orders=orders, turn=st.first_turn, open_order_choices=choices)
 
 
-def open_order_setup(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPState]:
+@VERBS.verb("open_order_setup", steps=(OPEN_ORDER,), rules=("6.3.3",), refs={"units": "units"},
+            not_now=Error("6.3.3", "no_choice_now", "Open Order is chosen before play, in scenarios that allow it"))
+def open_order_setup(state: MPState, event: Mapping[str, Any], dice: Any = None) -> tuple[Ruling, MPState]:
     """6.3.3: each side picks its Open Order units secretly; all are revealed at once when the last side has
-    chosen.  Until then the choice is hidden from the other side (see ``views``)."""
+    chosen.  Until then the choice is hidden from the other side (see ``views``).  A side that has chosen is
+    refused by the dispatcher (the step waits only for the others)."""
     side, picked = event["side"], tuple(event["units"])
-    if state.open_order_choices is None:
-        return illegal("open_order_setup", [Error("6.3.3", "no_choice_now",
-                                                  "Open Order is chosen before play, in scenarios that allow it")]), state
-    if side in state.open_order_choices:
-        return illegal("open_order_setup", [Error("6.3.3", "already_chosen", f"{side} has already chosen")]), state
     for uid in picked:
         p = state.static.profiles.get(uid)
         if p is None or p.side != side:
-            return illegal("open_order_setup", [Error("6.3.3", "not_yours", f"{uid} is not a unit of {side}")]), state
+            refuse("6.3.3", "not_yours", f"{uid} is not a unit of {side}")
         if not p.has_formation or state.unit(uid).formation != NORMAL:
-            return illegal("open_order_setup", [Error("6.3.3", "not_normal",
-                                                      f"{uid} is not a formed unit in Normal formation")]), state
+            refuse("6.3.3", "not_normal", f"{uid} is not a formed unit in Normal formation")
     choices = {**state.open_order_choices, side: picked}
     if set(choices) < set(state.static.sides):
         return legal("open_order_setup", ["6.3.3"], results=[result("chosen", "6.3.3", side=side, hidden=True)]), \
@@ -64,3 +63,10 @@ def open_order_setup(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, 
             units[uid] = replace(units[uid], formation=OPEN)
             results.append(result(OPEN, "6.3.3", uid, side=s))
     return legal("open_order_setup", ["6.3.3"], results=results), replace(state, units=units, open_order_choices=None)
+
+
+@VERBS.candidates("open_order_setup")
+def _choices(state: MPState):
+    # The random-play driver keeps set-ups as they are: each side chooses no Open Order units.
+    return [{"type": "open_order_setup", "side": s, "units": []}
+            for s in state.static.sides if s not in state.open_order_choices]

@@ -5,15 +5,19 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
-from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal, result
+from modulebuilder.hexgrid import add_hours
+
+from referee.engine.ruling import Awaiting, Ruling, legal, result
+from referee.engine.verbs import check, refuse
 
 from . import facing_changes as fc
-from .activation import acted, actor_error
+from .activation import acted, require_actor
 from .allowance import mp_error
 from .facing import adjacent_hexes, footprint, has_facing, left_half
 from .movement import enemy_hexes
 from .profile import Arm
 from .state import COLUMN, HEDGEHOG, MPState
+from .verbs import ACTIVATION, VERBS
 
 
 def reaction_fire(state: MPState, uid: str, before: tuple[str, ...]) -> tuple[Awaiting, ...]:
@@ -54,38 +58,32 @@ def _turned(state: MPState, uid: str, type_: str, rules: list[str], cost: int, *
     return legal(type_, rules, results=res, awaiting=reaction_fire(new, uid, before)), new
 
 
-def face(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPState]:
+@VERBS.verb("face", steps=(ACTIVATION,), rules=("6.2.1",), refs={"unit": "unit"})
+def face(state: MPState, event: Mapping[str, Any], dice: Any = None) -> tuple[Ruling, MPState]:
     uid, new_facing = event["unit"], event["facing"]
     if uid in state.static.leader_sides:
         # [6.1] §3.4: leaders have no facing; turning one is meaningless and free.
         return legal("face", ["6.1"], results=[result("no_facing", "6.1", uid)]), state
-    bad = actor_error(state, event, "face")
-    if bad:
-        return bad, state
+    require_actor(state, event["unit"])
     p, u = state.profile(uid), state.unit(uid)
     if not state.static.grid.is_vertex(new_facing):
-        return illegal("face", [Error("6.1", "not_a_vertex", f"{new_facing} is not a vertex hour",
-                                      alternatives=state.static.grid.vertex_hours)]), state
+        refuse("6.1", "not_a_vertex", f"{new_facing} is not a vertex hour", state.static.grid.vertex_hours)
     if not has_facing(p, u):
         # 6.2.3 / §3.4: limbered guns, wagons and morale-broken units have no facing: free, nothing changes.
         return legal("face", ["6.2.3" if p.arm is Arm.ARTILLERY else "6.1"],
                      results=[result("no_facing", "6.1", uid, mp=0)]), acted(state)
     if p.arm is Arm.ARTILLERY:
-        err = fc.artillery_face_error(u)
-        if err:
-            return illegal("face", [err]), state
+        check(fc.artillery_face_error(u))
         return _turned(state, uid, "face", ["6.2.3"], 0, facing=new_facing, fired=True)
     if u.formation == HEDGEHOG:
-        return illegal("face", [Error("6.3.2", "hedgehog_faces_all_round",
-                                      "a Hedgehog has no flanks and no rear: it does not change facing")]), state
+        refuse("6.3.2", "hedgehog_faces_all_round",
+                                      "a Hedgehog has no flanks and no rear: it does not change facing")
     cost = fc.face_cost(p, u, new_facing)
     if cost is None:
-        return illegal("face", [Error("6.2.1", "must_wheel",
+        refuse("6.2.1", "must_wheel",
                                       "a two-hex unit in line changes facing only by wheeling forward "
-                                      "(or counter-marching)")]), state
-    err = mp_error(state, uid, cost, "6.2.1")
-    if err:
-        return illegal("face", [err]), state
+                                      "(or counter-marching)")
+    check(mp_error(state, uid, cost, "6.2.1"))
     if p.size == 2 and fc.vertex_steps(u.facing, new_facing) == 3 and u.formation != COLUMN:
         hex_, f = fc.counter_march(state.static.grid, p, u)
         return _turned(state, uid, "face", ["6.2.2"], cost, hex=hex_, facing=f)
@@ -100,49 +98,67 @@ def face(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPState]:
     return _turned(state, uid, "face", rules, cost, facing=new_facing)
 
 
-def wheel(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPState]:
-    bad = actor_error(state, event, "wheel")
-    if bad:
-        return bad, state
+@VERBS.verb("wheel", steps=(ACTIVATION,), rules=("6.2.1",), refs={"unit": "unit"})
+def wheel(state: MPState, event: Mapping[str, Any], dice: Any = None) -> tuple[Ruling, MPState]:
+    require_actor(state, event["unit"])
     uid = event["unit"]
     p, u = state.profile(uid), state.unit(uid)
     if p.size != 2 or u.formation in (COLUMN, HEDGEHOG) or not has_facing(p, u):
-        return illegal("wheel", [Error("6.2.1", "not_a_two_hex_line",
-                                       "only a two-hex unit in line wheels; other units use face")]), state
+        refuse("6.2.1", "not_a_two_hex_line", "only a two-hex unit in line wheels; other units use face")
     w = fc.wheel(state.static.grid, u.hex, u.facing, event["facing"])
-    if isinstance(w, Error):
-        return illegal("wheel", [w]), state
+    if not isinstance(w, fc.Wheel):
+        check(w)
     if w.entered in enemy_hexes(state, p.side):
-        return illegal("wheel", [Error("6.2.1", "enemy_occupied", f"{w.entered} holds an enemy unit")]), state
+        refuse("6.2.1", "enemy_occupied", f"{w.entered} holds an enemy unit")
     cost = fc.wheel_cost(state.static.terrain, w, p.arm.value)
     if cost is None:
-        return illegal("wheel", [Error("6.2.1", "prohibited_terrain", f"{w.entered} is prohibited terrain")]), state
-    err = mp_error(state, uid, cost, "6.2.1")
-    if err:
-        return illegal("wheel", [err]), state
+        refuse("6.2.1", "prohibited_terrain", f"{w.entered} is prohibited terrain")
+    check(mp_error(state, uid, cost, "6.2.1"))
     ruling, new = _turned(state, uid, "wheel", ["6.2.1"], cost, hex=w.left, facing=w.facing)
     extra = result("wheeled", "6.2.1", uid, pivot=w.pivot, entered=w.entered)
     return replace(ruling, results=ruling.results + (extra,)), new
 
 
-def counter_march(state: MPState, event: Mapping[str, Any]) -> tuple[Ruling, MPState]:
-    bad = actor_error(state, event, "counter_march")
-    if bad:
-        return bad, state
+@VERBS.verb("counter_march", steps=(ACTIVATION,), rules=("6.2.2",), refs={"unit": "unit"})
+def counter_march(state: MPState, event: Mapping[str, Any], dice: Any = None) -> tuple[Ruling, MPState]:
+    require_actor(state, event["unit"])
     uid = event["unit"]
     p, u = state.profile(uid), state.unit(uid)
     if not has_facing(p, u):
         # As for face: turning a piece without facing is free and changes nothing ([6.1], 6.2.3).
         return legal("counter_march", ["6.1"], results=[result("no_facing", "6.1", uid, mp=0)]), acted(state)
     if p.arm is Arm.ARTILLERY:
-        return illegal("counter_march", [Error("6.2.3", "artillery_turns_instead_of_firing",
+        refuse("6.2.3", "artillery_turns_instead_of_firing",
                                                "unlimbered artillery changes facing only instead of firing "
-                                               "(a face event)")]), state
+                                               "(a face event)")
     if u.formation == HEDGEHOG:
-        return illegal("counter_march", [Error("6.3.2", "hedgehog_faces_all_round",
-                                               "a Hedgehog has no flanks and no rear")]), state
-    err = mp_error(state, uid, fc.COUNTER_MARCH_MP, "6.2.2")
-    if err:
-        return illegal("counter_march", [err]), state
+        refuse("6.3.2", "hedgehog_faces_all_round", "a Hedgehog has no flanks and no rear")
+    check(mp_error(state, uid, fc.COUNTER_MARCH_MP, "6.2.2"))
     hex_, f = fc.counter_march(state.static.grid, p, u)
     return _turned(state, uid, "counter_march", ["6.2.2"], fc.COUNTER_MARCH_MP, hex=hex_, facing=f)
+
+
+def _turners(state: MPState):
+    st = state.static
+    for uid in st.wing_units.get(state.active.wing, ()):
+        u, p = state.unit(uid), state.profile(uid)
+        if u.on_map and has_facing(p, u):
+            yield uid, u
+
+
+@VERBS.candidates("face")
+def _faces(state: MPState):
+    side, hours = state.active.side, state.static.grid.vertex_hours
+    return [{"type": "face", "side": side, "unit": uid, "facing": f}
+            for uid, u in _turners(state) for f in hours if f != u.facing]
+
+
+@VERBS.candidates("wheel")
+def _wheels(state: MPState):
+    return [{"type": "wheel", "side": state.active.side, "unit": uid, "facing": add_hours(u.facing, d)}
+            for uid, u in _turners(state) for d in (-2, 2)]
+
+
+@VERBS.candidates("counter_march")
+def _counter_marches(state: MPState):
+    return [{"type": "counter_march", "side": state.active.side, "unit": uid} for uid, _ in _turners(state)]

@@ -69,6 +69,8 @@ class _Names:
 class TriumphAndGlory:
     id = "triumph-and-glory"
     name = "Triumph & Glory v2.2"
+    notation = f"{__package__}.notation"     # the chat notation of .vlog files (referee.logs.notation)
+    from . import wording  # the report's words for this ruleset's rolls (referee/report.py)
 
     def __init__(self) -> None:
         self._names_cache: dict[int, _Names] = {}
@@ -157,7 +159,7 @@ class TriumphAndGlory:
         except (ValueError, TypeError) as exc:
             msg = str(exc)
             return [f"scenario.{msg}" if msg.startswith("options.") else f"scenario.options: {msg}"]
-        return []
+        return sequence.start_errors(scenario)
 
     def initial_state(self, scenario: Any) -> TGState:
         return sequence.initial_state(Static.from_scenario(scenario), Board.from_scenario(scenario))

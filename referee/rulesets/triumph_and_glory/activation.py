@@ -46,6 +46,21 @@ def marker_io_rating(state: TGState, marker: str, ag_id: str) -> int | None:
     return state.static.ags[ag_id].io_rating
 
 
+def marker_rules(state: TGState, marker: str) -> tuple[str, ...]:
+    """The rules that say what drawing ``marker`` does, cited with the draw (issue 18, point 3): an AG's AM 5.31,
+    a CGA 5.34, a barrage 5.33, Murat's AM BOR-2, the Destruction marker BOR-5."""
+    if marker.startswith("cga:"):
+        return ("5.34",)
+    if marker.startswith("barrage:"):
+        return ("5.33",)
+    if marker == DESTRUCTION:
+        return ("BOR-5",)
+    cav = murat(state)
+    if cav is not None and marker == cav.marker:
+        return ("BOR-2",)
+    return ()
+
+
 def marker_side(state: TGState, marker: str) -> str | None:
     cav = murat(state)
     if cav is not None and marker == cav.marker:
@@ -122,8 +137,11 @@ def begin(state: TGState, marker: str) -> tuple[TGState, list[Result]]:
     results: list[Result] = []
     ags = marker_ags(state, marker)
     if ags:
+        # 7.41: an AG's reinforcements due by this turn are activated with it and enter the map by moving
+        arrived = {a for a in ags if state.static.reinforcement_turn.get(a, state.turn + 1) <= state.turn}
         units = frozenset(uid for a in ags for uid in state.static.ag_units.get(a, ())
-                          if state.board.units[uid].hex is not None)
+                          if state.board.units[uid].hex is not None
+                          or (a in arrived and state.board.units[uid].box == "reinforcement"))
         o = state.orders[side]  # type: ignore[index]
         for i, g in enumerate(o.groups if not ags <= state.revealed else ()):    # 5.23: first draw only
             ag = state.unit(g[0]).ag
@@ -234,11 +252,25 @@ def rule_first_marker(state: TGState, event: Mapping[str, Any], dice: EventDice)
     available = cup_markers(state)
     own = sorted({m for m in available if marker_side(state, m) == side})
     if marker not in own:
-        err = _not_in_cup(state, marker, own, "4.0")
-        return illegal("first_marker", [err]), state
+        return illegal("first_marker", [_not_pickable(state, side, marker, own)]), state
+    rules = ["4.0", "5.35", "5.31", *marker_rules(state, marker)]
     state = fill_cup(state, held_back=marker)
     state, res = begin(state, marker)
-    return legal("first_marker", ["4.0", "5.35", "5.31"], results=res), state
+    return legal("first_marker", rules, results=res), state
+
+
+def _not_pickable(state: TGState, side: str, marker: str, own: list[str]) -> Error:
+    """Why the initiative holder may not pick ``marker`` first, under the rule that forbids it: an AG's markers
+    all held back for a CGA (5.34), a CGA not declared (5.35), a barrage not ordered (5.33 / BOR-BARRAGE), the
+    Guard not ordered (BOR-GUARD), another side's marker (4.0)."""
+    held = state.cga.get(side, ())
+    if marker in held:
+        return Error("5.34", "held_back_for_cga", f"the AMs of {marker} left are held back for the Combined Group "
+                     "Activation: the CGA marker activates it", alternatives=tuple(own))
+    if marker == f"cga:{side}":
+        return Error("5.35", "cga_not_declared", f"{side} declared no Combined Group Activation this turn",
+                     alternatives=tuple(own))
+    return _not_in_cup(state, marker, own, "4.0")
 
 
 def rule_draw(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
@@ -252,8 +284,9 @@ def rule_draw(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
         return illegal("draw", [_not_in_cup(state, marker, sorted(set(state.cup)), "5.31")]), state
     cup = list(state.cup)
     cup.remove(marker)
+    rules = ["5.31", *marker_rules(state, marker)]
     state, res = begin(replace(state, cup=tuple(cup)), marker)
-    return legal("draw", ["5.31"] + (["5.23"] if res else []), results=res), state
+    return legal("draw", rules + (["5.23"] if res else []), results=res), state
 
 
 def _not_in_cup(state: TGState, marker: str, alternatives: list[str], rule: str) -> Error:

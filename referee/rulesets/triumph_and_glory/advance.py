@@ -21,6 +21,7 @@ from .board import Board, UnitState
 from .disorder import Effect
 from .errors import RuleError
 from .shock import frontal_enemy_hexes
+from .entering import barrier
 from .stacking import stacking_errors
 from .terrain import column_of
 
@@ -139,16 +140,9 @@ def counter_shock_move_errors(board: Board, unit: UnitState, to: str | None, fac
         return errors
     if not board.grid.adjacent(unit.hex, to):
         errors.append(RuleError("9.73", "counter_shock_move", "the counter-shock move is one hex"))
-    elif board.has_enemy(to, unit.side) or to in board.on_fire:
-        errors.append(RuleError("9.73", "counter_shock_blocked", f"{unit.defn.name} may not enter {to}"))
+    elif (why := barrier(board, (unit,), unit.hex, to)) is not None:
+        code = "counter_shock_prohibited" if why == "7.23" else "counter_shock_blocked"
+        errors.append(RuleError("9.73", code, f"{unit.defn.name} may not enter {to}"))
     else:
-        col = column_of(unit.kind)
-        table, static = board.table, board.static
-        if table.hex_cost(static.terrain(to), col).prohibited or any(
-                table.hexside_cost(f, col).prohibited for f in static.features(unit.hex, to)
-                if not board.bridge_intact(unit.hex, to)):
-            errors.append(RuleError("9.73", "counter_shock_prohibited", f"{unit.defn.name} may not enter {to}"))
-        else:
-            errors += stacking_errors(tuple(board.friendly_units_at(to, unit.side)) + (unit, *companions),
-                                      board.rules)
+        errors += stacking_errors(tuple(board.friendly_units_at(to, unit.side)) + (unit, *companions), board.rules)
     return errors

@@ -74,10 +74,19 @@ class RuleSwitches:
     ``all_round_terrain``  6.11 terrain ids where infantry has an all-round front (option).
     ``fired_half_of_limited``  7.36 [inferred]: a No-Orders artillery unit that fired gets half of its
                            restricted allowance (default True; option ``fired_half_of_limited``).
-    ``counter_charge_vs_infantry``  9.86, cavalry counter-charging an infantry shock (gaps §10): ``subtract``
-                           (default [inferred]: the infantry's shock with the cavalry's charge value counted
-                           against it) or ``charge`` (the other reading: resolved as the cavalry's charge on the
-                           infantry); option of the same name.
+    ``counter_charge_vs_infantry``  9.86, cavalry counter-charging an infantry shock: ``charge`` (default, the
+                           English rulebook's words "the infantry may not attempt to form Square and the
+                           counter-charging cavalry get the usual Charge DRM": resolved as the cavalry's charge
+                           on the infantry) or ``subtract`` (gaps §10 [inferred]: the infantry's shock with the
+                           cavalry's charge value counted against it); option of the same name.
+    ``retreat_into_friends``  9.63/9.64, where a retreat may go: ``last`` (default, the seed's words: a friendly
+                           hex only "when there is no other retreat path", and a hex in an enemy front is such a
+                           path — the unit routs) or ``before_rout`` (the earlier engine default: a friendly hex
+                           is taken before a hex that routs); option of the same name.
+    ``reserve_check``      5.54 vs 6.23, moved units stacked together in the Reserve Phase: ``unit`` (default,
+                           5.54 "for each" moved unit, on its own cohesion) or ``stack`` (6.23: the hex's top
+                           infantry/cavalry unit checks once for the units there that owe a check); option of
+                           the same name (docs/referee.md, "5.54 and 6.23").
     """
     artillery_cap: int = 6
     militia_alone: bool = False
@@ -87,7 +96,9 @@ class RuleSwitches:
     ford_only: bool = False
     all_round_terrain: frozenset[str] = ALL_ROUND_TERRAIN
     fired_half_of_limited: bool = True
-    counter_charge_vs_infantry: str = "subtract"
+    counter_charge_vs_infantry: str = "charge"
+    retreat_into_friends: str = "last"
+    reserve_check: str = "unit"
 
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> "RuleSwitches":
@@ -106,7 +117,9 @@ class RuleSwitches:
             ford_only="BOR-TERRAIN" in sr or bool(opt.get("ford_only", False)),
             all_round_terrain=frozenset(opt.get("all_round_terrain", ALL_ROUND_TERRAIN)),
             fired_half_of_limited=bool(opt.get("fired_half_of_limited", True)),
-            counter_charge_vs_infantry=option_choice(opt, "counter_charge_vs_infantry", ("subtract", "charge")),
+            counter_charge_vs_infantry=option_choice(opt, "counter_charge_vs_infantry", ("charge", "subtract")),
+            retreat_into_friends=option_choice(opt, "retreat_into_friends", ("last", "before_rout")),
+            reserve_check=option_choice(opt, "reserve_check", ("unit", "stack")),
         )
 
 

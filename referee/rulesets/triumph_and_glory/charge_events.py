@@ -33,9 +33,11 @@ Procedure (gaps §10, 9.81 steps 1–9), as events:
    already Disordered and not recalled is Disordered; the results are reported on the event that ends it.
 
 Against an **infantry** shock a Good-Order cavalry defender charged through its front may ``counter_charge``
-without a roll (9.86).  Engine default [inferred, gaps §10]: its charge value counts against the infantry's
-shock roll (−3 heavy / −1 light, rule 9.86) and it is Disordered after the shock (9.84); option
-``counter_charge_vs_infantry: charge`` takes the other reading (:func:`rule_counter_charge_shock`).
+without a roll (9.86).  Default, the rulebook's words ("the infantry may not attempt to form Square and the
+counter-charging cavalry get the usual Charge DRM"): the counter-charge is the cavalry's charge on the infantry
+(:func:`rule_counter_charge_shock`); the infantry, the attacker, has no square to try.  Option
+``counter_charge_vs_infantry: subtract`` takes the gaps digest's reading [inferred, gaps §10]: its charge value
+counts against the infantry's shock roll (−3 heavy / −1 light, rule 9.86), Disordered after the shock (9.84).
 """
 from __future__ import annotations
 
@@ -51,6 +53,7 @@ from . import charge as ch
 from . import shock as sk
 from .board import Board, UnitState
 from .combat import Assault, Combat, apply_effects, engine_roll
+from .entering import enter
 from .errors import RuleError
 from .facing import facing_error, required_facing, shared_facing_errors
 from .records import replace
@@ -333,12 +336,12 @@ def rule_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
     if errors:
         alts = tuple(" ".join(p) + f" @{f}" for p, f in options)
         return illegal("charge", [Error(e.rule, e.code, e.message, e.alternatives or alts) for e in errors]), state
-    board = board.place(uid, dest, end)
+    board, displaced = enter(board, uid, dest, end)
     ends = dict(cg.ends)
     ends[i] = ends.get(i, ()) + (uid,)
     cg = replace(cg, moves_owed=tuple(x for x in cg.moves_owed if x != uid), ends=ends)
     c = replace(c, charging=cg, committed={**c.committed, dest: True})
-    res = [result("advanced", "9.81", uid, to=dest, facing=end)]
+    res = [result("advanced", "9.81", uid, to=dest, facing=end), *displaced]
     return (legal("charge", ["9.81"], results=res, awaiting=_awaiting(c, act.side)),
             replace(state, board=board, activation=replace(act, combat=c)))
 
@@ -753,8 +756,9 @@ def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     before = board
     results: list[Result] = []
     for uid in pursuers:
-        board = board.place(uid, vac, end)
+        board, displaced = enter(board, uid, vac, end)
         results.append(result("advanced", "9.87", uid, to=vac, facing=end))
+        results += displaced
     cg = replace(cg, pursuit_owed=cg.pursuit_owed[1:])
     c = replace(c, charging=cg)
     others = _other_frontal_enemies(board, vac, end, target, side) if target is not None and pursuers else ()
@@ -791,7 +795,8 @@ def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
 # --------------------------------------------------------------------------------------------- 9.86 vs infantry
 
 def infantry_shock_extra(c: Combat, i: int, board: Board) -> dict[str, tuple[Modifier, ...]]:
-    """9.86 [inferred]: the counter-charging cavalry's charge value counts against the infantry's shock roll."""
+    """9.86, option ``counter_charge_vs_infantry: subtract`` [inferred]: the counter-charging cavalry's charge value
+    counts against the infantry's shock roll."""
     uid = charging(c).vs_infantry.get(i)
     if uid is None or board.units[uid].hex is None:
         return {}
@@ -807,7 +812,7 @@ def counter_charger(c: Combat, i: int, board: Board) -> UnitState | None:
 
 def rule_counter_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
                               c: Combat) -> tuple[Ruling, TGState]:
-    """9.86, the other reading (option ``counter_charge_vs_infantry: charge``): the cavalry's counter-charge is
+    """9.86, the default reading (option ``counter_charge_vs_infantry: charge``): the cavalry's counter-charge is
     resolved as its charge on the infantry that shocked it, instead of their shock — the cavalry is the
     attacker (its charge DRM, 9.83), the infantry's hexes it faces are the targets, one roll by the shocking
     side.  [inferred] It opens no pursuit, advance or counter-shock (it is an answer, not the cavalry's own

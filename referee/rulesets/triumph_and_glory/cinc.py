@@ -1,18 +1,19 @@
 """Commanders-in-chief (5.61–5.63, BOR-KUTUZOV, BOR-NAPOLEON): command range is ``TGState.in_command_range``
 (5.61); CinCs move only in the CinC Movement Phase (5.62), Kutuzov 4 MP (his carriage, BOR-KUTUZOV), Napoleon
-a d10 rolled before he moves (BOR-NAPOLEON); an enemy unit entering a CinC's hex displaces him (5.63).
+a d10 rolled before he moves (BOR-NAPOLEON); an enemy unit entering a CinC's hex displaces him (5.63, in
+entering.py with everything else that entering a hex brings).
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
-from referee.engine.ruling import Error, Result, Roll, Ruling, illegal, legal, result, table_roll
+from referee.engine.ruling import Error, Roll, Ruling, illegal, legal, result, table_roll
 
 from .records import replace
 from . import movement
 from . import scenario_rules as sr
-from .board import Board
+from .entering import displace_cincs, nearest_friendly_hex   # 5.63 is part of entering a hex
 from .state import CINC, TGState
 
 def fixed_allowance(state: TGState, side: str) -> int | None:
@@ -66,33 +67,6 @@ def rule_cinc_move(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
     new_ts = replace(ts, ma={**ts.ma, side: ma}, mp_spent={**ts.mp_spent, side: spent + check.mp_spent})
     res = [result("moved", "5.62", leader.id, to=check.end)] if check.steps else []
     return legal("cinc_move", rules, rolls=rolls, results=res), replace(state, board=board, two_sided=new_ts)
-
-
-def nearest_friendly_hex(board: Board, leader_id: str) -> str | None:
-    """5.63: the hex of the nearest friendly combat unit (A-22: equal distances → the first in set-up order)."""
-    ldr = board.units[leader_id]
-    best: tuple[int, str] | None = None
-    for u in board.on_map_units():
-        if u.side == ldr.side:
-            d = board.grid.distance(ldr.hex, u.hex)  # type: ignore[arg-type]
-            if best is None or d < best[0]:
-                best = (d, u.hex)  # type: ignore[assignment]
-    return best[1] if best else None
-
-
-def displace_cincs(board: Board, entered: Iterable[str], mover_side: str) -> tuple[Board, list[Result]]:
-    """5.63: every enemy CinC in a hex an enemy unit entered moves at once onto the nearest friendly unit."""
-    results = []
-    for h in entered:
-        if h not in board.leaders_by_hex:          # the common case: no commander there
-            continue
-        for ldr in board.leaders_at(h):
-            if ldr.side != mover_side:
-                dest = nearest_friendly_hex(board, ldr.id)
-                if dest is not None and dest != h:
-                    board = board.place(ldr.id, dest)
-                    results.append(result("moved", "5.63", ldr.id, to=dest))
-    return board, results
 
 
 def _error(e: Any) -> Error:

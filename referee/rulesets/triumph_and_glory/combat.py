@@ -20,6 +20,7 @@ from referee.engine.ruling import Roll, Result, pass_fail_roll, result, table_ro
 
 from .board import Board
 from .disorder import Effect
+from .entering import enter
 from .rolls import PassRoll, TableRoll
 
 
@@ -212,8 +213,9 @@ def apply_effects(board: Board, effects: Sequence[Effect]) -> tuple[Board, list[
             extra = {"to": "withdrawn"} if e.effect == "routed" else {}
             out.append(result(e.effect, e.rule, e.unit, **extra))
         elif e.effect in ("retreated", "advanced") and e.to is not None:
-            board = board.place(e.unit, e.to)
+            board, displaced = enter(board, e.unit, e.to)          # 5.63 and the rest of entering a hex
             out.append(result(e.effect, e.rule, e.unit, to=e.to))
+            out += displaced
         else:
             out.append(result(e.effect, e.rule, e.unit))
     return board, out

@@ -21,11 +21,11 @@ from referee.engine.ruling import Error, Ruling, illegal, legal, result
 from .activation import DESTRUCTION
 from .board import Board, UnitState
 from .combat import engine_roll
+from .entering import barrier, enter
 from .records import replace
 from .rolls import PassRoll
 from .stacking import stacking_errors
 from .state import ACTIVATION, TGState
-from .terrain import column_of
 
 FIRE_OUT_MAX = 3          # BOR-5: 0–3 the fire is out
 VILLAGES = frozenset({"village"})
@@ -42,13 +42,7 @@ def _activation_error(state: TGState, side: str) -> Error | None:
 
 def _enterable(board: Board, unit: UnitState, frm: str, to: str) -> bool:
     """Could ``unit`` enter ``to`` from ``frm`` by normal movement (terrain, hexside, On Fire, stacking)?"""
-    if not board.on_map(to) or to in board.on_fire or board.has_enemy(to, unit.side):
-        return False
-    col, static, table = column_of(unit.kind), board.static, board.table
-    terrain = "rubble" if to in board.rubble else static.terrain(to)
-    if table.hex_cost(terrain, col).prohibited:
-        return False
-    if not board.bridge_intact(frm, to) and any(table.hexside_cost(f, col).prohibited for f in static.features(frm, to)):
+    if not board.on_map(to) or barrier(board, (unit,), frm, to) is not None:
         return False
     return not stacking_errors(tuple(board.friendly_units_at(to, unit.side)) + (unit,), board.rules)
 
@@ -89,8 +83,9 @@ def rule_burn_village(state: TGState, event: Mapping[str, Any], dice: EventDice)
         return illegal("burn_village", errors), state
     act = state.activation
     assert act is not None and to is not None
-    board = state.board.place(uid, to).set_marker("on_fire", village)
-    res = [result("moved", "BOR-5", uid, to=to), result("on_fire", "BOR-5", None, hex=village)]
+    board, displaced = enter(state.board, uid, to)
+    board = board.set_marker("on_fire", village)
+    res = [result("moved", "BOR-5", uid, to=to), *displaced, result("on_fire", "BOR-5", None, hex=village)]
     return (legal("burn_village", ["BOR-5"], results=res),
             replace(state, board=board, activation=replace(act, destruction_used=True)))
 

@@ -136,13 +136,33 @@ def rule(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Rul
         return illegal(type_, [blocked]), state
     ruling, new = RULES[type_](state, event, dice)
     if not ruling.legal or ruling.owes_roll:
-        return ruling, state
+        return cite_what_decided(ruling), state
     new, results = sequence.advance(new)
     if new.over and new.victory is not None:
         results = list(results) + morale_events.victory_results(new.victory)
     if results:
         ruling = replace(ruling, results=ruling.results + tuple(results))
-    return ruling, new
+    owed = sequence.rolls_owed(new)
+    if owed:                                         # 10.2 & co: what the sequence of play now requires
+        have = set(ruling.awaiting)
+        ruling = replace(ruling, awaiting=ruling.awaiting + tuple(a for a in owed if a not in have))
+    return cite_what_decided(ruling), new
+
+
+def cite_what_decided(ruling: Ruling) -> Ruling:
+    """A ruling cites every rule that decided it (issue 18, point 3), structurally: besides the rules the rule
+    function named, the rule of every result it produced (a CinC displaced by 5.63, a collapse by 10.5) and of
+    every roll's target and modifier.  Errors cite themselves (``illegal``); the acts a ruling says are owed
+    next carry their own rules in ``awaiting`` (they decide what comes next, not this act)."""
+    extra = [r.rule for r in ruling.results]
+    for roll in ruling.rolls:
+        if roll.base_rule:
+            extra.append(roll.base_rule)
+        extra += [m.rule for m in roll.modifiers]
+    have = ruling.rules
+    if not extra or all(x in have for x in extra):
+        return ruling
+    return replace(ruling, rules=tuple(dict.fromkeys(have + tuple(extra))))
 
 
 def _bad(rule_: str, code: str, message: str) -> Ruling:

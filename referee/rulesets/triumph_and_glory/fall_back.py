@@ -20,7 +20,7 @@ from .charge import is_heavy, is_light
 from .errors import RuleError
 from .rolls import PassRoll
 from .stacking import stacking_errors_entering
-from .terrain import column_of
+from .entering import barrier
 from .zoc import zoc_sources
 
 __all__ = ["is_horse_artillery", "is_skirmisher", "may_fall_back", "fall_back_errors", "fall_back_check_needed",
@@ -75,15 +75,10 @@ def fall_back_errors(board: Board, unit: UnitState, path: Sequence[str], attacke
     errors: list[RuleError] = []
     route = (unit.hex, *path)
     shockers = {a.id for a in attackers}
-    col = column_of(unit.kind)
     for i, (a, b) in enumerate(zip(route, route[1:])):
         if not board.grid.adjacent(a, b):
             return errors + [RuleError("9.31", "fall_back_path", f"{b} is not next to {a}")]
-        blocked = (board.has_enemy(b, unit.side) or b in board.on_fire
-                   or board.table.hex_cost(board.static.terrain(b), col).prohibited
-                   or (not board.bridge_intact(a, b)
-                       and any(board.table.hexside_cost(f, col).prohibited for f in board.static.features(a, b))))
-        if blocked:
+        if barrier(board, (unit,), a, b) is not None:
             errors.append(RuleError("9.31", "fall_back_blocked", f"{name} may not enter {b}"))
             continue
         sources = zoc_sources(board, b, unit.side)

@@ -22,7 +22,7 @@ from .destruction import destruction_actions
 from .fire_events import counter_battery_actions, fire_actions
 from .morale_events import rally_actions
 from .owed import advance_choices
-from .retreat import legal_retreats, retreat_steps
+from .retreat import legal_retreats, options_of, retreat_steps
 from .shock import frontal_enemy_hexes
 from .shock_events import reaction_fire_actions
 from .charge_events import charge_declarations, leave_square_actions, optional_charge_actions, owed_charge_actions
@@ -234,7 +234,7 @@ def combat_actions(state: TGState) -> list[dict[str, Any]]:
         r = c.retreats[0]
         uid = board.stacks[r.hex][0]
         return [{"type": "retreat", "side": r.side, "unit": uid, "to": list(s.path)}
-                for s in legal_retreats(retreat_steps(board, r.hex, r.sources)) if s.path]
+                for s in legal_retreats(retreat_steps(board, r.hex, r.sources), options_of(board)) if s.path]
     if c.advances:
         a = c.advances[0]
         return [{"type": "advance", "side": a.side, "units": units, "to": a.into} for units in advance_choices(board, a)]

@@ -18,6 +18,7 @@ from .records import replace
 from . import morale as mo
 from . import victory as vc
 from .combat import apply_effects, engine_roll
+from .entering import enter
 from .disorder import RECOVERY
 from .fire_events import activation_error
 from .state import MORALE, TGState
@@ -134,8 +135,9 @@ def rule_recovery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> 
         return (legal("recovery", ["10.2", "10.3"], rolls=[roll],
                       results=[result("recovered", "10.2", uid, to=None)]), replace(state, recovery_owed=owed))
     status = "disordered" if getattr(u.defn, "back", None) is not None and "no_back" not in u.flags else "good"
-    board = board.place(uid, to, status=status)
-    return (legal("recovery", ["10.2", "10.3"], rolls=[roll], results=[result("recovered", "10.2", uid, to=to)]),
+    board, displaced = enter(board, uid, to, status=status)
+    return (legal("recovery", ["10.2", "10.3"], rolls=[roll],
+                  results=[result("recovered", "10.2", uid, to=to), *displaced]),
             replace(state, board=board, recovery_owed=owed))
 
 

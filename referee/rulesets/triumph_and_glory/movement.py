@@ -68,7 +68,7 @@ from .board import Board, UnitState
 from .errors import RuleError
 from .records import fast_init
 from .facing import facing_error, required_facing
-from .stacking import stacking_errors_entering
+from .stacking import stack_after_entering, stacking_errors_entering, stacking_rules
 from .terrain import Cost, column_of
 from .zoc import in_enemy_frontal_zoc, in_enemy_zoc
 
@@ -549,6 +549,7 @@ def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None
         return result([_err("9.85", "square_move", "a unit in square moves one hex of cost 2 or less, never "
                                                    "from or into an enemy ZOC")], steps)
     errors = _end_errors(plan, end, facing) if steps or facing is not None else []
+    rules.extend(_end_rules(plan, end, facing))
     if errors:
         rules.extend(e.rule for e in errors)
         return result(errors, steps, end)
@@ -556,6 +557,24 @@ def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None
     if disorders_at is not None and not unit.disordered:
         effects.append(Effect(unit_id, "disordered", "7.21", disorders_at))
     return result([], steps, end, effects, stopped, minimum)
+
+
+def _end_rules(plan: _Plan, end: str | None, facing: int | None) -> list[str]:
+    """The rules the end of the move was judged by, passed or not (issue 18, point 3): the stacking rules when the
+    unit ends with friends (6.21, BOR-STACK ...), 6.11 when it takes their facing, 6.12 when its facing changes."""
+    board, unit = plan.board, plan.unit
+    if end is None or plan.leader:
+        return []
+    out: list[str] = []
+    if end != plan.start and board.stacks.get(end):
+        stack = stack_after_entering(board, unit, end)
+        out += stacking_rules(stack, board.rules)
+        if len(stack) > 1 and required_facing(board, unit, end) is not None:
+            out.append("6.11")
+    final = facing if facing is not None else (required_facing(board, unit, end) if end != plan.start else None)
+    if final is not None and final != unit.facing:
+        out.append("6.12")
+    return out
 
 
 def _end_errors(plan: _Plan, end: str | None, facing: int | None) -> list[RuleError]:

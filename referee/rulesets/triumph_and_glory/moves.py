@@ -14,7 +14,7 @@ from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal, resul
 from .records import replace
 from . import movement
 from . import scenario_rules as sr
-from .cinc import displace_cincs
+from .entering import entered
 from .facing import facing_error, shared_facing_errors
 from .orders import acting_status
 from .reserve import needs_check
@@ -117,7 +117,7 @@ def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
     if not check.legal:
         return illegal("move", [to_error(e) for e in check.errors], check.rules), state
     board = movement.apply_move(state.board, check)
-    board, displaced = displace_cincs(board, check.path, side)
+    board, displaced = entered(board, check.path, side)    # 5.63: every hex entered, passed through or not
     results = [result(e.effect, e.rule, e.unit, **({"hex": e.hex} if e.hex else {})) for e in check.effects]
     results += displaced
     owed = act.checks_owed

@@ -46,7 +46,7 @@ def owe_retreat(board: Board, combat: Combat, hex_id: str, sources: Sequence[str
     side = board.side_at(hex_id)
     if side is None:
         return board, combat, []
-    steps = rt.legal_retreats(rt.retreat_steps(board, hex_id, sources))
+    steps = rt.legal_retreats(rt.retreat_steps(board, hex_id, sources), rt.options_of(board))
     if all(s.kind in FORCED for s in steps):
         effects = rt.retreat_effects(board, hex_id, steps[0], rule)
         board, res = apply_effects(board, effects)
@@ -181,7 +181,7 @@ def rule_retreat(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     errors = rt.retreat_errors(board, r.hex, path, r.sources)
     if errors:
         return illegal("retreat", [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]), state
-    step = next(s for s in rt.legal_retreats(rt.retreat_steps(board, r.hex, r.sources))
+    step = next(s for s in rt.legal_retreats(rt.retreat_steps(board, r.hex, r.sources), rt.options_of(board))
                 if s.path == path or (len(path) == 1 and s.to == path[0]))
     effects = rt.retreat_effects(board, r.hex, step, r.rule)
     board, results = apply_effects(board, effects)

@@ -119,24 +119,49 @@ def rule_cohesion_check(state: TGState, event: Mapping[str, Any], dice: EventDic
     side, uid = event["side"], event["unit"]
     act = state.activation
     if act is None or not act.reserve or uid not in act.checks_owed:
-        return illegal("cohesion_check", [Error("5.54", "no_check_owed", f"no cohesion check is owed by {uid}",
-                                                alternatives=tuple(act.checks_owed) if act else ())]), state
+        return illegal("cohesion_check", [no_check_owed(act, uid)]), state
     u = state.unit(uid)
     if u.side != side:
         return illegal("cohesion_check", [Error("5.54", "not_your_unit", f"{uid} is not {side}'s")]), state
-    natural = dice.roll("roll", "cohesion_check")
-    roll = disorder_check_roll(u, natural)
-    if natural is None:
-        return legal("cohesion_check", ["5.54"], rolls=[roll]), state
-    owed = tuple(x for x in act.checks_owed if x != uid)
     board = state.board
+    here, roller = checking_units(board, act, u)
+    natural = dice.roll("roll", "cohesion_check")
+    roll = disorder_check_roll(roller, natural)
+    rules = ["5.54"] + (["6.23"] if board.rules.reserve_check == "stack" else [])
+    if natural is None:
+        return legal("cohesion_check", rules, rolls=[roll]), state
+    owed = tuple(x for x in act.checks_owed if x not in here)
     results = []
     if not roll.passed:
-        board, res = failed_check(board, u, board.rules.militia_alone)
-        results.append(res)
-    rules = ["5.54"] + [r.rule for r in results if r.rule != "5.54"]
+        for x in here:
+            board, res = failed_check(board, board.units[x], board.rules.militia_alone)
+            results.append(res)
+    rules += [r.rule for r in results if r.rule not in rules]
     return (legal("cohesion_check", rules, rolls=[roll], results=results),
             replace(state, board=board, activation=replace(act, checks_owed=owed)))
+
+
+def checking_units(board: Board, act: Activation, unit: UnitState) -> tuple[tuple[str, ...], UnitState]:
+    """Who a reserve check covers and whose cohesion it is rolled on: the unit itself (5.54, default), or —
+    option ``reserve_check: stack`` (6.23) — every unit of its hex that owes a check, on the cohesion of the
+    hex's top infantry/cavalry unit."""
+    if board.rules.reserve_check != "stack" or unit.hex is None:
+        return (unit.id,), unit
+    here = tuple(x for x in act.checks_owed if board.units[x].hex == unit.hex)
+    top = next((x for x in board.stack(unit.hex) if x.kind in ("infantry", "cavalry")), unit)
+    return here, top
+
+
+def no_check_owed(act: Activation | None, uid: str) -> Error:
+    """Nobody owes this check, under the rule that says who checks: in the Reserve Phase 5.56 ("units that did
+    not move, and artillery that did not fire, do not check"); elsewhere only fire and shock owe checks (8.5,
+    8.8, 9.62, 9.65 — cited as 9.62, the shock's)."""
+    owed = tuple(act.checks_owed) if act else ()
+    if act is not None and act.reserve:
+        return Error("5.56", "no_check_owed", f"no cohesion check is owed by {uid}: in the Reserve Phase only a "
+                     "non-artillery unit that moved (5.54) or artillery that fired (5.55) checks", alternatives=owed)
+    return Error("9.62", "no_check_owed", f"no cohesion check is owed by {uid}: only fire (8.5, 8.8), a shock "
+                 "result (9.62) or a retreat through the unit (9.65) owes one", alternatives=owed)
 
 
 def owed_check_awaiting(act: Activation) -> list[Awaiting]:

@@ -9,12 +9,14 @@ happens to units that cannot (9.63, 9.66).  Main digest §8.3, gaps §5 (8.5) an
   hex than the old one (``RetreatOptions.away_from_every``; False = farther from at least one, nearer none).
   No such hex → the retreat is blocked → destroyed.
 * [9.63] a hex with an enemy combat unit, a hex or hexside the unit may not enter (movement table ``P``, an On
-  Fire hex BOR-5, a river without an intact bridge) → **destroyed**; a hex in the **front of an enemy unit**
-  → the unit **routs** (9.66) — engine default (``friends_before_rout``): such a hex is used only when no
-  friendly hex is open, since 9.63's "enter friends only if no other path" cannot mean "rout rather than join
-  friends".
-* 9.64 a friendly hex only when no empty hex is available, stacking limits respected; the retreating units
-  take the facing of the units there.
+  Fire hex BOR-5, a river without an intact bridge; ``entering.barrier``) → **destroyed**; a hex in the **front
+  of an enemy unit** → the unit **routs** (9.66).
+* 9.63/9.64 a friendly hex only "when there is no other retreat path" (seed: «за исключением случаев, когда нет
+  других путей для Отступления»), stacking limits respected; the retreating units take the facing of the units
+  there.  Default (option ``retreat_into_friends: last``, the seed's words): a hex in an enemy front is a path
+  — the owner may take it, and the unit routs — so friends are entered only when neither an empty hex nor an
+  enemy front hex is open.  Option ``retreat_into_friends: before_rout`` (``RetreatOptions.friends_before_rout``,
+  the earlier engine default): a friendly hex is taken before a hex that routs.
 * 9.65 if the only way leads into friends where stacking would break, the retreat goes one hex further through
   them; every friendly unit passed through takes a cohesion check (fail → Disordered; already Disordered →
   rout).  Repeated while needed.
@@ -27,11 +29,11 @@ from typing import Literal, Sequence
 
 from .board import Board, UnitState
 from .disorder import ELIMINATED, WITHDRAWN, Effect, disorder_effect
+from .entering import barrier
 from .errors import RuleError
 from .facing import is_front, retreat_facing
 from .rolls import PassRoll
 from .stacking import stacking_errors
-from .terrain import column_of
 
 __all__ = ["RetreatOptions", "RetreatStep", "Kind", "retreat_check", "pass_through_check", "retreating_units",
            "retreat_steps", "legal_retreats", "retreat_errors", "retreat_effects", "pass_through_effect"]
@@ -45,10 +47,16 @@ _MAX_THROUGH = 3        # 9.65 repeats; three friendly hexes in a row is more th
 class RetreatOptions:
     """Engine defaults (main digest A-10; see module docstring)."""
     away_from_every: bool = True
-    friends_before_rout: bool = True
+    friends_before_rout: bool = False
 
 
 DEFAULT_OPTIONS = RetreatOptions()
+_BEFORE_ROUT = RetreatOptions(friends_before_rout=True)
+
+
+def options_of(board: Board) -> RetreatOptions:
+    """The scenario's reading of 9.63/9.64 (option ``retreat_into_friends``)."""
+    return _BEFORE_ROUT if board.rules.retreat_into_friends == "before_rout" else DEFAULT_OPTIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,23 +97,6 @@ def _away(board: Board, old: str, new: str, sources: Sequence[str], every: bool)
     return all(d(new, s) >= d(old, s) for s in sources) and any(d(new, s) > d(old, s) for s in sources)
 
 
-def _prohibited(board: Board, units: Sequence[UnitState], a: str, b: str) -> bool:
-    """[9.63]: may these units not enter ``b`` from ``a``?  Movement table ``P`` for any of them, an On Fire hex
-    (BOR-5), or a prohibited hexside that no intact bridge spans."""
-    if b in board.on_fire:
-        return True
-    table, static = board.table, board.static
-    terrain = "rubble" if b in board.rubble else static.terrain(b)
-    bridged = board.bridge_intact(a, b)
-    for u in units:
-        col = column_of(u.kind)
-        if table.hex_cost(terrain, col).prohibited:
-            return True
-        if not bridged and any(table.hexside_cost(f, col).prohibited for f in static.features(a, b)):
-            return True
-    return False
-
-
 def _in_enemy_front(board: Board, hex_id: str, side: str) -> bool:
     """[9.63]: is ``hex_id`` a front hex of an enemy combat unit?"""
     return any(u.side != side and is_front(board, u, hex_id, "zoc")
@@ -117,7 +108,7 @@ def _classify(board: Board, units: Sequence[UnitState], frm: str, to: str, sourc
     side = units[0].side
     path = path + (to,)
     lead = next((u for u in units if u.kind != "artillery"), units[0])
-    if board.has_enemy(to, side) or _prohibited(board, units, frm, to):
+    if barrier(board, units, frm, to) is not None:      # 9.63: an enemy unit, a prohibited hex or hexside
         return [RetreatStep(path, "destroyed", checks)]
     if _in_enemy_front(board, to, side):
         return [RetreatStep(path, "rout", checks)]
@@ -138,12 +129,13 @@ def _classify(board: Board, units: Sequence[UnitState], frm: str, to: str, sourc
 
 
 def retreat_steps(board: Board, hex_id: str, sources: Sequence[str],
-                  options: RetreatOptions = DEFAULT_OPTIONS) -> tuple[RetreatStep, ...]:
+                  options: RetreatOptions | None = None) -> tuple[RetreatStep, ...]:
     """Every way the stack in ``hex_id`` could retreat one hex away from ``sources`` (the attacking or firing
     hexes), classified ([9.63]–9.65).  Empty when no hex lies away from them (the retreat is blocked)."""
     units = retreating_units(board, hex_id)
     if not units:
         return ()
+    options = options or options_of(board)
     steps: list[RetreatStep] = []
     for n in board.neighbours(hex_id):
         if _away(board, hex_id, n, sources, options.away_from_every):
@@ -152,31 +144,41 @@ def retreat_steps(board: Board, hex_id: str, sources: Sequence[str],
 
 
 def legal_retreats(steps: Sequence[RetreatStep], options: RetreatOptions = DEFAULT_OPTIONS) -> tuple[RetreatStep, ...]:
-    """The retreats the owner may choose: those of the best kind available ([9.63], 9.64: an empty hex before
-    friends, friends before going through them, rout or destruction only when nothing else is open).  A blocked
-    retreat (no step at all) is one forced destruction."""
+    """The retreats the owner may choose: those of the best kind available ([9.63], 9.64: an empty hex — or, by
+    default, a hex in an enemy front, where the unit routs — before friends, friends before going through them,
+    destruction only when nothing else is open; with ``friends_before_rout`` the rout comes after going through
+    friends).  A blocked retreat (no step at all) is one forced destruction."""
     if not steps:
         return (RetreatStep((), "destroyed"),)
     tier = dict(_TIER)
     if not options.friends_before_rout:
         tier["rout"] = 0
-    best = min(tier[s.kind] for s in steps)
-    return tuple(s for s in steps if tier[s.kind] == best)
+
+    def rank(s: RetreatStep) -> int:          # a rout reached through friends (9.65) is no better than "through"
+        return max(tier[s.kind], tier["through"]) if len(s.path) > 1 else tier[s.kind]
+
+    best = min(rank(s) for s in steps)
+    return tuple(s for s in steps if rank(s) == best)
 
 
 def retreat_errors(board: Board, hex_id: str, to: str | Sequence[str], sources: Sequence[str],
-                   options: RetreatOptions = DEFAULT_OPTIONS) -> list[RuleError]:
-    """Is retreating the stack of ``hex_id`` to ``to`` (a hex, or the path through friends) legal?"""
+                   options: RetreatOptions | None = None) -> list[RuleError]:
+    """Is retreating the stack of ``hex_id`` to ``to`` (a hex, or the path through friends) legal?  The error
+    lists the allowed hexes, each with what it leads to when that is not a plain retreat."""
+    options = options or options_of(board)
     path = (to,) if isinstance(to, str) else tuple(to)
     legal = legal_retreats(retreat_steps(board, hex_id, sources, options), options)
     if any(s.path == path or (len(path) == 1 and s.to == path[0]) for s in legal):
         return []
     alternatives = tuple(dict.fromkeys(s.to for s in legal if s.to))
+    kinds = {s.to: s.kind for s in legal if s.to}
+    named = [h + {"rout": " (routs, 9.63)", "friendly": " (friends, 9.64)", "through": " (through friends, 9.65)",
+                  "destroyed": " (destroyed, 9.63)"}.get(kinds[h], "") for h in alternatives]
     kind = legal[0].kind
     rule = {"empty": "9.63", "friendly": "9.64", "through": "9.65", "rout": "9.63", "destroyed": "9.63"}[kind]
     return [RuleError(rule, "retreat_not_allowed",
                       f"the units in {hex_id} may not retreat to {'-'.join(path)}; allowed: "
-                      f"{', '.join(alternatives) or 'none (destroyed)'}", alternatives)]
+                      f"{', '.join(named) or 'none (destroyed)'}", alternatives)]
 
 
 def retreat_effects(board: Board, hex_id: str, step: RetreatStep, rule: str = "9.62") -> tuple[Effect, ...]:

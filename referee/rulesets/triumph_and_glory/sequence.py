@@ -10,12 +10,12 @@ The CinC Movement Phase is the last phase of the turn (gaps §1; the main digest
 from __future__ import annotations
 
 
-from referee.engine.ruling import Result, result
+from referee.engine.ruling import Awaiting, Result, result
 
 from .records import replace
-from . import activation, initiative, morale_events, orders
+from . import activation, initiative, morale_events, orders, scenario_rules
 from .board import Board
-from .state import (ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, OVER, RESERVE, SIDE_TURN,
+from .state import (ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, OVER, PHASES, RESERVE, SIDE_TURN,
                     SideOrders, Static, TGState, TwoSided)
 
 
@@ -25,7 +25,65 @@ def initial_state(static: Static, board: Board) -> TGState:
     state = TGState(static=static, board=board, turn=turn, phase=ORDERS,
                     orders={s: SideOrders() for s in static.sides})
     state = start_turn(state, turn, first=True)
+    phase = start.get("phase")
+    if phase is not None and phase != state.phase:
+        state = begin_at(state, str(phase))
     state, _ = advance(state)
+    return state
+
+
+# DESIGN §4 ``start: {turn, phase}``: every phase is a starting point.  What the skipped phases of that turn
+# would have decided is decided as if nobody did anything in them: no orders given (every group No Orders, no
+# barrage, no orders-delay roll), the initiative as the scenario says (option ``start_initiative``: a side, or
+# ``none``), else as BOR-INITIATIVE gives it, else nobody holds it (as after a tie, 4.0: every AM goes into the
+# cup, the two-sided phases begin with a ``go_first`` roll); no CGA declared and no first marker picked; an
+# Activation Phase skipped leaves its markers undrawn (their AGs count as having had an AM in the cup, 5.57).
+STARTS = {False: PHASES, True: (COMMAND, SIDE_TURN)}
+
+
+def start_errors(scenario) -> list[str]:  # type: ignore[no-untyped-def]
+    """The scenario's ``start`` and ``start_initiative`` must name a phase and a side this ruleset knows."""
+    start = scenario.start or {}
+    out = []
+    turns = scenario.turns
+    turn = start.get("turn", turns.first)
+    if not isinstance(turn, int) or not turns.first <= turn <= turns.last:
+        out.append(f"scenario.start.turn: {turn!r} is not a turn of the scenario ({turns.first}–{turns.last})")
+    schevardino = scenario_rules.parse(scenario).command_activation is not None
+    phase = start.get("phase")
+    allowed = STARTS[schevardino]
+    if phase is not None and phase not in allowed:
+        out.append(f"scenario.start.phase: {phase!r} is not a phase this scenario may begin at "
+                   f"({', '.join(allowed)})")
+    who = scenario.options.get("start_initiative")
+    sides = [s.name for s in scenario.sides]
+    if who is not None and who != "none" and who not in sides:
+        out.append(f"scenario.options.start_initiative: {who!r} is not a side ({', '.join(sides)}) or none")
+    return out
+
+
+def begin_at(state: TGState, phase: str) -> TGState:
+    """The state at the start of ``phase`` of the turn, the earlier phases decided as above."""
+    if state.rules.command_activation is not None:
+        if phase == SIDE_TURN:                        # Schevardino: no command chosen beyond those active
+            return replace(state, command_chosen=True)
+        raise ValueError(f"start.phase: {phase!r} is not a phase of this scenario")
+    target = PHASES.index(phase)
+    if target >= PHASES.index(INITIATIVE):            # 5.2x: no orders given, no delay roll
+        state = replace(state, orders={s: replace(o, given=True, delay="none") for s, o in state.orders.items()})
+        state = replace(state, phase=INITIATIVE)
+    if target >= PHASES.index(ACTIVATION):            # 4.0, 5.35: the initiative decided, no CGA, no first pick
+        who = state.static.scenario.options.get("start_initiative")
+        holder = initiative.automatic_initiative(state) if who is None else (None if who == "none" else str(who))
+        state = replace(state, initiative=holder, initiative_decided=True,
+                        cga_decided=frozenset(state.static.sides))
+        state = activation.fill_cup(state)
+    if target >= PHASES.index(RESERVE):               # the cup drawn out, nobody activated
+        state = replace(state, cup=(), phase=RESERVE, two_sided=TwoSided())
+    if target >= PHASES.index(MORALE):
+        state = replace(state, phase=MORALE, two_sided=None)
+    if target >= PHASES.index(CINC):                  # the Morale Phase as if it had nothing to do
+        state = _begin_cinc(replace(state, morale_started=True, recovery_owed=()))
     return state
 
 
@@ -53,6 +111,17 @@ def start_turn(state: TGState, turn: int, first: bool = False) -> TGState:
 def _cinc_sides(state: TGState) -> tuple[str, ...]:
     return tuple(s for s in state.static.sides
                  if (c := state.cinc_of(s)) is not None and c.hex is not None)
+
+
+def _begin_cinc(state: TGState) -> TGState:
+    """The CinC Movement Phase begins (or the turn ends when no CinC is on the map)."""
+    sides = _cinc_sides(state)
+    if not sides:
+        return end_turn(state)
+    order = sides if len(sides) == 1 else None    # one CinC on the map: nobody to go first against
+    leaders = [state.cinc_of(s).id for s in sides]  # type: ignore[union-attr]
+    board = activation.reset_activation_flags(state, leaders)   # the MP count starts afresh (5.62)
+    return replace(state, phase=CINC, two_sided=TwoSided(order=order), board=board)
 
 
 def end_turn(state: TGState) -> TGState:
@@ -97,13 +166,7 @@ def _next(state: TGState, results: list[Result]) -> TGState | None:
             return None
         state, res = morale_events.leave_morale(state)   # 10.4
         results.extend(res)
-        sides = _cinc_sides(state)
-        if not sides:
-            return end_turn(state)
-        order = sides if len(sides) == 1 else None    # one CinC on the map: nobody to go first against
-        leaders = [state.cinc_of(s).id for s in sides]  # type: ignore[union-attr]
-        board = activation.reset_activation_flags(state, leaders)   # the MP count starts afresh (5.62)
-        return replace(state, phase=CINC, two_sided=TwoSided(order=order), board=board)
+        return _begin_cinc(state)
     if p == CINC:
         ts = state.two_sided
         if ts is not None and ts.order is not None and ts.current is None:
@@ -139,3 +202,24 @@ def end_side_turn(state: TGState) -> TGState:
     if i + 1 < len(order):
         return activation.begin_side_turn(state, order[i + 1])
     return end_turn(replace(state, activation=None, side_turn=None))
+
+
+def rolls_owed(state: TGState) -> tuple[Awaiting, ...]:
+    """The rolls the sequence of play requires now, outside fire and shock (whose owed acts combat.py lists), each
+    for the side that rolls it, with its rule (issue 18, point 5): the orders delay of a side whose CinC rolls
+    (5.29), both sides' initiative rolls (4.0), one fire roll per burning village when the Destruction marker is
+    drawn (BOR-5, A-9), and one recovery roll per eligible unit in the Morale Phase (10.2)."""
+    p = state.phase
+    if p == ORDERS:
+        return tuple(Awaiting("orders_delay", side, "5.29") for side, o in state.orders.items() if o.delay == "owed")
+    if p == INITIATIVE:
+        if state.initiative_decided:
+            return ()
+        return tuple(Awaiting("initiative", side, "4.0") for side in state.static.sides)
+    if p == MORALE:
+        return tuple(Awaiting("recovery", state.unit(u).side, "10.2", u) for u in state.recovery_owed)
+    if p == ACTIVATION:
+        act = state.activation
+        if act is not None and act.fires_owed:
+            return tuple(Awaiting("fire_out", act.side, "BOR-5") for _ in act.fires_owed)
+    return ()

@@ -28,7 +28,7 @@ from .board import Board, RuleSwitches, UnitState
 from .errors import RuleError
 from .zoc import in_enemy_zoc
 
-__all__ = ["stacking_errors", "stacking_errors_entering", "enemy_hex_error", "stack_order_errors", "line_kind"]
+__all__ = ["stacking_errors", "stacking_errors_entering", "stacking_rules", "stack_after_entering", "enemy_hex_error", "stack_order_errors", "line_kind"]
 
 MAX_UNITS = 3          # 6.21
 MAX_ARTILLERY = 2      # 6.21
@@ -98,11 +98,36 @@ def stacking_errors(units: Sequence[UnitState], rules: RuleSwitches) -> list[Rul
     return errors
 
 
+def stacking_rules(units: Sequence[UnitState], rules: RuleSwitches) -> tuple[str, ...]:
+    """The rules a stacking check of ``units`` (one hex) applies, whether it passes or fails (issue 18, point 3):
+    6.21 for any stack of two or more, and the scenario's rule where it is the one that decides — BOR-STACK for an
+    all-artillery hex under its cap, BOR-MILITIA with a militia unit, BOR-ART-RESERVE for reserve batteries."""
+    units = [u for u in units if u.is_combat]
+    if len(units) <= 1:
+        return ()
+    out = ["6.21"]
+    art = [u for u in units if u.kind == "artillery"]
+    if rules.militia_alone and any("militia" in u.flags for u in units):
+        out.append("BOR-MILITIA")
+    if len(art) == len(units):
+        if all(u.overstack for u in art):
+            out.append("BOR-ART-RESERVE")
+        elif rules.artillery_cap != 6:
+            out.append("BOR-STACK")
+    return tuple(out)
+
+
 def enemy_hex_error(board: Board, unit: UnitState, hex_id: str) -> RuleError | None:
     """6.22 (7.32): a unit may never enter or pass through a hex holding an enemy combat unit."""
     if board.has_enemy(hex_id, unit.side):
         return RuleError("6.22", "enemy_occupied", f"{unit.defn.name} may not enter {hex_id}: enemy units there")
     return None
+
+
+def stack_after_entering(board: Board, unit: UnitState, hex_id: str) -> tuple[UnitState, ...]:
+    """The stack ``hex_id`` would hold with ``unit`` at its bottom (a battery that moves loses its allowance)."""
+    mover = unit.evolve(overstack=False) if unit.overstack else unit
+    return tuple(u for u in board.stack(hex_id) if u.id != unit.id) + (mover,)
 
 
 def stacking_errors_entering(board: Board, unit: UnitState, hex_id: str) -> list[RuleError]:

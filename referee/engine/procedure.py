@@ -1,0 +1,158 @@
+"""The procedure the engine owns: the pending decision, the dispatcher and its common guards, legal actions.
+
+A ruleset built on the framework says, for any state, which decision is pending — a :class:`Step`, like a
+Rally the Troops state with its ``prompt()``: the step's name, who must act, what to tell them, and the errors for
+an act out of turn.  The verbs (:mod:`referee.engine.verbs`) say in which steps they are allowed.  Everything
+common is then done here, once, for every ruleset:
+
+1. the game is over → ``game_over``;
+2. the event's type has no verb → ``unknown_event`` (the log reader's schema normally refuses it first);
+3. the verb is not allowed in the current step → the verb's ``not_now`` error, else the step's ``refusal``;
+4. the event's ``side`` may not act now → the step's ``wrong_side`` error;
+5. the verb rules; a refusal (:class:`~referee.engine.verbs.Illegal`) leaves the state as it was; a roll it
+   cannot do without (:class:`RollOwed`) is listed as owed and nothing changes — the replay engine then
+   waits for ``{"type": "roll"}`` events and rules on the completed event again.
+
+Legal actions are generic: the candidates every allowed verb lists, kept when the dispatcher rules them legal,
+so the list can never disagree with the rulings.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from referee.engine.dice import EventDice
+from referee.engine.references import check as check_names
+from referee.engine.ruling import Error, Roll, Ruling, illegal, legal
+from referee.engine.verbs import Illegal, Verbs
+
+OVER = "over"
+
+
+@dataclass(frozen=True)
+class Step:
+    """The decision pending in a game: the current step, who must act, and what may be done.
+
+    ``actors`` are the sides that may send an event now (empty when the game is over).  ``refusal`` is the
+    error an event gets whose verb is not allowed in this step; ``wrong_side`` the error for a side that may
+    not act (``{side}`` in its message is filled with the sender).  ``rule`` is the rule that says who acts.
+    """
+    name: str
+    prompt: str
+    actors: tuple[str, ...] = ()
+    rule: str = ""
+    refusal: Error | None = None
+    wrong_side: Error | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"step": self.name, "prompt": self.prompt, "actors": list(self.actors), "rule": self.rule}
+
+
+class RollOwed(Exception):
+    """A verb cannot go on without a roll the players have not sent yet (``dice: players``)."""
+
+    def __init__(self, roll: Roll, rules: tuple[str, ...] = ()) -> None:
+        super().__init__(roll.purpose)
+        self.roll = roll
+        self.rules = rules
+
+
+def need(dice: EventDice, slot: str, owed: Roll, rules: tuple[str, ...] = (), die: str = "d10") -> int:
+    """The natural roll in ``slot`` (the event's, or the referee's), or stop the verb with the roll owed.
+
+    ``owed`` is the roll as the ruling lists it while its ``natural`` is unknown (target, modifiers...)."""
+    value = dice.roll(slot, owed.purpose, die=die)
+    if value is None:
+        raise RollOwed(owed, rules)
+    return value
+
+
+StepOf = Callable[[Any], Step]
+
+
+def dispatch(verbs: Verbs, step_of: StepOf, state: Any, event: Mapping[str, Any],
+             dice: EventDice) -> tuple[Ruling, Any]:
+    """Rule on one event with the common guards; illegal → the same state back."""
+    type_ = event.get("type", "?")
+    step = step_of(state)
+    if step.name == OVER:
+        return illegal(type_, [Error(step.rule or "end", "game_over", "the game is over")]), state
+    verb = verbs.get(type_)
+    if verb is None:
+        return illegal(type_, [Error(step.rule or "events", "unknown_event",
+                                     f"no event '{type_}' in these rules")]), state
+    if not verb.allowed_in(step.name):
+        why = verb.not_now or step.refusal or Error(step.rule, "not_now", f"{type_} is not allowed now: {step.prompt}")
+        return illegal(type_, [why]), state
+    side = event.get("side")
+    if verb.actor and side is not None and step.actors and side not in step.actors:
+        bad = step.wrong_side or Error(step.rule, "wrong_side", "{side} may not act now")
+        return illegal(type_, [Error(bad.rule, bad.code, bad.message.replace("{side}", str(side)),
+                                     bad.alternatives)]), state
+    try:
+        return verb.handler(state, event, dice)
+    except Illegal as refused:
+        return illegal(type_, refused.errors), state
+    except RollOwed as owed:
+        return legal(type_, owed.rules or verb.rules, rolls=[owed.roll]), state
+
+
+class _ProbeDice(EventDice):
+    """Dice for trying a candidate: every roll is owed, so nothing is rolled and nothing is consumed."""
+
+    def __init__(self, event: Mapping[str, Any]) -> None:
+        super().__init__(event, None, 0)
+
+
+def legal_actions(verbs: Verbs, step_of: StepOf, state: Any) -> list[dict[str, Any]]:
+    """Every candidate of every verb allowed now that the dispatcher rules legal (rolls left to the dice)."""
+    step = step_of(state)
+    if step.name == OVER:
+        return []
+    out = []
+    for verb in verbs.allowed(step.name):
+        if verb.candidates is None:
+            continue
+        for event in verb.candidates(state):
+            if dispatch(verbs, step_of, state, event, _ProbeDice(event))[0].legal:
+                out.append(event)
+    return out
+
+
+class ProcedureRuleset:
+    """The :class:`referee.engine.ruleset.Ruleset` protocol, implemented once from a ruleset's parts.
+
+    A ruleset on the framework gives its id and name, its verbs, its ``step`` function (the pending decision),
+    its names (:class:`referee.engine.references.Names` per scenario), its event schema, initial state, view
+    and progress label.  The engine's replay calls only the protocol, so rulesets that implement it directly
+    (Triumph & Glory today) and rulesets built here run side by side.
+    """
+    id: str = ""
+    name: str = ""
+    verbs: Verbs
+
+    # --- what a ruleset on the framework supplies -------------------------------------------------------
+    def step(self, state: Any) -> Step:
+        raise NotImplementedError
+
+    def names(self, scenario: Any) -> Any:
+        raise NotImplementedError
+
+    # --- the protocol ----------------------------------------------------------------------------------
+    def rule(self, state: Any, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, Any]:
+        return dispatch(self.verbs, self.step, state, event, dice)
+
+    def legal_actions(self, state: Any) -> list[dict[str, Any]]:
+        return legal_actions(self.verbs, self.step, state)
+
+    def is_over(self, state: Any) -> bool:
+        return self.step(state).name == OVER
+
+    def decision(self, state: Any) -> dict[str, Any]:
+        """The pending decision as data: the step, who must act, the prompt, and the verbs it offers."""
+        step = self.step(state)
+        return {**step.to_dict(), "verbs": [v.type for v in self.verbs.allowed(step.name)] if step.name != OVER else []}
+
+    def check_references(self, scenario: Any, event: Mapping[str, Any]) -> list[tuple[str, str]]:
+        verb = self.verbs.get(event.get("type"))
+        return check_names(self.names(scenario), event, verb.refs if verb else {})

@@ -1,0 +1,115 @@
+"""Verbs: one function per event type, and the registry a ruleset declares them in.
+
+A verb reads like the rule it applies: it takes the state and the event, checks, and returns the change::
+
+    verbs = Verbs()
+
+    @verbs.verb("move", steps=("movement",), rules=("5.1",), refs={"unit": "unit", "path": "hexes"})
+    def move(state, event, dice):
+        if event["unit"] in state.moved:
+            refuse("5.1", "already_moved", "a unit moves once per Movement Phase")
+        ...
+        return legal("move", ["5.1", "5.2"], results=[...]), new_state
+
+Declared with it: the steps of the procedure it is allowed in (``None``: any step), the rules it applies (cited
+when the ruling has nothing more precise, e.g. while its roll is owed), the fields that name things in the
+scenario (the reference checks, :mod:`referee.engine.references`), whether the dispatcher checks the sending side
+(``actor``), and a ``candidates`` function that lists the events it might accept now (the generic legal-action
+listing keeps those the verb itself rules legal).
+
+A verb refuses with :func:`refuse` (or by raising :class:`Illegal` with several errors) from wherever the check
+is made, so helpers that check need no ``if bad: return bad, state`` preamble; it may also return an illegal
+ruling itself.  One error type, :class:`referee.engine.ruling.Error`, is used throughout.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Mapping, NoReturn
+
+from referee.engine.ruling import Error, Ruling
+
+#: A verb's signature: (state, event, dice) -> (ruling, new state).
+Handler = Callable[[Any, Mapping[str, Any], Any], tuple[Ruling, Any]]
+#: Lists the events a verb might accept in a state (without rolls).
+Candidates = Callable[[Any], Iterable[dict[str, Any]]]
+
+
+class Illegal(Exception):
+    """Raised by a verb (or a check it calls) to refuse the event: the state stays as it was."""
+
+    def __init__(self, *errors: Error) -> None:
+        if not errors:
+            raise ValueError("a refusal needs at least one error")
+        super().__init__("; ".join(e.message for e in errors))
+        self.errors = errors
+
+
+def refuse(rule: str, code: str, message: str, alternatives: Iterable[Any] | None = None) -> NoReturn:
+    """Refuse the event being ruled on, citing the rule that forbids it."""
+    raise Illegal(Error(rule, code, message, None if alternatives is None else tuple(alternatives)))
+
+
+def check(error: Error | None) -> None:
+    """Refuse with ``error`` if a pure rule function returned one (rule functions return ``Error | None``)."""
+    if error is not None:
+        raise Illegal(error)
+
+
+@dataclass(frozen=True)
+class Verb:
+    type: str
+    handler: Handler
+    steps: frozenset[str] | None = None          # None: allowed in every step
+    rules: tuple[str, ...] = ()
+    refs: Mapping[str, Any] = field(default_factory=dict)
+    actor: bool = True                           # the dispatcher checks the sending side against the step's
+    candidates: Candidates | None = None
+    #: the error when the verb is not allowed now, if more precise than the step's (e.g. "chosen before play")
+    not_now: Error | None = None
+
+    def allowed_in(self, step: str) -> bool:
+        return self.steps is None or step in self.steps
+
+
+class Verbs:
+    """The registry of a ruleset's verbs, in declaration order."""
+
+    def __init__(self) -> None:
+        self._verbs: dict[str, Verb] = {}
+
+    def verb(self, type_: str, *, steps: Iterable[str] | None = None, rules: Iterable[str] = (),
+             refs: Mapping[str, Any] | None = None, actor: bool = True,
+             not_now: Error | None = None) -> Callable[[Handler], Handler]:
+        """Declare the function below as the verb for events of ``type_``."""
+        def register(handler: Handler) -> Handler:
+            if type_ in self._verbs:
+                raise ValueError(f"verb '{type_}' declared twice")
+            self._verbs[type_] = Verb(type=type_, handler=handler,
+                                      steps=None if steps is None else frozenset(steps), rules=tuple(rules),
+                                      refs=dict(refs or {}), actor=actor, not_now=not_now)
+            return handler
+        return register
+
+    def candidates(self, type_: str) -> Callable[[Candidates], Candidates]:
+        """Declare the function below as the candidate list of verb ``type_`` (declared before it)."""
+        def register(fn: Candidates) -> Candidates:
+            v = self._verbs[type_]
+            self._verbs[type_] = Verb(**{**v.__dict__, "candidates": fn})
+            return fn
+        return register
+
+    def get(self, type_: str) -> Verb | None:
+        return self._verbs.get(type_)
+
+    def __iter__(self) -> Iterator[Verb]:
+        return iter(self._verbs.values())
+
+    def __contains__(self, type_: object) -> bool:
+        return type_ in self._verbs
+
+    def types(self) -> list[str]:
+        return list(self._verbs)
+
+    def allowed(self, step: str) -> list[Verb]:
+        """The verbs the procedure allows in ``step``, in declaration order."""
+        return [v for v in self._verbs.values() if v.allowed_in(step)]

@@ -1,0 +1,180 @@
+"""Play by e-mail: a game sent as one ``.vlog`` per turn, each begun where the last one ended.
+
+In VASSAL a player loads the opponent's log, steps through it, and begins a new logfile: the new file's
+starting position (``begin_save ... end_save``) is the board as the last file left it.  ``read_parts`` reads
+the files of one game in order and rules each new part only -- its own steps, on the state the earlier parts
+left -- after checking that it starts from the position the last one ended on.  Positions are compared in
+the game's terms: every unit's hex (or box) and facing, as the module's grid names them.  A part that starts
+from an earlier position of the previous one *rewinds* it (the sentence says from which step); one that
+starts from a position the previous part never had *forks* the game (the sentence names the first units that
+differ and where each file has them).
+
+``board_position`` gives the same position from a hosted game's stored events, for the service's turn upload
+(``referee/service/pbem.py``): the referee's state, except that a move the referee ruled illegal still left the
+piece where the player dropped it, since VASSAL keeps it there.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from modulebuilder.vassal.errors import VassalFileError
+from modulebuilder.vassal.facing import facing_hour
+from modulebuilder.vassal.modulefile import ModuleData, read_module, read_moduledata
+from modulebuilder.vassal.savefile import GameFile, PieceInfo, read_game
+
+from .jsonlog import Log
+from .problems import InputError
+from .vassal_board import BoardGeometry, from_build_file, from_scenario, module_build_file
+from .vassal_events import FACING_PROPERTY, Reading, read_events
+from .vassal_steps import facts
+
+Place = tuple[str | None, int | None]          # (hex or box, facing clock hour)
+Position = dict[str, Place]                    # unit id -> place
+SHOWN = 3                                      # units named in a fork's sentence
+
+
+@dataclass(frozen=True)
+class Part:
+    label: str
+    game: GameFile
+    origin: ModuleData | None
+
+
+def read_parts(paths: Sequence[Path], module: Path | None = None) -> Log:
+    """One game from its turn files, in order: each part's steps ruled on the state the earlier ones left."""
+    from .vassal import read_vassal, same_game, to_log
+    if not paths:
+        raise InputError(["give at least one .vlog"])
+    first = read_vassal(paths[0], module)              # the scenario, module checks and the first part's events
+    scenario = first.scenario
+    mod_label = module.name if module is not None else "the module"
+    try:
+        board = from_build_file(module_build_file(module, mod_label), mod_label) if module else \
+            from_scenario(scenario)
+        parts = [Part(p.name, read_game(p, what=p.name), read_moduledata(p, p.name)) for p in paths]
+        warnings = list(first.warnings)
+        if module is not None:
+            given = read_module(module)
+            for part in parts[1:]:
+                warnings += same_game(part.label, part.origin, given, mod_label)
+    except VassalFileError as e:
+        raise InputError([str(e)]) from None
+    problems = [sentence for prev, part in zip(parts, parts[1:])
+                if (sentence := _same_module(prev, part)) is not None]
+    orientation = scenario.map.grid.orientation
+    for prev, part in zip(parts, parts[1:]):
+        sentence = continues(prev.label, positions(prev.game, board, orientation), part.label,
+                             position(part.game.pieces().values(), board, orientation), _names(scenario))
+        if sentence is not None:
+            problems.append(sentence)
+    if problems:
+        raise InputError(problems)
+    reading = Reading()
+    for part in parts:
+        one = read_events(facts(part.game), scenario, board)
+        for r in one.events:
+            if r.event.get("type") == "unreadable":
+                r.event["log"] = part.label
+        reading.events += one.events
+        reading.notes += [f"{part.label} {n}" for n in one.notes]
+        reading.problems += [f"{part.label} {p}" for p in one.problems]
+    log = to_log(reading, scenario)
+    log.warnings.extend(warnings)
+    return log
+
+
+def _same_module(prev: Part, part: Part) -> str | None:
+    if prev.origin and part.origin and prev.origin.name != part.origin.name:
+        return (f"{part.label} is a game of {part.origin}, but {prev.label} is a game of {prev.origin}: they are "
+                "not turns of one game")
+    return None
+
+
+def _names(scenario: Any) -> Mapping[str, str]:
+    return {u.id: u.name for u in list(scenario.counters.units) + list(scenario.counters.leaders)}
+
+
+# --------------------------------------------------------------------------------------------- positions
+
+def place(piece: PieceInfo, board: BoardGeometry, orientation: str) -> Place:
+    loc = board.locate(piece.map, piece.x, piece.y)
+    value = piece.get(FACING_PROPERTY)
+    facing = facing_hour(orientation, int(value) - 1) if value and value.isdigit() else None
+    return (loc.hex or loc.box or loc.where, facing)
+
+
+def position(pieces: Iterable[PieceInfo], board: BoardGeometry, orientation: str) -> Position:
+    return {p.unit_id: place(p, board, orientation) for p in pieces if p.unit_id}
+
+
+def positions(game: GameFile, board: BoardGeometry, orientation: str) -> list[Position]:
+    """The position at the start of a file and after each of its steps (index = step number)."""
+    out = [position(game.pieces().values(), board, orientation)]
+    out += [position(pieces.values(), board, orientation) for _, pieces in game.replay()]
+    return out
+
+
+def continues(prev_label: str, prev: Sequence[Position], label: str, start: Position,
+              names: Mapping[str, str]) -> str | None:
+    """None when ``start`` is where the previous part ended; else the sentence saying where it starts."""
+    end = len(prev) - 1
+    if start == prev[end]:
+        return None
+    earlier = [i for i in range(end - 1, -1, -1) if prev[i] == start]
+    if earlier:
+        k = earlier[0]
+        where = "its start" if k == 0 else f"step {k}"
+        return (f"{label} starts from the position of {prev_label} at {where}, not where it ended (step {end}): "
+                f"it rewinds {'step' if end - k == 1 else 'steps'} {k + 1}{'' if end - k == 1 else f'-{end}'}")
+    return forks(prev_label, prev[end], end, label, start, names)
+
+
+def forks(prev_label: str, ended: Position, end: int, label: str, start: Position,
+          names: Mapping[str, str]) -> str:
+    differ = sorted(u for u in set(ended) | set(start) if ended.get(u) != start.get(u))
+    shown = "; ".join(f"{names.get(u, u)} is {_say(ended.get(u))} there and {_say(start.get(u))} here"
+                      for u in differ[:SHOWN])
+    more = f" (and {len(differ) - SHOWN} more units)" if len(differ) > SHOWN else ""
+    return (f"{label} does not start where {prev_label} ended (step {end}), nor from any earlier position of "
+            f"it: it forks the game. {shown}{more}")
+
+
+def _say(p: Place | None) -> str:
+    if p is None:
+        return "not on the board"
+    where, facing = p
+    return f"on {where}" + (f" facing {facing}" if facing is not None else "")
+
+
+# --------------------------------------------------------------------------------------------- hosted games
+
+BOARD_MOVES = ("move", "cinc_move", "face")
+
+
+def board_position(ruleset_state: Any, stored: Iterable[tuple[Mapping[str, Any], Mapping[str, Any]]],
+                   cincs: Mapping[str, str]) -> Position:
+    """The board a hosted game's players have: the referee's units (hex, facing) after the stored events,
+    except where a move or turn the referee ruled illegal left a piece where the player dropped it."""
+    board = getattr(ruleset_state, "board", None)
+    units = getattr(board, "units", {})
+    out: Position = {uid: (u.hex if u.hex is not None else getattr(u, "box", None), getattr(u, "facing", None))
+                     for uid, u in units.items()}
+    dropped: Position = {}
+    for event, ruling in stored:
+        uid = event.get("unit") or (cincs.get(event.get("side", "")) if event.get("type") == "cinc_move" else None)
+        if uid is None or event.get("type") not in BOARD_MOVES:
+            continue
+        if ruling.get("verdict") == "illegal":
+            hex_, facing = dropped.get(uid, out.get(uid, (None, None)))
+            path = event.get("path") or []
+            dropped[uid] = (path[-1] if path else hex_, event.get("facing", facing))
+        else:
+            dropped.pop(uid, None)          # moved legally since: the referee's place is the board's again
+    return {**out, **dropped}
+
+
+def on_hexes(p: Position) -> Position:
+    """The units of a position that stand on a map hex (boxes are the referee's business, not the board's)."""
+    return {u: pl for u, pl in p.items() if pl[0] is not None and pl[0].isdigit()}
