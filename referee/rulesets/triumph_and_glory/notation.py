@@ -9,8 +9,8 @@ names, and the completion of VASSAL board moves -- the ruleset's side of the log
 * Draws from the module's cup (docs/vassal-module.md): the drawn AM's ``AG`` property is the marker drawn,
   or its ``MarkerId`` for the special AMs (``murat``, ``destruction``, ``barrage-french`` -> ``barrage:French``).
 * Completion, against the state just before the event is ruled: an AM taken from the cup in the Initiative
-  Phase, once the initiative is decided, is the holder's first marker (4.0, 5.32 step 3), else a draw; a dragged unit's path is the cheapest legal
-  path (``movement.cheapest_path``) in the first of normal / limited / extended movement that reaches the
+  Phase, once the initiative is decided, is the holder's first marker (4.0, 5.32 step 3), else a draw; a
+  dragged unit's path is the cheapest legal path (``movement.cheapest_path``) in the first of normal / limited / extended movement that reaches the
   hex, else the cheapest ignoring movement points, else the straight line, so that the ruling says why the
   move is illegal; ``!first viii-corps`` with no side typed is the marker of the side holding the initiative
   (4.0: the holder picks the first marker); ``!end`` with no side typed or announced ends the activation in
@@ -58,7 +58,8 @@ def _counter_charge(t: Tokens) -> Meaning:
     roll = t.roll()
     aim = t.arrow_hexes(required=False)
     roll = roll or t.roll()
-    return t.declared({"type": "counter_charge", **_side(side), "unit": unit, **({"at": aim[0]} if aim else {}), **roll})
+    at = {"at": aim[0]} if aim else {}
+    return t.declared({"type": "counter_charge", **_side(side), "unit": unit, **at, **roll})
 
 
 def _orders(t: Tokens) -> Meaning:
