@@ -120,3 +120,40 @@ def length_argument(*, positive: bool = True, what: str = "length") -> Callable[
             raise argparse.ArgumentTypeError(str(exc)) from None
     convert.__name__ = what.replace(" ", "_")    # argparse names the type in some messages
     return convert
+
+
+class ScreenSize:
+    """A size for screen images (a VASSAL module's counters): a length, drawn at the scale the map is
+    printed at, or a number of pixels written ``60px``."""
+    __slots__ = ("text", "pixels", "inches")
+
+    def __init__(self, text: str, *, what: str = "size"):
+        self.text = text.strip()
+        if self.text.lower().endswith("px"):
+            digits = self.text[:-2].strip()
+            if not digits.isdigit() or int(digits) == 0:
+                raise LengthError(f"{what} {text!r}: pixels are a whole number more than 0, like 60px")
+            self.pixels: int | None = int(digits)
+            self.inches: Fraction | None = None
+        else:
+            self.pixels, self.inches = None, positive_length(self.text, what=what)
+
+    def in_pixels(self, pixels_per_inch: Fraction | float) -> int:
+        if self.pixels is not None:
+            return self.pixels
+        assert self.inches is not None
+        return to_pixels(self.inches, Fraction(pixels_per_inch).limit_denominator(1_000_000))
+
+    def __repr__(self) -> str:
+        return f"ScreenSize({self.text!r})"
+
+
+def screen_size_argument(*, what: str = "size") -> Callable[[str], ScreenSize]:
+    """An ``argparse`` ``type=`` for a screen size: ``5/8``, ``16mm`` or ``60px``."""
+    def convert(text: str) -> ScreenSize:
+        try:
+            return ScreenSize(text, what=what)
+        except LengthError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    convert.__name__ = what.replace(" ", "_")
+    return convert

@@ -11,7 +11,7 @@ from typing import Any, Literal, Mapping
 
 Orientation = Literal["pointy", "flat"]
 Shift = Literal["even", "odd"]
-Kind = Literal["infantry", "cavalry", "artillery"]
+Kind = str                           # a unit type the ruleset or the game declares (infantry, armor, ...)
 CavType = Literal["L", "H", "C"]
 Status = Literal["good", "disordered"]
 Formation = Literal["normal", "shaken", "broken", "hedgehog", "open_order", "column"]
@@ -32,6 +32,50 @@ def _freeze(v: Any) -> Any:
         return frozen_mapping(v)
     if isinstance(v, (list, tuple)):
         return tuple(_freeze(x) for x in v)
+    return v
+
+
+class Values(Mapping[str, Any]):
+    """A small read-only mapping that, unlike ``MappingProxyType``, hashes and pickles: a unit's game fields
+    travel to the render workers and units are dict keys.  Nested lists become tuples, mappings Values."""
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[str, Any] | None = None):
+        object.__setattr__(self, "_items", tuple((k, _hashable(v)) for k, v in (items or {}).items()))
+
+    def __getitem__(self, key: str) -> Any:
+        for k, v in self._items:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+    def __iter__(self) -> Any:
+        return (k for k, _ in self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._items))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and dict(self._items) == dict(other)
+
+    def __repr__(self) -> str:
+        return f"Values({dict(self._items)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Values, (dict(self._items),))
+
+
+NO_VALUES = Values()
+
+
+def _hashable(v: Any) -> Any:
+    if isinstance(v, Mapping):
+        return v if isinstance(v, Values) else Values(v)
+    if isinstance(v, (list, tuple)):
+        return tuple(_hashable(x) for x in v)
     return v
 
 
@@ -88,6 +132,10 @@ class Unit:
     source: str = field(default="", compare=False)   # "file:line" of its definition, for messages
     size: int = 1                    # hexes the counter covers (Musket & Pike two-hex units: 2)
     short_name: str | None = None    # printed instead of ``name`` when that does not fit legibly
+    count: int = 1                   # how many of this counter the sheets print
+    echelon: str | None = None       # NATO size: team, squad, section, platoon, company, battalion, ... army
+    fields: Values = NO_VALUES       # fields its ruleset or game declares beyond these (attack, defence, ...)
+    back_fields: Values = NO_VALUES  # their values on the back (``back:``), where they differ
 
     # Convenience accessors for the good-order values the rules mostly read.
     @property
@@ -130,6 +178,8 @@ class Leader:
     flags: frozenset[str] = frozenset()
     source: str = field(default="", compare=False)   # provenance, not part of the value
     short_name: str | None = None    # printed instead of ``name`` when that does not fit legibly
+    count: int = 1                   # how many of this counter the sheets print
+    fields: Values = NO_VALUES       # fields its ruleset declares beyond these
 
 
 @dataclass(frozen=True)
@@ -224,6 +274,42 @@ class MapDef:
         return tuple(s.feature for s in self.hexsides if frozenset(s.hexes) == key)
 
 
+# --------------------------------------------------------------------------------------------- game
+
+@dataclass(frozen=True)
+class SideStyle:
+    colour: str | None = None        # "#rrggbb"
+    text_colour: str | None = None
+
+
+@dataclass(frozen=True)
+class UnitType:
+    id: str                          # the kind as units write it (armor)
+    name: str = ""                   # for charts and the order of battle (Armor)
+    symbol: str | None = None        # NATO symbol: a type name or an APP-6 / 2525 id; None = the id
+
+
+@dataclass(frozen=True)
+class Factor:
+    id: str                          # the field as units write it (attack)
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class GameDef:
+    """What a game declares for all its scenarios (a game file, or ``game:`` inline in the scenario).
+    Empty when the scenario declares nothing: the ruleset's unit types and fields are the game's."""
+    id: str = ""
+    title: str = ""
+    version: str | None = None       # the module's version; None = the module's default
+    sides: Values = NO_VALUES        # side name -> SideStyle
+    unit_types: tuple[UnitType, ...] = ()
+    factors: tuple[Factor, ...] = ()
+
+    def unit_type(self, kind: str) -> UnitType | None:
+        return next((t for t in self.unit_types if t.id == kind), None)
+
+
 # --------------------------------------------------------------------------------------------- scenario
 
 @dataclass(frozen=True)
@@ -286,3 +372,8 @@ class Scenario:
     start: Mapping[str, Any] = field(default_factory=lambda: EMPTY)         # {turn, phase}
     description: str = ""
     source: str = field(default="", compare=False)   # provenance, not part of the value
+    game: GameDef = GameDef()
+
+    def side_style(self, side: str) -> SideStyle:
+        """The colours the game gives ``side`` (both None when it gives none)."""
+        return self.game.sides.get(side, SideStyle())

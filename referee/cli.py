@@ -69,10 +69,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         json.dump(body, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
     else:
-        from referee.report import render
+        from referee.report import render, words_for
         title = f"{log.scenario.name} — {log.ruleset.name} — {', '.join(Path(p).name for p in args.log)}"
         sys.stdout.write(render(result.rulings, result.played, result.places, title,
-                                log.ruleset.progress(result.game.state)))
+                                log.ruleset.progress(result.game.state), words_for(log.scenario, log.ruleset)))
     return 3 if args.strict and result.any_illegal else 0
 
 

@@ -1,12 +1,84 @@
 """The text report: what a player wants next to the board — per turn and phase, each event in a line or a few:
-verdict, rules, errors with what would be legal, every roll with its base, each modifier and its rule, the
-pass range and chance, the natural roll and outcome, the results, and what the rules wait for."""
+verdict, rules, errors with what would be legal, every roll in words, the results, and what the rules wait for.
+
+Every roll reads as a sentence (``roll_sentence``): who rolls for what, the target and its rule, the chance, the
+natural roll, each modifier with its rule, the modified total, and the outcome with its consequence — before the
+roll (what passing and failing would do) and after it.  Units, leaders and activation groups are named as
+printed (``Damas a``, not ``fr-th-damas-a``); hexes by their printed numbers.
+
+What the words need to know about a ruleset (a roll's name, what passing or failing it does, what a table's
+result code means) comes from the ruleset's optional ``wording`` hook (``referee/rulesets/<id>/wording.py``,
+exposed as the ruleset object's ``wording`` attribute): this module imports no ruleset.  Without a hook the
+words fall back to the codes (a roll's purpose as DESIGN §5 names it; a result code spelled out).
+The web page shows the same lines (referee/service/replay_view.py), so the page and ``--format text`` agree.
+"""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
 
 from referee.engine.ruling import Roll, Ruling
 
+
+# ----------------------------------------------------------------------------------------- names and words
+
+@dataclass(frozen=True)
+class Words:
+    """How the report names things: printed names by id, and the ruleset's wording hook (or None)."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    wording: Any = None
+
+    def name(self, ident: Any) -> str:
+        return self.names.get(ident, str(ident)) if isinstance(ident, str) else str(ident)
+
+    @property
+    def _pattern(self) -> re.Pattern[str] | None:
+        # Built on first use; frozen dataclass, so cached in __dict__ by hand.
+        pat = self.__dict__.get("_pat", False)
+        if pat is False:
+            ids = sorted((i for i in self.names if i and self.names[i] != i), key=len, reverse=True)
+            pat = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, ids)) + r")(?![\w-])") if ids else None
+            object.__setattr__(self, "_pat", pat)
+        return pat  # type: ignore[return-value]
+
+    def text(self, line: str) -> str:
+        """``line`` with every id it mentions replaced by its printed name (rule texts name units by id)."""
+        pat = self._pattern
+        return line if pat is None else pat.sub(lambda m: self.names[m.group(0)], line)
+
+    def label(self, purpose: str) -> str:
+        hook = getattr(self.wording, "roll_label", None)
+        label = hook(purpose) if hook else None
+        return label or purpose             # without the ruleset's words, the purpose as DESIGN §5 names it
+
+    def outcome(self, purpose: str, passed: bool) -> str | None:
+        hook = getattr(self.wording, "consequence", None)
+        return hook(purpose, passed) if hook else None
+
+    def result(self, purpose: str, code: Any) -> str:
+        hook = getattr(self.wording, "result", None)
+        said = hook(purpose, code) if hook else None
+        if said:
+            return said
+        return code.replace("_", " ") if isinstance(code, str) else str(code)
+
+
+def words_for(scenario: Any, ruleset: Any = None) -> Words:
+    """The printed names of a scenario's units, leaders and activation groups, and the ruleset's wording."""
+    names: dict[str, str] = {}
+    counters = getattr(scenario, "counters", None)
+    for group in ("activation_groups", "leaders", "units"):
+        for item in getattr(counters, group, ()) or ():
+            if getattr(item, "id", None) and getattr(item, "name", None):
+                names[item.id] = item.name
+    return Words(names, getattr(ruleset, "wording", None))
+
+
+PLAIN = Words()
+
+
+# ----------------------------------------------------------------------------------------- rolls in words
 
 def pass_range(pass_max: int) -> str:
     """'pass on 0–6' / 'pass on 0' / 'cannot pass' / 'always passes'."""
@@ -25,18 +97,68 @@ def _naturals(lo: int, hi: int) -> str:
     return str(lo) if lo == hi else f"{lo}–{hi}"
 
 
-def shock_lines(roll: Roll) -> list[str]:
+def _mods(modifiers: Iterable[Any]) -> str:
+    """', +1 no orders (5.27), +2 DFE of Gogel Jgr a (front) (9.42)' — each modifier with its rule."""
+    out = []
+    for m in modifiers:
+        value, rule, reason = (m["value"], m["rule"], m["reason"]) if isinstance(m, Mapping) else \
+            (m.value, m.rule, m.reason)
+        out.append(f", {_signed(value)} {reason} ({rule})")
+    return "".join(out)
+
+
+def _percent(p: float | None) -> str:
+    return f"{round((p or 0) * 100)} %"
+
+
+def _who(roll: Roll, words: Words) -> str:
+    if roll.unit:
+        return words.name(roll.unit)
+    return roll.side or ""
+
+
+def roll_sentence(roll: Roll, words: Words = PLAIN) -> str:
+    """One roll as a sentence, before the roll (natural owed) or after it.
+
+    Pass/fail: "Commitment: Leclerc needs 5 or less (cohesion of Leclerc, 9.43) on a d10 (30 %): 6, +1 no
+    orders (5.27), +2 DFE of Gogel Jgr a (front) (9.42) → 9: fails — none from that hex may assault".
+    Table: "Fire: VII Art b: d10 3, +3 fire strength of VII Art b (8.2), −4 range 4 (8.3) → 2: no effect"."""
+    label = words.label(roll.purpose)
+    who = _who(roll, words)
+    head = f"{label}: {who}" if who else label
+    mods = _mods(roll.modifiers)
+    if roll.table:
+        if roll.natural is None:
+            return f"{head}: d10{mods}, read on the table — roll owed"
+        return f"{head}: d10 {roll.natural}{mods} → {roll.modified}: {words.result(roll.purpose, roll.result)}"
+    pm = roll.pass_max if roll.pass_max is not None else -1
+    target = f"needs {roll.base} or less" + (f" ({roll.base_label}, {roll.base_rule})" if roll.base_label else "")
+    chance = _percent(roll.p_success)
+    if_pass, if_fail = words.outcome(roll.purpose, True), words.outcome(roll.purpose, False)
+    if roll.natural is None:
+        text = f"{head} {target} on a d10{mods}: {pass_range(pm)} ({chance}) — roll owed"
+        ifs = [f"if it passes, {if_pass}" if if_pass else "", f"if it fails, {if_fail}" if if_fail else ""]
+        ifs = [s for s in ifs if s]
+        return text + ("; " + "; ".join(ifs) if ifs else "")
+    total = roll.natural + roll.total_modifier
+    passed = roll.outcome == "pass"
+    consequence = if_pass if passed else if_fail
+    return (f"{head} {target} on a d10 ({chance}): {roll.natural}{mods} → {total}: "
+            f"{'passes' if passed else 'fails'}" + (f" — {consequence}" if consequence else ""))
+
+
+def shock_lines(roll: Roll, words: Words = PLAIN) -> list[str]:
     """A shock as a player reads it: who attacks whom, per target hex every modifier with its rule and the
-    total, which natural rolls give which result (before the roll) and the result (after).  ``detail`` is the
-    ruleset's (T&G ``ShockDetail``); a roll without it is shown as any table roll."""
+    total, which natural rolls give which result (before the roll) and the result in words (after).
+    ``detail`` is the ruleset's (T&G ``ShockDetail``)."""
     detail = getattr(roll, "detail", None)
     by_hex: dict[str, list[str]] = {}
     for _uid, name, hex_ in detail.attackers:
         by_hex.setdefault(hex_, []).append(name)
     attackers = "; ".join(f"{', '.join(names)} ({h})" for h, names in by_hex.items())
-    lines = [f"  {getattr(detail, 'label', 'shock')} ({roll.side}): {attackers}"]     # "charge", "pursuit charge 1"
-    targets = getattr(roll, "targets", ())
-    for t in targets:
+    label = getattr(detail, "label", "shock")                   # "charge", "pursuit charge 1"
+    lines = [f"  {label} ({roll.side}): {attackers}"]
+    for t in getattr(roll, "targets", ()):
         h = t["hex"]
         defenders = ", ".join(name for _uid, name in detail.defenders.get(h, ())) or "nobody"
         lines.append(f"    against {h}: {defenders}")
@@ -47,56 +169,43 @@ def shock_lines(roll: Roll) -> list[str]:
             total += m["value"]
             lines.append(f"      {_signed(m['value'])} {m['reason']} [{m['rule']}]")
         lines.append(f"      total {_signed(total)}")
+        # The table's code stays beside its words: players quote the charts, which print the codes' meaning.
         if roll.natural is None:
             bands = detail.bands.get(h, ())
-            lines.append("      natural " + "; ".join(f"{_naturals(lo, hi)} → {res}" for res, lo, hi in bands)
-                         + "; natural: OWED")
+            lines.append("      natural " + "; ".join(f"{_naturals(lo, hi)} → {res} ({words.result(roll.purpose, res)})"
+                                                      for res, lo, hi in bands) + "; natural: OWED")
         else:
-            lines.append(f"      natural {roll.natural} {_signed(total)} = {t['modified']} → {t['result']}")
+            lines.append(f"      natural {roll.natural} {_signed(total)} = {t['modified']} → {t['result']}: "
+                         f"{words.result(roll.purpose, t['result'])}")
     return lines
 
 
-def roll_lines(roll: Roll) -> list[str]:
+def roll_lines(roll: Roll, words: Words = PLAIN) -> list[str]:
     if getattr(roll, "detail", None) is not None:
-        return shock_lines(roll)
-    who = " ".join(x for x in (roll.side, roll.unit) if x)
-    head = f"roll {roll.purpose}" + (f" ({who})" if who else "")
-    mods = [f"{_signed(m.value)} {m.reason} [{m.rule}]" for m in roll.modifiers]
-    lines = []
-    if roll.table:
-        parts = [head]
-        if mods:
-            parts.append("modifiers: " + "; ".join(mods))
-        if roll.natural is None:
-            parts.append("natural: OWED")
-        else:
-            parts.append(f"natural {roll.natural} → {roll.modified}" + (f" = {roll.result}" if roll.result is not None
-                                                                       else ""))
-        return ["  " + ", ".join(parts)]
-    lines.append(f"  {head}: {roll.base_label} {roll.base} [{roll.base_rule}]")
-    for m in mods:
-        lines.append(f"      {m}")
-    chance = f"{round((roll.p_success or 0) * 100)}%"
-    tail = "natural: OWED" if roll.natural is None else f"natural {roll.natural} → {roll.outcome.upper()}"  # type: ignore[union-attr]
-    lines.append(f"      {pass_range(roll.pass_max)} ({chance}); {tail}")  # type: ignore[arg-type]
-    return lines
+        return shock_lines(roll, words)
+    return ["  " + roll_sentence(roll, words)]
 
 
-def _result_line(r: Mapping[str, Any]) -> str:
+# ----------------------------------------------------------------------------------------- events, rulings
+
+def _result_line(r: Mapping[str, Any], words: Words) -> str:
     extra = {k: v for k, v in r.items() if k not in ("unit", "effect", "rule")}
-    who = f"{r['unit']}: " if r.get("unit") else ""
-    more = ", ".join(f"{k} {v if not isinstance(v, list) else ' '.join(map(str, v))}" for k, v in extra.items()
-                     if v is not None)
-    return f"  → {who}{r['effect']}" + (f" ({more})" if more else "") + f" [{r['rule']}]"
+    who = f"{words.name(r['unit'])}: " if r.get("unit") else ""
+
+    def value(v: Any) -> str:
+        return ", ".join(words.name(x) for x in v) if isinstance(v, list) else words.name(v)
+    more = ", ".join(f"{k} {value(v)}" for k, v in extra.items() if v is not None)
+    return f"  → {who}{r['effect'].replace('_', ' ')}" + (f" ({more})" if more else "") + f" [{r['rule']}]"
 
 
-def event_summary(event: Mapping[str, Any]) -> str:
-    if event.get("type") == "charge":           # T&G 9.81: "French cuir through 0403 at 0404 (facing 6)"
-        return " ".join(str(x) for x in (event.get("side"), event.get("unit"), "through",
+def event_summary(event: Mapping[str, Any], words: Words = PLAIN) -> str:
+    n = words.name
+    if event.get("type") == "charge":           # T&G 9.81: "French Cuirassiers through 0403 at 0404"
+        return " ".join(str(x) for x in (event.get("side"), n(event.get("unit")), "through",
                                         " ".join(event.get("path") or ()) or "—", "at", event.get("target")))
-    bits = [str(event.get(k)) for k in ("side", "unit", "marker", "hex") if event.get(k) is not None]
+    bits = [n(event.get(k)) for k in ("side", "unit", "marker", "hex") if event.get(k) is not None]
     if event.get("units"):
-        bits.append(" ".join(event["units"]))
+        bits.append(", ".join(n(u) for u in event["units"]))
     if event.get("target"):
         tgt = event["target"]
         bits.append("→ " + (" ".join(tgt) if isinstance(tgt, list) else str(tgt)))
@@ -104,41 +213,42 @@ def event_summary(event: Mapping[str, Any]) -> str:
         bits.append(f"assault {event['assault']}")
     for i, a in enumerate(event.get("assaults") or ()):
         tgt = a.get("target")
-        bits.append(f"[{i}] {' '.join(a.get('attackers', ()))} → {' '.join(tgt) if isinstance(tgt, list) else tgt}"
-                    + (" (charge)" if a.get("charge") else ""))
+        bits.append(f"[{i}] {', '.join(n(u) for u in a.get('attackers', ()))} → "
+                    f"{' '.join(tgt) if isinstance(tgt, list) else tgt}" + (" (charge)" if a.get("charge") else ""))
     if event.get("to") is not None:
         to = event["to"]
         bits.append("to " + (" ".join(to) if isinstance(to, list) else str(to)))
     if event.get("path"):
         bits.append("→ " + " ".join(event["path"]))
     if event.get("under_orders") is not None:
-        bits.append(f"UO: {', '.join(x if isinstance(x, str) else '+'.join(x) for x in event['under_orders']) or 'none'}")
+        bits.append("UO: " + (", ".join(n(x) if isinstance(x, str) else "+".join(n(u) for u in x)
+                                        for x in event["under_orders"]) or "none"))
     return " ".join(bits)
 
 
-def ruling_lines(ruling: Ruling, event: Mapping[str, Any]) -> list[str]:
+def ruling_lines(ruling: Ruling, event: Mapping[str, Any], words: Words = PLAIN) -> list[str]:
     verdict = "legal" if ruling.legal else "ILLEGAL"
     rules = ", ".join(ruling.rules)
-    summary = event_summary(event)
+    summary = event_summary(event, words)
     lines = [f"[{ruling.index}] {ruling.type}{' ' + summary if summary else ''}: {verdict}"
              + (f" ({rules})" if rules else "")]
     for e in ruling.errors:
-        lines.append(f"  ✗ {e.rule} {e.code}: {e.message}")
+        lines.append(f"  ✗ {e.rule} {e.code}: {words.text(e.message)}")
         if e.alternatives:
             alts = ", ".join(a if isinstance(a, str) else str(a) for a in e.alternatives[:20])
-            lines.append(f"      legal instead: {alts}" + (" …" if len(e.alternatives) > 20 else ""))
+            lines.append(f"      legal instead: {words.text(alts)}" + (" …" if len(e.alternatives) > 20 else ""))
     for roll in ruling.rolls:
-        lines += roll_lines(roll)
+        lines += [words.text(line) for line in roll_lines(roll, words)]
     for r in ruling.results:
-        lines.append(_result_line(r.to_dict()))
+        lines.append(_result_line(r.to_dict(), words))
     for a in ruling.awaiting:
         lines.append(f"  … awaiting {a.type}" + (f" from {a.side}" if a.side else "")
-                     + (f" for {a.unit}" if a.unit else "") + f" [{a.rule}]")
+                     + (f" for {words.name(a.unit)}" if a.unit else "") + f" [{a.rule}]")
     return lines
 
 
 def render(rulings: Sequence[Ruling], events: Sequence[Mapping[str, Any]], places: Sequence[tuple[str, str]],
-           title: str = "", final: tuple[str, str] | None = None) -> str:
+           title: str = "", final: tuple[str, str] | None = None, words: Words = PLAIN) -> str:
     out: list[str] = []
     if title:
         out += [title, "=" * len(title)]
@@ -146,9 +256,9 @@ def render(rulings: Sequence[Ruling], events: Sequence[Mapping[str, Any]], place
     for ruling, event, place in zip(rulings, events, places):
         if place != current:
             current = place
-            out += ["", f"== {place[0]} — {place[1]} =="]
-        out += ruling_lines(ruling, event)
+            out += ["", f"== {words.text(place[0])} — {words.text(place[1])} =="]
+        out += ruling_lines(ruling, event, words)
     illegal = sum(not r.legal for r in rulings)
     out += ["", f"{len(rulings)} events ruled, {illegal} illegal."
-            + (f" Now: {final[0]} — {final[1]}." if final else "")]
+            + (f" Now: {final[0]} — {words.text(final[1])}." if final else "")]
     return "\n".join(out) + "\n"

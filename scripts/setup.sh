@@ -24,6 +24,8 @@ if [ $want_test = 1 ]; then
   # check needs (Xvfb, a JDK, the engine's library jars; the list is shared/tools/vassal-check's).
   apt_needed=()
   command -v pdftoppm >/dev/null || apt_needed+=(poppler-utils)
+  # The CMYK sheets' default output profile (FOGRA39L_coated.icc) ships with TeX Live's base package.
+  [ -f /usr/share/texlive/texmf-dist/tex/generic/colorprofiles/FOGRA39L_coated.icc ] || apt_needed+=(texlive-base)
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || apt_needed+=(postgresql)
   command -v javac >/dev/null || apt_needed+=(default-jdk)
   command -v xvfb-run >/dev/null || apt_needed+=(xvfb xauth)

@@ -68,7 +68,7 @@ EXPECTED: list[tuple[str, list[str]]] = [
         "tests/broken/c_unknown_field.yaml:7:97: units[0].dfee: unknown field 'dfee' (did you mean 'dfe'?)",
     ]),
     ('c_unknown_kind.yaml', [
-        "tests/broken/c_unknown_kind.yaml:7:42: units[0].kind: must be one of infantry, cavalry, artillery (got 'infantr')",
+        "tests/broken/c_unknown_kind.yaml:7:42: units[0].kind: unknown unit type 'infantr' (did you mean 'infantry'? known: infantry, cavalry, artillery; a game declares more under unit_types)",
     ]),
     ('c_wrong_type.yaml', [
         "tests/broken/c_wrong_type.yaml:7:87: units[0].cohesion: must be an integer (got 'five')",

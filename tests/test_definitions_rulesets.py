@@ -192,6 +192,10 @@ def test_a_third_party_ruleset_contributes_through_its_entry_point(tmp_path: Pat
                           "defence": 4, "hex": "0101"}],
                "tables": {"crt": [[1, 2]]}}
         s = load_resolved(doc)
+        from modulebuilder.definitions import resolve
+        written = resolve(s)      # none of the bundled rulesets' fields, and it reads back
+        assert "io_rating" not in written["activation_groups"][0] and "brigade" not in written["units"][0]
+        assert load_resolved(written) == s
         bad = json.loads(json.dumps(doc))
         bad["units"][0]["atack"] = 6
         bad["units"][0]["kind"] = "armour"
@@ -200,6 +204,7 @@ def test_a_third_party_ruleset_contributes_through_its_entry_point(tmp_path: Pat
         except DefinitionError as exc:
             problems = [f"{p.path}: {p.message}" for p in exc.problems]
         print(json.dumps({"known": known_rulesets(), "kind": s.counters.units[0].kind,
+                          "fields": dict(s.counters.units[0].fields),
                           "imported": "classic_test_ruleset" in sys.modules, "problems": problems}))
     """)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
@@ -207,5 +212,6 @@ def test_a_third_party_ruleset_contributes_through_its_entry_point(tmp_path: Pat
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
     assert "classic-test" in result["known"] and result["kind"] == "armor" and not result["imported"]
+    assert result["fields"] == {"attack": 6, "defence": 4}        # the ruleset's fields reach the model
     assert "units[0].atack: unknown field 'atack' (did you mean 'attack'?)" in result["problems"]
     assert "units[0].kind: must be one of armor, infantry (got 'armour')" in result["problems"]

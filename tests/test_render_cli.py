@@ -71,9 +71,13 @@ def test_sheets_writes_pdfs_and_reports_progress(files: tuple[Path, Path], tmp_p
     assert (out / "counters-duplex.pdf").read_bytes().startswith(b"%PDF-1.6")
 
 
-def test_sheets_rejects_unknown_counter_size(files: tuple[Path, Path], tmp_path: Path) -> None:
-    with pytest.raises(SystemExit):
-        main(["sheets", str(files[0]), "--size", "7/8", "--out", str(tmp_path)])
+def test_sheets_takes_any_counter_size_and_rejects_nonsense(files: tuple[Path, Path], tmp_path: Path) -> None:
+    # Issue #14: 7/8", 0.6" and 15 mm were refused; any size a cutter can make is a size.
+    for size in ("7/8", "0.6in", "15mm"):
+        assert main(["sheets", str(files[0]), "--size", size, "--out", str(tmp_path / size.replace("/", "_"))]) == 0
+    for bad in ("seven", "0", "12in"):
+        with pytest.raises(SystemExit):
+            main(["sheets", str(files[0]), "--size", bad, "--out", str(tmp_path / "x")])
 
 
 def test_text_that_cannot_fit_is_one_line_naming_counter_and_field(files: tuple[Path, Path], tmp_path: Path,

@@ -109,3 +109,39 @@ def test_layout_is_the_hexgrid_layout() -> None:
     assert isinstance(lay, HexLayout)
     assert lay.hex_at(*lay.center("0304")) == "0304"
     assert SUPERSAMPLE >= 1
+
+
+def test_author_terrain_symbols_bundled_name_or_image(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """An unknown terrain was a plain grey hex with no way to give it a symbol (issue #14): the map's
+    style.symbols names a bundled symbol or an image for it, drawn in every such hex and in the legend."""
+    from dataclasses import dataclass, field, replace
+    from typing import Mapping
+
+    from PIL import Image
+
+    from modulebuilder.model import MapStyle
+    from modulebuilder.render.samples import sample_map
+
+    @dataclass(frozen=True)
+    class Styled(MapStyle):
+        symbols: Mapping[str, str] = field(default_factory=dict)
+
+    art = tmp_path / "oasis.png"
+    Image.new("RGBA", (40, 40), (200, 20, 200, 255)).save(art)
+    base = sample_map()
+    hexes = list(HexGrid.from_model(base.grid).hexes())
+    plain = replace(base, terrain={**base.terrain, hexes[5]: "oasis", hexes[9]: "jungle"})
+    styled = replace(plain, style=Styled(base.style.hex_size, base.style.colours, base.style.margin,
+                                         {"oasis": str(art), "jungle": "woods"}))
+    img, lay = render_map(styled, 30)
+    before, _ = render_map(plain, 30)
+    cx, cy = lay.center(hexes[5])
+    assert img.getpixel((round(cx), round(cy))) == (200, 20, 200)
+    assert before.getpixel((round(cx), round(cy))) != (200, 20, 200)
+    jx, jy = lay.center(hexes[9])
+    box = (round(jx - 10), round(jy - 10), round(jx + 10), round(jy + 10))
+    assert img.crop(box).tobytes() != before.crop(box).tobytes()           # trees drawn in the jungle hex
+    bad = replace(styled, style=Styled(base.style.hex_size, base.style.colours, base.style.margin,
+                                       {"oasis": str(tmp_path / "missing.png")}))
+    with pytest.raises(ValueError, match="oasis"):
+        render_map(bad, 30)

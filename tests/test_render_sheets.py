@@ -209,3 +209,32 @@ def test_calibration_back_crosses_are_mirrored_and_offset() -> None:
     for x, y in targets("letter"):
         bx = 612 - x + mm_to_points(1.0)
         assert f"{bx:.4f}".rstrip("0").rstrip(".") in back
+
+
+def test_calibration_has_rulers_and_the_print_at_100_percent_warning(tmp_path: Path) -> None:
+    data = calibration_pdf("letter")
+    (front, content), _ = pdf_pages(data)
+    if shutil.which("pdftotext"):
+        (tmp_path / "c.pdf").write_bytes(data)
+        text = subprocess.run(["pdftotext", str(tmp_path / "c.pdf"), "-"], capture_output=True, text=True).stdout
+        assert "PRINT AT 100%" in text and "10 cm" in text
+    h = 792
+    y = h - (792 - 150)
+    ticks = re.findall(r"([\d.]+) " + f"{y:g}".replace(".", r"\.") + r" m [\d.]+ [\d.]+ l S", content)
+    xs = sorted({float(x) for x in ticks})
+    assert xs[-1] - xs[0] == pytest.approx(4 * 72)           # the inch ruler is exactly 4 inches
+
+
+def test_units_print_their_count() -> None:
+    from dataclasses import dataclass, field
+    base = sample_counters(2)
+    u = base.units[0]
+
+    @dataclass(frozen=True)
+    class Counted(type(u)):                                  # type: ignore[misc]
+        count: int = 3
+
+    counted = Counted(**{f: getattr(u, f) for f in u.__dataclass_fields__})
+    cs = CounterSet(base.activation_groups, (counted, *base.units[1:]), base.leaders, base.markers)
+    items = {i.id: i.copies for i in print_items(cs, face_drawings(cs, 40))}
+    assert items[u.id] == 3 and items[base.units[1].id] == 1

@@ -199,3 +199,19 @@ def test_counters_command_draws_musket_and_pike_backs_shaken_and_borodino_disord
     first = next(u for u in load_sources([ROOT / "scenarios/borodino.yaml"]).counters.units if u.back is not None)
     tg_back = Image.open(tmp_path / "b" / f"{first.id}-back.png").convert("RGB")
     assert not is_amber(tg_back.getpixel((1, 119)))
+
+
+def test_nothing_is_dropped_or_substituted_without_a_word() -> None:
+    """Issue #14: at 5/8" the Musket & Pike backs lost "Shaken" silently and a long name fell to the
+    regular weight silently.  Both are now reported, one line per counter, in points."""
+    from modulebuilder.render.faces import face_drawings
+    sources = load_sources([ROOT / "scenarios/mp-sample.yaml"])
+    notes: list[str] = []
+    face_drawings(sources.counters, 188, dpi=300, back=sources.back, log=notes.append)
+    shaken = [n for n in notes if "'Shaken'" in n]
+    backs = [u for u in sources.counters.units if u.back is not None]
+    assert len(shaken) == len(backs) and all("4.3 pt (minimum 5.0 pt)" in n for n in shaken)
+    assert any("'Pappenheim Cuir' is printed in the regular weight at 5.3 pt" in n for n in notes)
+    notes.clear()
+    face_drawings(sources.counters, 300, dpi=300, back=sources.back, log=notes.append)      # 1": room for all
+    assert not [n for n in notes if "'Shaken'" in n]

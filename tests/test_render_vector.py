@@ -75,3 +75,22 @@ def test_a_character_the_font_lacks_is_an_error_not_a_substitute() -> None:
     d = Drawing(10, 10, (255, 255, 255), (), (Text("\u6f22", 5, 5, 5, str(BOLD), (0, 0, 0)),))
     with pytest.raises(MissingGlyph, match="no glyph"):
         add_face_form(doc, "X", d, 0)
+
+
+def test_the_font_cache_never_changes_the_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from modulebuilder.render import pdf as P
+    cs = sample_counters(6)
+
+    def build(where: str) -> bytes:
+        P._metrics.cache_clear()
+        P._subset.cache_clear()
+        monkeypatch.setenv("MODULEBUILDER_CACHE", where)
+        out = tmp_path / where.replace("/", "_")
+        build_print_job(cs, out, PrintOptions())
+        return (out / "counters-duplex.pdf").read_bytes()
+
+    cold = build("off")
+    first = build(str(tmp_path / "cache"))                # fills the cache
+    warm = build(str(tmp_path / "cache"))                 # reads it
+    assert cold == first == warm
+    assert list((tmp_path / "cache" / "fonts").glob("subset-*.pickle"))

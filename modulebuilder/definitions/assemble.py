@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..model import CounterSet, MapDef, Placement, Reinforcement, Scenario, SideDef, TurnTrack, frozen_mapping
+from ..model import (CounterSet, GameDef, MapDef, Placement, Reinforcement, Scenario, SideDef, TurnTrack,
+                     frozen_mapping)
 from .counters import CounterEntries, build_activation_group, build_leader, build_marker, build_unit
 from .entries import Entry
 
@@ -22,7 +23,7 @@ def side_defs(sides: Mapping[str, Any]) -> tuple[SideDef, ...]:
                  for name, d in sides.items())
 
 
-def in_play(found: CounterEntries, order: Sequence[str]) -> CounterSet:
+def in_play(found: CounterEntries, order: Sequence[str], factors: Sequence[str] = ()) -> CounterSet:
     """The units and leaders a scenario uses, in the order it places them, with all groups and markers.
 
     Only the pieces named by the set-up or the reinforcements are in the scenario (docs/definitions.md);
@@ -32,14 +33,15 @@ def in_play(found: CounterEntries, order: Sequence[str]) -> CounterSet:
     chosen = [pieces[uid] for uid in dict.fromkeys(order) if uid in pieces]
     return CounterSet(
         activation_groups=tuple(build_activation_group(e) for e in found.activation_groups),
-        units=tuple(build_unit(e) for e in chosen if e.section == "units"),
+        units=tuple(build_unit(e, factors) for e in chosen if e.section == "units"),
         leaders=tuple(build_leader(e) for e in chosen if e.section == "leaders"),
         markers=tuple(build_marker(e) for e in found.markers),
     )
 
 
 def scenario(data: Mapping[str, Any], *, map_def: MapDef, counters: CounterSet, setup: tuple[Placement, ...],
-             reinforcements: tuple[Reinforcement, ...], tables: Mapping[str, Any], source: str) -> Scenario:
+             reinforcements: tuple[Reinforcement, ...], tables: Mapping[str, Any], source: str,
+             game: GameDef = GameDef()) -> Scenario:
     sid = data.get("id", "inline")
     return Scenario(
         id=sid,
@@ -58,6 +60,7 @@ def scenario(data: Mapping[str, Any], *, map_def: MapDef, counters: CounterSet, 
         start=frozen_mapping(data.get("start")),
         description=data.get("description", ""),
         source=source,
+        game=game,
     )
 
 

@@ -52,6 +52,16 @@ def register(subparsers: Any) -> None:
     p.add_argument("--ruleset", metavar="ID", help="only this ruleset, written straight into DIR")
     p.set_defaults(func=_guarded(cmd_schemas))
 
+    p = subparsers.add_parser("new", help="start a new game: a folder that validates and builds as it is",
+                              description="Write a small complete game into the folder GAME (counters, map, "
+                                          "scenario, rules tables, a game file and the schemas its headers "
+                                          "name), for a ruleset that ships a starter.")
+    p.add_argument("game", metavar="GAME", help="the folder to create; its name gives the game's id and title")
+    p.add_argument("--ruleset", default="triumph-and-glory", metavar="ID",
+                   help="the ruleset of its scenario (default triumph-and-glory; also musket-and-pike)")
+    p.add_argument("--title", default=None, help="the game's title (default: from the folder's name)")
+    p.set_defaults(func=_guarded(cmd_new))
+
 
 def _guarded(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """Problems with the input are printed one per line (exit 1), never raised."""
@@ -74,7 +84,7 @@ def _print_problems(problems: Any) -> None:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     files = expand(args.files)
-    problems: list[Problem] = validate_files(files)
+    problems: list[Problem] = validate_files(files) + empty_folders(args.files)
     if problems:
         _print_problems(problems)
         return 1
@@ -93,8 +103,14 @@ def expand(paths: list[str]) -> list[str]:
     return out
 
 
+def empty_folders(paths: list[str]) -> list[Problem]:
+    """A folder with no definition file in it is a mistake (a wrong path), not a success of 0 files."""
+    return [Problem(os.path.normpath(p), 1, 1, "file", "no definition files (*.yaml, *.yml) in this folder")
+            for p in paths if os.path.isdir(p) and not expand([p])]
+
+
 def cmd_resolve(args: argparse.Namespace) -> int:
-    doc = resolve(load_scenario(args.scenario))
+    doc = resolve(load_scenario(args.scenario, command="resolve"))
     if args.format == "json":
         text = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
     else:
@@ -135,11 +151,22 @@ def cmd_schemas(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_new(args: argparse.Namespace) -> int:
+    from .scaffold import ScaffoldError, scaffold
+    try:
+        written = scaffold(args.game, ruleset=args.ruleset, title=args.title)
+    except ScaffoldError as exc:
+        print(exc)
+        return 1
+    print(f"wrote {len(written)} files into {args.game}/; next: modulebuilder validate {args.game}")
+    return 0
+
+
 def cmd_summary(args: argparse.Namespace) -> int:
     problems: list[Problem] = []
     for path in args.scenarios:
         try:
-            print("\n".join(summary_lines(load_scenario(path))))
+            print("\n".join(summary_lines(load_scenario(path, command="summary"))))
         except DefinitionError as exc:
             problems += exc.problems
     _print_problems(problems)

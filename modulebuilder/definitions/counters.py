@@ -10,12 +10,22 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
-from ..model import ActivationGroup, CounterSet, Face, Leader, Marker, Unit
+from ..model import ActivationGroup, CounterSet, Face, Leader, Marker, Unit, Values
 from .entries import Entry, entries
+from .game import unknown_kinds
 from .problems import Problem
 from .yamlpos import Located
 
 FACE_FIELDS = ("assault", "cohesion", "ma", "dfe", "fire", "eff_range", "max_range")
+
+# Unit fields the model types itself; every other field of a unit (declared by its ruleset or its game, such
+# as a classic game's attack, defence, movement) is kept as written in ``Unit.fields``.  The placement fields
+# are here because a resolved unit carries its placement too.
+TYPED_UNIT_FIELDS = frozenset({"id", "name", "short_name", "kind", "side", "ag", "corps", "brigade", "flags", "size",
+                               "count", "echelon", "back", "disordered", "cav_type", *FACE_FIELDS,
+                               "hex", "facing", "status", "box", "formation"})
+TYPED_LEADER_FIELDS = frozenset({"id", "name", "short_name", "side", "flags", "count", "orders_rating",
+                                 "delay_rating", "drm", "command_range", "ma", "hex", "box"})
 
 # "Dumon a" -> "Dumon": a designation ending in a space and one lower-case letter is one counter of a
 # multi-counter brigade (T&G digest §2.1).
@@ -51,14 +61,16 @@ class CounterEntries:
         return out
 
 
-def check_counters(found: CounterEntries) -> list[Problem]:
-    """Problems the schema cannot see: duplicate ids, unknown activation groups, ranges out of order."""
+def check_counters(found: CounterEntries, kinds: Sequence[str] = ()) -> list[Problem]:
+    """Problems the schema cannot see: duplicate ids, unknown activation groups, ranges out of order, kinds
+    that are not among ``kinds`` (the unit types the ruleset and the game declare; empty: any)."""
     return [
         *_duplicates(found.units + found.leaders, "unit or leader"),
         *_duplicates(found.activation_groups, "activation group"),
         *_duplicates(found.markers, "marker"),
         *_activation_group_refs(found),
         *_ranges(found.units),
+        *unknown_kinds(found.units, kinds),
     ]
 
 
@@ -101,11 +113,11 @@ def _suggest(name: str, known: Iterable[str]) -> str:
 
 # --------------------------------------------------------------------------------------------- model
 
-def build_counters(found: CounterEntries) -> CounterSet:
+def build_counters(found: CounterEntries, factors: Sequence[str] = ()) -> CounterSet:
     """The model of checked entries (call only when :func:`check_counters` and the schema found nothing)."""
     return CounterSet(
         activation_groups=tuple(build_activation_group(e) for e in found.activation_groups),
-        units=tuple(build_unit(e) for e in found.units),
+        units=tuple(build_unit(e, factors) for e in found.units),
         leaders=tuple(build_leader(e) for e in found.leaders),
         markers=tuple(build_marker(e) for e in found.markers),
     )
@@ -120,8 +132,11 @@ def build_activation_group(e: Entry) -> ActivationGroup:
     )
 
 
-def build_unit(e: Entry) -> Unit:
+def build_unit(e: Entry, factors: Sequence[str] = ()) -> Unit:
+    """``Unit.fields``: the fields its ruleset and game declare beyond the typed ones, as written (the game's
+    ``factors`` first, in the game's order, then the others in file order)."""
     d = e.data
+    extra = [f for f in factors if f in d] + [k for k in d if k not in TYPED_UNIT_FIELDS and k not in factors]
     front = Face(**{k: d.get(k) for k in FACE_FIELDS})
     flags = frozenset(d.get("flags", ()))
     # The back face repeats the front except where ``disordered`` says otherwise; no_back = no back face.
@@ -131,6 +146,9 @@ def build_unit(e: Entry) -> Unit:
         cav_type=d.get("cav_type"), corps=d.get("corps", ""),
         brigade=d["brigade"] if "brigade" in d else derive_brigade(d["name"]),
         flags=flags, source=e.where, size=d.get("size", 1), short_name=d.get("short_name"),
+        count=d.get("count", 1), echelon=d.get("echelon"),
+        fields=Values({k: d[k] for k in extra}),
+        back_fields=Values(d.get("back", {})),
     )
 
 
@@ -140,6 +158,7 @@ def build_leader(e: Entry) -> Leader:
         id=d["id"], name=d["name"], side=e.side or "", orders_rating=d.get("orders_rating"),
         delay_rating=d.get("delay_rating"), drm=d.get("drm"), command_range=d.get("command_range"), ma=d.get("ma"),
         flags=frozenset(d.get("flags", ())), source=e.where, short_name=d.get("short_name"),
+        count=d.get("count", 1), fields=Values({k: v for k, v in d.items() if k not in TYPED_LEADER_FIELDS}),
     )
 
 

@@ -20,9 +20,11 @@ _KEYS: tuple[tuple[Kind, frozenset[str]], ...] = (
     ("map", frozenset({"grid"})),
     ("counters", frozenset({"units", "leaders", "activation_groups", "markers"})),
     ("tables", frozenset({"movement_costs", "shock_terrain", "odds", "shock_results", "fire"})),
+    ("game", frozenset({"unit_types", "factors", "version"})),
 )
 
-_FOLDERS: dict[str, Kind] = {"counters": "counters", "maps": "map", "scenarios": "scenario", "tables": "tables"}
+_FOLDERS: dict[str, Kind] = {"counters": "counters", "maps": "map", "scenarios": "scenario", "tables": "tables",
+                             "games": "game"}
 
 
 def kind_from_header(text: str) -> Kind | None:
@@ -30,16 +32,30 @@ def kind_from_header(text: str) -> Kind | None:
     return header(text)[0]
 
 
-def header(text: str) -> tuple[Kind | None, str | None]:
+def header(text: str, file: str | None = None) -> tuple[Kind | None, str | None]:
     """The kind of file and the ruleset the editor header names: ``.../schemas/triumph-and-glory/map.schema.json``
-    is a map of a Triumph & Glory game (the combined schemas sit in a folder named by the ruleset)."""
+    is a map of a Triumph & Glory game (the combined schemas sit in a folder named by the ruleset).  A copy
+    written elsewhere (``schemas/map.schema.json`` in a game folder) names its ruleset inside, under
+    ``x-ruleset``; it is read when ``file`` (the YAML file, which the path is relative to) is given."""
     for line in text.splitlines()[:5]:
         m = _HEADER.search(line)
         if m and m.group(2) in KINDS:
             folder = os.path.basename(os.path.dirname(m.group(1) + "x"))
             ruleset = folder if folder in known_rulesets() else None
+            if ruleset is None and file is not None:
+                ruleset = _ruleset_inside(os.path.join(os.path.dirname(file), m.group(1) + m.group(2) + ".schema.json"))
             return m.group(2), ruleset  # type: ignore[return-value]
     return None, None
+
+
+def _ruleset_inside(schema_path: str) -> str | None:
+    try:
+        with open(schema_path, encoding="utf-8") as f:
+            head = f.read(400)          # x-ruleset is the second key of a combined schema
+    except (OSError, UnicodeDecodeError):
+        return None
+    m = re.search(r'"x-ruleset":\s*"([a-z0-9-]+)"', head)
+    return m.group(1) if m and m.group(1) in known_rulesets() else None
 
 
 def kind_of_data(data: Any) -> Kind | None:
@@ -60,3 +76,17 @@ def kind_from_folder(path: str) -> Kind | None:
         if folder in _FOLDERS:
             return _FOLDERS[folder]
     return None
+
+
+def kind_of_document(file: str, data: Any) -> tuple[Kind | None, str | None]:
+    """The kind (and header ruleset) of a parsed file, in the order of trust above (header, keys, folder)."""
+    try:
+        with open(file, encoding="utf-8") as f:
+            kind, ruleset = header(f.read(2000), file)
+    except (OSError, UnicodeDecodeError):
+        kind, ruleset = None, None
+    return kind or kind_of_data(data) or kind_from_folder(file), ruleset
+
+
+KIND_NAMES: dict[str, str] = {"counters": "counters", "map": "map", "scenario": "scenario", "tables": "tables",
+                              "game": "game", "resolved-scenario": "resolved scenario"}

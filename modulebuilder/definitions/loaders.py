@@ -10,14 +10,15 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from ..hexgrid import HexGrid
-from ..model import CounterSet, Grid, MapDef, frozen_mapping
+from ..model import CounterSet, GameDef, Grid, MapDef, frozen_mapping
 from .counters import CounterEntries, build_counters, check_counters
 from .detect import header
 from .files import read_document
 from .geometry import grid_of, hex_grid
 from .maps import MapRefs, authored_refs, build_map, check_map_refs
 from .problems import Problem, raise_if_any
-from .rulesets import ENTRY_POINT_GROUP, ContributionError, contribution, known_rulesets
+from .game import CheckedGame, check_game
+from .rulesets import ENTRY_POINT_GROUP, ContributionError, contribution, known_rulesets, ruleset_unit_types
 from .schemas import schema_problems
 from .yamlpos import Located
 
@@ -56,25 +57,38 @@ class CheckedCounters:
     docs: list[Located]
     problems: list[Problem]
     found: CounterEntries
+    factors: tuple[str, ...] = ()
 
     def model(self) -> CounterSet:
-        return build_counters(self.found)
+        return build_counters(self.found, self.factors)
 
 
-def check_counter_files(paths: Iterable[PathLike], ruleset: str | None = None) -> CheckedCounters:
+def check_counter_files(paths: Iterable[PathLike], ruleset: str | None = None,
+                        game: CheckedGame | None = None) -> CheckedCounters:
     """The counters files of one game, checked with the fields of ``ruleset`` (None: the file's own
-    ``ruleset:`` if it names one, else the fields of any ruleset, none required)."""
+    ``ruleset:`` if it names one, else the fields of any ruleset, none required) and the unit types and
+    factor fields ``game`` declares."""
     docs: list[Located] = []
     problems: list[Problem] = []
+    factors = game.factors if game is not None else ()
+    rulesets: set[str | None] = set()
     for path in paths:
         doc = read_document(path)
         if isinstance(doc, Problem):
             problems.append(doc)
             continue
         docs.append(doc)
-        problems += schema_problems(doc, "counters", ruleset or own_ruleset(doc))
+        used = ruleset or own_ruleset(doc)
+        rulesets.add(used)
+        problems += schema_problems(doc, "counters", used, factors)
     found = CounterEntries.of(docs)
-    return CheckedCounters(docs, problems + check_counters(found), found)
+    # Kinds are checked against what the ruleset (and the game) declare; a file checked without a ruleset is
+    # checked leniently, as its fields are (any kind).
+    kinds: list[str] = []
+    if rulesets and None not in rulesets:
+        kinds = [k for r in sorted(rulesets, key=str) for k in ruleset_unit_types(r)]
+        kinds += list(game.unit_types if game is not None else ())
+    return CheckedCounters(docs, problems + check_counters(found, tuple(dict.fromkeys(kinds))), found, factors)
 
 
 @dataclass
@@ -103,7 +117,7 @@ def own_ruleset(doc: Located) -> str | None:
         return value if value in known_rulesets() else None
     try:
         with open(doc.file, encoding="utf-8") as f:
-            return header(f.read(2000))[1]
+            return header(f.read(2000), doc.file)[1]
     except (OSError, UnicodeDecodeError):
         return None
 
@@ -121,6 +135,16 @@ def ruleset_problems(doc: Located, path: tuple[str, ...] = ("ruleset",)) -> tupl
         return value, []
     return None, [doc.problem(path, f"no definitions for ruleset {value!r} (known: {', '.join(known_rulesets())}); "
                                     f"a ruleset ships its schema through the entry-point group {ENTRY_POINT_GROUP}")]
+
+
+def check_game_file(path: PathLike) -> CheckedGame:
+    """A game file: its schema, then what the schema cannot see (duplicate ids, factors hiding fields)."""
+    doc = read_document(path)
+    if isinstance(doc, Problem):
+        return CheckedGame([doc])
+    problems = schema_problems(doc, "game")
+    checked = check_game(doc)
+    return CheckedGame(problems + checked.problems, checked.game if not problems else GameDef())
 
 
 # --------------------------------------------------------------------------------------------- public

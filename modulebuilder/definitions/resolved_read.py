@@ -19,7 +19,9 @@ from .loaders import ruleset_problems
 from .maps import build_map, check_map_refs, resolved_refs
 from .placements import Placed, build_placements, build_reinforcement, check_placements
 from .problems import DefinitionError, Problem, raise_if_any
-from .rulesets import setup_rules
+from .consistency import setup_contradictions, turn_range, turns_in_range
+from .game import check_game
+from .rulesets import ruleset_unit_types, setup_rules
 from .schemas import schema_problems
 from .yamlpos import Located, YamlSyntaxError, parse_yaml
 
@@ -80,9 +82,11 @@ def _jsonable(value: Any) -> Any:
 
 def _problems_or_none(doc: Located) -> list[Problem]:
     ruleset, problems = ruleset_problems(doc)
-    problems += schema_problems(doc, "resolved-scenario", ruleset)
+    game = check_game(doc, ("game",))
+    problems += schema_problems(doc, "resolved-scenario", ruleset, game.factors) + game.problems
     found = CounterEntries.of([doc])
-    problems += check_counters(found)
+    kinds = (*ruleset_unit_types(ruleset), *game.unit_types) if ruleset else ()
+    problems += check_counters(found, tuple(dict.fromkeys(kinds)))
     hexes, grid_problems = hex_grid(doc, ("map", "grid"), grid_of(doc.get(("map", "grid"))))
     refs = resolved_refs(doc)
     problems += grid_problems
@@ -92,8 +96,12 @@ def _problems_or_none(doc: Located) -> list[Problem]:
         # a resolved document may give part of a table and leave the rest to the ruleset's defaults.
         problems += check_map_refs(doc, hexes, replace(refs, roads=[]))
     sides = doc.get(("sides",))
-    problems += check_placements(_placed(doc, found), list(entries(doc, "reinforcements")), found.pieces(),
+    placed, reinforcements = _placed(doc, found), list(entries(doc, "reinforcements"))
+    problems += check_placements(placed, reinforcements, found.pieces(),
                                  hexes, list(sides) if isinstance(sides, dict) else None, setup_rules(ruleset))
+    problems += setup_contradictions(placed, reinforcements, found.pieces(), hexes)
+    span, out_of_order = turn_range(doc)
+    problems += out_of_order + turns_in_range(doc, span, reinforcements)
     return problems
 
 
@@ -118,7 +126,9 @@ def _build(doc: Located) -> Scenario:
     grid = grid_of(doc.get(("map", "grid")))
     assert grid is not None
     line, _ = doc.position(())
+    game = check_game(doc, ("game",))
     return assemble.scenario(
         doc.data, map_def=build_map(doc, ("map",), grid, resolved_refs(doc)),
-        counters=assemble.in_play(found, order), setup=build_placements(placed, found.pieces()),
-        reinforcements=reinforcements, tables=doc.get(("tables",), {}), source=f"{doc.file}:{line}")
+        counters=assemble.in_play(found, order, game.factors), setup=build_placements(placed, found.pieces()),
+        reinforcements=reinforcements, tables=doc.get(("tables",), {}), source=f"{doc.file}:{line}",
+        game=game.game)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..model import Face, Leader, MapDef, Placement, Scenario, Unit, thaw
+from ..model import Face, GameDef, Leader, MapDef, Placement, Scenario, Unit, thaw
 from .counters import FACE_FIELDS
 from .problems import raise_if_any
-from .rulesets import known_rulesets
+from .rulesets import ContributionError, contribution, known_rulesets
 from .schemas import schema_problems
 from .yamlpos import Located
 
@@ -17,15 +17,21 @@ from .yamlpos import Located
 def resolve(scenario: Scenario) -> dict[str, Any]:
     """The resolved document of ``scenario`` (plain JSON-able values), checked against its schema."""
     where = {p.unit: p for p in scenario.setup}
+    # A ruleset's own fields are written only where its contribution declares them, so a resolved classic
+    # game carries no io_rating or brigade; a ruleset without a contribution gets them all, as always.
+    keep = _declared(scenario.ruleset)
     doc: dict[str, Any] = {
         "id": scenario.id,
         "name": scenario.name,
         **({"description": scenario.description} if scenario.description else {}),
         "ruleset": scenario.ruleset,
+        **({"game": _game(scenario.game)} if scenario.game != GameDef() else {}),
         "map": _map(scenario.map),
-        "activation_groups": [_activation_group(g) for g in scenario.counters.activation_groups],
-        "units": [{**_unit(u), **_placement(where.get(u.id), unit=True)} for u in scenario.counters.units],
-        "leaders": [{**_leader(x), **_placement(where.get(x.id), unit=False)} for x in scenario.counters.leaders],
+        "activation_groups": [keep("activation_group", _activation_group(g))
+                              for g in scenario.counters.activation_groups],
+        "units": [{**keep("unit", _unit(u)), **_placement(where.get(u.id), unit=True)} for u in scenario.counters.units],
+        "leaders": [{**keep("leader", _leader(x)), **_placement(where.get(x.id), unit=False)}
+                    for x in scenario.counters.leaders],
         "markers": [_marker(m) for m in scenario.counters.markers],
         "sides": {s.name: {"cinc": s.cinc, **({"options": thaw(s.options)} if s.options else {})}
                   for s in scenario.sides},
@@ -39,9 +45,45 @@ def resolve(scenario: Scenario) -> dict[str, Any]:
         if value:
             doc[key] = thaw(value)
     located = Located("<resolved>", json.loads(json.dumps(doc)))
+    factors = tuple(f.id for f in scenario.game.factors)
     raise_if_any(schema_problems(located, "resolved-scenario", scenario.ruleset if scenario.ruleset in known_rulesets()
-                                 else None))   # a bug here, never the author's fault
+                                 else None, factors))   # a bug here, never the author's fault
     return doc
+
+
+# Fields the writer knows that belong to a ruleset (the rest of what it writes is shared by every game).
+RULESET_FIELDS = {
+    "activation_group": frozenset({"io_rating", "markers"}),
+    "unit": frozenset({"brigade", "cav_type", "disordered", *FACE_FIELDS}),
+    "leader": frozenset({"orders_rating", "delay_rating", "drm", "command_range", "ma"}),
+}
+
+
+def _declared(ruleset: str) -> Any:
+    try:
+        found = contribution(ruleset)
+    except ContributionError:
+        found = None
+    defs = (found.schema.get("$defs") or {}) if found is not None else None
+
+    def keep(point: str, fields: dict[str, Any]) -> dict[str, Any]:
+        if defs is None:
+            return fields
+        ext = defs.get(point)
+        declared = set(ext.get("properties") or {}) if isinstance(ext, dict) else set()
+        return {k: v for k, v in fields.items() if k not in RULESET_FIELDS[point] or k in declared}
+    return keep
+
+
+def _game(g: GameDef) -> dict[str, Any]:
+    return _drop_none({
+        "id": g.id or None, "title": g.title or None, "version": g.version,
+        "sides": {name: _drop_none({"colour": s.colour, "text_colour": s.text_colour})
+                  for name, s in g.sides.items()} or None,
+        "unit_types": [_drop_none({"id": t.id, "name": t.name or None, "symbol": t.symbol})
+                       for t in g.unit_types] or None,
+        "factors": [_drop_none({"id": f.id, "name": f.name or None}) for f in g.factors] or None,
+    })
 
 
 def _drop_none(d: dict[str, Any]) -> dict[str, Any]:
@@ -98,6 +140,13 @@ def _unit(u: Unit) -> dict[str, Any]:
         out["flags"] = sorted(u.flags)
     if u.size != 1:
         out["size"] = u.size
+    if u.count != 1:
+        out["count"] = u.count
+    if u.echelon is not None:
+        out["echelon"] = u.echelon
+    out.update(thaw(u.fields))
+    if u.back_fields:
+        out["back"] = thaw(u.back_fields)
     return out
 
 
@@ -108,6 +157,9 @@ def _leader(x: Leader) -> dict[str, Any]:
         out["short_name"] = x.short_name
     if x.flags:
         out["flags"] = sorted(x.flags)
+    if x.count != 1:
+        out["count"] = x.count
+    out.update(thaw(x.fields))
     return out
 
 

@@ -55,6 +55,21 @@ class Contribution:
                           faceless_flags=frozenset(x for x in rules.get("faceless_flags", ()) if isinstance(x, str)))
 
 
+def ruleset_unit_types(ruleset: str | None) -> tuple[str, ...]:
+    """The unit types (kinds) a ruleset knows, from its contribution's ``x-unit-types``; without a ruleset,
+    those of every known ruleset."""
+    names = (ruleset,) if ruleset else known_rulesets()
+    out: list[str] = []
+    for name in names:
+        try:
+            found = contribution(name)
+        except ContributionError:
+            continue
+        types = found.schema.get("x-unit-types") if found is not None else None
+        out += [t for t in (types if isinstance(types, list) else []) if isinstance(t, str) and t not in out]
+    return tuple(out)
+
+
 def setup_rules(ruleset: str | None) -> SetupRules:
     """The set-up rules of ``ruleset`` (the defaults of DESIGN §4 when it has no contribution)."""
     try:

@@ -9,11 +9,14 @@ from ..model import Scenario
 from . import assemble
 from .entries import Entry, entries
 from .files import read_document, relative_to
-from .loaders import (CheckedCounters, CheckedMap, CheckedTables, check_counter_files, check_map, check_tables,
-                      ruleset_problems)
+from .consistency import setup_contradictions, turn_range, turns_in_range
+from .game import CheckedGame, check_game
+from .loaders import (CheckedCounters, CheckedMap, CheckedTables, check_counter_files, check_game_file, check_map,
+                      check_tables, ruleset_problems)
 from .maps import missing_table_rows
 from .placements import Placed, build_placements, build_reinforcement, check_placements
-from .problems import Problem, raise_if_any
+from .detect import KIND_NAMES, kind_of_document
+from .problems import WHOLE_FILE, Problem, raise_if_any
 from .rulesets import SetupRules, setup_rules
 from .schemas import schema_problems
 from .yamlpos import Located
@@ -26,37 +29,53 @@ class CheckedScenario:
     files: list[str] = field(default_factory=list)       # every file read, the scenario first
 
 
-def load_scenario(path: str | os.PathLike[str]) -> Scenario:
-    """The scenario at ``path`` with its map, counters and tables.  Raises DefinitionError."""
-    checked = check_scenario(path)
+def load_scenario(path: str | os.PathLike[str], *, command: str | None = None) -> Scenario:
+    """The scenario at ``path`` with its map, counters and tables (or a resolved scenario file).  Raises
+    DefinitionError.  ``command`` names the sub-command for the message about a file of another kind."""
+    checked = check_scenario(path, command=command)
     raise_if_any(checked.problems)
     assert checked.scenario is not None
     return checked.scenario
 
 
-def check_scenario(path: str | os.PathLike[str]) -> CheckedScenario:
+def check_scenario(path: str | os.PathLike[str], *, command: str | None = None) -> CheckedScenario:
     """The scenario and every problem in it and in the files it names (each under its own file name)."""
     doc = read_document(path)
     if isinstance(doc, Problem):
         return CheckedScenario([doc])
+    kind, _ = kind_of_document(doc.file, doc.data)
+    if kind == "resolved-scenario":
+        return _resolved(doc)
+    if kind not in (None, "scenario"):
+        # One sentence, not the wall of schema errors a map read as a scenario would give.
+        wants = f"; `{command}` wants a scenario" if command else ", not a scenario"
+        return CheckedScenario([Problem(doc.file, 1, 1, WHOLE_FILE, f"this is a {KIND_NAMES[kind]} file{wants}")])
     # The scenario's ruleset decides which fields its counters, options and tables may and must have.
     ruleset, problems = ruleset_problems(doc)
     problems += schema_problems(doc, "scenario", ruleset)
     refs = _file_refs(doc)
     problems += refs.problems
 
+    game = check_game_file(refs.game) if refs.game else check_game(doc, ("game",))
+    problems += game.problems
     the_map = check_map(refs.map) if refs.map else CheckedMap(None)
-    counters = check_counter_files(refs.counters, ruleset)
+    counters = check_counter_files(refs.counters, ruleset, game)
     tables = check_tables(refs.tables, ruleset) if refs.tables else CheckedTables(None, [])
     problems += the_map.problems + counters.problems + tables.problems
     problems += _scenario_checks(doc, the_map, counters, setup_rules(ruleset))
     if the_map.doc is not None and tables.doc is not None:
         problems += missing_table_rows(the_map.doc, the_map.refs, tables.data, tables.doc.file)
 
-    files = [doc.file] + [f for f in [refs.map, *refs.counters, refs.tables] if f]
+    files = [doc.file] + [f for f in [refs.map, *refs.counters, refs.tables, refs.game] if f]
     if problems or the_map.doc is None:
         return CheckedScenario(problems, None, files)
-    return CheckedScenario([], _build(doc, the_map, counters, tables), files)
+    return CheckedScenario([], _build(doc, the_map, counters, tables, game), files)
+
+
+def _resolved(doc: Located) -> CheckedScenario:
+    from .resolved_read import check_resolved, load_resolved    # the resolved reader imports this module's peers
+    problems = check_resolved(doc.file)
+    return CheckedScenario(problems, None if problems else load_resolved(doc.file), [doc.file])
 
 
 @dataclass
@@ -65,6 +84,7 @@ class FileRefs:
     map: str | None = None
     counters: list[str] = field(default_factory=list)
     tables: str | None = None
+    game: str | None = None
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -86,6 +106,7 @@ def _file_refs(doc: Located) -> FileRefs:
     refs.counters = [f for i in range(len(counters) if isinstance(counters, list) else 0)
                      if (f := existing(("counters", i)))]
     refs.tables = existing(("tables",))
+    refs.game = existing(("game",))          # a game file (an inline game mapping is not a path)
     return refs
 
 
@@ -95,7 +116,11 @@ def _scenario_checks(doc: Located, the_map: CheckedMap, counters: CheckedCounter
     sides = doc.get(("sides",))
     side_names = list(sides) if isinstance(sides, dict) else None
     placed = [Placed(e) for e in entries(doc, "setup")]
-    out = check_placements(placed, list(entries(doc, "reinforcements")), pieces, the_map.hexes, side_names, rules)
+    reinforcements = list(entries(doc, "reinforcements"))
+    out = check_placements(placed, reinforcements, pieces, the_map.hexes, side_names, rules)
+    out += setup_contradictions(placed, reinforcements, pieces, the_map.hexes)
+    span, out_of_order = turn_range(doc)
+    out += out_of_order + turns_in_range(doc, span, reinforcements)
     out += _cinc_checks(doc, pieces)
     out += _reinforcement_groups(doc, {e.data["id"] for e in counters.found.activation_groups if e.text("id")})
     return out
@@ -123,13 +148,14 @@ def _reinforcement_groups(doc: Located, groups: set[str]) -> Iterable[Problem]:
             yield e.problem("ag", f"no activation group {ag!r}")
 
 
-def _build(doc: Located, the_map: CheckedMap, counters: CheckedCounters, tables: CheckedTables) -> Scenario:
+def _build(doc: Located, the_map: CheckedMap, counters: CheckedCounters, tables: CheckedTables,
+           game: CheckedGame) -> Scenario:
     pieces = counters.found.pieces()
     placed = [Placed(e) for e in entries(doc, "setup")]
     reinforcements = [build_reinforcement(e) for e in entries(doc, "reinforcements")]
     order = [p.piece for p in placed] + [u for r in reinforcements for u in r.units]
     line, _ = doc.position(())
     return assemble.scenario(
-        doc.data, map_def=the_map.model(), counters=assemble.in_play(counters.found, order),
+        doc.data, map_def=the_map.model(), counters=assemble.in_play(counters.found, order, game.factors),
         setup=build_placements(placed, pieces), reinforcements=tuple(reinforcements),
-        tables=tables.data, source=f"{doc.file}:{line}")
+        tables=tables.data, source=f"{doc.file}:{line}", game=game.game)

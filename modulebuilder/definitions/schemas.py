@@ -13,7 +13,8 @@ object) keeps ``additionalProperties: false`` meaningful, so an unknown field is
 the loader validates with and what ``modulebuilder schemas`` writes for editors.
 
 Without a ruleset (a counters file checked on its own that names none), the extension points accept the
-fields of every known ruleset with their types, and require none of them.
+fields of every known ruleset with their types, and require none of them.  The factor fields a game
+declares (its game file's ``factors``) are one more extension of ``unit``, merged after the ruleset's.
 
 A document is first checked by jsonschema-rs (compiled, ~50x faster, full draft 2020-12, which
 fastjsonschema is not: it ignores ``unevaluatedProperties`` and ``prefixItems`` and would pass documents that
@@ -37,8 +38,8 @@ from .yamlpos import Located
 if TYPE_CHECKING:     # jsonschema is imported when a document fails the fast check (~0.2 s to import)
     from jsonschema import Draft202012Validator
 
-Kind = Literal["counters", "map", "scenario", "tables", "resolved-scenario"]
-KINDS: tuple[Kind, ...] = ("counters", "map", "scenario", "tables", "resolved-scenario")
+Kind = Literal["counters", "map", "scenario", "tables", "resolved-scenario", "game"]
+KINDS: tuple[Kind, ...] = ("counters", "map", "scenario", "tables", "resolved-scenario", "game")
 
 EXTENSION_POINTS = ("activation_group", "unit", "leader", "marker", "placement", "side", "options", "victory",
                     "tables", "scenario")
@@ -98,6 +99,8 @@ def _merge(target: dict[str, Any], ext: dict[str, Any]) -> None:
 def _apply(node: Any, extensions: dict[str, dict[str, Any]]) -> None:
     if isinstance(node, dict):
         point = node.pop("x-extension", None)
+        if point is not None:
+            node["x-extended"] = point          # so a game's fields can be merged after the ruleset's
         for value in node.values():
             _apply(value, extensions)
         if point in extensions:
@@ -105,6 +108,27 @@ def _apply(node: Any, extensions: dict[str, dict[str, Any]]) -> None:
     elif isinstance(node, list):
         for value in node:
             _apply(value, extensions)
+
+
+def _strip_marks(node: Any) -> None:
+    if isinstance(node, dict):
+        node.pop("x-extended", None)
+        for value in node.values():
+            _strip_marks(value)
+    elif isinstance(node, list):
+        for value in node:
+            _strip_marks(value)
+
+
+def _apply_game(node: Any, unit: dict[str, Any]) -> None:
+    if isinstance(node, dict):
+        for value in node.values():
+            _apply_game(value, unit)
+        if node.get("x-extended") == "unit":
+            _merge(node, copy.deepcopy(unit))
+    elif isinstance(node, list):
+        for value in node:
+            _apply_game(value, unit)
 
 
 def _key(c: Contribution) -> str:
@@ -131,9 +155,19 @@ def _union(contributions: list[Contribution]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _game_extension(factors: tuple[str, ...]) -> dict[str, Any]:
+    """The unit fields a game declares: each factor, and ``back`` with the values its back face prints."""
+    value = {"$ref": f"#/$defs/{schema_file('game')}/$defs/factor_value"}
+    props = {f: {**value, "description": "A factor field the game declares."} for f in factors}
+    return {"properties": {**props, "back": {
+        "type": "object", "additionalProperties": False, "properties": props,
+        "description": "The factor values printed on the back face, where they differ from the front."}}}
+
+
 @lru_cache(maxsize=None)
-def combined(kind: Kind, ruleset: str | None = None) -> dict[str, Any]:
-    """The self-contained schema of ``kind`` for scenarios of ``ruleset`` (None: any ruleset, see above).
+def combined(kind: Kind, ruleset: str | None = None, factors: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The self-contained schema of ``kind`` for scenarios of ``ruleset`` (None: any ruleset, see above)
+    in a game that declares the factor fields ``factors``.
 
     Raises :class:`~.rulesets.ContributionError` when the ruleset's contribution cannot be read; a ruleset
     without a contribution is checked as None.
@@ -147,6 +181,9 @@ def combined(kind: Kind, ruleset: str | None = None) -> dict[str, Any]:
         doc = _rewrite(load_schema(k), f"#/$defs/{name}")
         doc.pop("$schema", None)
         _apply(doc, extensions)
+        if factors:
+            _apply_game(doc, _game_extension(factors))
+        _strip_marks(doc)
         defs[name] = doc
     for c in found:
         defs[_key(c)] = {"$defs": {k: v for k, v in _rewrite(c.schema.get("$defs", {}), f"#/$defs/{_key(c)}").items()
@@ -155,6 +192,7 @@ def combined(kind: Kind, ruleset: str | None = None) -> dict[str, Any]:
     for_whom = f" for the {ruleset} ruleset" if ruleset else " (fields of any ruleset, none required)"
     return {
         "$schema": DRAFT,
+        **({"x-ruleset": ruleset} if ruleset else {}),      # read by validate when a copy sits in any folder
         "title": shared.get("title", kind),
         "description": f"{shared.get('description', '')} Combined{for_whom} by modulebuilder "
                        "(docs/definitions.md); do not edit, run `modulebuilder schemas` again.".strip(),
@@ -166,36 +204,37 @@ def combined(kind: Kind, ruleset: str | None = None) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------- validating
 
 @lru_cache(maxsize=None)
-def validator(kind: Kind, ruleset: str | None = None) -> Draft202012Validator:
+def validator(kind: Kind, ruleset: str | None = None, factors: tuple[str, ...] = ()) -> Draft202012Validator:
     from jsonschema import Draft202012Validator
 
-    return Draft202012Validator(combined(kind, ruleset))
+    return Draft202012Validator(combined(kind, ruleset, factors))
 
 
 @lru_cache(maxsize=None)
-def _fast_validator(kind: Kind, ruleset: str | None) -> Any:
-    return jsonschema_rs.validator_for(combined(kind, ruleset))
+def _fast_validator(kind: Kind, ruleset: str | None, factors: tuple[str, ...] = ()) -> Any:
+    return jsonschema_rs.validator_for(combined(kind, ruleset, factors))
 
 
-def is_valid(data: Any, kind: Kind, ruleset: str | None = None) -> bool:
+def is_valid(data: Any, kind: Kind, ruleset: str | None = None, factors: tuple[str, ...] = ()) -> bool:
     """Whether ``data`` satisfies the ``kind`` schema of ``ruleset`` (the fast check alone)."""
-    return bool(_fast_validator(kind, ruleset).is_valid(data))
+    return bool(_fast_validator(kind, ruleset, factors).is_valid(data))
 
 
-def schema_problems(doc: Located, kind: Kind, ruleset: str | None = None) -> list[Problem]:
-    """Every way ``doc`` breaks the ``kind`` schema of ``ruleset``, as author-readable problems."""
+def schema_problems(doc: Located, kind: Kind, ruleset: str | None = None,
+                    factors: tuple[str, ...] = ()) -> list[Problem]:
+    """Every way ``doc`` breaks the ``kind`` schema of ``ruleset`` in a game declaring ``factors``."""
     # Listing the errors of a large counters file takes seconds, and one file is validated again for each
     # scenario that names it.  Parsed files are shared per version on disk (files.read_document), so the same
     # document object means the same text: remember its result, holding the object so its id stays unique.
-    key = (id(doc), kind, ruleset)
+    key = (id(doc), kind, ruleset, factors)
     cached = _RESULTS.get(key)
     if cached is not None and cached[0] is doc:
         return list(cached[1])
-    if is_valid(doc.data, kind, ruleset):
+    if is_valid(doc.data, kind, ruleset, factors):
         problems: list[Problem] = []
     else:
-        problems = problems_from_errors(doc, validator(kind, ruleset).iter_errors(doc.data), field_names(),
-                                        field_owners())
+        problems = problems_from_errors(doc, validator(kind, ruleset, factors).iter_errors(doc.data),
+                                        (*field_names(), *factors), field_owners())
     if len(_RESULTS) >= _RESULTS_KEPT:
         _RESULTS.pop(next(iter(_RESULTS)))          # forget the oldest
     _RESULTS[key] = (doc, tuple(problems))
@@ -203,7 +242,7 @@ def schema_problems(doc: Located, kind: Kind, ruleset: str | None = None) -> lis
 
 
 _RESULTS_KEPT = 64
-_RESULTS: dict[tuple[int, str, str | None], tuple[Located, tuple[Problem, ...]]] = {}
+_RESULTS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Located, tuple[Problem, ...]]] = {}
 
 
 @lru_cache(maxsize=None)

@@ -7,7 +7,7 @@ from typing import Iterable
 
 from .detect import header, kind_from_folder, kind_of_data
 from .files import display_name, read_document
-from .loaders import check_counter_files, check_map, check_tables
+from .loaders import check_counter_files, check_game_file, check_map, check_tables
 from .problems import WHOLE_FILE, Problem, unique_sorted
 from .resolved_read import check_resolved
 from .scenario import check_scenario
@@ -17,7 +17,7 @@ PathLike = str | os.PathLike[str]
 
 UNKNOWN_KIND = ("cannot tell what kind of definition file this is; start it with a header such as "
                 "'# yaml-language-server: $schema=../modulebuilder/schemas/map.schema.json' "
-                "(counters, map, scenario, tables or resolved-scenario)")
+                "(counters, map, scenario, tables, game or resolved-scenario)")
 
 
 def file_kind(path: PathLike) -> Kind | Problem:
@@ -33,7 +33,7 @@ def _kind_and_ruleset(path: PathLike) -> tuple[Kind, str | None] | Problem:
         return doc
     with open(path, encoding="utf-8") as f:
         head = f.read(2000)
-    kind, ruleset = header(head)
+    kind, ruleset = header(head, doc.file)
     kind = kind or kind_of_data(doc.data) or kind_from_folder(doc.file)
     return (kind, ruleset) if kind is not None else Problem(doc.file, 1, 1, WHOLE_FILE, UNKNOWN_KIND)
 
@@ -56,6 +56,8 @@ def validate_files(paths: Iterable[PathLike]) -> list[Problem]:
             problems += check_scenario(path).problems
         elif kind == "map":
             problems += check_map(path).problems
+        elif kind == "game":
+            problems += check_game_file(path).problems
         elif kind == "tables":
             problems += check_tables(path, ruleset).problems
         elif kind == "resolved-scenario":

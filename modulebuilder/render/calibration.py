@@ -35,6 +35,28 @@ def _scales(c: Canvas, x: float, y: float) -> None:
             c.text(x + 6, y + k * mm + 1.8, f"{-k:+d}", size=5)
 
 
+def _ruler(c: Canvas, w: float, h: float) -> None:
+    """A 4-inch and a 10-centimetre ruler with the "print at 100%" warning: measure them on the printout;
+    if they are short the printer scaled the page and every counter is off by as much."""
+    x0, y = w / 2 - 144, h - 150
+    c.text(w / 2, y - 28, "PRINT AT 100% (\"actual size\"), never \"fit to page\": each ruler must measure "
+           "exactly its length on paper.", 8, "centre")
+    c.line(x0, y, x0 + 4 * 72, y, width=0.5)
+    for i in range(0, 4 * 16 + 1):
+        t = 10.0 if i % 16 == 0 else (6.0 if i % 8 == 0 else (4.0 if i % 4 == 0 else 2.0))
+        c.line(x0 + i * 4.5, y, x0 + i * 4.5, y - t, width=0.25)
+        if i % 16 == 0:
+            c.text(x0 + i * 4.5, y - 12, f"{i // 16} in", 6, "centre")
+    y2 = y + 30
+    mm = mm_to_points(1)
+    c.line(x0, y2, x0 + 100 * mm, y2, width=0.5)
+    for i in range(0, 101):
+        t = 8.0 if i % 10 == 0 else (5.0 if i % 5 == 0 else 2.5)
+        c.line(x0 + i * mm, y2, x0 + i * mm, y2 + t, width=0.25)
+        if i % 10 == 0:
+            c.text(x0 + i * mm, y2 + 16, f"{i // 10} cm", 6, "centre")
+
+
 def calibration_pdf(paper: str, back_offset_mm: tuple[float, float] = (0.0, 0.0)) -> bytes:
     """Front: scales at each target.  Back: crosses at the mirrored targets, shifted by the offset
     under test, so printing again with the chosen offset should show every cross on zero."""
@@ -48,6 +70,7 @@ def calibration_pdf(paper: str, back_offset_mm: tuple[float, float] = (0.0, 0.0)
                "scale) and Y (vertical scale) in mm,", 7, "centre")
     front.text(w / 2, 64, "then print sheets with  --back-offset X,Y  (current offset "
                f"{back_offset_mm[0]:g},{back_offset_mm[1]:g} mm).", 7, "centre")
+    _ruler(front, w, h)
     back = doc.new_page(w, h)
     dx, dy = (mm_to_points(v) for v in back_offset_mm)
     arm = mm_to_points(SCALE_MM + 3)

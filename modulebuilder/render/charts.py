@@ -49,7 +49,7 @@ class Chart:
 
 
 def _title(key: str) -> str:
-    words = key.replace("_", " ").capitalize().split()
+    words = str(key).replace("_", " ").capitalize().split()
     return " ".join({"drms": "DRMs", "drm": "DRM", "cinc": "CinC", "dfe": "DFE", "ag": "AG"}.get(w.lower(), w)
                     for w in words)
 
@@ -94,7 +94,7 @@ def _terrain_chart(key: str, title: str, short: str, section: Mapping[str, Any])
                     row_notes.append(f"{_title(name)}: {v['note']}")
             else:
                 rows.append((_title(name), _signed(v)))
-        heads = (label, *(_title(c) for c in cols)) if cols else (label, "DRM")
+        heads = (label, *(_title(c) for c in cols)) if cols else (label, "Modifier")
         legend = ("P = prohibited; D = the unit is Disordered on entering",) if any(
             "P" in r[1:] or any(str(c).endswith(" D") for c in r[1:]) for r in rows) else ()
         out.append(Chart(f"{key}-{part}", f"{title}, by {label.lower()}", heads, tuple(rows),
@@ -135,7 +135,8 @@ def _leaves(v: Any, prefix: str = "") -> Iterable[tuple[str, str]]:
 
 def _list_chart(key: str, title: str, v: Any) -> Chart:
     notes = (str(v["note"]),) if isinstance(v, Mapping) and "note" in v else ()
-    return Chart(key, title, ("", "Value"), tuple(_leaves(v)), notes)
+    rows = tuple(_leaves(v)) if isinstance(v, Mapping) or _is_records(v) else ((title, _cell(v)),)
+    return Chart(key, title, ("", "Value"), rows, notes)
 
 
 def charts(tables: Mapping[str, Any]) -> list[Chart]:
@@ -145,7 +146,17 @@ def charts(tables: Mapping[str, Any]) -> list[Chart]:
         if key in SKIP:
             continue
         title = _title(key)
-        if isinstance(v, Mapping) and ("rows" in v or "hexsides" in v):
+        if isinstance(v, Mapping) and isinstance(v.get("columns"), (list, tuple)) and isinstance(v.get("rows"), Mapping):
+            # a results table read by a roll (a CRT): one row per die face, one column per odds column
+            rows = tuple((str(face), *(_cell(c) for c in cells)) for face, cells in v["rows"].items()
+                         if isinstance(cells, (list, tuple)))
+            rest = {k: x for k, x in v.items() if k not in ("columns", "rows")}
+            notes = tuple(f"{k.replace('_', ' ')}: " + (", ".join(f"{a} {_cell(b)}" for a, b in x.items())
+                                                       if isinstance(x, Mapping) else _cell(x))
+                          for k, x in rest.items() if k != "note")
+            out.append(Chart(key, {"crt": "Combat results table"}.get(key, title),
+                             ("Roll", *(str(c) for c in v["columns"])), rows, notes, key.upper() if len(key) <= 4 else ""))
+        elif isinstance(v, Mapping) and ("rows" in v or "hexsides" in v):
             title = {"movement_costs": "Movement costs (MP)", "shock_terrain": "Shock terrain DRM"}.get(key, title)
             short = {"movement_costs": "Movement", "shock_terrain": "Shock"}.get(key, _title(key))
             out += _terrain_chart(key, title, short, v)

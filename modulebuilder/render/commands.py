@@ -16,19 +16,36 @@ from modulebuilder.render.physical import COUNTER_SIZES, parse_inches, px
 DEFAULT_HEX_INCHES = Fraction(3, 4)          # across the flats; fits 5/8" counters with room to see terrain
 
 
+MIN_COUNTER_IN, MAX_COUNTER_IN = Fraction(3, 10), Fraction(3)
+
+
 def _size(text: str) -> Fraction:
-    value = parse_inches(text)
-    if value not in COUNTER_SIZES:
-        raise argparse.ArgumentTypeError(
-            f"counter size {text!r}: choose one of {', '.join(str(s) for s in COUNTER_SIZES)} (inches)")
+    """Any counter size in inches or millimetres: ``5/8``, ``0.6in``, ``7/8``, ``16mm``."""
+    from modulebuilder.render.sheet_templates import length
+    try:
+        value = length(text)
+    except (ValueError, ZeroDivisionError) as exc:
+        raise argparse.ArgumentTypeError(f"counter size: {exc}") from None
+    if not MIN_COUNTER_IN <= value <= MAX_COUNTER_IN:
+        raise argparse.ArgumentTypeError(f"counter size {text!r}: choose between {MIN_COUNTER_IN} and {MAX_COUNTER_IN} inches "
+                                         f"(common sizes: {', '.join(str(s) for s in COUNTER_SIZES)})")
     return value
 
 
 def _inches(text: str) -> Fraction:
+    """A length for bleeds, margins and hexes: inches or any unit :mod:`modulebuilder.measure` reads."""
+    from modulebuilder.measure import parse_length
     try:
-        return parse_inches(text)
+        return parse_length(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _positive_inches(text: str) -> Fraction:
+    value = _inches(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"length {text!r} must be greater than zero")
+    return value
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -93,7 +110,7 @@ def cmd_counters(args: argparse.Namespace) -> int:
     counters = sources.counters
     size_px = args.px or px(args.size, args.dpi)
     faces = render_faces(counters, size_px, dpi=None if args.px else args.dpi, progress=_progress("counter faces"),
-                         back=sources.back)
+                         back=sources.back, template=args.template)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for key, img in faces.items():
@@ -108,7 +125,8 @@ def cmd_sheets(args: argparse.Namespace) -> int:
     sources = load_sources(args.sources)
     counters = sources.counters
     opts = PrintOptions(args.size, args.paper, args.dpi, args.bleed, args.margin, args.layout, args.back_offset,
-                        args.png, args.title or "", back=sources.back)
+                        args.png, args.title or "", back=sources.back, template=args.template, cmyk=args.cmyk,
+                        cmyk_profile=args.cmyk_profile, sheet=args.sheet, die_line=args.die_line)
     copies = dict(args.copies)
     unknown = sorted(set(copies) - {c.id for c in (*counters.units, *counters.leaders, *counters.markers)})
     if unknown:
@@ -143,22 +161,41 @@ def cmd_map(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_aids(args: argparse.Namespace) -> int:
+    from modulebuilder.definitions import load_scenario
+    from modulebuilder.render.aids import write_aids
+    scenarios = [load_scenario(p) for p in args.scenarios]
+    for f in write_aids(scenarios, Path(args.out), paper=args.paper, template=args.template):
+        print(f)
+    return 0
+
+
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("counters", help="render one PNG per counter face")
     p.add_argument("sources", nargs="+", metavar="SCENARIO_OR_COUNTERS")
     p.add_argument("--size", type=_size, default=Fraction(5, 8), help='counter size in inches (default 5/8)')
     p.add_argument("--dpi", type=_dpi, default=300)
     p.add_argument("--px", type=int, default=None, help="pixel size for screen images (overrides --size/--dpi)")
+    p.add_argument("--template", default=None, metavar="NAME|FILE",
+                   help="counter template: a bundled one (nato, leader, marker, ...) or a template file")
     p.add_argument("--out", required=True, metavar="DIR")
     p.set_defaults(func=_guarded(cmd_counters))
 
     p = subparsers.add_parser("sheets", help="print-ready counter sheets (PDF, optional PNG pages)")
     p.add_argument("sources", nargs="+", metavar="SCENARIO_OR_COUNTERS")
-    p.add_argument("--size", type=_size, default=Fraction(5, 8), help="counter size in inches: 1/2 9/16 5/8 3/4 1")
+    p.add_argument("--size", type=_size, default=Fraction(5, 8), help="counter size: 5/8, 0.6in, 16mm (default 5/8)")
+    p.add_argument("--template", default=None, metavar="NAME|FILE",
+                   help="counter template: a bundled one (nato, leader, marker, ...) or a template file")
+    p.add_argument("--sheet", default=None, metavar="NAME",
+                   help="sheet template (letter, a4, tgc-large-punchout, tgc-medium-punchout, factory-punchboard-a3): "
+                        "paper, bleed, gap and margin; overrides --paper/--bleed/--margin")
+    p.add_argument("--cmyk", action="store_true", help="write DeviceCMYK through an ICC profile with its output intent")
+    p.add_argument("--cmyk-profile", default=None, metavar="ICC", help="CMYK output profile (default: FOGRA39)")
+    p.add_argument("--die-line", action="store_true", help="add the cut paths on a 'Die line' layer (DieCut spot colour)")
     p.add_argument("--paper", choices=("letter", "a4"), default="letter")
     p.add_argument("--dpi", type=_dpi, default=300)
-    p.add_argument("--bleed", type=_inches, default=Fraction(1, 16), help="bleed in inches (default 1/16)")
-    p.add_argument("--margin", type=_inches, default=Fraction(1, 4), help="paper margin in inches (default 1/4)")
+    p.add_argument("--bleed", type=_inches, default=Fraction(1, 16), help="bleed: 1/16, 1.5mm (default 1/16 in)")
+    p.add_argument("--margin", type=_inches, default=Fraction(1, 4), help="paper margin: 1/4, 6mm (default 1/4 in)")
     p.add_argument("--layout", choices=("duplex", "gutter", "both"), default="duplex")
     p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
                    help="shift back pages by X,Y mm to correct duplex drift (see calibration.pdf)")
@@ -169,12 +206,20 @@ def register(subparsers: Any) -> None:
     p.add_argument("--out", required=True, metavar="DIR")
     p.set_defaults(func=_guarded(cmd_sheets))
 
+    p = subparsers.add_parser("aids", help="game aids per scenario: set-up card, order of battle, turn track, tables (PDF)",
+                              description="Example: modulebuilder aids scenarios/borodino.yaml --out out/aids")
+    p.add_argument("scenarios", nargs="+", metavar="SCENARIO")
+    p.add_argument("--paper", choices=("letter", "a4"), default="letter")
+    p.add_argument("--template", default=None, metavar="NAME|FILE", help="counter template for the counters shown")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.set_defaults(func=_guarded(cmd_aids))
+
     p = subparsers.add_parser("map", help="render the map (PNG) and its print versions (PDF, full and tiled)")
     p.add_argument("map", metavar="MAP_OR_SCENARIO")
     p.add_argument("--hex-size", type=float, default=None, help="PNG hex size, centre to vertex in px")
-    p.add_argument("--hex-inches", type=_inches, default=DEFAULT_HEX_INCHES,
+    p.add_argument("--hex-inches", type=_positive_inches, default=DEFAULT_HEX_INCHES,
                    help="printed hex size across the flats, inches (default 3/4)")
-    p.add_argument("--dpi", type=_dpi, default=150, help="resolution of the print PDFs (default 150)")
+    p.add_argument("--dpi", type=_dpi, default=300, help="resolution of the print PDFs (default 300)")
     p.add_argument("--paper", choices=("letter", "a4"), default="letter")
     p.add_argument("--out", required=True, metavar="DIR")
     p.set_defaults(func=_guarded(cmd_map))

@@ -109,6 +109,8 @@ def face_drawings(counters: CounterSet, size_px: int, *, dpi: float | None = Non
                 out[job.key] = drawing_job(job, size_px, dpi)
                 if log and job.face == "back" and job.back == "shaken" and isinstance(job.piece, Unit):
                     _report_shaken(job.piece, size_px, dpi, log)
+                if log and job.face == "front":
+                    _report_light_weight(job.piece.id, out[job.key], dpi, log)
         except TextDoesNotFit as exc:
             _note(misfits, exc)
     _raise_misfits(misfits)
@@ -125,6 +127,16 @@ def _report_shaken(unit: Unit, size_px: int, dpi: float | None, log: Callable[[s
         k = 72 / dpi if dpi else 1.0
         log(f"note: counter {unit.id!r} back: the word 'Shaken' fits only at {size * k:.1f} {unit_of} "
             f"(minimum {min_px * k:.1f} {unit_of}); printed without it, the amber frame marks the side")
+
+
+def _report_light_weight(owner: str, drawing: Drawing, dpi: float | None, log: Callable[[str], None]) -> None:
+    """The coded layouts print a name that bold cannot fit legibly in the narrower regular weight: say so."""
+    from modulebuilder.fonts import REGULAR
+    for t in drawing.items:
+        if getattr(t, "font", None) == str(REGULAR):
+            size = f"{t.size * 72 / dpi:.1f} pt" if dpi else f"{t.size} px"     # type: ignore[attr-defined]
+            log(f"note: counter {owner!r}: {t.text!r} is printed in the regular weight at {size} "   # type: ignore[attr-defined]
+                "(bold does not fit legibly); a short_name keeps it bold")
 
 
 def _data_template(template: str | None):  # type: ignore[no-untyped-def]
@@ -161,9 +173,15 @@ def _rendered(jobs: list[FaceJob], size_px: int, dpi: float | None,
 
 
 def render_faces(counters: CounterSet, size_px: int, *, dpi: float | None = None, workers: int | None = None,
-                 progress: Progress | None = None, back: BackTreatment = "disordered") -> dict[str, Image.Image]:
+                 progress: Progress | None = None, back: BackTreatment = "disordered",
+                 template: str | None = None) -> dict[str, Image.Image]:
     """Every face of ``counters``, keyed ``"<id>/front"`` / ``"<id>/back"``, in :func:`face_jobs` order.
     Faces whose text cannot be printed legibly are all reported at once (:class:`FacesDoNotFit`)."""
+    if _data_template(template) is not None:
+        drawings = face_drawings(counters, size_px, dpi=dpi, back=back, template=template)
+        if progress:
+            progress(len(drawings), len(drawings))
+        return {k: to_image(d) for k, d in drawings.items()}
     jobs = face_jobs(counters, back)
     out: dict[str, Image.Image] = {}
     misfits: list[TextDoesNotFit] = []

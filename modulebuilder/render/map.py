@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Mapping
 
 from PIL import Image, ImageDraw
 
@@ -93,10 +96,12 @@ class _Painter:
             fill = shaded(self.pal[t], self.m.elevation.get(h, 0))
             self.d.polygon(self.lay.corners(h), fill=fill)
         for h in self.grid.hexes():
-            symbol = TERRAIN_SYMBOLS.get(self.m.terrain_of(h))
-            if symbol:
-                cx, cy = self.lay.center(h)
-                symbol(self.d, cx, cy, self.s, self.pal, rng_for(h))
+            t = self.m.terrain_of(h)
+            cx, cy = self.lay.center(h)
+            if not author_symbol(self, t, cx, cy, self.s, rng_for(h)):
+                symbol = TERRAIN_SYMBOLS.get(t)
+                if symbol:
+                    symbol(self.d, cx, cy, self.s, self.pal, rng_for(h))
 
     def grid_lines(self) -> None:
         w = max(1, round(self.s * 0.02))
@@ -204,7 +209,9 @@ class _Framer:
         if kind == "elevation":
             base = shaded(base, int(ident))
         p.d.polygon(hexagon, fill=base, outline=p.pal["grid"])
-        if kind == "terrain" and ident in TERRAIN_SYMBOLS:
+        if kind == "terrain" and author_symbol(p, ident, cx, cy, r * 1.05, rng_for("legend" + ident)):
+            pass
+        elif kind == "terrain" and ident in TERRAIN_SYMBOLS:
             TERRAIN_SYMBOLS[ident](p.d, cx, cy, r * 1.05, p.pal, rng_for("legend" + ident))
         elif kind == "hexside":
             seg = ((cx - r, cy + r * 0.3), (cx + r, cy - r * 0.3))
@@ -219,6 +226,40 @@ class _Framer:
                 L.draw_steep(p.d, seg, (cx, cy + r), r * 1.6, p.pal)
         elif kind == "road":
             L.draw_road(p.d, [(cx - r, cy), (cx + r, cy)], ident, r * 1.6, p.pal)
+
+
+def terrain_symbols(mapdef: MapDef) -> Mapping[str, str]:
+    """The author's terrain symbols (``style.symbols``: terrain id -> a bundled symbol's name, such as
+    ``woods``, or the path of an image, relative to the map file), when the definitions carry them."""
+    return getattr(mapdef.style, "symbols", None) or {}
+
+
+def author_symbol(p: "_Painter", terrain: str, cx: float, cy: float, size: float, rng: object) -> bool:
+    """Draw the author's symbol for ``terrain`` centred on (cx, cy); False when the author gave none."""
+    spec = terrain_symbols(p.m).get(terrain)
+    if not spec:
+        return False
+    if spec in TERRAIN_SYMBOLS:
+        TERRAIN_SYMBOLS[spec](p.d, cx, cy, size, p.pal, rng)          # type: ignore[arg-type]
+        return True
+    path = Path(spec)
+    if not path.is_absolute() and p.m.source:
+        path = Path(p.m.source.split(":")[0]).parent / path
+    if not path.is_file():
+        raise ValueError(f"map {p.m.id!r}: symbol for terrain {terrain!r}: no image {path} "
+                         f"(or a bundled symbol: {', '.join(sorted(TERRAIN_SYMBOLS))})")
+    side = max(1, int(round(size * 1.1)))             # the hex's inner square, below the hex number
+    art = _symbol_art(str(path), side)
+    p.img.paste(art, (int(round(cx - side / 2)), int(round(cy - side / 2))), art)
+    return True
+
+
+@lru_cache(maxsize=64)
+def _symbol_art(path: str, side: int) -> Image.Image:
+    with Image.open(path) as src:
+        art = src.convert("RGBA")
+    art.thumbnail((side, side), Image.Resampling.LANCZOS)
+    return art
 
 
 def render_map(mapdef: MapDef, hex_size: float | None = None) -> tuple[Image.Image, HexLayout]:

@@ -85,6 +85,9 @@ def _open(path: str):  # type: ignore[no-untyped-def]
     return tt
 
 
+CACHE_FORMAT = 1
+
+
 def _cache_dir() -> Path | None:
     root = os.environ.get("MODULEBUILDER_CACHE") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "modulebuilder")
@@ -96,7 +99,9 @@ def _disk_cached(kind: str, key: bytes, compute: Callable[[], Any]) -> Any:
     (and importing fontTools to do so) costs more than laying out hundreds of counters, and the fonts of a
     game are the same from one build to the next.  The result depends only on the key, so output bytes
     never depend on the cache; an unwritable cache folder only costs time."""
+    from fontTools import version as fonttools_version
     folder = _cache_dir()
+    key = f"{fonttools_version}|{CACHE_FORMAT}|".encode() + key      # another fontTools may subset differently
     path = folder / f"{kind}-{hashlib.sha256(key).hexdigest()[:32]}.pickle" if folder else None
     if path is not None and path.is_file():
         try:

@@ -49,8 +49,9 @@ class SlotItem:
 
 def print_items(counters: CounterSet, faces: Mapping[str, Image.Image],
                 copies: Mapping[str, int] | None = None) -> list[PrintItem]:
-    """Items for every unit, commander and marker; markers print ``Marker.count`` times, and
-    ``copies`` (id -> n) overrides the count for any counter that exists several times."""
+    """Items for every unit, commander and marker, each printed its ``count`` times (markers always had
+    one; units and commanders have one when the definitions carry it, else 1); ``copies`` (id -> n)
+    overrides the count of any counter."""
     copies = copies or {}
     ags = {ag.id: ag for ag in counters.activation_groups}
     items: list[PrintItem] = []
@@ -60,10 +61,11 @@ def print_items(counters: CounterSet, faces: Mapping[str, Image.Image],
         return key if key in faces else blank_key(colour)
 
     for u in counters.units:
-        items.append(PrintItem(u.id, f"{u.id}/front", back_of(u.id, body_colour(ags[u.ag])), copies.get(u.id, 1),
-                               u.size))
+        items.append(PrintItem(u.id, f"{u.id}/front", back_of(u.id, body_colour(ags[u.ag])),
+                               copies.get(u.id, getattr(u, "count", 1)), u.size))
     for ldr in counters.leaders:
-        items.append(PrintItem(ldr.id, f"{ldr.id}/front", back_of(ldr.id, LEADER_BODY), copies.get(ldr.id, 1)))
+        items.append(PrintItem(ldr.id, f"{ldr.id}/front", back_of(ldr.id, LEADER_BODY),
+                               copies.get(ldr.id, getattr(ldr, "count", 1))))
     for m in counters.markers:
         items.append(PrintItem(m.id, f"{m.id}/front", back_of(m.id, m.colour), copies.get(m.id, m.count)))
     return items

@@ -51,8 +51,21 @@ class PrintOptions:
     def bleed_px(self) -> int:
         return px(self.bleed_in, self.dpi)
 
+    sheet: str | None = None               # a sheet template (render/sheet_templates.py): paper, bleed, gap, margin
+    die_line: bool = False                 # the cut paths on a "Die line" layer in a DieCut spot colour
+
     def geometry(self, layout: Literal["duplex", "gutter"]) -> SheetGeometry:
+        if self.sheet:
+            from modulebuilder.render.sheet_templates import sheet_template
+            t = sheet_template(self.sheet)
+            return SheetGeometry(t.paper, self.counter_in, t.bleed_in, t.margin_in, layout, self.back_offset_mm,
+                                 1, t.gap_in, t.trim_pt, t.slug_in)
         return SheetGeometry(self.paper, self.counter_in, self.bleed_in, self.margin_in, layout, self.back_offset_mm)
+
+    def face_bleed_px(self) -> int:
+        """Bleed drawn around each face: the sheet's, but never more than half the gap to a neighbour."""
+        geo = self.geometry("duplex")
+        return px(Fraction(geo.edge_bleed_pt / 72).limit_denominator(100_000), self.dpi)
 
 
 # The page-image workers read the pages and face rasters from here: forked workers inherit it, so the
@@ -77,6 +90,12 @@ def _page_worker(job: tuple[int, str]) -> bytes:
     return buf.getvalue()
 
 
+def _paper_of(sheet: str) -> str:
+    from modulebuilder.render.sheet_templates import sheet_template
+    t = sheet_template(sheet)
+    return t.paper if t.trim_pt is None else "letter"        # a die-cut sheet is not duplex-printed at home
+
+
 def build_print_job(counters: CounterSet, out: Path, opts: PrintOptions, *, copies: Mapping[str, int] | None = None,
                     progress: Progress | None = None, log: Callable[[str], None] = lambda s: None) -> list[Path]:
     """Write the sheets for ``counters`` into ``out``; returns the files written, in order."""
@@ -90,14 +109,14 @@ def write_sheets(faces: Mapping[str, Drawing], items: list[PrintItem], out: Path
                  log: Callable[[str], None] = lambda s: None) -> list[Path]:
     """The sheets of already drawn faces: PDFs (vector), optional PNG pages, the calibration sheet."""
     out.mkdir(parents=True, exist_ok=True)
-    src = FaceSource(faces, opts.size_px, opts.bleed_px)
+    src = FaceSource(faces, opts.size_px, opts.face_bleed_px())
     written: list[Path] = []
     layouts: tuple[Literal["duplex", "gutter"], ...] = ("duplex", "gutter") if opts.layout == "both" else (opts.layout,)
     for layout in layouts:
         geo = opts.geometry(layout)
         pages = paginate_by_span(items, geo)
         path = out / f"counters-{layout}.pdf"
-        path.write_bytes(sheets_pdf(geo, pages, src, opts.title, opts.colours()))
+        path.write_bytes(sheets_pdf(geo, pages, src, opts.title, opts.colours(), opts.die_line))
         written.append(path)
         log(f"{path}: {len(pages)} sheet(s) of {geo.rows}x{geo.cols}"
             + "".join(f", {sum(1 for g, _ in pages if g.span == k)} of {k}-hex counters" for k in (2, 3, 4)
@@ -116,6 +135,6 @@ def write_sheets(faces: Mapping[str, Drawing], items: list[PrintItem], out: Path
             finally:
                 _PAGES.clear()
     cal = out / "calibration.pdf"
-    cal.write_bytes(calibration_pdf(opts.paper, opts.back_offset_mm))
+    cal.write_bytes(calibration_pdf(opts.paper if not opts.sheet else _paper_of(opts.sheet), opts.back_offset_mm))
     written.append(cal)
     return written

@@ -76,20 +76,37 @@ class SheetGeometry:
     layout: Literal["duplex", "gutter"] = "duplex"
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     span: int = 1                    # counter sides per cell: 2 for the grid of two-hex counters
+    gap_in: Fraction | None = None   # between neighbouring cut lines; default 2 x bleed (bleeds abut)
+    trim_pt: tuple[float, float] | None = None   # a commercial sheet's trimmed size (default: the paper)
+    slug_in: Fraction = Fraction(0)  # media beyond the trim on every side (crop marks, colour bars)
 
     def for_span(self, span: int) -> "SheetGeometry":
         """The same sheet with cells ``span`` counter sides wide."""
         return SheetGeometry(self.paper, self.counter_in, self.bleed_in, self.margin_in, self.layout,
-                             self.back_offset_mm, span)
+                             self.back_offset_mm, span, self.gap_in, self.trim_pt, self.slug_in)
+
+    @cached_property
+    def gap_pt(self) -> float:
+        return float(2 * self.bleed_in if self.gap_in is None else self.gap_in) * POINTS_PER_INCH
+
+    @cached_property
+    def trim(self) -> Rect:
+        """The finished sheet on the page: the whole paper for home printing, inside the slug otherwise."""
+        slug = float(self.slug_in) * POINTS_PER_INCH
+        w, h = self.trim_pt or paper_points(self.paper)
+        return Rect(slug, slug, w, h)
 
     @cached_property
     def pitch_x_pt(self) -> float:
         """Horizontal distance between the same edge of neighbouring cells."""
-        return float(self.span * self.counter_in + 2 * self.bleed_in) * POINTS_PER_INCH
+        return float(self.span * self.counter_in) * POINTS_PER_INCH + self.gap_pt
 
     @cached_property
     def page(self) -> tuple[float, float]:
-        return paper_points(self.paper)
+        if self.trim_pt is None and not self.slug_in:
+            return paper_points(self.paper)
+        t = self.trim
+        return t.w + 2 * t.x, t.h + 2 * t.y
 
     @cached_property
     def counter_pt(self) -> float:
@@ -101,18 +118,25 @@ class SheetGeometry:
 
     @cached_property
     def pitch_pt(self) -> float:
-        """Distance between the same edge of neighbouring slots: bleeds abut, so cut lines are
-        ``2 * bleed`` apart and the cutter never has to hit a shared line."""
-        return float(self.counter_in + 2 * self.bleed_in) * POINTS_PER_INCH
+        """Distance between the same edge of neighbouring slots: by default bleeds abut, so cut lines are
+        ``2 * bleed`` apart and the cutter never has to hit a shared line; a die-cut template sets the gap."""
+        return float(self.counter_in) * POINTS_PER_INCH + self.gap_pt
+
+    @cached_property
+    def edge_bleed_pt(self) -> float:
+        """Bleed between neighbours: at most half the gap, so no face's bleed covers its neighbour."""
+        return min(self.bleed_pt, self.gap_pt / 2)
 
     @cached_property
     def _area(self) -> Rect:
         """Where fronts may go: inside the margins (left half only for gutter fold)."""
-        pw, ph = self.page
-        m = float(self.margin_in) * POINTS_PER_INCH + CROP_GAP_PT + CROP_LENGTH_PT
+        t = self.trim
+        # Crop marks need room outside the grid: in the margin, unless the slug beyond the trim holds them.
+        marks = max(0.0, CROP_GAP_PT + CROP_LENGTH_PT - float(self.slug_in) * POINTS_PER_INCH)
+        m = float(self.margin_in) * POINTS_PER_INCH + marks + (self.bleed_pt - self.gap_pt / 2 if self.gap_in is not None else 0)
         if self.layout == "gutter":
-            return Rect(m, m, pw / 2 - FOLD_GUTTER_PT / 2 - m, ph - 2 * m)
-        return Rect(m, m, pw - 2 * m, ph - 2 * m)
+            return Rect(t.x + m, t.y + m, t.w / 2 - FOLD_GUTTER_PT / 2 - m, t.h - 2 * m)
+        return Rect(t.x + m, t.y + m, t.w - 2 * m, t.h - 2 * m)
 
     @cached_property
     def cols(self) -> int:
@@ -144,7 +168,8 @@ class SheetGeometry:
         if not (0 <= row < self.rows and 0 <= col < self.cols and span >= 1):
             raise IndexError(f"slot ({row}, {col}) outside a {self.rows}x{self.cols} sheet")
         ox, oy = self.grid_origin
-        return Rect(ox + self.bleed_pt + col * self.pitch_x_pt, oy + self.bleed_pt + row * self.pitch_pt,
+        half = self.gap_pt / 2
+        return Rect(ox + half + col * self.pitch_x_pt, oy + half + row * self.pitch_pt,
                     self.counter_pt * self.span, self.counter_pt)
 
     def with_bleed(self, r: Rect) -> Rect:
@@ -170,7 +195,10 @@ class SheetGeometry:
     def grid_box(self, side: Side = "front") -> Rect:
         """Outer edge of all bleeds of one grid (front or back)."""
         first = self.with_bleed(self.slot(0, 0) if side == "front" else self.back_slot(0, self.cols - 1))
-        return Rect(first.x, first.y, self.cols * self.pitch_x_pt, self.rows * self.pitch_pt)
+        if self.gap_in is None:
+            return Rect(first.x, first.y, self.cols * self.pitch_x_pt, self.rows * self.pitch_pt)
+        extra = 2 * self.bleed_pt - self.gap_pt
+        return Rect(first.x, first.y, self.cols * self.pitch_x_pt + extra, self.rows * self.pitch_pt + extra)
 
     def crop_marks(self, side: Side = "front") -> list[Segment]:
         """Hairlines continuing every cut line outward beyond the grid's outer bleed, in the margins,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from modulebuilder.render.face_source import FaceSource
-from modulebuilder.render.pdf import RGB_SPACE, Canvas, ColourSpace, PdfDocument
+from modulebuilder.render.pdf import RGB_SPACE, Canvas, ColourSpace, PdfDocument, num
 from modulebuilder.render.physical import POINTS_PER_INCH
 from modulebuilder.render.print_items import PrintItem, page_slots, paginate, print_items
 from modulebuilder.render.sheet_layout import CROP_WIDTH_PT, Rect, SheetGeometry
@@ -50,14 +50,35 @@ def draw_marks(canvas: Canvas, geo: SheetGeometry, side: str) -> None:
 
 
 def _footer(canvas: Canvas, geo: SheetGeometry, label: str) -> None:
-    canvas.text(geo.page[0] / 2, geo.page[1] - 10, label, size=6, align="centre")
+    t = geo.trim
+    y = t.bottom - 10 if not geo.slug_in else t.bottom + min(10.0, t.y - 2)
+    canvas.text(geo.page[0] / 2, y, label, size=6, align="centre")
+
+
+DIE_INK = "DieCut"                    # the spot colour die makers look for (never printed: overprint, own layer)
+
+
+def draw_die_line(doc: PdfDocument, canvas: Canvas, placements: list[Placement]) -> None:
+    """The cut path of every counter, in a spot colour on an optional-content layer "Die line"."""
+    cs = doc.spot(DIE_INK, (0.0, 1.0, 0.0, 0.0))
+    canvas.begin_layer("Die line")
+    ops = [f"q /GOP gs /{cs} CS 1 SCN 0.25 w"]
+    for p in placements:
+        c = p.cut
+        ops.append(f"{num(c.x)} {num(canvas.height - c.bottom)} {num(c.w)} {num(c.h)} re")
+    ops.append("S Q")
+    canvas.raw(" ".join(ops))
+    canvas.end_layer()
 
 
 def _boxes(canvas: Canvas, geo: SheetGeometry, sides: tuple[str, ...]) -> None:
-    """TrimBox and BleedBox: the paper (a home sheet is not trimmed); ArtBox: the counters with their bleed."""
+    """TrimBox: the finished sheet (the paper itself when printing at home); BleedBox: the trim plus the
+    bleed, within the media; ArtBox: the counters with their bleed."""
     pw, ph = geo.page
-    canvas.set_box("TrimBox", 0, 0, pw, ph)
-    canvas.set_box("BleedBox", 0, 0, pw, ph)
+    t = geo.trim
+    canvas.set_box("TrimBox", t.x, t.y, t.w, t.h)
+    b = min(geo.bleed_pt, t.x, t.y)
+    canvas.set_box("BleedBox", t.x - b, t.y - b, t.w + 2 * b, t.h + 2 * b)
     boxes = [geo.grid_box(s) for s in sides]           # type: ignore[arg-type]
     x0, y0 = min(b.x for b in boxes), min(b.y for b in boxes)
     x1, y1 = max(b.right for b in boxes), max(b.bottom for b in boxes)
@@ -65,7 +86,7 @@ def _boxes(canvas: Canvas, geo: SheetGeometry, sides: tuple[str, ...]) -> None:
 
 
 def sheets_pdf(geo: SheetGeometry, pages: list, src: FaceSource, title: str = "",
-               colours: ColourSpace | None = None) -> bytes:
+               colours: ColourSpace | None = None, die_line: bool = False) -> bytes:
     """The print job: for duplex, each front page followed by its mirrored back page; for gutter fold,
     one page per sheet with fronts left, backs right and the fold line marked.  ``pages`` are lists of
     items on ``geo``, or (grid, items) pairs (:func:`~modulebuilder.render.print_items.paginate_by_span`:
@@ -78,8 +99,11 @@ def sheets_pdf(geo: SheetGeometry, pages: list, src: FaceSource, title: str = ""
         if geo.layout == "duplex":
             for side in ("front", "back"):
                 c = doc.new_page(pw, ph)
-                draw_counters(doc, c, src, page_placements(geo, page, side))
+                placements = page_placements(geo, page, side)
+                draw_counters(doc, c, src, placements)
                 draw_marks(c, geo, side)
+                if die_line and side == "front":
+                    draw_die_line(doc, c, placements)
                 _boxes(c, geo, (side,))
                 _footer(c, geo, f"{title}  sheet {i}/{n} {side}  {_spec(geo)}")
         else:
@@ -88,6 +112,8 @@ def sheets_pdf(geo: SheetGeometry, pages: list, src: FaceSource, title: str = ""
             draw_counters(doc, c, src, page_placements(geo, page, "back"))
             draw_marks(c, geo, "front")
             draw_marks(c, geo, "back")
+            if die_line:
+                draw_die_line(doc, c, page_placements(geo, page, "front") + page_placements(geo, page, "back"))
             _boxes(c, geo, ("front", "back"))
             f = geo.fold_line()
             c.line(f.x0, 18, f.x1, f.y1 - 18, width=0.5, grey=0.4, dash=(4, 3))

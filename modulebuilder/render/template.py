@@ -271,7 +271,7 @@ def piece_fields(piece: Any, ag: Any = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if is_dataclass(piece):
         for k, v in asdict(piece).items():
-            if k in ("front", "back") and isinstance(v, Mapping):
+            if k in ("front", "back", "fields", "back_fields") and (isinstance(v, Mapping) or v is None):
                 continue
             out[k] = v
     front = getattr(piece, "front", None)
@@ -283,6 +283,9 @@ def piece_fields(piece: Any, ag: Any = None) -> dict[str, Any]:
     extra = getattr(piece, "fields", None)
     if isinstance(extra, Mapping):
         out.update(extra)
+    back_extra = getattr(piece, "back_fields", None)
+    if isinstance(back_extra, Mapping) and back_extra:
+        out["back"] = {**out.get("back", {}), **back_extra}
     if ag is not None:
         out.setdefault("colour", ag.colour)
         out.setdefault("parent", ag.label or ag.name)

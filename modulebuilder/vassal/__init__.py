@@ -14,5 +14,7 @@ Modules, lowest layer first (formats: /work/shared/formats/vassal.md):
 * ``setupfile``   a scenario's set-up as a .vsav;  ``metadata``: moduledata/savedata
 * ``buildfile``   buildFile.xml;  ``assemble``: the whole .vmod (with ``cache``);  ``commands``: the CLI
 * ``savefile``    reading pieces and steps out of a .vsav/.vlog;  ``modulefile``: reading a .vmod's grids
-* ``enginecheck`` running the real engine (shared/tools/vassal-check) and parsing its verdict
+* ``cup``         the activation markers and their deck;  ``turns``: the turn track;  ``play``: die and phases
+* ``about``       About screen, sources page, scenario notes;  ``mapnames``: the module's map image
+* ``enginecheck`` running the real engine (shared/tools/vassal-check, and ``probe/VProbe.java``) and parsing it
 """

@@ -18,7 +18,8 @@ from PIL import Image
 from ..hexgrid import HexLayout
 from ..model import CounterSet, MapDef, Scenario, Unit
 from ..render.counters import BackTreatment, back_treatment
-from . import about, cup, holding, ids, twohex
+from . import about, cup, holding, ids, play, twohex
+from .play import Die
 from .turns import turn_track
 from .buildfile import DEFAULT_ZOOM, MapSpec, ModuleSpec, build_file
 from .metadata import VASSAL_TARGETS
@@ -114,12 +115,14 @@ def counter_pngs(counters: CounterSet, size: int, cache: ImageCache, back: BackT
     return {k: v for k, v in out.items() if v is not None}
 
 
-def map_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache) -> tuple[bytes, HexLayout]:
-    """(PNG bytes, HexLayout) of the rendered map; the layout is recomputed, only the pixels are cached."""
-    from ..render import render_map
+def map_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache, counter_px: int) -> tuple[bytes, HexLayout]:
+    """(PNG bytes, HexLayout) of the module's map (place names clear of ``counter_px`` counters,
+    mapnames.py); the layout is recomputed, only the pixels are cached."""
     from ..render.map import map_layout
+    from .mapnames import module_map_png
     layout, _ = map_layout(mapdef, hex_size)
-    data = cache.get_or_make(key_of("map", mapdef, hex_size), lambda: png(render_map(mapdef, hex_size)[0]))
+    data = cache.get_or_make(key_of("map", mapdef, hex_size, counter_px),
+                             lambda: module_map_png(mapdef, hex_size, counter_px))
     return data, layout
 
 
@@ -176,7 +179,9 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
     grids: dict[str, VassalHexGrid] = {}
     layouts: list[HexLayout] = []
     for mid, mapdef in maps.items():
-        data, layout = map_png(mapdef, hex_size, cache)
+        data, layout = map_png(mapdef, hex_size, cache, size)
+        if not map_specs:
+            main_size = Image.open(io.BytesIO(data)).size      # the map that opens first is fitted to the view
         image = f"map-{mid}.png"
         images.append((image, data))
         grids[mid] = vassal_grid(mapdef.grid, layout.center)
@@ -220,7 +225,6 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
     images += [(img, data) for _, img, data in chart_entries]
     info = about.about_text(name, version, vassal_version, scenarios)
     images.append(("about.png", about.about_png(info)))
-    main_size = Image.open(io.BytesIO(images[0][1])).size
     fit = fit_zoom(main_size)
     spec = ModuleSpec(name=name, version=version, description=description, sides=sides,
                       prototypes=prototypes, pieces=tuple(specs), maps=tuple(map_specs),
@@ -228,12 +232,22 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
                       two_hex_width=twohex.padded_size(size, spacing)[0] if spacing else None,
                       palette_order=sides + ("Markers",), charts=tuple((t, img) for t, img, _ in chart_entries),
                       about_image="about.png", about_page="help/about.html",
-                      zoom_levels=tuple(sorted({*DEFAULT_ZOOM, fit})), zoom_start=fit, vassal_version=vassal_version)
+                      zoom_levels=tuple(sorted({*DEFAULT_ZOOM, fit})), zoom_start=fit, vassal_version=vassal_version,
+                      die=module_die(scenarios))
     entries = [("buildFile.xml", build_file(spec)), ("moduledata", moduledata(name, version, description, vassal_version))]
     entries += [(f"images/{n}", d) for n, d in sorted(images)]
     entries.append(("help/about.html", about.about_html(info)))
     entries += setup_entries
     return first_map.id, deterministic_zip(entries)
+
+
+def module_die(scenarios: Sequence[Scenario]) -> Die:
+    """The one dice button: the die the scenarios' rulesets roll (they must agree)."""
+    dice = {play.die(s) for s in scenarios}
+    if len(dice) > 1:
+        raise ValueError("all scenarios of one module must roll the same die "
+                         f"({', '.join(sorted(d.text for d in dice))})")
+    return dice.pop()
 
 
 def fit_zoom(size: tuple[int, int], view: tuple[int, int] = FIT_VIEW) -> float:

@@ -13,6 +13,7 @@ from lxml import etree
 
 from .gridmap import VassalHexGrid
 from .metadata import VASSAL_VERSION
+from .play import D10, Die
 from .pieces import PALETTE_OPENER, PieceSpec
 from .seqenc import encode
 from .traits import OPEN_PALETTE, Piece, add_piece
@@ -59,6 +60,7 @@ class ModuleSpec:
     zoom_levels: tuple[float, ...] = (0.25, 0.4, 0.6, 0.8, 1.0, 1.5)
     zoom_start: float = 1.0                      # the main map opens at this level (one of zoom_levels)
     vassal_version: str = VASSAL_VERSION         # the engine version the module declares (metadata.py)
+    die: Die = D10                               # the toolbar's dice button (play.py)
 
 
 def _el(parent: etree._Element | None, tag: str, attrs: Mapping[str, str] | None = None,
@@ -101,7 +103,7 @@ def build_file(spec: ModuleSpec) -> bytes:
     for i, m in enumerate(spec.maps):
         _map(root, m, spec.zoom_levels if i == 0 else DEFAULT_ZOOM, spec.zoom_start if i == 0 else 1.0)
     _palette(root, spec)
-    _dice(root)
+    _dice(root, spec.die)
     _turn_tracker(root, spec.turns)
     if spec.charts:
         _charts(root, spec.charts)
@@ -215,15 +217,18 @@ def _palette(root: etree._Element, spec: ModuleSpec) -> None:
             add_piece("null", p.palette_piece()))
 
 
-def _dice(root: etree._Element) -> None:
-    # A natural d10 reads 0-9 (0 is zero, DESIGN §5): one 10-sided die, each roll minus one.  The lock*
-    # attributes stay false: the 3.6 engine rolls an empty result when they are true.
+def _dice(root: etree._Element, die: Die) -> None:
+    # A natural d10 reads 0-9 (0 is zero, DESIGN §5): one 10-sided die, each roll minus one (plus = first
+    # face - 1; a d6 read 1-6 has plus 0).  The lock* attributes stay false: the 3.6 engine rolls an empty
+    # result when they are true.
     _el(root, "module.DiceButton", {
         "addToTotal": "0", "canDisable": "false", "hotkey": "68,520", "icon": "", "keepCount": "1",
         "keepDice": "false", "keepOption": ">", "lockAdd": "false", "lockDice": "false", "lockPlus": "false",
-        "lockSides": "false", "nDice": "1", "nSides": "10", "name": "d10", "plus": "-1", "prompt": "false",
+        "lockSides": "false", "nDice": "1", "nSides": str(die.sides), "name": die.name, "plus": str(die.first - 1),
+        "prompt": "false",
         "propertyGate": "", "reportFormat": "** $name$ = $result$ *** &lt;$PlayerName$&gt;",
-        "reportTotal": "true", "sortDice": "false", "text": "d10 (0-9)", "tooltip": "Roll a d10, 0 to 9"})
+        "reportTotal": "true", "sortDice": "false", "text": die.text,
+        "tooltip": f"Roll a {die.name}, {die.first} to {die.first + die.sides - 1}"})
 
 
 def _turn_tracker(root: etree._Element, turns: TurnTrack) -> None:

@@ -32,7 +32,7 @@ def canonical(value: Any) -> Any:
     return value
 
 
-DRAWING_MODULES = ("modulebuilder.render.faces", "modulebuilder.render.map")
+DRAWING_MODULES = ("modulebuilder.render.faces", "modulebuilder.render.map", "modulebuilder.vassal.mapnames")
 
 
 def _imports(path: Path, package: str) -> set[str]:

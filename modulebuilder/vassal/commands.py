@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
+
+from ..measure import screen_size_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -11,7 +14,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               description=__doc__)
     p.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="scenario YAML files (same game)")
     p.add_argument("--out", required=True, type=Path, help="output folder (a .cache folder is kept inside)")
-    p.add_argument("--counter-size", type=int, default=None, help="counter image size in pixels")
+    p.add_argument("--counter-size", type=screen_size_argument(what="--counter-size"), default=None,
+                   help="counter size: a length as printed beside the map's printed hex (5/8, 0.6in, 16mm; "
+                        "the map prints hexes 3/4 in across), or pixels (60px); default: fits the hex")
     p.add_argument("--hex-size", type=float, default=None, help="map hex size (centre to vertex) in pixels")
     p.add_argument("--vassal", choices=("3.6", "3.7"), default="3.7",
                    help="the VASSAL version the module declares (default 3.7; the pieces are the same for both)")
@@ -23,7 +28,8 @@ def run(args: argparse.Namespace) -> int:
     from ..definitions.problems import DefinitionError
     from . import uptodate
     from .assemble import build
-    options = {"counter_size": args.counter_size, "hex_size": args.hex_size, "vassal": args.vassal}
+    options = {"counter_size": args.counter_size and args.counter_size.text, "hex_size": args.hex_size,
+               "vassal": args.vassal}
     fresh = uptodate.fresh_module(args.out, args.scenarios, options)
     if fresh is not None:
         print(f"{fresh} is up to date")
@@ -36,11 +42,19 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"cannot read a scenario: {e}", file=sys.stderr)
         return 1
-    if args.counter_size is not None and args.counter_size < 24:
-        print("--counter-size must be at least 24 pixels", file=sys.stderr)
-        return 2
+    counter_px = None
+    if args.counter_size is not None:
+        # The module shows the map at its hex size in pixels; a printed length keeps the counter's size
+        # relative to the hex it has on paper (render/commands.py DEFAULT_HEX_INCHES across the flats).
+        from ..render.commands import DEFAULT_HEX_INCHES
+        hex_px = args.hex_size or scenarios[0].map.style.hex_size
+        counter_px = args.counter_size.in_pixels(hex_px * math.sqrt(3) / float(DEFAULT_HEX_INCHES))
+        if counter_px < 24:
+            print(f"--counter-size {args.counter_size.text}: {counter_px} pixels; the module needs at least 24",
+                  file=sys.stderr)
+            return 2
     try:
-        result = build(scenarios, args.out, counter_size=args.counter_size, hex_size=args.hex_size,
+        result = build(scenarios, args.out, counter_size=counter_px, hex_size=args.hex_size,
                        vassal=args.vassal)
     except ValueError as e:      # e.g. a facing at a hexside, a disordered unit without a back
         print(f"cannot build the module: {e}", file=sys.stderr)

@@ -71,7 +71,7 @@ class EngineRun:
 
     @property
     def ok(self) -> bool:
-        return self.returncode == 0 and bool(self.lines) and self.lines[-1] in ("VCHECK OK", "VRECORD OK")
+        return self.returncode == 0 and bool(self.lines) and self.lines[-1] in ("VCHECK OK", "VRECORD OK", "VPROBE OK")
 
     @property
     def problems(self) -> list[str]:
@@ -98,8 +98,12 @@ class EngineRun:
 
 
 def _run(script: str, args: Sequence[str], env_extra: dict[str, str]) -> EngineRun:
-    env = dict(os.environ, **env_extra)
-    r = subprocess.run(["sh", str(tools_dir() / script), *args], env=env, capture_output=True, text=True,
+    return _run_script(tools_dir() / script, args, env_extra)
+
+
+def _run_script(script: Path, args: Sequence[str], env_extra: dict[str, str]) -> EngineRun:
+    env = dict(os.environ, VASSAL_CHECK_TOOLS=str(tools_dir()), **env_extra)
+    r = subprocess.run(["sh", str(script), *args], env=env, capture_output=True, text=True,
                        timeout=int(os.environ.get("VCHECK_TIMEOUT", "300")) + 60)
     lines = (r.stdout + r.stderr).splitlines()
     run = EngineRun(r.returncode, lines)
@@ -122,6 +126,38 @@ def vcheck(module: Path, save: Path | None = None, log: Path | None = None, *, p
             env["VCHECK_POINTS"] = str(f)
         args = [str(module)] + [str(p) for p in (save, log) if p is not None]
         return _run("vcheck.sh", args, env)
+
+
+PROBE = Path(__file__).resolve().parent / "probe" / "vprobe.sh"
+
+
+@dataclass
+class PlayerView:
+    """What ``probe/VProbe.java`` saw in the player window (lines ``kind: text``)."""
+    run: EngineRun
+
+    def values(self, kind: str) -> list[str]:
+        return [ln[len(kind) + 2:] for ln in self.run.lines if ln.startswith(kind + ": ")]
+
+    def value(self, kind: str) -> str:
+        vals = self.values(kind)
+        if len(vals) != 1:
+            raise AssertionError(f"expected one '{kind}:' line, got {vals} (last lines: {self.run.lines[-8:]})")
+        return vals[0]
+
+    def menu(self, name: str) -> list[str]:
+        for v in self.values("menu"):
+            title, _, items = v.partition(" = ")
+            if title == name:
+                return items.split(" ; ")
+        return []
+
+
+def probe(module: Path, setup: Path, out_dir: Path, *args: str) -> PlayerView:
+    """Open ``module`` and load ``setup`` in the real engine's player window (1600 x 1000 virtual screen) and
+    report what a player sees; ``args``: ``menu=PIECE``, ``next=N`` (step the turn track), ``shot=NAME``
+    (player window to OUT_DIR/NAME.png), ``charts=NAME`` (open the Charts window and shoot it)."""
+    return PlayerView(_run_script(PROBE, [str(module), str(setup), str(out_dir), *args], {}))
 
 
 def vrecord(module: Path, setup: Path, script: Path, out: Path, *, props: Iterable[str] = ()) -> EngineRun:

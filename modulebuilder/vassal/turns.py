@@ -9,8 +9,8 @@ through its 12 turns, Schevardino ``Turn 1: Command Activation`` and its 5.
 
 The phases are the rules' sequence of play, which modulebuilder may not import from the referee: T&G 3.0 A–F
 (gaps §1: CinC movement last) and Schevardino's command activation then each side in turn (gaps §13.1,
-``options.side_order``).  A scenario may list its own (``options.phases``); a ruleset without either has
-turns only.
+``options.side_order``).  A scenario may list its own (``options.phases``), a ruleset its own (its
+definitions contribution's ``x-module``, play.py); a ruleset without any has turns only.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from typing import Sequence
 
 from ..model import Scenario
 from . import seqenc
+from .play import ruleset_phases
 
 TRACKER_ID = "TurnTracker0"      # the engine numbers TurnTrackers in build order; the module has one
 TURN_PROPERTY, PHASE_PROPERTY = "Turn", "Phase"
@@ -36,6 +37,9 @@ def phases(scenario: Scenario) -> tuple[str, ...]:
     listed = scenario.options.get("phases")
     if isinstance(listed, (list, tuple)) and listed:
         return tuple(str(p) for p in listed)
+    contributed = ruleset_phases(scenario)
+    if contributed:
+        return contributed
     if scenario.ruleset != "triumph-and-glory":
         return ()
     if scenario.options.get("activation_markers", True) is False:      # Schevardino, gaps §13.1

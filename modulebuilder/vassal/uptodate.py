@@ -5,7 +5,8 @@ manifest in ``<out>/.cache`` records the hash of every input file (the scenario 
 counters files their model objects name as ``source``), of the code that turns them into a module
 (definitions loader, model, renderers, this package) and of the options, plus the hash of the module
 written.  The next build with the same inputs, code and options finds the module unchanged and stops.
-The tables file is not an input: nothing in the module comes from it.
+The tables file is an input (the Charts window is drawn from it), and so are the rulesets' definitions
+contributions (the die and the phases, play.py).
 """
 from __future__ import annotations
 
@@ -30,13 +31,32 @@ def input_files(scenarios: Sequence[Scenario], scenario_paths: Sequence[str | Pa
         sources += [x.source for x in (*c.units, *c.leaders, *c.markers, *c.activation_groups) if getattr(x, "source", "")]
     files = {Path(p).resolve() for p in scenario_paths}
     files |= {Path(src.split(":")[0]).resolve() for src in sources if src}
+    files |= _tables_files(scenario_paths)
+    from ..definitions.rulesets import contribution_files
+    contributions = contribution_files()
+    files |= {Path(contributions[s.ruleset]).resolve() for s in scenarios if s.ruleset in contributions}
     return sorted(files)
+
+
+def _tables_files(scenario_paths: Sequence[str | Path]) -> set[Path]:
+    """The ``tables:`` file each scenario names (the model keeps the tables, not where they came from)."""
+    import yaml
+    out = set()
+    for p in scenario_paths:
+        try:
+            doc = yaml.safe_load(Path(p).read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError):
+            continue
+        if isinstance(doc, dict) and isinstance(doc.get("tables"), str):
+            out.add((Path(p).parent / doc["tables"]).resolve())
+    return out
 
 
 def code_files() -> list[Path]:
     root = Path(modulebuilder.__file__).parent
     files = {*root.joinpath("vassal").glob("*.py"), *root.joinpath("definitions").rglob("*.py"),
              *root.joinpath("schemas").rglob("*.json"), root / "model.py", *drawing_sources(),
+             root / "render" / "charts.py", root / "render" / "text.py",
              *root.joinpath("fonts").glob("*")}
     return sorted(f for f in files if f.is_file())
 

@@ -18,7 +18,7 @@ API_PREFIX = "/api/v1"
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    from referee.service import api, errors, games, pbem, web
+    from referee.service import api, errors, games, pbem, replay_view, web
     from referee.service import config as settings
     from referee.service.extension import Referee
     from referee.service.fastpath import SubmissionFastPath
@@ -33,6 +33,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(games.bp, url_prefix=API_PREFIX + "/games")
     app.register_blueprint(pbem.bp, url_prefix=API_PREFIX + "/games")   # a turn as a .vlog (referee/service/pbem.py)
     app.register_blueprint(web.bp)
+    app.register_blueprint(replay_view.bp, url_prefix=API_PREFIX)   # the page's replays and what-ifs
     Referee(app)
     # A body without Content-Length is counted as it arrives and refused past the limit (413); the fast path
     # takes only bodies with a Content-Length within it, and hands the rest on to this.

@@ -52,19 +52,38 @@ _lock = threading.Lock()
 _art: OrderedDict[int, _Art] = OrderedDict()
 
 
+_building: dict[int, threading.Lock] = {}
+
+
 def _art_for(scenario: Any) -> _Art:
-    # Keyed by identity: scenarios are cached, immutable values (referee.service.scenarios).
+    # Keyed by identity: scenarios are cached, immutable values (referee.service.scenarios).  Concurrent
+    # requests for one scenario draw its map once: the others wait at its gate.
+    key = id(scenario)
     with _lock:
-        hit = _art.get(id(scenario))
+        hit = _art.get(key)
         if hit is not None and hit.scenario is scenario:
-            _art.move_to_end(id(scenario))
+            _art.move_to_end(key)
             return hit
-    art = _Art(scenario)                  # outside the lock: drawing a map takes a second or more
-    with _lock:
-        _art[id(scenario)] = art
-        while len(_art) > ART_CACHE_SIZE:
-            _art.popitem(last=False)
+        gate = _building.setdefault(key, threading.Lock())
+    with gate:                            # outside the main lock: drawing a map takes a second or more
+        with _lock:
+            hit = _art.get(key)
+        if hit is not None and hit.scenario is scenario:
+            return hit
+        art = _Art(scenario)
+        with _lock:
+            _art[key] = art
+            _building.pop(key, None)
+            while len(_art) > ART_CACHE_SIZE:
+                _art.popitem(last=False)
     return art
+
+
+def warm(scenario: Any) -> None:
+    """Draw everything the page fetches for ``scenario`` (map, counter sheet, geometry) ahead of the request."""
+    map_png(scenario)
+    sheet_png(scenario)
+    geometry(scenario)
 
 
 def _face(art: _Art, unit_id: str, disordered: bool, size: int) -> Image.Image | None:
@@ -179,3 +198,135 @@ def png(scenario: Any, units: Iterable[Mapping[str, Any]]) -> bytes:
     # compress_level 1: a board picture is made per request; size matters less than time here.
     render(scenario, units).save(buf, "PNG", compress_level=1)
     return buf.getvalue()
+
+
+# ------------------------------------------------------------------ the page's board: drawn in the browser
+#
+# The page draws the board itself: the map once per scenario (``map_png``), every counter face once on one
+# sprite sheet (``sheet_png``, ``sheet_index``), and at each step only where each counter goes
+# (``placements``), so stepping costs an engine step and a few kilobytes of JSON instead of a picture.
+# The placements follow ``render`` exactly (same stacking offsets and order, two-hex units over L and R).
+
+SHEET_SCALE = 2              # the sheet holds faces at twice the board's size: sharp when the reader zooms in
+SHEET_COLUMNS = 24
+
+
+def map_png(scenario: Any) -> bytes:
+    """The map without counters, encoded once per scenario and process."""
+    art = _art_for(scenario)
+    with _lock:
+        data = getattr(art, "map_png", None)
+    if data is None:
+        buf = io.BytesIO()
+        art.base.save(buf, "PNG", compress_level=1)
+        data = buf.getvalue()
+        with _lock:
+            art.map_png = data  # type: ignore[attr-defined]
+    return data
+
+
+def _pieces(scenario: Any) -> list[tuple[str, int, bool]]:
+    """(id, width in counter sides, has a back) of every unit and leader, in the scenario's order."""
+    counters = scenario.counters
+    out = [(u.id, int(getattr(u, "size", 1) or 1), getattr(u, "back", None) is not None) for u in counters.units]
+    out += [(ldr.id, 1, False) for ldr in counters.leaders]
+    return out
+
+
+def sheet_index(scenario: Any) -> dict[str, Any]:
+    """Where each face sits on the sprite sheet, in sheet pixels: ``{id: {"front": [x, y], "back": [x, y]}}``
+    (no ``back`` for a piece without one), with the cell size; computed without drawing anything."""
+    cell = int(HEX_SIZE * COUNTER_SCALE) * SHEET_SCALE
+    faces: dict[str, dict[str, list[int]]] = {}
+    col = row = 0
+    for pid, width, has_back in _pieces(scenario):
+        entry = {}
+        for face in ("front", "back") if has_back else ("front",):
+            if col + width > SHEET_COLUMNS:
+                col, row = 0, row + 1
+            entry[face] = [col * cell, row * cell]
+            col += width
+        faces[pid] = entry
+    rows = row + 1 if faces else 0
+    return {"cell": cell, "scale": SHEET_SCALE, "width": SHEET_COLUMNS * cell, "height": rows * cell,
+            "faces": faces}
+
+
+def sheet_png(scenario: Any) -> bytes:
+    """Every counter face of the scenario on one picture, laid out as ``sheet_index`` says."""
+    art = _art_for(scenario)
+    with _lock:
+        data = getattr(art, "sheet_png", None)
+    if data is not None:
+        return data
+    index = sheet_index(scenario)
+    cell = index["cell"]
+    sheet = Image.new("RGBA", (max(1, index["width"]), max(1, index["height"])), (0, 0, 0, 0))
+    for pid, spots in index["faces"].items():
+        for face, (x, y) in spots.items():
+            img = _face(art, pid, face == "back", cell)
+            if img is not None:
+                sheet.paste(img, (x, y))
+    buf = io.BytesIO()
+    sheet.save(buf, "PNG", compress_level=1)
+    data = buf.getvalue()
+    with _lock:
+        art.sheet_png = data  # type: ignore[attr-defined]
+    return data
+
+
+def geometry(scenario: Any) -> dict[str, Any]:
+    """What the page needs to draw on the map: its size, the hexes' centres and the counters' size."""
+    art = _art_for(scenario)
+    with _lock:
+        cached = getattr(art, "geometry", None)
+    if cached is not None:
+        return cached
+    layout = art.layout
+    grid = layout.grid
+    d = grid.digits
+    hexes = {}
+    for c in range(grid.first_column, grid.first_column + grid.columns):
+        for r in range(grid.first_row, grid.first_row + grid.rows):
+            name = f"{c:0{d}d}{r:0{d}d}"
+            x, y = layout.center(name)
+            hexes[name] = [round(x, 1), round(y, 1)]
+    out = {"width": art.base.width, "height": art.base.height, "hex_size": layout.size,
+           "pointy": bool(grid.pointy), "counter": int(HEX_SIZE * COUNTER_SCALE), "stack_offset": STACK_OFFSET,
+           "hexes": hexes}
+    with _lock:
+        art.geometry = out  # type: ignore[attr-defined]
+    return out
+
+
+def placements(scenario: Any, units: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Where ``render`` would paste each counter, bottom of each stack first (the order to draw in):
+    ``{id, hex, x, y (the counter's centre), w, h, angle (degrees clockwise), back, facing, level}``."""
+    art = _art_for(scenario)
+    layout = art.layout
+    size = int(HEX_SIZE * COUNTER_SCALE)
+    depth: dict[str, int] = {}
+    out = []
+    for u in reversed([u for u in units if u.get("hex")]):
+        hex_id = u["hex"]
+        try:
+            cx, cy = layout.center(hex_id)
+        except (KeyError, ValueError):
+            continue
+        level = depth.get(hex_id, 0)
+        depth[hex_id] = level + 1
+        x, y = cx - level * STACK_OFFSET, cy - level * STACK_OFFSET
+        facing = u.get("facing")
+        width = art.sizes.get(u["id"], 1)
+        angle = 0.0
+        if width > 1 and isinstance(facing, int):
+            rx, ry = _right_half_centre(layout, hex_id, facing, x, y)
+            angle = math.degrees(math.atan2(ry - y, rx - x))
+            x, y = (x + rx) / 2, (y + ry) / 2
+        out.append({"id": u["id"], "hex": hex_id, "x": round(x, 1), "y": round(y, 1), "w": size * width, "h": size,
+                    "angle": round(angle, 1),
+                    "back": u.get("status") == "disordered" or u.get("formation") == "shaken",
+                    "facing": facing if isinstance(facing, int) else None, "level": level,
+                    **({"status": u["status"]} if u.get("status") else {}),
+                    **({"formation": u["formation"]} if u.get("formation") else {})})
+    return out

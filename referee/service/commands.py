@@ -1,4 +1,4 @@
-"""``referee serve`` and ``referee verify-dice`` (wired into referee.cli through ``register``)."""
+"""``referee serve`` and ``referee verify`` (alias ``verify-dice``) (wired into referee.cli through ``register``)."""
 from __future__ import annotations
 
 import argparse
@@ -27,9 +27,12 @@ def register(subparsers: Any) -> None:
                             "thread pool's size (gthread); default 8")
     serve.add_argument("--database-url", help="overrides DATABASE_URL (default ./referee.sqlite)")
     serve.set_defaults(func=cmd_serve)
-    verify = subparsers.add_parser("verify-dice", help="re-derive every referee roll of a game export")
-    verify.add_argument("export", help="the JSON of GET /api/v1/games/<id>/export")
-    verify.set_defaults(func=cmd_verify_dice)
+    for name in ("verify", "verify-dice"):        # verify-dice: the earlier name, kept as an alias
+        verify = subparsers.add_parser(name, help="check a hosted game's export whole: dice, every ruling re-run, "
+                                                  "the hash chain, completeness")
+        verify.add_argument("export", help="the JSON of GET /api/v1/games/<id>/export")
+        verify.add_argument("--head", help="the last chain head your side was given: the export must contain it")
+        verify.set_defaults(func=cmd_verify)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -59,24 +62,28 @@ def default_workers(database_url: str | None) -> int:
     return min(8, 2 * (os.cpu_count() or 1))
 
 
-def cmd_verify_dice(args: argparse.Namespace) -> int:
-    from referee.service.dice import check_export
+def cmd_verify(args: argparse.Namespace) -> int:
+    from referee.service.verify import verify_export
     try:
         export = json.loads(Path(args.export).read_text(encoding="utf-8"))
     except OSError as exc:
         print(f"{args.export}: cannot read ({exc.strerror or exc})", file=sys.stderr)
         return 1
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        print(f"{args.export}: not a JSON game export ({exc})", file=sys.stderr)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        print(f"{args.export}: not a JSON game export ({type(exc).__name__}: {exc})", file=sys.stderr)
         return 1
     if not isinstance(export, dict):
         print(f"{args.export}: not a JSON game export (expected an object)", file=sys.stderr)
         return 1
-    checked, problems = check_export(export)
-    for p in problems:
+    report = verify_export(export, args.head)
+    for p in report.problems:
         print(f"{args.export}: {p}", file=sys.stderr)
-    if problems:
+    if report.problems:
         return 1
-    print(f"{args.export}: all {checked} referee rolls re-derived from the revealed seed; the seed matches the "
-          "commitment")
+    print(f"{args.export}: verified: {report.events} events and {report.rolls} rolls ruled again identically, "
+          "the dice seeds match their commitments, the hash chain is whole"
+          + (" and holds the head you kept" if args.head else ""))
     return 0
+
+
+cmd_verify_dice = cmd_verify

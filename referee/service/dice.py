@@ -1,29 +1,39 @@
-"""Verifiable referee dice for hosted games, and the check of a game export (``referee verify-dice``).
+"""Referee dice that neither the server nor one side chooses: a commit–reveal between the server and the sides.
 
-At creation the game publishes ``commitment(seed)`` (SHA-256 of a secret seed, referee.storage) and, if the
-sides sent them, their own seeds.  Rolls come from the *game seed*: the secret seed itself when no side sent a
-seed, else a hash of it with every side seed, so that neither the server (committed before the side seeds
-matter) nor one side alone chooses the rolls.  Roll ``k`` (counted over the whole game) for ``purpose`` is
-``referee.engine.dice.natural(game_seed, k, purpose)``.  The seed is revealed when the game ends.
+The protocol (docs/service.md, Verifiable dice):
 
-Verification needs no ruleset: the rulings list the rolls in the order the referee drew them (illegal events
-draw none), so walking them in order and re-deriving each one checks the whole game.
+1. ``POST /games`` — the server draws its secret seed ``S`` (256 random bits) and publishes ``C = SHA-256(S)``
+   in the answer.  Nothing a side sends can reach the server before ``C`` is fixed.
+2. ``POST /games/<id>/dice`` with a side's own token, once per side, before the first event — either
+   ``{"seed": s}`` or ``{"commitment": SHA-256(s)}``; a side that committed reveals ``{"seed": s}`` once every
+   side has fixed its part (sent a seed or a commitment).  Until then no side sees another's seed.
+3. Every roll derives from the *game seed* ``G = SHA-256("referee-game-seed/2" ‖ S ‖ "side=s" …)`` (each part
+   length-prefixed, sides sorted): roll ``k`` for purpose ``p`` is ``HMAC-SHA256(G, "k:p")`` reduced to 0–9
+   without bias (referee.engine.dice).  Events are refused (409 ``dice_open``) until every side's seed is in.
+4. The record keeps each contribution with its sequence number, in the order they were fixed, inside the hash
+   chain (referee.service.chain); ``S`` is revealed when the game ends, and ``referee verify`` checks it all.
+
+Why no party alone steers a roll: ``S`` is fixed (committed) before any side seed exists, so the server cannot
+pick ``S`` to suit them, and it cannot change ``S`` later without breaking ``C``.  A side fixes its seed without
+knowing ``S`` (secret until the end), so it cannot aim ``G``; with commitments, also without knowing the other
+side's seed.  Any one honest party's random contribution makes ``G`` uniformly random to everyone else.  What
+remains: a side that committed can refuse to reveal and stall the game (it cannot choose the outcome, only
+whether there is one), and with a plain ``seed`` a side trusts the server not to show it to the other side
+before both are fixed — the commitment route removes that trust.
 """
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+import re
+from typing import Any, Iterable, Mapping
 
-from referee.engine.dice import natural, verify
-
-MIX_LABEL = "referee-game-seed/1"
+MIX_LABEL = "referee-game-seed/2"
+MAX_SEED_LENGTH = 256
+COMMITMENT = re.compile(r"[0-9a-f]{64}")
 
 
 def game_seed(seed: str, side_seeds: Mapping[str, str]) -> str:
-    """The seed the rolls come from: ``seed`` alone, or SHA-256 over it and the side seeds (sides sorted)."""
-    if not side_seeds:
-        return seed
+    """The seed every roll comes from: SHA-256 over the server's seed and every side's (sides sorted)."""
     h = hashlib.sha256(MIX_LABEL.encode())
     for part in (seed, *(f"{side}={value}" for side, value in sorted(side_seeds.items()))):
         data = part.encode("utf-8")
@@ -31,45 +41,40 @@ def game_seed(seed: str, side_seeds: Mapping[str, str]) -> str:
     return h.hexdigest()
 
 
-@dataclass(frozen=True)
-class Mismatch:
-    where: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.message}"
+def commitment_of(seed: str) -> str:
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
-def _rolls(export: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    """Every roll the referee drew, in order, with a label naming it."""
-    for entry in export.get("events", []):
-        ruling = entry.get("ruling") or {}
-        if ruling.get("verdict") != "legal":
-            continue
-        for j, roll in enumerate(ruling.get("rolls") or []):
-            if roll.get("natural") is not None:
-                yield f"events[{entry.get('index')}] ({ruling.get('type')}) rolls[{j}]", roll
+def side_seeds(contributions: Iterable[Any]) -> dict[str, str]:
+    return {c.side: c.value for c in contributions if c.kind == "seed"}
 
 
-def check_export(export: Mapping[str, Any]) -> tuple[int, list[Mismatch]]:
-    """Re-derive every roll of a game export.  Returns the number of rolls checked and the mismatches."""
-    dice = export.get("dice")
-    if not isinstance(dice, Mapping):
-        return 0, [Mismatch("dice", "the export has no dice section")]
-    if dice.get("mode") != "referee":
-        return 0, [Mismatch("dice.mode", f"the players rolled in this game ({dice.get('mode')!r}); "
-                                         "there are no referee rolls to verify")]
-    seed, published = dice.get("seed"), dice.get("commitment")
-    if not isinstance(seed, str):
-        return 0, [Mismatch("dice.seed", "the seed is not revealed yet (the game has not ended)")]
-    if not isinstance(published, str) or not verify(seed, published):
-        return 0, [Mismatch("dice.seed", "the revealed seed does not match the published commitment")]
-    derived_from = game_seed(seed, dice.get("side_seeds") or {})
-    problems: list[Mismatch] = []
-    count = 0
-    for count, (where, roll) in enumerate(_rolls(export), start=1):
-        expected = natural(derived_from, count - 1, str(roll.get("purpose")))
-        if roll.get("natural") != expected:
-            problems.append(Mismatch(where, f"roll #{count - 1} ({roll.get('purpose')}) is {roll.get('natural')}, "
-                                            f"but the seed gives {expected}"))
-    return count, problems
+def fixed_sides(contributions: Iterable[Any]) -> set[str]:
+    """Sides that have fixed their part (a seed or a commitment)."""
+    return {c.side for c in contributions}
+
+
+def missing(sides: Iterable[str], contributions: list[Any]) -> list[str]:
+    """What the dice still wait for, one phrase per side."""
+    seeds = side_seeds(contributions)
+    fixed = fixed_sides(contributions)
+    out = []
+    for side in sides:
+        if side not in fixed:
+            out.append(f"{side}'s seed or commitment")
+        elif side not in seeds:
+            out.append(f"{side}'s seed (revealed)")
+    return out
+
+
+def public(contributions: list[Any], sides: Iterable[str], viewer: str | None) -> list[dict[str, Any]]:
+    """The contributions as ``viewer`` may see them: another side's seed stays hidden until every side has
+    fixed its part (None = everything, for the export)."""
+    all_fixed = fixed_sides(contributions) >= set(sides)
+    out = []
+    for c in contributions:
+        entry: dict[str, Any] = {"seq": c.seq, "side": c.side, "kind": c.kind}
+        if c.kind == "commitment" or viewer is None or c.side == viewer or all_fixed:
+            entry["value"] = c.value
+        out.append(entry)
+    return out

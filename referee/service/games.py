@@ -52,13 +52,22 @@ def submit(game_id: str) -> Response:
     return jsonify(ext().host.submit(stored, side, body))
 
 
+@bp.post("/<game_id>/dice")
+def contribute(game_id: str) -> Response:
+    body = _json_body()
+    stored, side = _caller(game_id)
+    if stored.status != "active":
+        raise ApiError(409, "game_ended", f"game '{game_id}' has ended and takes no more contributions")
+    return jsonify(ext().host.contribute(stored, side, body))
+
+
 @bp.post("/<game_id>/end")
 def end(game_id: str) -> Response:
     _, side = _caller(game_id)
     ended = ext().storage.end_game(game_id)
     return jsonify({"id": game_id, "status": ended.status, "ended_by": side,
                     "dice": {"mode": ended.dice_mode, "commitment": ended.dice_commitment,
-                             "seed": ended.dice_seed, "side_seeds": ended.side_seeds}})
+                             "seed": ended.dice_seed}})
 
 
 @bp.get("/<game_id>/export")

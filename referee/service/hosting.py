@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 from referee.engine import actors, registry
 from referee.engine.replay import ROLL, Game, new_game
 from referee.logs.jsonlog import DICE_MODES, check_events
-from referee.service import scenarios
+from referee.service import chain, dice, scenarios
 from referee.service.commits import Committer
 from referee.service.dice import game_seed
 from referee.service.errors import ApiError, bad_input
@@ -25,15 +25,15 @@ from referee.storage import NewEvent, NewGame, StaleIndex, Storage
 from referee.storage.model import Game as StoredGame
 
 MAX_EVENTS_PER_SUBMISSION = 500
-MAX_SEED_LENGTH = 256
 ROLL_FIELDS = ("roll", "rolls")
 
 
 @dataclass(frozen=True)
 class Played:
-    """The engine state of a hosted game after ``index`` events."""
+    """The engine state of a hosted game after ``index`` events, and the head of its hash chain then."""
     index: int
     game: Game[Any]
+    head: str
 
 
 class StateCache:
@@ -77,6 +77,8 @@ class Host:
         # A game's scenario and ruleset, resolved once: resolving an inline scenario document means keying
         # the scenario cache on its canonical JSON, which profiling showed as ~6 % of a submission's CPU.
         self._setups: dict[str, tuple[Any, Any]] = {}
+        # Games whose referee dice have every side's seed: that never changes back, so it is read once.
+        self._dice_ready: set[str] = set()
 
     def close(self) -> None:
         self.committer.close()
@@ -118,6 +120,9 @@ class Host:
         if not isinstance(body, Mapping):
             raise bad_input(["body: expected an object with scenario, dice and seeds"])
         problems = [f"{key}: unexpected field" for key in body if key not in ("scenario", "dice", "seeds")]
+        if "seeds" in body:
+            problems.append("seeds: each side sends its own seed (or a commitment to one) with its own token, "
+                            "after the server has committed to its seed: POST /games/<id>/dice")
         dice = body.get("dice", "referee")
         if dice not in DICE_MODES:
             problems.append(f"dice: must be 'players' or 'referee', not {dice!r}")
@@ -132,29 +137,60 @@ class Host:
                              "an event is (no actor hook), so its games cannot be hosted; POST /check still "
                              "rules its logs"])
         sides = scenarios.side_names(scenario)
-        seeds = self._side_seeds(body.get("seeds"), sides, dice)
         created = self.storage.create_game(NewGame(scenario=body["scenario"], ruleset=ruleset.id, sides=sides,
-                                                   dice_mode=dice, side_seeds=seeds))
+                                                   dice_mode=dice))
+        head = chain.genesis(created.game_id, ruleset.id, body["scenario"], sides, dice, created.dice_commitment)
         return {"id": created.game_id, "tokens": created.tokens, "dice_commitment": created.dice_commitment,
-                "dice": dice, "seeds": seeds, "sides": list(sides), "ruleset": ruleset.id, "next_index": 0}
+                "dice": dice, "sides": list(sides), "ruleset": ruleset.id, "next_index": 0, "chain": head}
 
-    @staticmethod
-    def _side_seeds(raw: Any, sides: Sequence[str], dice: str) -> dict[str, str]:
-        if raw is None:
-            return {}
-        if dice != "referee":
-            raise bad_input(["seeds: side seeds only mix into referee dice (dice: referee)"])
-        if not isinstance(raw, Mapping):
-            raise bad_input(["seeds: expected an object {side: seed}"])
-        problems = []
-        for side, value in raw.items():
-            if side not in sides:
-                problems.append(f"seeds.{side}: not a side of this scenario ({', '.join(sides)})")
-            elif not isinstance(value, str) or not 0 < len(value) <= MAX_SEED_LENGTH:
-                problems.append(f"seeds.{side}: expected a string of 1–{MAX_SEED_LENGTH} characters")
-        if problems:
-            raise bad_input(problems)
-        return {str(k): str(v) for k, v in raw.items()}
+    # ------------------------------------------------------------------ dice contributions
+
+    def contribute(self, stored: StoredGame, side: str, body: Any) -> dict[str, Any]:
+        """A side's part of the referee dice (referee.service.dice): its seed, or a commitment to one."""
+        if stored.dice_mode != "referee":
+            raise ApiError(409, "players_dice", "the players roll in this game: there are no referee dice")
+        if not isinstance(body, Mapping) or len(body) != 1 or not ({"seed", "commitment"} >= set(body)):
+            raise bad_input(["body: expected {\"seed\": text} or {\"commitment\": SHA-256 hex of a seed}"])
+        kind, value = next(iter(body.items()))
+        if kind == "seed" and not (isinstance(value, str) and 0 < len(value) <= dice.MAX_SEED_LENGTH):
+            raise bad_input([f"seed: expected a string of 1–{dice.MAX_SEED_LENGTH} characters"])
+        if kind == "commitment" and not (isinstance(value, str) and dice.COMMITMENT.fullmatch(value)):
+            raise bad_input(["commitment: expected the SHA-256 of the seed, 64 lower-case hex digits"])
+        if self.storage.get_game(stored.id).event_count:
+            raise ApiError(409, "dice_fixed", "the dice were fixed before the first event; nothing can be added now")
+        known = self.storage.list_contributions(stored.id)
+        mine = {c.kind: c for c in known if c.side == side}
+        if "seed" in mine or (kind == "commitment" and "commitment" in mine):
+            raise ApiError(409, "dice_fixed", f"{side} has already sent its {kind}")
+        if kind == "seed" and "commitment" in mine:
+            if dice.commitment_of(value) != mine["commitment"].value:
+                raise bad_input(["seed: its SHA-256 is not the commitment you sent"], code="seed_mismatch")
+            if dice.fixed_sides(known) < set(stored.sides):
+                raise ApiError(409, "dice_open", "reveal your seed once every side has sent its seed or "
+                                                 f"commitment (waiting for {', '.join(dice.missing(stored.sides, known))})")
+        try:
+            self.storage.add_contribution(stored.id, side, kind, value)
+        except ValueError as exc:           # the same side twice at once: the second transaction loses
+            raise ApiError(409, "dice_fixed", str(exc)) from None
+        known = self.storage.list_contributions(stored.id)
+        return {"id": stored.id, "dice": self._public_dice(stored, known, side), "chain": chain.base(stored, known)}
+
+    def _dice_complete(self, stored: StoredGame) -> None:
+        """409 ``dice_open`` until every side's seed is in (referee dice only)."""
+        if stored.dice_mode != "referee" or stored.id in self._dice_ready:
+            return
+        waiting = dice.missing(stored.sides, self.storage.list_contributions(stored.id))
+        if waiting:
+            raise ApiError(409, "dice_open", "the referee dice wait for " + ", ".join(waiting) +
+                           " (POST /games/<id>/dice with each side's token) before the first event")
+        with self._sides_lock:
+            self._dice_ready.add(stored.id)
+
+    def _public_dice(self, stored: StoredGame, known: list[Any], viewer: str | None) -> dict[str, Any]:
+        out = public_dice(stored)
+        out["contributions"] = dice.public(known, stored.sides, viewer)
+        out["waiting_for"] = dice.missing(stored.sides, known) if stored.dice_mode == "referee" else []
+        return out
 
     # ------------------------------------------------------------------ submissions
 
@@ -168,19 +204,21 @@ class Host:
         if problems:
             raise bad_input(problems)
         self._check_sides(events, side, stored)
+        self._dice_complete(stored)
         played = self.state_at(stored, expected)
-        game, rulings, new_events = played.game, [], []
+        game, head, rulings, new_events = played.game, played.head, [], []
         for i, event in enumerate(events):
             if event.get("type") == ROLL and "side" not in event:
                 event = {**event, "side": side}      # the record says whose roll it was (the engine's choice)
             # The submitter's act, judged by the engine: another side's act is an illegal ruling (actors).
             ruling, game, _ = actors.step(game, expected + i, event, side)
             rulings.append(ruling.to_dict())
-            new_events.append(NewEvent(event, rulings[-1]))
+            head = chain.event_link(head, expected + i, side, event, rulings[-1])
+            new_events.append(NewEvent(event, rulings[-1], head))
         # Raises StaleIndex when someone stored events first: nothing of this submission is written then.
         next_index = self.committer.append(game_id, side, expected, new_events)
-        self.cache.put(game_id, Played(next_index, game))
-        out: dict[str, Any] = {"next_index": next_index, "rulings": rulings, "status": "active"}
+        self.cache.put(game_id, Played(next_index, game, head))
+        out: dict[str, Any] = {"next_index": next_index, "rulings": rulings, "status": "active", "chain": head}
         if ruleset.is_over(game.state):
             # The scenario has ended: reveal the seed now, so both sides can verify every roll.
             ended = self.storage.end_game(game_id)
@@ -231,15 +269,16 @@ class Host:
         if index != stored.event_count:
             raise StaleIndex(stored.id, index, stored.event_count)
         if cached is None or cached.index > index:
-            played = Played(0, self._new_game(stored))
+            played = self._new_game(stored)
         else:
             played = cached
-        game = played.game
+        game, head = played.game, played.head
         at = played.index
         for e in self.storage.list_events(stored.id, since=at):
             _, game, _ = actors.step(game, e.index, e.event, e.side)
+            head = e.chain or chain.event_link(head, e.index, e.side, e.event, e.ruling)
             at = e.index + 1
-        played = Played(at, game)
+        played = Played(at, game, head)
         self.cache.put(stored.id, played)
         if at != index:
             raise StaleIndex(stored.id, index, at)
@@ -254,12 +293,13 @@ class Host:
                 stored = self.storage.get_game(stored.id)
         return self.state_at(stored, stored.event_count)
 
-    def _new_game(self, stored: StoredGame) -> Game[Any]:
+    def _new_game(self, stored: StoredGame) -> Played:
         scenario, ruleset = self.setup(stored)
+        known = self.storage.list_contributions(stored.id)
         seed = None
         if stored.dice_mode == "referee":
-            seed = game_seed(self.storage.dice_seed(stored.id), stored.side_seeds)
-        return new_game(ruleset, scenario, stored.dice_mode, seed)
+            seed = game_seed(self.storage.dice_seed(stored.id), dice.side_seeds(known))
+        return Played(0, new_game(ruleset, scenario, stored.dice_mode, seed), chain.base(stored, known))
 
     # ------------------------------------------------------------------ reading
 
@@ -281,7 +321,8 @@ class Host:
         return {"id": stored.id, "ruleset": stored.ruleset, "scenario": scenario_label(stored.scenario),
                 "sides": list(stored.sides), "side": side, "status": stored.status,
                 "next_index": played.index, "progress": {"turn": turn, "phase": phase},
-                "dice": public_dice(stored), "state": ruleset.view(played.game.state, side), "log": log}
+                "dice": self._public_dice(stored, self.storage.list_contributions(stored.id), side),
+                "chain": played.head, "state": ruleset.view(played.game.state, side), "log": log}
 
     def units(self, stored: StoredGame, side: str) -> tuple[Any, list[Mapping[str, Any]]]:
         played = self.current(stored)
@@ -292,24 +333,29 @@ class Host:
         if stored.status != "ended":
             raise ApiError(409, "game_active", "the export shows both sides' orders and the dice seed, so it is "
                                                "available once the game has ended (POST /games/<id>/end)")
-        events = [{"index": e.index, "side": e.side, "event": e.event, "ruling": e.ruling}
-                  for e in self.storage.list_events(stored.id)]
-        dice = public_dice(stored)
-        out: dict[str, Any] = {"format": "referee-game-export/1", "id": stored.id, "ruleset": stored.ruleset,
-                               "scenario": stored.scenario, "sides": list(stored.sides), "dice": dice,
-                               "events": events}
+        stored_events = self.storage.list_events(stored.id)
+        known = self.storage.list_contributions(stored.id)
+        head = chain.base(stored, known)
+        events = []
+        for e in stored_events:
+            head = e.chain or chain.event_link(head, e.index, e.side, e.event, e.ruling)
+            events.append({"index": e.index, "side": e.side, "event": e.event, "ruling": e.ruling, "chain": head})
+        public = self._public_dice(stored, known, None)
+        out: dict[str, Any] = {"format": "referee-game-export/2", "id": stored.id, "ruleset": stored.ruleset,
+                               "scenario": stored.scenario, "sides": list(stored.sides), "status": stored.status,
+                               "dice": public, "events": events,
+                               "chain": {"head": head, "events": len(events), "end": chain.end_link(head, len(events))}}
         # The same game as a DESIGN §5 log: `referee check` on it reproduces every ruling.
         log: dict[str, Any] = {"scenario": stored.scenario, "dice": stored.dice_mode,
                                "events": [e["event"] for e in events]}
         if stored.dice_mode == "referee" and stored.dice_seed is not None:
-            log["seed"] = game_seed(stored.dice_seed, stored.side_seeds)
+            public["game_seed"] = log["seed"] = game_seed(stored.dice_seed, dice.side_seeds(known))
         out["log"] = log
         return out
 
 
 def public_dice(stored: StoredGame) -> dict[str, Any]:
-    out: dict[str, Any] = {"mode": stored.dice_mode, "commitment": stored.dice_commitment,
-                           "side_seeds": stored.side_seeds}
+    out: dict[str, Any] = {"mode": stored.dice_mode, "commitment": stored.dice_commitment}
     if stored.dice_seed is not None:
         out["seed"] = stored.dice_seed
     return out

@@ -14,7 +14,7 @@ from typing import Iterator, Sequence
 
 from . import schema
 from .errors import StorageError
-from .model import CreatedGame, Game, JSONValue, NewEvent, NewGame, StoredEvent
+from .model import Contribution, CreatedGame, Game, JSONValue, NewEvent, NewGame, StoredEvent
 from .session import Session
 from .transaction import Transaction
 
@@ -98,6 +98,15 @@ class Storage(ABC):
     def list_events(self, game_id: str, since: int = 0) -> list[StoredEvent]:
         with self._read() as tx:
             return tx.list_events(game_id, since)
+
+    def list_contributions(self, game_id: str) -> list[Contribution]:
+        with self._read() as tx:
+            return tx.list_contributions(game_id)
+
+    def add_contribution(self, game_id: str, side: str, kind: str, value: str, *,
+                         now: datetime | None = None) -> Contribution:
+        with self.transaction() as tx:
+            return tx.add_contribution(game_id, side, kind, value, now=now)
 
     def append_events(self, game_id: str, side: str, expected_index: int,
                       events: Sequence[NewEvent | tuple[JSONValue, JSONValue]], *,

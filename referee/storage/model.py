@@ -61,11 +61,24 @@ class Game:
 
 
 class NewEvent(NamedTuple):
-    """One event of a submission with the referee's ruling on it.  A plain ``(event, ruling)``
-    tuple works too."""
+    """One event of a submission with the referee's ruling on it, and its link in the game's hash
+    chain (computed by the service).  A plain ``(event, ruling)`` tuple works too."""
 
     event: JSONValue
     ruling: JSONValue
+    chain: str = ""
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """A side's part of the referee dice: a commitment to a seed, or the seed itself; ``seq`` is the
+    order in which contributions were fixed (0 first)."""
+
+    seq: int
+    side: str
+    kind: Literal["commitment", "seed"]
+    value: str
+    created_at: datetime
 
 
 @dataclass(frozen=True)
@@ -77,3 +90,5 @@ class StoredEvent:
     event: JSONValue
     ruling: JSONValue
     created_at: datetime
+    chain: str = ""
+    """This event's link in the game's hash chain ("" for events stored before the chain existed)."""

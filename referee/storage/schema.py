@@ -51,6 +51,22 @@ SQLITE: tuple[Migration, ...] = (
             FOREIGN KEY (game_id, side) REFERENCES sides (game_id, name)
         ) STRICT, WITHOUT ROWID""",
     ),
+    (
+        # Issue 12: each event's link in the game's hash chain (referee.service.chain), and the dice
+        # contributions of the sides, in the order they were fixed (referee.service.dice).
+        "ALTER TABLE events ADD COLUMN chain TEXT NOT NULL DEFAULT ''",
+        """CREATE TABLE dice_contributions (
+            game_id    TEXT NOT NULL REFERENCES games (id),
+            seq        INTEGER NOT NULL CHECK (seq >= 0),
+            side       TEXT NOT NULL,
+            kind       TEXT NOT NULL CHECK (kind IN ('commitment', 'seed')),
+            value      TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq),
+            UNIQUE (game_id, side, kind),
+            FOREIGN KEY (game_id, side) REFERENCES sides (game_id, name)
+        ) STRICT""",
+    ),
 )
 
 POSTGRES: tuple[Migration, ...] = (
@@ -84,6 +100,20 @@ POSTGRES: tuple[Migration, ...] = (
             ruling      TEXT NOT NULL,
             created_at  TIMESTAMPTZ NOT NULL,
             PRIMARY KEY (game_id, event_index),
+            FOREIGN KEY (game_id, side) REFERENCES sides (game_id, name)
+        )""",
+    ),
+    (
+        "ALTER TABLE events ADD COLUMN chain TEXT NOT NULL DEFAULT ''",
+        """CREATE TABLE dice_contributions (
+            game_id    TEXT NOT NULL REFERENCES games (id),
+            seq        INTEGER NOT NULL CHECK (seq >= 0),
+            side       TEXT NOT NULL,
+            kind       TEXT NOT NULL CHECK (kind IN ('commitment', 'seed')),
+            value      TEXT NOT NULL,
+            created_at TIMESTAMPTZ NOT NULL,
+            PRIMARY KEY (game_id, seq),
+            UNIQUE (game_id, side, kind),
             FOREIGN KEY (game_id, side) REFERENCES sides (game_id, name)
         )""",
     ),

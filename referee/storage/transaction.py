@@ -15,7 +15,7 @@ import orjson
 
 from . import crypto
 from .errors import GameEnded, GameNotFound, StaleIndex
-from .model import CreatedGame, Game, JSONValue, NewEvent, NewGame, StoredEvent
+from .model import Contribution, CreatedGame, Game, JSONValue, NewEvent, NewGame, StoredEvent
 from .session import Session
 
 
@@ -123,15 +123,42 @@ class Transaction:
             raise ValueError("since must be >= 0")
         self._game_status(game_id, lock=False)
         rows = self._s.all(
-            "SELECT event_index, side, event, ruling, created_at FROM events"
+            "SELECT event_index, side, event, ruling, created_at, chain FROM events"
             " WHERE game_id = ? AND event_index >= ? ORDER BY event_index",
             (game_id, since),
         )
         return [
             StoredEvent(game_id=game_id, index=index, side=side, event=json.loads(event),
-                        ruling=json.loads(ruling), created_at=self._s.time_out(created_at))
-            for index, side, event, ruling, created_at in rows
+                        ruling=json.loads(ruling), created_at=self._s.time_out(created_at), chain=chain)
+            for index, side, event, ruling, created_at, chain in rows
         ]
+
+    def list_contributions(self, game_id: str) -> list[Contribution]:
+        """The sides' dice contributions, in the order they were fixed."""
+        self._game_status(game_id, lock=False)
+        rows = self._s.all("SELECT seq, side, kind, value, created_at FROM dice_contributions"
+                           " WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [Contribution(seq=int(q), side=str(sd), kind=k, value=str(v), created_at=self._s.time_out(t))
+                for q, sd, k, v, t in rows]
+
+    def add_contribution(self, game_id: str, side: str, kind: str, value: str, *,
+                         now: datetime | None = None) -> Contribution:
+        """Record a side's commitment or seed as the next contribution (the game row locked, so the
+        order is the order of the transactions).  A second contribution of the same kind by the same
+        side is refused (ValueError) by the table's UNIQUE constraint, checked here first."""
+        if self._game_status(game_id, lock=True) != "active":
+            raise GameEnded(game_id)
+        if kind not in ("commitment", "seed"):
+            raise ValueError(f"unknown contribution kind {kind!r}")
+        known = self.list_contributions(game_id)
+        if any(c.side == side and c.kind == kind for c in known):
+            raise ValueError(f"{side} has already sent its {kind}")
+        stamp = _utc(now)
+        seq = len(known)
+        self._s.execute("INSERT INTO dice_contributions (game_id, seq, side, kind, value, created_at)"
+                        " VALUES (?, ?, ?, ?, ?, ?)", (game_id, seq, side, kind, value, self._s.time_in(stamp)))
+        return Contribution(seq=seq, side=side, kind=kind, value=value,  # type: ignore[arg-type]
+                            created_at=stamp)
 
     def append_events(self, game_id: str, side: str, expected_index: int,
                       events: Sequence[NewEvent | tuple[JSONValue, JSONValue]], *,
@@ -140,8 +167,8 @@ class Transaction:
         the new event count.  Raises StaleIndex (writing nothing) unless the game has exactly
         ``expected_index`` events, and GameEnded once the game is over."""
         # Encode first: a document that is not JSON fails before any lock is taken.
-        encoded = [(_dump(event, f"event {i}"), _dump(ruling, f"ruling {i}"))
-                   for i, (event, ruling) in enumerate(events)]
+        encoded = [(_dump(e[0], f"event {i}"), _dump(e[1], f"ruling {i}"), str(e[2]) if len(e) > 2 else "")
+                   for i, e in enumerate(events)]
         # Lock the game row first (PostgreSQL: FOR UPDATE), so that the count below and the
         # inserts happen with no other appender of this game in between.
         if self._game_status(game_id, lock=True) != "active":
@@ -151,10 +178,10 @@ class Transaction:
             raise StaleIndex(game_id, expected_index, current)
         stamp = self._s.time_in(_utc(now))
         self._s.execute_many(
-            "INSERT INTO events (game_id, event_index, side, event, ruling, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, expected_index + i, side, event, ruling, stamp)
-             for i, (event, ruling) in enumerate(encoded)],
+            "INSERT INTO events (game_id, event_index, side, event, ruling, created_at, chain)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, expected_index + i, side, event, ruling, stamp, chain)
+             for i, (event, ruling, chain) in enumerate(encoded)],
         )
         return expected_index + len(encoded)
 

@@ -18,7 +18,7 @@ pytest.importorskip("importlinter", reason="import-linter is in the test extras 
 def lint(config: Path) -> subprocess.CompletedProcess:
     # lint-imports caches the import graph in .import_linter_cache; --no-cache keeps the tree clean.
     return subprocess.run([sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command;"
-                           " sys.exit(lint_imports_command())", "--config", str(config), "--no-cache"],
+                           " sys.exit(lint_imports_command())", str(config), "--no-cache"],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 

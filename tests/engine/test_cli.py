@@ -40,8 +40,10 @@ def test_text_report(capsys):
     code, out, _ = run(capsys, "check", str(INLINE), "--format", "text")
     assert code == 0
     assert "== Turn 1 — Orders Phase ==" in out
-    assert "pass on 0–6 (70%); natural 6 → PASS" in out
-    assert "−1 Kutuzov within 2 hexes of the group [5.28]" in out
+    # Rolls in words, units by their printed names (issue #16; referee/report.py).
+    assert ("Individual order (5.28): Guy a needs 6 or less (IO rating of the I Corps (Davout) AM, 5.28) on a d10 "
+            "(70 %): 6 → 6: passes — the group is under orders for this activation") in out
+    assert "−1 Kutuzov within 2 hexes of the group (5.28): pass on 0–5 (60 %) — roll owed" in out
     assert "✗ 7.34 not_enough_mp" in out and "legal instead: " in out
     assert "13 events ruled, 3 illegal." in out
 

@@ -158,3 +158,28 @@ def test_an_event_after_the_last_turn_is_refused_as_game_over():
                          draw("sw"))
     assert state.over
     assert rulings[-1]["errors"][0]["code"] == "game_over"
+
+
+# ------------------------------------------------------------------------------------------ issue #13
+
+def test_a_musket_and_pike_scenario_without_any_triumph_and_glory_field_is_ruled():
+    """Issue #13's first symptom: no io_rating, markers, orders_rating, drm, command_range, assault, cohesion
+    or dfe anywhere — the scenario loads and its events are ruled."""
+    from modulebuilder.definitions import load_resolved
+    from .helpers import GRID
+    doc = {"ruleset": "musket-and-pike",
+           "map": {"grid": GRID, "terrain": {"default": "clear"}},
+           "activation_groups": [{"id": "sw", "name": "Swedish wing", "side": "Swedish", "colour": "#1f4fa0"},
+                                 {"id": "im", "name": "Imperial wing", "side": "Imperial", "colour": "#8a1c1c"}],
+           "leaders": [{"id": "gus", "name": "Gustavus", "side": "Swedish", "hex": "0506"}],
+           "units": [{"id": "h", "name": "Blue Brigade", "kind": "infantry", "side": "Swedish", "ag": "sw", "ma": 4,
+                      "flags": ["heavy", "pikes"], "hex": "0505", "facing": 12},
+                     {"id": "c", "name": "Croats", "kind": "cavalry", "side": "Imperial", "ag": "im", "ma": 8,
+                      "hex": "0502", "facing": 6}],
+           "sides": {"Swedish": {}, "Imperial": {}}, "turns": 2}
+    scn = load_resolved(doc)
+    rulings, state = run(scn, {"type": "draw", "marker": "sw"}, {"type": "move", "unit": "h", "path": ["0504"]},
+                         {"type": "change_formation", "unit": "h", "to": "hedgehog"})
+    assert [r["verdict"] for r in rulings] == ["legal", "legal", "illegal"]     # 1 MP + 4 MP > 4 (6.3.2b)
+    assert rulings[2]["errors"][0]["rule"] == "6.3.2"
+    assert unit_view(state, "h")["hex"] == "0504"

@@ -65,3 +65,25 @@ def bare_events(seed: int = 1) -> list[dict[str, Any]]:
 def submitter(event: dict[str, Any], default: str = "French") -> str:
     """The side that submits ``event``: its own side, else ``default`` (an act either side may make)."""
     return str(event.get("side") or default)
+
+
+def referee_game(client: Any, scenario: Any = SMALL, seeds: dict[str, str] | None = None) -> dict[str, Any]:
+    """A hosted game with referee dice whose seeds are in: the first side commits and then reveals, the
+    second sends its seed (referee.service.dice).  The answer of creation, plus ``chain`` (the head now)."""
+    import hashlib
+    resp = client.post("/api/v1/games", json={"scenario": scenario, "dice": "referee"})
+    assert resp.status_code == 201, resp.json
+    game = dict(resp.json)
+    first, second = game["sides"]
+    seeds = seeds or {first: f"{first} seed", second: f"{second} seed"}
+    url = f"/api/v1/games/{game['id']}/dice"
+
+    def send(side: str, body: dict[str, str]) -> Any:
+        r = client.post(url, json=body, headers={"Authorization": f"Bearer {game['tokens'][side]}"})
+        assert r.status_code == 200, r.json
+        return r.json
+
+    send(first, {"commitment": hashlib.sha256(seeds[first].encode()).hexdigest()})
+    send(second, {"seed": seeds[second]})
+    game["chain"] = send(first, {"seed": seeds[first]})["chain"]
+    return game

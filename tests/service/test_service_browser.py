@@ -1,15 +1,20 @@
 """The web page in a real browser: Debian's chromium, headless, driven by Playwright against a live server.
 
-Upload a log, read a ruling, step the board: the picture must change.  Skipped (with the reason) when
-chromium or Playwright is missing, except under CI=true, where that is a failure.
+Upload, paste and drop logs; step the board; jump to the illegal move and see it marked on the board; the board
+fits the window at 1400, 1024 and 390 px; the luck report and what-ifs; a hosted game.  Skipped (with the
+reason) when chromium or Playwright is missing, except under CI=true, where that is a failure.
+
+``REFEREE_SCREENSHOTS=DIR`` also writes the screenshots of the Borodino test to DIR (docs/screenshots/ holds
+the committed ones: ``REFEREE_SCREENSHOTS=docs/screenshots pytest tests/service/test_service_browser.py``).
 """
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import threading
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 from werkzeug.serving import make_server
@@ -22,6 +27,11 @@ from service_scenario import SMALL
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "tests" / "fixtures" / "logs" / "sample-borodino.json"
+SMALL_LOG = ROOT / "tests" / "fixtures" / "logs" / "small-inline.yaml"
+WIDTHS = {1400: 900, 1024: 768, 390: 844}            # laptop, small laptop, phone (height of each window)
+SLOW = 120_000                                        # ms: a loaded 2-core machine replays Borodino slowly
 
 
 def _need_browser() -> None:
@@ -51,6 +61,28 @@ def server(database_url: str) -> Iterator[str]:
     thread.join(timeout=10)
 
 
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    _need_browser()
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
+                               args=ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _page(browser: Any, server: str, width: int = 1400) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": WIDTHS.get(width, 900)})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(server + "/", timeout=30_000)
+    return page
+
+
 def _hosted_game(server: str, events: list[dict]) -> dict:
     """A players'-dice game on the server with ``events`` submitted, each by its own side."""
     import http.client
@@ -76,49 +108,228 @@ def _hosted_game(server: str, events: list[dict]) -> dict:
     return game
 
 
-def test_upload_a_log_read_rulings_and_step_the_board(server: str, tmp_path: Path) -> None:
-    _need_browser()
-    from playwright.sync_api import expect, sync_playwright
+def borodino_with_one_illegal_move(tmp_path: Path) -> tuple[Path, int, dict]:
+    """The sample game with one illegal move put in (the unit's real move, walked back and forth far beyond
+    its allowance, 7.34): the event just before that move, so everything after still replays as before."""
+    log = json.loads(SAMPLE.read_text())
+    events = log["events"]
+    k = next(i for i, e in enumerate(events) if i > 2400 and e["type"] == "move" and len(e.get("path", [])) == 2)
+    a, b = events[k]["path"]
+    bad = {**events[k], "path": [a, b] * 4 + [a]}
+    events.insert(k, bad)
+    path = tmp_path / "borodino-one-illegal.json"
+    path.write_text(json.dumps(log))
+    return path, k, bad
 
-    events = players_events(1)[:20]
-    log = tmp_path / "small-game.json"
-    log.write_text(json.dumps({"scenario": SMALL, "dice": "players", "events": events}))
-    first_move = next(i for i, e in enumerate(events) if e["type"] == "move")
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
-                                     args=ARGS, headless=True)
-        try:
-            page = browser.new_page()
-            page.goto(server + "/", timeout=30_000)
-            page.set_input_files("#log-file", str(log))
-            page.click("#check-button")
-            expect(page.locator("#status")).to_contain_text("20 events ruled on", timeout=30_000)
-            ruling = page.locator(f"#rulings li[data-index='{first_move}']")
-            expect(ruling).to_contain_text("move (")
-            expect(ruling).to_contain_text("legal")
-            expect(page.locator("#board")).to_have_attribute("data-step", "0", timeout=30_000)
+def _board_fits(page: Any, width: int) -> None:
+    """The board's frame lies inside the window, and the whole map inside the frame (scaled to fit)."""
+    frame = page.locator("#board-view").bounding_box()
+    world = page.locator("#board-map").bounding_box()
+    assert frame["x"] >= 0 and frame["x"] + frame["width"] <= width + 0.5, frame
+    assert world["width"] <= frame["width"] + 1 and world["height"] <= frame["height"] + 1, (world, frame)
+    assert world["x"] >= frame["x"] - 1 and world["x"] + world["width"] <= frame["x"] + frame["width"] + 1
+    # Nothing of the page scrolls sideways.
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
 
-            def board_after(step: int) -> bytes:
-                expect(page.locator("#board")).to_have_attribute("data-step", str(step), timeout=30_000)
-                page.wait_for_function("document.getElementById('board').complete && "
-                                       "document.getElementById('board').naturalWidth > 0", timeout=30_000)
-                return page.locator("#board").screenshot()
 
-            ruling.click()                                   # the board after that ruling's event: moved
-            moved = board_after(first_move + 1)
-            page.click("#prev")                              # one step back: the unit is where it was
-            before = board_after(first_move)
-            assert moved != before
-            expect(page.locator("#step-label")).to_contain_text(f"after {first_move} of 20 events")
+def _upload(page: Any, path: Path) -> None:
+    from playwright.sync_api import expect
+    page.set_input_files("#log-file", str(path))
+    page.click("#check-button")
+    expect(page.locator("#status")).to_contain_text("events ruled on", timeout=SLOW)
 
-            # A hosted game, opened by id and token: the caller's rulings and the board now.
-            game = _hosted_game(server, events[:3])
-            page.fill("#game-id", game["id"])
-            page.fill("#game-token", game["tokens"]["French"])
-            page.click("#open-button")
-            expect(page.locator("#title")).to_contain_text(f"Game {game['id']} — French", timeout=30_000)
-            expect(page.locator("#rulings li")).to_have_count(3)
-            board_after(3)
-        finally:
-            browser.close()
+
+def test_borodino_jump_to_the_illegal_move_marks_it_on_a_board_that_fits(server: str, browser: Any,
+                                                                          tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+    log, k, bad = borodino_with_one_illegal_move(tmp_path)
+    shots = os.environ.get("REFEREE_SCREENSHOTS")
+    for width in WIDTHS:
+        page = _page(browser, server, width)
+        _upload(page, log)
+        expect(page.locator("#status")).to_contain_text("1 illegal")
+        _board_fits(page, width)
+
+        page.locator("#board-view").focus()
+        page.keyboard.press("n")                                   # jump to the next illegal move
+        current = page.locator("#rulings .ruling.current")
+        expect(current).to_have_attribute("data-index", str(k), timeout=30_000)
+        expect(current).to_contain_text("ILLEGAL")
+        expect(current).to_contain_text("2W Res a")                # printed names, not ids
+        expect(current).not_to_contain_text("ru-2w-res-a")
+        expect(page.locator("#board-world")).to_have_attribute("data-step", str(k + 1), timeout=30_000)
+        expect(page.locator("#explain")).to_contain_text("not_enough_mp")
+
+        # The board marks the unit, at the counter's place, its path, and the hexes it could have reached.
+        ring = page.locator(f"#sel .mark-unit[data-unit='{bad['unit']}']")
+        expect(ring).to_have_count(1)
+        counter = page.locator(f"#counters .counter[data-unit='{bad['unit']}']")
+        rb, cb = ring.bounding_box(), counter.bounding_box()
+        assert abs((rb["x"] + rb["width"] / 2) - (cb["x"] + cb["width"] / 2)) < max(4, cb["width"]), (rb, cb)
+        assert abs((rb["y"] + rb["height"] / 2) - (cb["y"] + cb["height"] / 2)) < max(4, cb["height"]), (rb, cb)
+        assert page.locator("#sel .mark-path.illegal").count() == 1
+        alternatives = page.evaluate("[...document.querySelectorAll('#sel .mark-reach')].map(e => e.dataset.hex)")
+        assert bad["path"][0] in alternatives and len(alternatives) >= 5
+        # The jumped-to ruling is in the middle of the list's visible part (on a phone the list is below the
+        # board, so the page is not scrolled to it: the board stays in view).
+        lb, ib = page.locator("#rulings").bounding_box(), current.bounding_box()
+        assert lb["y"] - 1 <= ib["y"] and ib["y"] + min(ib["height"], 40) <= lb["y"] + lb["height"] + 1, (lb, ib)
+        if width > 500:
+            expect(current).to_be_in_viewport()
+        _board_fits(page, width)
+        if shots:
+            Path(shots).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(shots) / f"page-{width}.png"), full_page=width < 500)
+        # Back and forth with the keys: the step label follows, the counter moves back.
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("#board-world")).to_have_attribute("data-step", str(k + 2), timeout=30_000)
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowLeft")
+        expect(page.locator("#board-world")).to_have_attribute("data-step", str(k), timeout=30_000)
+        expect(page.locator("#step-label")).to_contain_text(f"after {k} of {len(json.loads(log.read_text())['events'])}")
+        assert page.errors == []
+        if width == 1400:
+            # Zoom in and out with the buttons; fit brings the whole map back.
+            scale = float(page.locator("#board-world").get_attribute("data-scale"))
+            page.click("#zoom-in")
+            assert float(page.locator("#board-world").get_attribute("data-scale")) > scale
+            page.click("#zoom-fit")
+            assert abs(float(page.locator("#board-world").get_attribute("data-scale")) - scale) < 1e-3
+            # The luck report, with its chart.
+            page.click("#tab-luck")
+            expect(page.locator("#luck table").first).to_contain_text("French", timeout=30_000)
+            expect(page.locator("#luck svg rect.bar-French").first).to_be_attached()
+            if shots:
+                page.screenshot(path=str(Path(shots) / "page-luck-1400.png"))
+            # What if, at the illegal move's position: the unit's legal actions, the hexes its moves reach.
+            page.evaluate(f"showStep({k}, true)")
+            expect(page.locator("#board-world")).to_have_attribute("data-step", str(k), timeout=30_000)
+            page.click("#tab-whatif")
+            page.fill("#w-unit", "2W Res a")
+            page.click("#w-actions")
+            expect(page.locator("#w-answer")).to_contain_text("2W Res a:", timeout=30_000)
+            reach = page.evaluate("[...document.querySelectorAll('#probe .mark-probe')].map(e => e.dataset.hex)")
+            assert sorted(reach) == sorted(alternatives)                  # the same hexes the ruling offers
+            page.fill("#w-event", json.dumps(bad))
+            page.click("#w-ask")
+            expect(page.locator("#w-answer")).to_have_attribute("data-verdict", "illegal", timeout=30_000)
+            if shots:
+                page.screenshot(path=str(Path(shots) / "page-whatif-1400.png"))
+        page.close()
+
+
+def test_filters_outline_unit_search_and_roll_words(server: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+    page = _page(browser, server)
+    _upload(page, SMALL_LOG)
+    expect(page.locator("#status")).to_contain_text("13 events ruled on, 3 illegal")
+    page.check("#f-illegal")
+    expect(page.locator("#filter-count")).to_have_text("3 of 13 shown")
+    expect(page.locator("#rulings .ruling")).to_have_count(3)
+    page.uncheck("#f-illegal")
+    page.fill("#f-unit", "Guy a")
+    expect(page.locator("#rulings .ruling").first).to_contain_text("Guy a")
+    assert all("Guy a" in t for t in page.locator("#rulings .ruling").all_inner_texts())
+    page.fill("#f-unit", "")
+    page.check("#f-rolls")
+    texts = page.locator("#rulings .ruling").all_inner_texts()
+    assert texts and all("d10" in t for t in texts)
+    # The roll in words: who, the target and its rule, the chance, the natural roll, the total, the outcome.
+    assert any("Individual order (5.28): Guy a needs 6 or less (IO rating of the I Corps (Davout) AM, 5.28) on a "
+               "d10 (70 %): 6 → 6: passes — the group is under orders for this activation" in t for t in texts)
+    page.uncheck("#f-rolls")
+    # The outline: turns and phases as links to their first ruling.
+    page.click("#outline-box summary")
+    page.locator("#outline a", has_text="Activation Phase").first.click()
+    expect(page.locator("#rulings .ruling.current")).to_contain_text("individual_order", timeout=10_000)
+    # Previous illegal from there: the first illegal orders (index 2 is before 6).
+    page.click("#prev-illegal")
+    expect(page.locator("#rulings .ruling.current")).to_have_attribute("data-index", "2")
+    assert page.errors == []
+    page.close()
+
+
+def test_paste_drop_and_wrong_files_get_clear_messages(server: str, browser: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+    page = _page(browser, server)
+    # A wrong kind of file, named in the message; nothing sent.
+    wrong = tmp_path / "notes.txt"
+    wrong.write_text("hello")
+    page.set_input_files("#log-file", str(wrong))
+    page.click("#check-button")
+    expect(page.locator("#status")).to_contain_text("notes.txt is not a log this page reads")
+    # A log that cannot be ruled on: the server's problems, in the page.
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({"scenario": SMALL, "dice": "players",
+                                  "events": [{"type": "move", "side": "French", "unit": "nobody", "path": ["0101"]},
+                                             {"type": "no_such_event"}]}))
+    page.set_input_files("#log-file", str(broken))
+    page.click("#check-button")
+    expect(page.locator("#status")).to_have_class("error")
+    expect(page.locator("#problems")).to_contain_text("events[0].unit: no unit 'nobody' in the scenario")
+    expect(page.locator("#problems")).to_contain_text("events[1].type: unknown event type")
+    # Pasted YAML.
+    page.click("#paste-toggle")
+    page.fill("#paste-text", SMALL_LOG.read_text())
+    page.click("#paste-check")
+    expect(page.locator("#status")).to_contain_text("13 events ruled on, 3 illegal", timeout=SLOW)
+    # Pasted nonsense: the parser's line and column.
+    page.fill("#paste-text", "{ not json")
+    page.click("#paste-check")
+    expect(page.locator("#status")).to_have_class("error")
+    expect(page.locator("#status")).to_contain_text("body")
+    # A dropped file (a real drop event with the file in its DataTransfer).
+    events = players_events(1)[:12]
+    page.evaluate("""([name, text]) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], name, {type: "application/json"}));
+        document.dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+    }""", ["dropped.json", json.dumps({"scenario": SMALL, "dice": "players", "events": events})])
+    expect(page.locator("#status")).to_contain_text("12 events ruled on", timeout=SLOW)
+    expect(page.locator("#title")).to_contain_text("dropped.json")
+    assert page.errors == []
+    page.close()
+
+
+def test_what_if_on_an_uploaded_log_and_a_hosted_game(server: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+    page = _page(browser, server)
+    _upload(page, SMALL_LOG)
+    page.locator("#rulings .ruling[data-index='7']").click()        # after Dumon a's move: Guy a may move
+    expect(page.locator("#board-world")).to_have_attribute("data-step", "8")
+    page.click("#tab-whatif")
+    expect(page.locator("#whatif-at")).to_have_text("after 8 of 13 events")
+    page.fill("#w-unit", "Guy a")
+    page.click("#w-actions")
+    expect(page.locator("#w-answer")).to_contain_text("Guy a:")
+    assert page.locator("#probe .mark-probe").count() > 3          # the hexes its moves reach, on the board
+    page.locator("#w-list li", has_text="move").first.click()
+    expect(page.locator("#w-answer")).to_have_attribute("data-verdict", "legal")
+    page.fill("#w-event", json.dumps({"type": "move", "side": "French", "unit": "guy-a",
+                                      "path": ["0805", "0804", "0803", "0802", "0801"]}))
+    page.click("#w-ask")
+    expect(page.locator("#w-answer")).to_have_attribute("data-verdict", "illegal")
+    expect(page.locator("#w-answer")).to_contain_text("Guy a needs 5 MP but has 4")
+    # Nothing changed: the board and the rulings are as before.
+    expect(page.locator("#board-world")).to_have_attribute("data-step", "8")
+    page.click("#tab-rulings")
+    expect(page.locator("#rulings .ruling")).to_have_count(13)
+
+    # A hosted game, opened by id and token: the caller's rulings, the board now, a what-if for its own side.
+    events = players_events(1)[:3]
+    game = _hosted_game(server, events)
+    page.fill("#game-id", game["id"])
+    page.fill("#game-token", game["tokens"]["French"])
+    page.click("#open-button")
+    expect(page.locator("#title")).to_contain_text(f"Game {game['id']} — French", timeout=30_000)
+    expect(page.locator("#rulings .ruling")).to_have_count(3)
+    expect(page.locator("#board-world")).to_have_attribute("data-step", "3")
+    assert page.locator("#counters .counter").count() > 0
+    page.click("#tab-whatif")
+    expect(page.locator("#whatif-at")).to_have_text("the game now, as French")
+    page.fill("#w-unit", "Dumon a")
+    page.click("#w-actions")
+    expect(page.locator("#w-answer")).to_contain_text("Dumon a:")
+    assert page.errors == []
+    page.close()

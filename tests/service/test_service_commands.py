@@ -24,9 +24,12 @@ def test_serve_takes_host_and_port() -> None:
 @pytest.mark.parametrize("content, message", [
     ("{not json", "not a JSON game export"),
     ("[]", "not a JSON game export"),
-    (json.dumps({"dice": {"mode": "players"}}), "the players rolled"),
-    (json.dumps({"dice": {"mode": "referee", "commitment": "00"}}), "not revealed"),
-    (json.dumps({"dice": {"mode": "referee", "commitment": "00", "seed": "s"}}), "does not match"),
+    (json.dumps({"dice": {"mode": "players"}}), "not a hosted game export"),
+    (json.dumps({"format": "referee-game-export/2", "events": [], "status": "ended",
+                 "dice": {"mode": "referee", "commitment": "00"}}), "not revealed"),
+    (json.dumps({"format": "referee-game-export/2", "events": [], "status": "ended",
+                 "dice": {"mode": "referee", "commitment": "00", "seed": "s"}}), "does not match"),
+    (json.dumps({"format": "referee-game-export/2", "events": [1]}), "events[0]"),
 ])
 def test_verify_dice_refuses_what_it_cannot_verify(tmp_path: Path, content: str, message: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:

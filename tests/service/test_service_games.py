@@ -16,7 +16,7 @@ from referee.service import create_app, scenarios
 from referee.service.commands import cmd_verify_dice
 from referee.service.extension import ext
 from service_helpers import bearer
-from service_play import bare_events, players_events, submitter
+from service_play import bare_events, players_events, referee_game, submitter
 from service_scenario import SMALL
 
 
@@ -117,8 +117,7 @@ def test_each_side_sees_only_its_own_orders(client: FlaskClient, small_game: dic
 
 def test_referee_dice_are_committed_revealed_and_verifiable(client: FlaskClient, tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
-    game = client.post("/api/v1/games", json={"scenario": SMALL, "dice": "referee",
-                                              "seeds": {"French": "vive l'empereur", "Russian": "za rodinu"}}).json
+    game = referee_game(client)
     gid, token = game["id"], game["tokens"]["French"]
     with_roll = {"type": "orders_delay", "side": "French", "roll": 3}
     assert submit(client, game, 0, [with_roll]).json["error"]["code"] == "invalid_input"
@@ -138,6 +137,7 @@ def test_referee_dice_are_committed_revealed_and_verifiable(client: FlaskClient,
 
     class Args:
         export = str(path)
+        head = None
     assert cmd_verify_dice(Args()) == 0
     # The export's log, checked offline, reproduces every ruling: the rolls really came from the seed.
     (tmp_path / "log.json").write_text(json.dumps(export["log"]))

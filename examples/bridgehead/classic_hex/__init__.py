@@ -16,6 +16,7 @@ from functools import cached_property
 from importlib import resources
 from typing import Any, Mapping
 
+from referee.engine.actors import BOTH_SIDES
 from referee.engine.procedure import ProcedureRuleset, Step
 from referee.engine.references import Names
 
@@ -86,6 +87,18 @@ class ClassicHex(ProcedureRuleset):
 
     def progress(self, state: State) -> tuple[str, str]:
         return state.label()
+
+    def actor(self, state: State, event: Mapping[str, Any]) -> str | None:
+        """Whose act an event is (the engine's hook for hosted games, referee.engine.actors): the owner of the
+        units it names (a retreat is the owner's, 7.3), else whoever the pending decision waits for (2.2)."""
+        named = [event.get("unit")] + list(event.get("attackers") or ()) + list(event.get("units") or ())
+        owners = {state.static.units[u].side for u in named if u in state.static.units}
+        if len(owners) > 1:
+            return BOTH_SIDES
+        if owners:
+            return owners.pop()
+        actors = self.step(state).actors
+        return actors[0] if len(actors) == 1 else event.get("side")
 
 
 RULESET = ClassicHex()

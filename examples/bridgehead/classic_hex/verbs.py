@@ -117,7 +117,7 @@ def attack(state: State, event: Mapping[str, Any], dice: EventDice) -> tuple[Rul
     column = st.crt.columns[o.final]
     odds_result = result("odds", "6.3", attack=o.attack, defence=o.defence, odds=st.crt.columns[o.column],
                          shifts=[{"columns": s, "rule": "6.4", "reason": why} for s, why in o.shifts], column=column)
-    owed = Roll(purpose="combat", natural=None, side=state.side, die="d6", table=True)
+    owed = Roll(purpose="combat", natural=None, side=state.side, die="d6", table=True, base_rule="6.5")
     natural = need(dice, "roll", owed, tuple(rules), die="d6")
     if natural not in st.crt.rows:
         refuse("1.3", "not_on_the_die", f"the combat roll is a d6: 1-6, not {natural}")

@@ -69,6 +69,8 @@ public class VProbe {
           final String a = args[i];
           if (a.startsWith("menu=")) pieceMenu(a.substring(5));
           else if (a.startsWith("next=")) nextTurns(Integer.parseInt(a.substring(5)));
+          else if (a.startsWith("view=")) view(a.substring(5));
+          else if (a.equals("dismiss")) dismissDialogs();
         }
       }
       catch (Exception e) {
@@ -77,10 +79,38 @@ public class VProbe {
       }
     });
     for (int i = 3; i < args.length; i++) {
-      if (args[i].startsWith("shot=")) {
+      if (args[i].startsWith("wait=")) {
+        Thread.sleep((long) (1000 * Double.parseDouble(args[i].substring(5))));   // map tiles are drawn lazily
+      }
+      else if (args[i].startsWith("shot=")) {
         final String name = args[i].substring(5);
         Thread.sleep(1500);
         shoot(gm.getPlayerWindow(), new File(outDir, name + ".png"));
+      }
+      else if (args[i].startsWith("button=")) {
+        final String text = args[i].substring(7);
+        SwingUtilities.invokeAndWait(() -> {
+          for (final Component b : gm.getToolBar().getComponents()) {
+            if (b instanceof AbstractButton && text.equals(((AbstractButton) b).getText())) {
+              ((AbstractButton) b).doClick();
+              return;
+            }
+          }
+          VCheck.fail("no toolbar button " + text);
+        });
+      }
+      else if (args[i].startsWith("window=")) {
+        // window=TITLE_PART:NAME -- shoot the visible window whose title contains TITLE_PART
+        final String[] f = args[i].substring(7).split(":", 2);
+        Thread.sleep(1500);
+        Window found = null;
+        for (final Window w : Window.getWindows()) {
+          final String t = w instanceof java.awt.Dialog ? ((java.awt.Dialog) w).getTitle()
+            : w instanceof java.awt.Frame ? ((java.awt.Frame) w).getTitle() : "";
+          if (w.isShowing() && t != null && t.contains(f[0])) found = w;
+        }
+        if (found == null) VCheck.fail("no window titled " + f[0]);
+        else shoot(found, new File(outDir, f[1] + ".png"));
       }
       else if (args[i].startsWith("charts=")) {
         final String name = args[i].substring(7);
@@ -137,6 +167,29 @@ public class VProbe {
       String title = w instanceof java.awt.Dialog ? ((java.awt.Dialog) w).getTitle()
         : w instanceof java.awt.Frame ? ((java.awt.Frame) w).getTitle() : "";
       System.out.println("window: " + title + " | " + w.getClass().getSimpleName() + " " + w.getWidth() + "x" + w.getHeight());
+      if (w instanceof java.awt.Dialog) {
+        final List<String> texts = new ArrayList<>();
+        texts(w, texts);
+        System.out.println("dialog: " + title + " = " + String.join(" ", texts).replace('\n', ' '));
+      }
+    }
+  }
+
+  /** dismiss: close the dialogs shown at start (after they were reported), for a clear screenshot. */
+  static void dismissDialogs() {
+    for (final Window w : Window.getWindows()) {
+      if (w.isShowing() && w instanceof java.awt.Dialog) {
+        System.out.println("dismissed: " + ((java.awt.Dialog) w).getTitle());
+        w.dispose();
+      }
+    }
+  }
+
+  static void texts(Container c, List<String> out) {
+    for (final Component k : c.getComponents()) {
+      if (k instanceof javax.swing.JLabel && ((javax.swing.JLabel) k).getText() != null) out.add(((javax.swing.JLabel) k).getText());
+      else if (k instanceof javax.swing.text.JTextComponent) out.add(((javax.swing.text.JTextComponent) k).getText());
+      if (k instanceof Container) texts((Container) k, out);
     }
   }
 
@@ -157,6 +210,15 @@ public class VProbe {
       }
       System.out.println("turns: " + String.join(" ; ", seen));
     }
+  }
+
+  /** view=ZOOM,X,Y: the main map at that zoom, centred on map point X,Y (for a close-up screenshot). */
+  static void view(String spec) {
+    final String[] f = spec.split(",");
+    final Map m = gm.getAllDescendantComponentsOf(Map.class).iterator().next();
+    m.getZoomer().setZoomFactor(Double.parseDouble(f[0]));
+    m.centerAt(new java.awt.Point(Integer.parseInt(f[1]), Integer.parseInt(f[2])));
+    System.out.println("view: " + m.getMapName() + " zoom=" + m.getZoom());
   }
 
   static void pieceMenu(String name) {

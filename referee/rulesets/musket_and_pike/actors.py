@@ -4,7 +4,8 @@ For each event type of ``events.schema.json``:
 
 * ``move``, ``face``, ``wheel``, ``counter_march``, ``reform``, ``change_formation``, ``enter`` — the owner of
   the unit (G-M1: a unit acts in its wing's activation, sent by its own side);
-* ``assaults`` — the owner of the attackers (both sides' attackers in one declaration: nobody's alone);
+* ``assaults``, ``melee`` — the owner of the attackers (both sides' attackers in one declaration: nobody's alone);
+* ``fire`` — the owner of the firing unit (reaction fire too: the other side's unit, in the enemy's activation);
 * ``formation_hit``, ``attacked``, ``morale_broken`` — outcomes of the chapters these rules do not have
   (fire, melee, morale), reported on a unit: the owner of the unit reports what befell it.  The other
   reading, the attacker reports it, would let a side break the enemy's formations at will with no roll to
@@ -26,6 +27,7 @@ def _named_units(event: Mapping[str, Any]) -> Iterator[str]:
     if isinstance(event.get("unit"), str):
         yield event["unit"]
     yield from (u for u in event.get("units") or () if isinstance(u, str))
+    yield from (u for u in event.get("attackers") or () if isinstance(u, str))      # melee
     for assault in event.get("assaults") or ():
         yield from assault.get("attackers") or ()
 

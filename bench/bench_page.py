@@ -1,0 +1,193 @@
+"""How fast the page shows the board: first picture after uploading the sample game, and each step after.
+
+Runs the service (werkzeug, threaded, in this process) and Debian's headless chromium through Playwright, as a
+player uses the page: choose the file, press Check, then the arrow key.  Measured in the browser
+(``window.__page.timing``, performance.now()):
+
+* **first picture** — from pressing Check to the set-up drawn on the board (map, counters), in three cases:
+  *cold* (a fresh process: the map and the 600 counter faces are drawn in that request), *warm* (the map was
+  drawn once for the scenario, as ``GET /`` starts doing when the page is opened: docs/page.md) and *again*
+  (the same log a second time: the replay is cached too);
+* **step** — pressing → (the next event: usually prefetched) and jumping to random steps with the slider (no
+  prefetch: a snapshot plus up to 31 engine steps on the server), each from the key press to the counters moved;
+* **server CPU per step** (Flask's test client in this process, ``time.process_time``): the least noisy figure.
+
+The peer is the page as it was before (issue #16), measured in the same run against the same server: every
+step re-sent the whole 0.5 MB log to ``POST /api/v1/replay/board.png?step=N`` and got a PNG back, and the first
+picture was ``POST /replay`` then ``board.png?step=0``.  The bench prints both and their ratio.
+
+    .venv/bin/python bench/bench_page.py [--steps 40] [--jumps 20]
+
+This machine is shared and noisy: compare the ratios of one run, not absolute times from another day.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import logging
+import os
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from werkzeug.serving import make_server
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "tests" / "fixtures" / "logs" / "sample-borodino.json"
+CHROMIUM = "/usr/bin/chromium"
+
+
+def serve(database: Path) -> tuple[object, int]:
+    from referee.service import create_app
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    app = create_app({"DATABASE_URL": f"sqlite:///{database}"})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv, srv.server_port
+
+
+def upload(page: object, timeout: int = 180_000) -> dict:
+    page.set_input_files("#log-file", str(SAMPLE))
+    page.click("#check-button")
+    page.wait_for_function("window.__page.timing.firstPicture !== undefined", timeout=timeout)
+    t = page.evaluate("window.__page.timing")
+    page.wait_for_function("window.__page.timing.rulings !== undefined", timeout=timeout)
+    t["rulings"] = page.evaluate("window.__page.timing.rulings")
+    return t
+
+
+def step_times(page: object, n: int, jumps: int, steps_total: int) -> tuple[list[float], list[float]]:
+    arrow = []
+    page.locator("#board-view").focus()
+    for _ in range(n):
+        current = int(page.locator("#board-world").get_attribute("data-step"))
+        t0 = time.perf_counter()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"document.getElementById('board-world').dataset.step === '{current + 1}'")
+        arrow.append((time.perf_counter() - t0) * 1000)
+    rng = random.Random(7)
+    jumped = []
+    for _ in range(jumps):
+        target = rng.randrange(1, steps_total)
+        t0 = time.perf_counter()
+        page.evaluate(f"showStep({target}, true)")
+        page.wait_for_function(f"document.getElementById('board-world').dataset.step === '{target}'")
+        jumped.append((time.perf_counter() - t0) * 1000)
+    return arrow, jumped
+
+
+def peer(port: int, steps: list[int]) -> tuple[float, list[float]]:
+    """The old page: the whole log with every picture."""
+    data = SAMPLE.read_bytes()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+
+    def post(path: str) -> bytes:
+        conn.request("POST", path, body=data, headers={"Content-Type": "application/json"})
+        resp = conn.getresponse()
+        body = resp.read()
+        assert resp.status == 200, (path, resp.status, body[:200])
+        return body
+
+    t0 = time.perf_counter()
+    post("/api/v1/replay")
+    post("/api/v1/replay/board.png?step=0")
+    first = (time.perf_counter() - t0) * 1000
+    times = []
+    for n in steps:
+        t0 = time.perf_counter()
+        post(f"/api/v1/replay/board.png?step={n}")
+        times.append((time.perf_counter() - t0) * 1000)
+    conn.close()
+    return first, times
+
+
+def server_cpu(steps: list[int]) -> tuple[float, float]:
+    """CPU milliseconds the server spends per step, new page against old, through Flask's test client in this
+    process (``time.process_time``: less noisy than wall time on a shared machine)."""
+    from referee.service import create_app
+    tmp = Path(tempfile.mkdtemp(prefix="bench-page-cpu-"))
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp / 'referee.sqlite'}"})
+    client = app.test_client()
+    data = SAMPLE.read_bytes()
+    key = client.post("/api/v1/replays", data=data, content_type="application/json").json["id"]
+    client.get(f"/api/v1/replays/{key}")
+    client.post("/api/v1/replay/board.png?step=0", data=data, content_type="application/json")
+    t0 = time.process_time()
+    for n in steps:
+        assert client.get(f"/api/v1/replays/{key}/board?step={n}").status_code == 200
+    new = (time.process_time() - t0) * 1000 / len(steps)
+    t0 = time.process_time()
+    for n in steps:
+        assert client.post(f"/api/v1/replay/board.png?step={n}", data=data,
+                           content_type="application/json").status_code == 200
+    old = (time.process_time() - t0) * 1000 / len(steps)
+    return new, old
+
+
+def fmt(values: list[float]) -> str:
+    q = statistics.quantiles(values, n=20) if len(values) > 1 else values * 19
+    return f"median {statistics.median(values):7.1f} ms, p95 {q[18]:7.1f} ms (n={len(values)})"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--steps", type=int, default=40)
+    ap.add_argument("--jumps", type=int, default=20)
+    args = ap.parse_args()
+    import json
+
+    from playwright.sync_api import sync_playwright
+    steps_total = len(json.loads(SAMPLE.read_text())["events"])
+    tmp = Path(tempfile.mkdtemp(prefix="bench-page-"))
+    srv, port = serve(tmp / "referee.sqlite")
+    url = f"http://127.0.0.1:{port}/"
+    print(f"load average {os.getloadavg()[0]:.2f} (2 cores shared)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                     args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        # Cold: the page is opened and the log uploaded at once, before GET /'s warm-up has drawn anything.
+        from referee.service import web
+        web._warmed.set()                      # keep GET / from drawing ahead: this is the cold case
+        page.goto(url)
+        cold = upload(page)
+        page.close()
+        # Warm: a new process would have drawn the scenario at GET /; here the art is kept from the cold run,
+        # so only the replay is new (a different log of the same scenario: the same bytes plus a space).
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(url)
+        other = tmp / "sample-borodino-copy.json"
+        other.write_bytes(SAMPLE.read_bytes() + b" ")
+        page.set_input_files("#log-file", str(other))
+        page.click("#check-button")
+        page.wait_for_function("window.__page.timing.rulings !== undefined", timeout=180_000)
+        warm = page.evaluate("window.__page.timing")
+        again = upload(page)
+        arrow, jumped = step_times(page, args.steps, args.jumps, steps_total)
+        browser.close()
+    rng = random.Random(7)
+    peer_first, peer_steps = peer(port, [rng.randrange(1, steps_total) for _ in range(args.jumps)])
+    srv.shutdown()
+    cpu_new, cpu_old = server_cpu([rng.randrange(1, steps_total) for _ in range(args.jumps)])
+
+    print(f"sample game: {steps_total} events, {SAMPLE.stat().st_size / 1e6:.2f} MB")
+    print(f"first picture, cold process      : {cold['firstPicture']:7.0f} ms   (all rulings listed {cold['rulings']:.0f} ms)")
+    print(f"first picture, scenario drawn    : {warm['firstPicture']:7.0f} ms   (all rulings listed {warm['rulings']:.0f} ms)")
+    print(f"first picture, same log again    : {again['firstPicture']:7.0f} ms   (all rulings listed {again['rulings']:.0f} ms)")
+    print(f"peer first picture (old page)    : {peer_first:7.0f} ms")
+    print(f"step →  (page)                   : {fmt(arrow)}")
+    print(f"step to a random event (page)    : {fmt(jumped)}")
+    print(f"step to a random event (old page): {fmt(peer_steps)}")
+    print(f"server CPU per random step       : page {cpu_new:.1f} ms (placements JSON), old page {cpu_old:.1f} ms "
+          f"(log re-sent, PNG drawn): {cpu_old / cpu_new:.1f}x")
+    print(f"ratio old/new, random step (median): {statistics.median(peer_steps) / statistics.median(jumped):.1f}x; "
+          f"first picture (scenario drawn): {peer_first / warm['firstPicture']:.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,380 @@
+"""``/api/v1/replays`` and the hosted games' what-if: what the web page needs to walk through a game on the board.
+
+An uploaded log is sent once (``POST /replays``) and gets an id (the digest of its bytes, as ``POST /check``'s
+cache uses).  The answer comes as soon as the log is read — with the set-up on the board — while the replay runs
+in a background thread; ``GET /replays/<id>`` waits for it and gives every ruling with its words (the lines of
+``referee check --format text``, referee/report.py), the events and where each one happened.  Every step is
+then ``GET /replays/<id>/board?step=N``: the counters' placements from a snapshot of the engine (at most 31
+engine steps away, referee/service/replays.py), drawn by the page on a map it fetched once per scenario.
+
+Why the replay runs here and not through ``replays.replay_log``: the words need the ruling objects (a shock's
+attackers, defenders and the natural rolls per result are not in the JSON), so this loop keeps them long
+enough to word them; it stores the same ``Replayed`` in the shared replay cache, so ``POST /check`` of the
+same bytes is answered from it.
+
+A replay id is known only to the worker process that read the log (caches are per process, docs/service.md);
+another worker answers 404 ``replay_not_found`` and the page sends the log again.
+
+"What if" (``POST /replays/<id>/whatif``, ``POST /games/<id>/whatif``) rules on an event against a position
+without keeping the result: states are immutable, the ruling is not stored, and the event is ruled with
+players' dice, so no referee roll is drawn; a roll the asker leaves out is owed, and the answer gives its
+chance (``pass_max``/``p_success``, or the table bands of a shock).  Several events may be asked in turn
+(declare an assault, then its commitment) — each on the position the previous one left, all thrown away.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from referee.engine import registry
+from referee.engine.replay import Game, fewer_collections, final_state, new_game, step
+from referee.logs import Log
+from referee.logs.jsonlog import check_events
+from referee.logs.problems import InputError
+from referee.report import Words, event_summary, ruling_lines, words_for
+from referee.service import board, scenarios
+from referee.service.errors import ApiError
+from referee.service.extension import ext
+from referee.service.fastpath import bearer, parse_json
+from referee.service.luck import luck
+from referee.service.replays import EVERY, Replayed
+from referee.service.logs import read, upload_from
+
+bp = Blueprint("replay_view", __name__)
+
+VIEW_CACHE_SIZE = 8          # replays (with their words) a worker keeps for the page
+MAX_ACTIONS = 300            # legal actions listed for one unit (a cavalry unit may have hundreds of paths)
+MAX_PROBE_EVENTS = 50        # events one what-if may play in turn
+
+
+@dataclass
+class ReplayView:
+    """A replayed log as the page reads it: the shared ``Replayed`` plus the words of every ruling."""
+    replayed: Replayed
+    lines: list[list[str]]            # report lines per ruling (header first)
+    words: Words
+
+    @property
+    def log(self) -> Log:
+        return self.replayed.log
+
+
+def unit_table(scenario: Any) -> dict[str, dict[str, Any]]:
+    """Printed name, side and kind of every unit and leader, for the page's search and labels."""
+    out: dict[str, dict[str, Any]] = {}
+    for u in scenario.counters.units:
+        out[u.id] = {"name": u.name, "side": u.side, "kind": getattr(u, "kind", None)}
+    for ldr in scenario.counters.leaders:
+        out[ldr.id] = {"name": ldr.name, "side": ldr.side, "kind": "leader"}
+    return out
+
+
+def build(log: Log) -> ReplayView:
+    """Rule on every event (as ``replays.replay_log``), keeping snapshots, and word every ruling."""
+    words = words_for(log.scenario, log.ruleset)
+    game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
+    rulings: list[dict[str, Any]] = []
+    lines: list[list[str]] = []
+    places: list[tuple[str, str]] = []
+    snapshots = [game]
+    with fewer_collections():
+        for i, event in enumerate(log.events):
+            places.append(log.ruleset.progress(game.state))
+            ruling, game, played = step(game, i, event)
+            rulings.append(ruling.to_dict())
+            lines.append(ruling_lines(ruling, played, words))
+            if (i + 1) % EVERY == 0:
+                snapshots.append(game)
+    return ReplayView(Replayed(log, rulings, final_state(game), places, snapshots), lines, words)
+
+
+class Views:
+    """Per application: logs read and their replays, built in the background, an LRU of ``VIEW_CACHE_SIZE``."""
+
+    def __init__(self, size: int = VIEW_CACHE_SIZE) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._items: OrderedDict[str, Future[ReplayView]] = OrderedDict()
+        self._logs: dict[str, Log] = {}
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="replay")
+
+    def start(self, key: str, log: Log, shared: Any) -> None:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return
+            self._logs[key] = log
+
+            def work() -> ReplayView:
+                board.warm(log.scenario)      # the first picture waits for the art, not for the replay
+                view = build(log)
+                shared.get(key, lambda: view.replayed)        # POST /check of the same bytes answers from it
+                return view
+            self._items[key] = self._pool.submit(work)
+            while len(self._items) > self.size:
+                old, _ = self._items.popitem(last=False)
+                self._logs.pop(old, None)
+
+    def log(self, key: str) -> Log:
+        with self._lock:
+            log = self._logs.get(key)
+        if log is None:
+            raise _not_found(key)
+        return log
+
+    def get(self, key: str) -> ReplayView:
+        with self._lock:
+            fut = self._items.get(key)
+        if fut is None:
+            raise _not_found(key)
+        return fut.result()
+
+
+def _not_found(key: str) -> ApiError:
+    return ApiError(404, "replay_not_found",
+                    f"no replay '{key[:16]}…' on this server (it keeps the last {VIEW_CACHE_SIZE} per process): "
+                    "upload the log again")
+
+
+def views() -> Views:
+    return current_app.extensions.setdefault("referee.replay_view", Views())
+
+
+# ------------------------------------------------------------------ uploaded logs
+
+@bp.post("/replays")
+def create() -> tuple[Response, int]:
+    upload = upload_from(request)
+    log = read(upload)
+    key = upload.digest
+    views().start(key, log, ext().replays)
+    initial = new_game(log.ruleset, log.scenario)
+    turn, phase = log.ruleset.progress(initial.state)
+    units = log.ruleset.view(initial.state, None).get("units", [])
+    return jsonify({"id": key, "steps": len(log.events), "ruleset": log.ruleset.id,
+                    "scenario": getattr(log.scenario, "name", ""), "sides": [s.name for s in log.scenario.sides],
+                    "units": unit_table(log.scenario),
+                    "board": {"step": 0, "place": {"turn": turn, "phase": phase},
+                              "units": board.placements(log.scenario, units)}}), 201
+
+
+@bp.get("/replays/<key>")
+def rulings(key: str) -> Response:
+    v = views().get(key)
+    r = v.replayed
+    return jsonify({"id": key, "steps": r.steps, "rulings": r.rulings, "events": r.log.events,
+                    "places": [{"turn": v.words.text(t), "phase": v.words.text(p)} for t, p in r.places],
+                    "lines": v.lines})
+
+
+@bp.get("/replays/<key>/art")
+def art(key: str) -> Response:
+    scenario = views().log(key).scenario
+    return jsonify({"geometry": board.geometry(scenario), "sheet": board.sheet_index(scenario)})
+
+
+def _png(data: bytes) -> Response:
+    resp = Response(data, mimetype="image/png")
+    resp.headers["Cache-Control"] = "private, max-age=3600"
+    return resp
+
+
+@bp.get("/replays/<key>/map.png")
+def map_png(key: str) -> Response:
+    return _png(board.map_png(views().log(key).scenario))
+
+
+@bp.get("/replays/<key>/counters.png")
+def counters_png(key: str) -> Response:
+    return _png(board.sheet_png(views().log(key).scenario))
+
+
+def _step_arg(steps: int) -> int:
+    raw = request.args.get("step", "0")
+    if not raw.isdigit() or int(raw) > steps:
+        raise ApiError(400, "bad_step", f"step: expected a number of events from 0 (the set-up) to {steps}, "
+                                        f"not {raw!r}")
+    return int(raw)
+
+
+def _involved(event: Mapping[str, Any]) -> list[str]:
+    """The units an event names (its actor, its list, the attackers of its assaults)."""
+    out = [event["unit"]] if isinstance(event.get("unit"), str) else []
+    out += [u for u in event.get("units") or () if isinstance(u, str)]
+    for a in event.get("assaults") or ():
+        out += [u for u in a.get("attackers", ()) or () if isinstance(u, str)]
+    return out
+
+
+@bp.get("/replays/<key>/board")
+def board_at(key: str) -> Response:
+    """The counters after ``step`` events, and where the units of the event just played stood before it."""
+    v = views().get(key)
+    r = v.replayed
+    n = _step_arg(r.steps)
+    before: dict[str, Any] = {}
+    if n > 0:
+        previous = r.game_at(n - 1)
+        named = set(_involved(r.log.events[n - 1]))
+        before = {u["id"]: u.get("hex") for u in previous.ruleset.view(previous.state, None).get("units", [])
+                  if u["id"] in named}
+        _, game, _ = step(previous, n - 1, r.log.events[n - 1])
+    else:
+        game = r.game_at(0)
+    units = game.ruleset.view(game.state, None).get("units", [])
+    turn, phase = game.ruleset.progress(game.state)
+    return jsonify({"step": n, "place": {"turn": v.words.text(turn), "phase": v.words.text(phase)},
+                    "units": board.placements(r.log.scenario, units), "before": before})
+
+
+@bp.get("/replays/<key>/luck")
+def luck_report(key: str) -> Response:
+    v = views().get(key)
+    r = v.replayed
+    sides = {uid: u["side"] for uid, u in unit_table(r.log.scenario).items()}
+    return jsonify(luck(r.rulings, r.log.events, r.places, sides))
+
+
+# ------------------------------------------------------------------ what if
+
+def _json_body() -> Any:
+    if request.mimetype != "application/json":
+        raise ApiError(415, "unsupported_media_type", "send a JSON body (Content-Type: application/json)")
+    return parse_json(request.get_data(cache=True))
+
+
+def _probe_events(game: Game[Any], scenario: Any, body: Any) -> list[dict[str, Any]]:
+    """The event (``{"event": …}``) or events (``{"events": [...]}``, played one after the other) to ask about,
+    checked as a log's events are (bad ones are a 422 naming the field, not a ruling)."""
+    if not isinstance(body, Mapping):
+        raise InputError(["body: expected an object with 'event' (or 'events'), and for a log 'step'"])
+    events = body.get("events") if "events" in body else [body.get("event")]
+    if not isinstance(events, list) or not events or len(events) > MAX_PROBE_EVENTS:
+        raise InputError([f"events: expected a list of 1 to {MAX_PROBE_EVENTS} events"])
+    if not all(isinstance(e, Mapping) for e in events):
+        raise InputError(["event: expected an object (an event of the log format, DESIGN §5)"])
+    problems = check_events(game.ruleset, scenario, list(events))
+    if problems:
+        where = "event" if "events" not in body else "events"
+        raise InputError([p.replace("events[0]", "event", 1) if where == "event" else p for p in problems])
+    return [dict(e) for e in events]
+
+
+def what_if(game: Game[Any], index: int, events: list[dict[str, Any]], words: Words) -> list[dict[str, Any]]:
+    """The rulings ``events`` would get from this position, played in turn on a copy: nothing is kept.  The
+    copy rolls with players' dice, so a roll the asker leaves out is owed (its odds are in the ruling) and no
+    referee roll is ever drawn."""
+    probe = replace(game, dice="players", seed=None)
+    out = []
+    for k, event in enumerate(events):
+        ruling, probe, _ = step(probe, index + k, event)
+        out.append({"ruling": ruling.to_dict(), "lines": ruling_lines(ruling, event, words)})
+    return out
+
+
+def _answer(step_: int, answers: list[dict[str, Any]], many: bool) -> Response:
+    return jsonify({"step": step_, "answers": answers} if many else {"step": step_, **answers[0]})
+
+
+def unit_actions(game: Game[Any], unit: str, words: Words, side: str | None = None) -> dict[str, Any]:
+    """The legal events naming ``unit`` now (moves as their paths), and the hexes its moves reach."""
+    actions = [a for a in game.ruleset.legal_actions(game.state)
+               if unit in _involved(a) and (side is None or a.get("side") in (None, side))]
+    reach = sorted({a["path"][-1] for a in actions if a.get("type") == "move" and a.get("path")})
+    return {"unit": unit, "count": len(actions), "reach": reach,
+            "actions": [{"event": a, "summary": f"{a.get('type')} {event_summary(a, words)}"}
+                        for a in actions[:MAX_ACTIONS]]}
+
+
+@bp.post("/replays/<key>/whatif")
+def replay_what_if(key: str) -> Response:
+    v = views().get(key)
+    r = v.replayed
+    body = _json_body()
+    raw = body.get("step", r.steps) if isinstance(body, Mapping) else r.steps
+    if not isinstance(raw, int) or isinstance(raw, bool) or not 0 <= raw <= r.steps:
+        raise ApiError(400, "bad_step", f"step: expected a number of events from 0 to {r.steps}, not {raw!r}")
+    game = r.game_at(raw)
+    events = _probe_events(game, r.log.scenario, body)
+    return _answer(raw, what_if(game, raw, events, v.words), "events" in body)
+
+
+@bp.get("/replays/<key>/actions")
+def replay_actions(key: str) -> Response:
+    v = views().get(key)
+    r = v.replayed
+    n = _step_arg(r.steps)
+    unit = request.args.get("unit", "")
+    if unit not in unit_table(r.log.scenario):
+        raise ApiError(400, "bad_unit", f"unit: no unit {unit!r} in the scenario")
+    return jsonify({"step": n, **unit_actions(r.game_at(n), unit, v.words)})
+
+
+# ------------------------------------------------------------------ hosted games (the caller's side only)
+
+def _hosted() -> tuple[Any, str, Game[Any], Any, Words]:
+    game_id = request.view_args["game_id"]  # type: ignore[index]
+    stored, side = ext().host.caller(game_id, bearer(request.headers.get("Authorization", "")))
+    stored = ext().storage.get_game(game_id)
+    played = ext().host.current(stored)
+    scenario = scenarios.resolve(stored.scenario)
+    return stored, side, played.game, scenario, words_for(scenario, registry.get(stored.ruleset))
+
+
+def _caller_owns(event: Mapping[str, Any], side: str, scenario: Any) -> None:
+    """A side may ask only about its own acts: another side's what-if could tell what 5.23 hides."""
+    if event.get("side") not in (None, side):
+        raise ApiError(403, "wrong_side", f"you play {side}: ask what-ifs about your own side's events")
+    table = unit_table(scenario)
+    foreign = [u for u in _involved(event) if table.get(u, {}).get("side") not in (None, side)]
+    if foreign:
+        raise ApiError(403, "wrong_side", f"{', '.join(table[u]['name'] for u in foreign)}: not a {side} unit")
+
+
+@bp.post("/games/<game_id>/whatif")
+def game_what_if(game_id: str) -> Response:
+    stored, side, game, scenario, words = _hosted()
+    body = _json_body()
+    events = _probe_events(game, scenario, body)
+    for event in events:
+        _caller_owns(event, side, scenario)
+    return _answer(stored.event_count, what_if(game, stored.event_count, events, words), "events" in body)
+
+
+@bp.get("/games/<game_id>/actions")
+def game_actions(game_id: str) -> Response:
+    stored, side, game, scenario, words = _hosted()
+    unit = request.args.get("unit", "")
+    if unit_table(scenario).get(unit, {}).get("side") != side:
+        raise ApiError(400, "bad_unit", f"unit: no {side} unit {unit!r} in the scenario")
+    return jsonify({"step": stored.event_count, **unit_actions(game, unit, words, side)})
+
+
+@bp.get("/games/<game_id>/board")
+def game_board(game_id: str) -> Response:
+    """The caller's view of the board now, as placements, with the map's geometry and the counter sheet's index
+    (the pictures: ``/games/<id>/map.png`` and ``/games/<id>/counters.png``)."""
+    stored, side, game, scenario, words = _hosted()
+    units = game.ruleset.view(game.state, side).get("units", [])
+    turn, phase = game.ruleset.progress(game.state)
+    return jsonify({"step": stored.event_count, "place": {"turn": words.text(turn), "phase": words.text(phase)},
+                    "units": board.placements(scenario, units), "geometry": board.geometry(scenario),
+                    "sheet": board.sheet_index(scenario), "names": unit_table(scenario)})
+
+
+@bp.get("/games/<game_id>/map.png")
+def game_map(game_id: str) -> Response:
+    _, _, _, scenario, _ = _hosted()
+    return _png(board.map_png(scenario))
+
+
+@bp.get("/games/<game_id>/counters.png")
+def game_counters(game_id: str) -> Response:
+    _, _, _, scenario, _ = _hosted()
+    return _png(board.sheet_png(scenario))
+
