@@ -1,7 +1,7 @@
 """Load on the referee service: hosted-game submissions and POST /check, against gunicorn on 127.0.0.1.
 
     .venv/bin/python bench/bench_service.py [--clients 32] [--seconds 15] [--warmup 1] [--workers 1] [--threads 8]
-        [--worker-class CLASS] [--rate N] [--synchronous full|normal] [--postgres] [--skip-check]
+        [--worker-class CLASS] [--rate N] [--synchronous full|normal] [--postgres] [--skip-check] [--flood [N]]
 
 Set-up: one SQLite database (WAL; synchronous=NORMAL unless ``--synchronous full``) in a temporary folder, or
 the test PostgreSQL server (``--postgres``); gunicorn with ``--workers`` workers of ``--worker-class`` (default
@@ -20,6 +20,11 @@ per second, latency percentiles, CPU per request (server: gunicorn's processes f
 generator's): the figure that depends least on the load of this shared machine, and the load average.
 Closed loop by default (each client sends its next request when it has the answer: zero think time);
 ``--rate`` for an open loop at a fixed total rate.
+
+``--flood [N]``: while the submissions run, N processes (default 4) post the largest log the service takes
+(16 MiB of JSON: the sample game's events repeated) to ``POST /check`` back to back, each with a new note so no
+cache answers it: the checking workers stay saturated (their answers: 503 busy or over_budget), and the
+submissions' figures show whether hosted games starve (issue 12: ≥ 500/s and p99 ≤ 50 ms at 32 clients).
 
 Then POST /check of the whole sample game (tests/fixtures/logs/sample-borodino.json): over HTTP on a fresh
 one-worker server (the first request, which waits for the worker's scenario warm-up; a log it has not seen,
@@ -238,6 +243,59 @@ def submissions(server: Gunicorn, clients: int, seconds: float, rate: float | No
             "failures": failures[:3]}
 
 
+def flood_body(limit: int = 16 * 1024 * 1024) -> bytes:
+    """The largest log the service takes: the sample game's events repeated up to the body limit (JSON)."""
+    body = json.loads(SAMPLE.read_text())
+    one = len(json.dumps(body["events"]).encode())
+    body["events"] = body["events"] * max(1, (limit - 4096) // one)
+    data = json.dumps(body).encode()
+    while len(data) > limit - 64:
+        body["events"] = body["events"][: len(body["events"]) * 9 // 10]
+        data = json.dumps(body).encode()
+    return data
+
+
+def _flooder(port: int, data: bytes, seconds: float, out: Any) -> None:
+    """POST /check of ``data`` (a fresh note each time, so no cache answers it) back to back for ``seconds``."""
+    import http.client
+    import os as _os
+    statuses: dict[int, int] = {}
+    stop = time.monotonic() + seconds
+    n = 0
+    rest = data[1:]                                     # the log without its opening brace, shared by every request
+    while time.monotonic() < stop:
+        n += 1
+        head = f'{{"note": "flood {_os.getpid()} {n}", '.encode()
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+            # An iterable body with its Content-Length: sent as it is, no 16 MiB copy per request.
+            conn.request("POST", "/api/v1/check", iter((head, rest)),
+                         {"Content-Type": "application/json", "Content-Length": str(len(head) + len(rest))})
+            resp = conn.getresponse()
+            resp.read()
+            statuses[resp.status] = statuses.get(resp.status, 0) + 1
+            conn.close()
+            if resp.status == 503:
+                time.sleep(0.05)
+        except OSError:
+            statuses[-1] = statuses.get(-1, 0) + 1
+            time.sleep(0.05)
+    out.put(statuses)
+
+
+def flood(server: Gunicorn, flooders: int, seconds: float) -> tuple[list[Any], Any]:
+    """Start ``flooders`` processes that keep POST /check saturated with the largest bodies allowed."""
+    import multiprocessing
+    ctx = multiprocessing.get_context("fork")        # this process is single-threaded here
+    data = flood_body()
+    out = ctx.Queue()
+    procs = [ctx.Process(target=_flooder, args=(server.port, data, seconds, out), daemon=True)
+             for _ in range(flooders)]
+    for p in procs:
+        p.start()
+    return procs, out
+
+
 def check_sample(server: Gunicorn) -> dict[str, Any] | None:
     if not SAMPLE.is_file():
         return None
@@ -320,6 +378,9 @@ def main() -> int:
                         help="submissions against the test PostgreSQL server (tests/storage/pg_server.py; it runs "
                              "with fsync=off, on the same two cores) instead of SQLite")
     parser.add_argument("--skip-check", action="store_true", help="skip POST /check of the sample game")
+    parser.add_argument("--flood", type=int, nargs="?", const=4, default=0, metavar="N",
+                        help="during the submissions, N processes (default 4) keep POST /check saturated with the "
+                             "largest body allowed (16 MiB of JSON log): hosted games must not starve")
     args = parser.parse_args()
     players_events(1)                                   # make the game before timing anything
     with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp:
@@ -335,7 +396,23 @@ def main() -> int:
                 print(f"load average {load} (2-core machine shared with other work)")
                 store = "PostgreSQL (fsync=off)" if pg else f"SQLite {url}"
                 print(f"gunicorn: {args.workers} {args.worker_class} workers x {args.threads} threads, {store}")
+                flooding = None
+                if args.flood:
+                    flooding = flood(server, args.flood, args.seconds + args.warmup + 6)
+                    time.sleep(5)                       # let the bodies arrive and the checking worker fill up
                 r = submissions(server, args.clients, args.seconds, args.rate, args.warmup)
+                if flooding is not None:
+                    procs, out = flooding
+                    statuses: dict[int, int] = {}
+                    for p in procs:
+                        p.join(180)
+                        if p.is_alive():
+                            p.terminate()
+                    while not out.empty():
+                        for k, v in out.get().items():
+                            statuses[k] = statuses.get(k, 0) + v
+                    print(f"flood: {args.flood} processes posting {len(flood_body()) / 2 ** 20:.1f} MiB logs to "
+                          f"/check back to back during the submissions; their answers: {dict(sorted(statuses.items()))}")
                 loop = f"open loop at {args.rate:.0f}/s" if args.rate else "closed loop"
                 print(f"submissions: {args.clients} clients, {loop}, {args.seconds:.0f} s: {r['requests']} requests, "
                       f"{r['per_second']:.0f}/s, p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms "

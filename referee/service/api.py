@@ -13,6 +13,8 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
+from contextlib import nullcontext
+
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from referee.engine import registry
@@ -21,12 +23,23 @@ from referee.service import heavy, scenarios
 from referee.service.errors import ApiError
 from referee.service.logs import upload_from
 
+# Keys the service's gunicorn worker puts in the environ (worker.py; absent under other servers).
+OUTSIDE_GATE = "referee.outside_gate"
+CLOSE_CONNECTION = "referee.close_connection"
+
 bp = Blueprint("api", __name__)
 
 
 @lru_cache(maxsize=1)
 def openapi_document() -> dict[str, Any]:
-    return json.loads(files("referee.service").joinpath("openapi.json").read_text(encoding="utf-8"))
+    """The hand-written document, with the scenario ids this server loads written in as an enum: it says
+    exactly which ids ``POST /games`` accepts (issue 12.5: ``scenario: ""`` was allowed, and refused)."""
+    doc = json.loads(files("referee.service").joinpath("openapi.json").read_text(encoding="utf-8"))
+    ids = [s["id"] for s in scenarios.available()]
+    by_id = doc["components"]["schemas"]["NewGame"]["properties"]["scenario"]["oneOf"][0]
+    by_id.pop("pattern", None)
+    by_id["enum"] = ids
+    return doc
 
 
 @bp.get("/openapi.json")
@@ -49,12 +62,19 @@ def list_scenarios() -> Response:
 
 
 def _heavy(kind: str, step: int = 0) -> Response:
-    """Run a heavy request in the checking workers (heavy.py): admitted before its body is read, or 503."""
+    """Run a heavy request in the checking workers (heavy.py): admitted before its body is read, or 503 (and
+    the connection closed rather than its body read).  Reading the body and waiting for the worker cost this
+    process no CPU, so the request leaves the server's gate meanwhile (worker.ConnectionWorker)."""
     pool = heavy.pool_for(current_app.config)
-    pool.admit()
     try:
-        upload = upload_from(request)
-        answer = pool.run(heavy.Job(kind, upload.data, upload.filename, upload.module, step))
+        pool.admit()
+    except ApiError:
+        request.environ[CLOSE_CONNECTION] = True
+        raise
+    try:
+        with request.environ.get(OUTSIDE_GATE, nullcontext)():
+            upload = upload_from(request)
+            answer = pool.run(heavy.Job(kind, upload.data, upload.filename, upload.module, step))
     finally:
         pool.release()
     resp = Response(answer.body, status=answer.status, mimetype=answer.mimetype)

@@ -43,13 +43,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # exec, so that signals (Ctrl-C, a service manager's TERM) reach gunicorn's master directly.
         argv = [sys.executable, "-m", "gunicorn", "--bind", f"{args.host}:{args.port}", "--workers", str(workers),
                 "--worker-class", WORKER_CLASSES[args.worker_class], "--threads", str(args.threads),
-                "referee.service.wsgi:app"]
+                *no_control_socket(), "referee.service.wsgi:app"]
         os.execv(sys.executable, argv)
     from werkzeug.serving import run_simple
     from referee.service import create_app
     print("referee: gunicorn is not installed; serving with werkzeug's development server", file=sys.stderr)
     run_simple(args.host, args.port, create_app(), threaded=True)
     return 0
+
+
+def no_control_socket() -> list[str]:
+    """gunicorn >= 25 opens a control socket at one fixed path per user (~/.gunicorn/gunicorn.ctl): a second
+    server on the machine takes it from the first.  The service uses none, so it asks for none."""
+    from gunicorn.config import KNOWN_SETTINGS
+    return ["--no-control-socket"] if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS) else []
 
 
 def default_workers(database_url: str | None) -> int:

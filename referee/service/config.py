@@ -19,7 +19,7 @@ DEFAULT_MAX_YAML_LENGTH = 64 * 1024
 # memory per worker (bytes) — heavy.py.
 DEFAULT_CHECK_WORKERS = 1
 DEFAULT_CHECK_QUEUE = 1
-DEFAULT_CHECK_BUDGET = 10.0
+DEFAULT_CHECK_BUDGET = 30.0
 DEFAULT_CHECK_MEMORY = 2 * 1024 ** 3
 
 # Engine states kept per worker for hosted games (each a few hundred kB at Borodino scale).

@@ -11,6 +11,7 @@ from typing import Any
 from flask import Flask, current_app
 
 from referee.service.hosting import Host
+from referee.service.replays import ReplayCache
 from referee.storage import Storage, open_storage
 
 KEY = "referee"
@@ -22,6 +23,9 @@ class Referee:
         self._lock = threading.Lock()
         self._storage: Storage | None = None
         self._host: Host | None = None
+        # The page's replays (replay_view.py) share replayed logs through this; POST /check itself runs in
+        # the checking workers (heavy.py), which keep their own.
+        self.replays = ReplayCache(int(app.config["REPLAY_CACHE_SIZE"]))
         app.extensions[KEY] = self
 
     @property

@@ -9,6 +9,7 @@ from referee.service import board
 from referee.service.errors import ApiError
 from referee.service.extension import ext
 from referee.service.fastpath import bearer, parse_json
+from referee.storage import GameNotFound
 from referee.storage.model import Game as StoredGame
 
 bp = Blueprint("games", __name__)
@@ -72,7 +73,11 @@ def end(game_id: str) -> Response:
 
 @bp.get("/<game_id>/export")
 def export(game_id: str) -> Response:
-    stored = ext().storage.get_game(game_id)
+    try:
+        stored = ext().storage.get_game(game_id)
+    except GameNotFound:
+        raise ApiError(404, "game_not_found", f"no ended game '{game_id}': the export (both sides' orders, the dice "
+                                              "seed) is available once a game has ended") from None
     return jsonify(ext().host.export(stored))
 
 

@@ -11,7 +11,7 @@ to 24/s).  So they run here:
 * **admitted or refused at once**: at most ``workers + REFEREE_CHECK_QUEUE`` (default 1) such requests are
   in the service at a time; one more is answered 503 ``busy`` with ``Retry-After`` before its body is read,
   so waiting requests never hold more than a few of the server's threads;
-* within a **time budget** (``REFEREE_CHECK_BUDGET``, default 10 s of wall time): a worker still busy then is
+* within a **time budget** (``REFEREE_CHECK_BUDGET``, default 30 s of wall time: the sample game takes ~1 s idle, ~5 s at a load average of 20): a worker still busy then is
   killed and the request answered 503 ``over_budget`` (``referee check`` on one's own machine has no
   budget); and a **memory limit** (``REFEREE_CHECK_MEMORY``, default 2 GiB address space per worker): a log
   whose replay needs more is 413.
@@ -37,7 +37,7 @@ from referee.service.errors import ApiError
 
 DEFAULT_WORKERS = 1
 DEFAULT_QUEUE = 1
-DEFAULT_BUDGET = 10.0
+DEFAULT_BUDGET = 30.0
 DEFAULT_MEMORY = 2 * 1024 ** 3
 RETRY_AFTER = "2"
 START_TIMEOUT = 120.0

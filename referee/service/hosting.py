@@ -21,7 +21,7 @@ from referee.service import chain, dice, scenarios
 from referee.service.commits import Committer
 from referee.service.dice import game_seed
 from referee.service.errors import ApiError, bad_input
-from referee.storage import NewEvent, NewGame, StaleIndex, Storage
+from referee.storage import GameEnded, GameNotFound, NewEvent, NewGame, StaleIndex, Storage
 from referee.storage.model import Game as StoredGame
 
 MAX_EVENTS_PER_SUBMISSION = 500
@@ -98,15 +98,19 @@ class Host:
 
     def caller(self, game_id: str, token: str) -> tuple[StoredGame, str]:
         """The game (as created: its set-up, not its current count or status) and the side of ``token``.
-        GameNotFound for an unknown game; 401 for a token of no side."""
+        401 for a token of no side, and the same 401 for an unknown game (issue 12.8)."""
         key = (game_id, hashlib.sha256(token.encode("utf-8")).hexdigest())
         with self._sides_lock:
             hit = self._sides.get(key)
         if hit is not None:
             return hit
-        stored = self.storage.get_game(game_id)
-        side = self.storage.authenticate(game_id, token)
-        if side is None:
+        try:
+            stored = self.storage.get_game(game_id)
+        except GameNotFound:
+            stored = None
+        side = self.storage.authenticate(game_id, token) if stored is not None else None
+        if stored is None or side is None:
+            # One answer for an unknown game and a wrong token: a stranger cannot probe which ids exist.
             raise ApiError(401, "invalid_token", "this token belongs to no side of this game")
         with self._sides_lock:
             if len(self._sides) >= self._sides_size:
@@ -267,6 +271,8 @@ class Host:
             return cached
         stored = self.storage.get_game(stored.id)         # the current count (the argument may be old)
         if index != stored.event_count:
+            if stored.status == "ended":                  # the truer answer: no index would do now
+                raise GameEnded(stored.id)
             raise StaleIndex(stored.id, index, stored.event_count)
         if cached is None or cached.index > index:
             played = self._new_game(stored)
@@ -331,8 +337,9 @@ class Host:
 
     def export(self, stored: StoredGame) -> dict[str, Any]:
         if stored.status != "ended":
-            raise ApiError(409, "game_active", "the export shows both sides' orders and the dice seed, so it is "
-                                               "available once the game has ended (POST /games/<id>/end)")
+            # The same 404 as for an unknown id: without a token, nobody learns that an active game exists.
+            raise ApiError(404, "game_not_found", f"no ended game '{stored.id}': the export (both sides' orders, "
+                                                  "the dice seed) is available once a game has ended")
         stored_events = self.storage.list_events(stored.id)
         known = self.storage.list_contributions(stored.id)
         head = chain.base(stored, known)

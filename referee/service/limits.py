@@ -114,6 +114,7 @@ class BodyLimit:
         length = environ.get("CONTENT_LENGTH", "")
         if length and not chunked:               # with chunked, a Content-Length means nothing (RFC 9112 6.3)
             if length.isdigit() and int(length) > self.limit:
+                environ["referee.close_connection"] = True
                 return _refuse(start_response, self.limit)
             return self.inner(environ, start_response)
         if chunked or environ.get("wsgi.input_terminated"):
@@ -124,6 +125,7 @@ class BodyLimit:
                     break
                 data += part
                 if len(data) > self.limit:
+                    environ["referee.close_connection"] = True      # the rest is not read (worker.py)
                     return _refuse(start_response, self.limit)
             environ["wsgi.input"] = BytesIO(bytes(data))
             environ["CONTENT_LENGTH"] = str(len(data))

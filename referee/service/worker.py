@@ -33,8 +33,9 @@ import socket
 import sys
 import threading
 from collections import deque
+from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, Iterator
 
 from gunicorn import http, util
 from gunicorn.http import wsgi
@@ -74,6 +75,10 @@ class FairGate:
                 self._free += 1
 
 
+OUTSIDE_GATE = "referee.outside_gate"
+CLOSE_CONNECTION = "referee.close_connection"
+
+
 class ConnectionWorker(base.Worker):
     """gunicorn worker: the main thread accepts, one thread serves each connection (at most
     ``--worker-connections``)."""
@@ -110,6 +115,16 @@ class ConnectionWorker(base.Worker):
         for listener in self.sockets:
             listener.close()
         self._wait_for_connections()
+
+    @contextmanager
+    def _outside_gate(self) -> Iterator[None]:
+        """Give this request's place at the gate back while it waits on something that is not this process's
+        CPU, and queue for it again after."""
+        self._gate.__exit__(None, None, None)
+        try:
+            yield
+        finally:
+            self._gate.__enter__()
 
     def _accept(self, listener: socket.socket) -> bool:
         try:
@@ -180,6 +195,9 @@ class ConnectionWorker(base.Worker):
             request_start = datetime.now()
             resp, environ = wsgi.create(req, sock, client, server, self.cfg)
             environ["wsgi.multithread"] = True
+            # The heavy routes wait for their worker process and read large bodies: no CPU of this process,
+            # so they give their place at the gate to the requests that need it meanwhile (heavy.py).
+            environ[OUTSIDE_GATE] = self._outside_gate
             self.nr += 1
             if self.nr >= self.max_requests:
                 if self.alive:
@@ -200,7 +218,8 @@ class ConnectionWorker(base.Worker):
                 self.log.access(resp, req, environ, datetime.now() - request_start)
                 if hasattr(respiter, "close"):
                     respiter.close()
-            return not resp.should_close()
+            # A refusal that left the body unread (503 busy, 413) closes the connection instead of reading it.
+            return not resp.should_close() and not environ.get(CLOSE_CONNECTION)
         except OSError:
             util.reraise(*sys.exc_info())
         except (Exception, SystemExit):

@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from referee.service.commands import no_control_socket
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -47,7 +49,7 @@ class Gunicorn:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
              "--worker-class", self.worker_class, "--threads", str(self.threads), "--log-level", "warning",
-             "referee.service.wsgi:app"],
+             *no_control_socket(), "referee.service.wsgi:app"],
             cwd=self.cwd, env=env, start_new_session=True,            # its own group: SIGKILL takes the workers too
             stdout=subprocess.DEVNULL, stderr=self._log)
         deadline = time.monotonic() + timeout

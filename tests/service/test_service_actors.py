@@ -68,7 +68,11 @@ MP_UNIT_EVENTS: dict[str, dict[str, Any]] = {
     "attacked": {"unit": "U", "by": "musket"},
     "morale_broken": {"unit": "U"},
     "assaults": {"assaults": [{"attackers": ["U"], "target": "0408"}]},
+    "melee": {"attackers": ["U"], "target": "0408"},
+    "fire": {"unit": "U", "target": "0408"},
     "enter": {"unit": "U", "hex": "0101", "facing": 2},
+    "fire": {"unit": "U", "target": "0408"},
+    "melee": {"attackers": ["U"], "target": "0408"},
     "open_order_setup": {"units": ["U"]},
 }
 MP_SIDE_EVENTS: dict[str, dict[str, Any]] = {"draw": {"wing": "im-left"}, "pass": {}, "end_activation": {},

@@ -46,7 +46,9 @@ def test_verify_dice_on_a_missing_file_is_exit_1(tmp_path: Path, capsys: pytest.
 
 
 def test_serve_runs_the_service_on_the_given_port(tmp_path: Path) -> None:
-    """`serve` as referee.cli will call it, in a child process: it answers on 127.0.0.1 until stopped."""
+    """`serve` as referee.cli will call it, in a child process: it answers on 127.0.0.1 until stopped.
+    Two at once on one machine (issue 12.8): both answer, and neither takes gunicorn's per-user control socket
+    (~/.gunicorn/gunicorn.ctl) from the other — there is none."""
     import os
     import signal
     import subprocess
@@ -55,30 +57,37 @@ def test_serve_runs_the_service_on_the_given_port(tmp_path: Path) -> None:
 
     from live import ROOT, free_port
 
-    port = free_port()
+    ports = [free_port(), free_port()]
     script = ("import argparse, sys; from referee.service.commands import register; "
               "p = argparse.ArgumentParser(); register(p.add_subparsers()); "
               "a = p.parse_args(sys.argv[1:]); sys.exit(a.func(a))")
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'serve.sqlite'}", "REFEREE_PRELOAD": "0",
-           "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-c", script, "serve", "--host", "127.0.0.1", "--port", str(port)],
-                            cwd=tmp_path, env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    home = tmp_path / "home"
+    home.mkdir()
+    procs = []
+    for n, port in enumerate(ports):
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / f'serve{n}.sqlite'}", "REFEREE_PRELOAD": "0",
+               "PYTHONPATH": str(ROOT), "HOME": str(home)}
+        procs.append(subprocess.Popen([sys.executable, "-c", script, "serve", "--host", "127.0.0.1", "--port",
+                                       str(port)], cwd=tmp_path, env=env, start_new_session=True,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     try:
         import http.client
-        deadline = time.monotonic() + 60
-        status = None
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                conn.request("GET", "/api/v1/rulesets")
-                status = conn.getresponse().status
-                conn.close()
-                break
-            except OSError:
-                time.sleep(0.2)
-        assert status == 200
+        for port, proc in zip(ports, procs):
+            deadline = time.monotonic() + 60
+            status = None
+            while time.monotonic() < deadline and proc.poll() is None:
+                try:
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                    conn.request("GET", "/api/v1/rulesets")
+                    status = conn.getresponse().status
+                    conn.close()
+                    break
+                except OSError:
+                    time.sleep(0.2)
+            assert status == 200
+        assert not (home / ".gunicorn").exists() or not any((home / ".gunicorn").iterdir())
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=30)
+        for proc in procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=30)

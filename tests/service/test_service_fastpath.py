@@ -65,7 +65,7 @@ def test_every_refusal_is_the_one_flask_gives(app: Flask, client: FlaskClient, s
         (url, b"{oops", own),                                                        # 400 malformed_json
         (url, {"expected_index": 1, "events": [events[1]]}, {}),                     # 401 unauthorized
         (url, {"expected_index": 1, "events": [events[1]]}, bearer("not-a-token")),  # 401 invalid_token
-        ("/api/v1/games/no-such-game/events", {"expected_index": 0, "events": [first]}, own),   # 404
+        ("/api/v1/games/no-such-game/events", {"expected_index": 0, "events": [first]}, own),   # 401 as a bad token
         (url, {"expected_index": 0, "events": [first]}, own),                        # 409 stale_index
         (url, {"expected_index": 5, "events": [events[1]]}, own),                    # 409 stale_index (ahead)
         (url, {"expected_index": 1, "events": [{**first, "side": other_side}]}, own),   # 403 wrong_side
@@ -80,7 +80,7 @@ def test_every_refusal_is_the_one_flask_gives(app: Flask, client: FlaskClient, s
         assert fast[1].get("WWW-Authenticate") == flask[1].get("WWW-Authenticate")
         assert fast[0] >= 400 and set(fast[2]) == {"error"}
         seen.add(fast[0])
-    assert seen == {400, 401, 403, 404, 409, 422}
+    assert seen == {400, 401, 403, 409, 422}
 
 
 def test_the_fast_path_rules_and_stores_like_the_route(app: Flask, client: FlaskClient) -> None:

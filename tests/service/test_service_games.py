@@ -54,8 +54,13 @@ def test_tokens_are_required_and_checked(client: FlaskClient, small_game: dict[s
     assert wrong.status_code == 401 and wrong.json["error"]["code"] == "invalid_token"
     other = client.post("/api/v1/games", json={"scenario": SMALL, "dice": "players"}).json
     assert client.get(f"/api/v1/games/{gid}", headers=bearer(other["tokens"]["French"])).status_code == 401
+    # Issue 12.8: an unknown game and a wrong token get the same answer, so ids cannot be probed.
     missing = client.get("/api/v1/games/no-such-game", headers=bearer(small_game["tokens"]["French"]))
-    assert missing.status_code == 404 and missing.json["error"]["code"] == "game_not_found"
+    assert missing.status_code == 401 and missing.json == wrong.json
+    for path in ("", "/board.png"):
+        assert client.get(f"/api/v1/games/no-such-game{path}", headers=bearer("x")).json == wrong.json
+    assert client.post("/api/v1/games/no-such-game/events", headers=bearer("x"),
+                       json={"expected_index": 0, "events": [{"type": "draw"}]}).json == wrong.json
     assert client.get(f"/api/v1/games/{gid}/board.png").status_code == 401
 
 
@@ -125,7 +130,9 @@ def test_referee_dice_are_committed_revealed_and_verifiable(client: FlaskClient,
     rulings = play_all(client, game, events)
     assert any(roll["natural"] is not None for r in rulings for roll in r["rolls"])
     early = client.get(f"/api/v1/games/{gid}/export")
-    assert early.status_code == 409 and early.json["error"]["code"] == "game_active"
+    unknown = client.get("/api/v1/games/no-such-game/export")
+    assert early.status_code == unknown.status_code == 404        # an active game is not told from none
+    assert early.json["error"]["code"] == unknown.json["error"]["code"] == "game_not_found"
     assert "seed" not in client.get(f"/api/v1/games/{gid}", headers=bearer(token)).json["dice"]
     ended = client.post(f"/api/v1/games/{gid}/end", headers=bearer(token)).json
     assert ended["status"] == "ended" and ended["dice"]["commitment"] == game["dice_commitment"]
@@ -151,9 +158,11 @@ def test_referee_dice_are_committed_revealed_and_verifiable(client: FlaskClient,
     path.write_text(json.dumps(export))
     assert cmd_verify_dice(Args()) == 1
     assert f"events[{entry['index']}]" in capsys.readouterr().err
-    # After the end the game takes no more events.
+    # After the end the game takes no more events, at its index or (issue 12.8) a stale one.
     late = submit(client, game, len(events), [events[-1]])
     assert late.status_code == 409 and late.json["error"]["code"] == "game_ended"
+    stale = submit(client, game, 3, [events[-1]])
+    assert stale.status_code == 409 and stale.json["error"]["code"] == "game_ended", stale.json
 
 
 def test_two_app_instances_on_one_database_agree(database_url: str, small_game: dict[str, Any],

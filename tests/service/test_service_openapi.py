@@ -1,9 +1,11 @@
-"""The OpenAPI document matches the behaviour: schemathesis generates requests from it against the app
-in-process and checks every response (no 5xx, documented status codes and content types, bodies that
-conform to the schemas)."""
+"""The OpenAPI document matches the behaviour (issue 12.5): schemathesis generates requests from it against the
+app in-process and checks every response (no 5xx, documented status codes and content types, bodies that
+conform to the schemas) — every operation on its own, and the stateful game routes through the document's
+links: create a game, then contribute dice, submit, read the view and the board, end it, export it."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections import Counter
+from typing import Any, Iterator
 
 import pytest
 import schemathesis
@@ -36,3 +38,48 @@ schema = schemathesis.openapi.from_dict(openapi_document())
 @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
 def test_api_conforms(case: schemathesis.Case, app: Flask) -> None:
     case.call_and_validate(app=app, checks=CHECKS)
+
+
+def test_the_document_says_which_scenarios_a_game_may_have(app: Flask) -> None:
+    """``scenario: ""`` was allowed by the document and refused by the server."""
+    served = app.test_client().get("/api/v1/openapi.json").json
+    by_id = served["components"]["schemas"]["NewGame"]["properties"]["scenario"]["oneOf"][0]
+    assert "" not in by_id["enum"] and set(by_id["enum"]) == {"borodino", "mp-sample", "schevardino"}
+    assert app.test_client().post("/api/v1/games", json={"scenario": ""}).status_code == 422
+
+
+def test_the_stateful_game_routes_conform(app: Flask) -> None:
+    """The state machine follows the links from POST /games; the side's token of each game it made is sent
+    with the requests on that game (the document cannot say which token: the test knows it).  It must really
+    have made games and used them."""
+    tokens: dict[str, list[str]] = {}
+    seen: Counter[tuple[str, str, int]] = Counter()
+
+    class Workflow(schema.as_state_machine()):  # type: ignore[misc]
+        def before_call(self, case: Any) -> None:
+            game = (case.path_parameters or {}).get("game_id")
+            if game in tokens:
+                side_tokens = tokens[game]
+                pick = sum(map(ord, str(case.id))) % len(side_tokens)
+                case.headers = {**(case.headers or {}), "Authorization": f"Bearer {side_tokens[pick]}"}
+
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            return {"app": app}
+
+        def after_call(self, response: Any, case: Any) -> None:
+            game = (case.path_parameters or {}).get("game_id")
+            known = game in tokens
+            seen[(case.method.upper(), case.path, response.status_code if (known or game is None) else -1)] += 1
+            if case.path == "/games" and response.status_code == 201:
+                body = response.json()
+                tokens[body["id"]] = [body["tokens"][s] for s in body["sides"]]
+
+        def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
+            case.validate_response(response, checks=CHECKS)
+
+    Workflow.run(settings=settings(max_examples=25, stateful_step_count=8, deadline=None, derandomize=True,
+                                   suppress_health_check=list(HealthCheck)))
+    assert tokens, seen                                            # games were made ...
+    played = {(m, p) for (m, p, status) in seen if status != -1 and p != "/games"}
+    assert {("GET", "/games/{game_id}"), ("POST", "/games/{game_id}/events")} <= played, seen     # ... and used
+    assert any(p == "/games/{game_id}" and m == "GET" and s == 200 for (m, p, s) in seen), seen
