@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     rulesets = sub.add_parser("rulesets", help="list the installed rulesets")
     rulesets.set_defaults(func=cmd_rulesets)
     from referee.service.commands import register as register_service
-    register_service(sub)      # serve --host H --port P; verify-dice GAME_EXPORT
+    register_service(sub)      # serve --host H --port P; verify GAME_EXPORT [--head H] (alias verify-dice)
     return parser
 
 
