@@ -352,8 +352,20 @@ class HexGrid:
     def _axial_of(self, name: str) -> tuple[int, int]:
         a = self._axial.get(name)
         if a is None:
-            a = self._offset_to_axial(*self.parse(name))
+            a = self._offset_to_axial(*self._parse_label(name))
         return a
+
+    def _parse_label(self, name: str) -> tuple[int, int]:
+        """:meth:`parse`, also taking the signed labels :meth:`line` gives hexes just beyond column or row 0
+        (``"-102"``: column -1, row 2), so that the geometry (``adjacent``, ``distance``) works on every step
+        of a line.  ``parse`` itself stays strict: a signed label is no hex a player can name."""
+        d = self.digits
+        if isinstance(name, str) and len(name) == 2 * d and "-" in name:
+            col, row = name[:d], name[d:]
+            if all(p.lstrip("-").isdigit() and set(p.lstrip("-")) <= _DIGITS and p.count("-") <= 1
+                   and not p.endswith("-") for p in (col, row)) and (col[0] == "-" or row[0] == "-"):
+                return int(col), int(row)
+        return self.parse(name)
 
     def _name_of_axial(self, a: tuple[int, int]) -> str:
         n = self._by_axial.get(a)

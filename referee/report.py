@@ -7,18 +7,19 @@ roll (what passing and failing would do) and after it.  Units, leaders and activ
 printed (``Damas a``, not ``fr-th-damas-a``); hexes by their printed numbers.
 
 What the words need to know about a ruleset (a roll's name, what passing or failing it does, what a table's
-result code means) comes from the ruleset's optional ``wording`` hook (``referee/rulesets/<id>/wording.py``,
-exposed as the ruleset object's ``wording`` attribute): this module imports no ruleset.  Without a hook the
+result code means) comes from the ruleset's optional ``wording`` hook (``referee/rulesets/<id>/wording.py``, named
+by the ruleset object's ``wording`` attribute and imported by name): this module imports no ruleset.  Without a hook the
 words fall back to the codes (a roll's purpose as DESIGN §5 names it; a result code spelled out).
 The web page shows the same lines (referee/service/replay_view.py), so the page and ``--format text`` agree.
 """
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.engine.ruling import Roll, Ruling
+from referee.engine.ruling import Awaiting, Error, Modifier, Result, Roll, Ruling
 
 
 # ----------------------------------------------------------------------------------------- names and words
@@ -72,7 +73,19 @@ def words_for(scenario: Any, ruleset: Any = None) -> Words:
         for item in getattr(counters, group, ()) or ():
             if getattr(item, "id", None) and getattr(item, "name", None):
                 names[item.id] = item.name
-    return Words(names, getattr(ruleset, "wording", None))
+    return Words(names, wording_of(ruleset))
+
+
+def wording_of(ruleset: Any) -> Any:
+    """The ruleset's wording hook: the module named by its ``wording`` attribute (as ``notation`` names the chat
+    notation's, referee/logs/notation.py), imported by name so that the report imports no ruleset; or None."""
+    ref = getattr(ruleset, "wording", None)
+    if isinstance(ref, str):
+        try:
+            return importlib.import_module(ref)
+        except ImportError:
+            return None
+    return ref
 
 
 PLAIN = Words()
@@ -245,6 +258,28 @@ def ruling_lines(ruling: Ruling, event: Mapping[str, Any], words: Words = PLAIN)
         lines.append(f"  … awaiting {a.type}" + (f" from {a.side}" if a.side else "")
                      + (f" for {words.name(a.unit)}" if a.unit else "") + f" [{a.rule}]")
     return lines
+
+
+def ruling_from_dict(d: Mapping[str, Any]) -> Ruling:
+    """A stored ruling (its JSON, DESIGN §5) back as an object, to word it.  What the JSON does not keep (a shock's
+    attackers and defenders by name) is not shown: its roll is worded as a table roll."""
+    def roll(r: Mapping[str, Any]) -> Roll:
+        mods = tuple(Modifier(m["value"], m["rule"], m["reason"]) for m in r.get("modifiers", ()))
+        table = "pass_max" not in r
+        return Roll(purpose=r["purpose"], natural=r.get("natural"), unit=r.get("unit"), side=r.get("side"),
+                    die=r.get("die", "d10"), base=r.get("base"), base_label=r.get("base_label"),
+                    base_rule=r.get("base_rule"), modifiers=mods, pass_max=r.get("pass_max"),
+                    p_success=r.get("p_success"), outcome=r.get("outcome"), modified=r.get("modified"),
+                    result=r.get("result"), table=table)
+    return Ruling(
+        index=d["index"], type=d["type"], verdict=d["verdict"], rules=tuple(d.get("rules", ())),
+        errors=tuple(Error(e["rule"], e["code"], e["message"], tuple(e["alternatives"]) if "alternatives" in e
+                           else None) for e in d.get("errors", ())),
+        rolls=tuple(roll(r) for r in d.get("rolls", ())),
+        results=tuple(Result(r["effect"], r["rule"], r.get("unit"),
+                             {k: v for k, v in r.items() if k not in ("effect", "rule", "unit")})
+                      for r in d.get("results", ())),
+        awaiting=tuple(Awaiting(a["type"], a.get("side"), a["rule"], a.get("unit")) for a in d.get("awaiting", ())))
 
 
 def render(rulings: Sequence[Ruling], events: Sequence[Mapping[str, Any]], places: Sequence[tuple[str, str]],

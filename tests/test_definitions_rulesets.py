@@ -192,6 +192,10 @@ def test_a_third_party_ruleset_contributes_through_its_entry_point(tmp_path: Pat
                           "defence": 4, "hex": "0101"}],
                "tables": {"crt": [[1, 2]]}}
         s = load_resolved(doc)
+        from modulebuilder.definitions import resolve
+        written = resolve(s)      # none of the bundled rulesets' fields, and it reads back
+        assert "io_rating" not in written["activation_groups"][0] and "brigade" not in written["units"][0]
+        assert load_resolved(written) == s
         bad = json.loads(json.dumps(doc))
         bad["units"][0]["atack"] = 6
         bad["units"][0]["kind"] = "armour"

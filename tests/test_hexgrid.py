@@ -573,3 +573,19 @@ def test_line_along_the_map_edge_labels_hexes_beyond_row_zero():
     assert g.line("0000", "0400") == [("0000",), ("01-1", "0100"), ("0200",), ("03-1", "0300"), ("0400",)]
     assert not g.contains("01-1")
     assert g.hexsides_crossed("0000", "0400") == []
+
+
+def test_a_line_along_the_edge_of_column_zero_is_a_chain_of_adjacent_hexes():
+    """Symptom: a line along the left edge of a map numbered from column 00 listed the off-map hex ``-102``
+    (column -1) beside an on-map one, and ``adjacent`` then refused that label as a bad hex name."""
+    g = HexGrid("pointy", "even", first_column=0, first_row=0, columns=2, rows=6)
+    found = False
+    for a in g:
+        for b in g:
+            steps = g.line(a, b)
+            found |= any(h.startswith("-") for s in steps for h in s)
+            for s, t in zip(steps, steps[1:]):
+                assert all(g.adjacent(x, y) for x in s for y in t), (a, b, s, t)
+    assert found
+    with pytest.raises(ValueError):
+        g.parse("-102")              # no hex a player can name

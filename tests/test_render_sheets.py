@@ -226,15 +226,10 @@ def test_calibration_has_rulers_and_the_print_at_100_percent_warning(tmp_path: P
 
 
 def test_units_print_their_count() -> None:
-    from dataclasses import dataclass, field
+    from dataclasses import replace
     base = sample_counters(2)
     u = base.units[0]
-
-    @dataclass(frozen=True)
-    class Counted(type(u)):                                  # type: ignore[misc]
-        count: int = 3
-
-    counted = Counted(**{f: getattr(u, f) for f in u.__dataclass_fields__})
+    counted = replace(u, count=3)
     cs = CounterSet(base.activation_groups, (counted, *base.units[1:]), base.leaders, base.markers)
     items = {i.id: i.copies for i in print_items(cs, face_drawings(cs, 40))}
     assert items[u.id] == 3 and items[base.units[1].id] == 1

@@ -124,3 +124,29 @@ def test_every_symbol_fills_its_box_and_renders_in_both_backends(kind: str, w: i
     add_face_form(doc, "S", Drawing(w, h, (255, 255, 255), (), (layer,)), 0)
     doc.new_page(w, h).form("S", 0, 0, 1)
     assert doc.tobytes().startswith(b"%PDF")
+
+
+def test_game_declarations_pick_symbol_and_side_colour() -> None:
+    from modulebuilder.model import ActivationGroup, Face, GameDef, SideStyle, Unit, UnitType, Values
+    from modulebuilder.render.template import piece_fields
+    game = GameDef(sides=Values({"Blue": SideStyle("#1030c0", "#ffffff")}),
+                   unit_types=(UnitType("panzer", "Panzer", "UCAT--"),))
+    ag = ActivationGroup("g", "G", "Blue", "#777777", None, label="G")
+    u = Unit("p1", "Pz 1", "panzer", "Blue", "g", Face(), None, echelon="battalion",  # type: ignore[arg-type]
+             fields=Values({"attack": 7, "defence": 5, "movement": 6}), back_fields=Values({"attack": 3}))
+    f = piece_fields(u, ag, game)
+    assert f["symbol"] == "UCAT--" and f["side_colour"] == "#1030c0" and f["back"] == {"attack": 3}
+    d = template_drawing(load_template("nato"), f, "front", 188, dpi=300)
+    assert d.background == (0x10, 0x30, 0xc0)                     # the side's colour, not the group's grey
+    assert _texts(d)[-1] == "7-5-6" and "II" in _texts(d)
+    assert _texts(template_drawing(load_template("nato"), f, "back", 188, dpi=300))[-1] == "3-5-6"
+
+
+def test_task_force_bracket_and_hq_staff() -> None:
+    t = load_template("nato")
+    plain = template_drawing(t, UNIT, "front", 188, dpi=300)
+    tf = template_drawing(t, dict(UNIT, task_force=True), "front", 188, dpi=300)
+    from modulebuilder.render.drawing import Shape
+    assert len([i for i in tf.items if isinstance(i, Shape)]) == len([i for i in plain.items if isinstance(i, Shape)]) + 3
+    hq = template_drawing(t, dict(UNIT, hq=True), "front", 188, dpi=300)
+    assert to_image(hq).tobytes() != to_image(plain).tobytes()

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from referee.engine.ruling import Modifier, pass_fail_roll, table_roll
-from referee.report import PLAIN, Words, roll_sentence, words_for
+from referee.report import PLAIN, Words, roll_sentence, wording_of, words_for
 from referee.rulesets.triumph_and_glory import RULESET
 
 TG = Words({"fr-gr-leclerc": "Leclerc", "ru-jgr-gogel-a": "Gogel Jgr a", "i-corps": "I Corps (Davout)"},
-           RULESET.wording)
+           wording_of(RULESET))
 MODS = (Modifier(1, "5.27", "no orders, not within the CinC's command range"),
         Modifier(2, "9.42", "DFE of Gogel Jgr a (front)"))
 
@@ -57,4 +57,20 @@ def test_words_for_a_scenario_name_units_leaders_and_groups() -> None:
     words = words_for(scenario, RULESET)
     assert words.name("fr-th-damas-a") == "Damas a"
     assert words.name("napoleon") == "Napoleon"
-    assert words.wording is RULESET.wording
+    assert words.wording.__name__ == "referee.rulesets.triumph_and_glory.wording"
+
+
+def test_a_stored_ruling_is_worded_as_the_ruling_it_was() -> None:
+    """Hosted games keep rulings as JSON; worded again they read as the replay's own (shocks aside: their
+    attackers and defenders are not in the JSON)."""
+    from pathlib import Path
+
+    from referee.engine.replay import replay
+    from referee.logs import read_log
+    from referee.report import ruling_from_dict, ruling_lines
+    log = read_log(Path(__file__).parent / "fixtures" / "logs" / "small-inline.yaml")
+    out = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed)
+    words = words_for(log.scenario, log.ruleset)
+    for ruling, event in zip(out.rulings, out.played):
+        assert ruling_from_dict(ruling.to_dict()).to_dict() == ruling.to_dict()
+        assert ruling_lines(ruling_from_dict(ruling.to_dict()), event, words) == ruling_lines(ruling, event, words)

@@ -109,7 +109,9 @@ def _unknown_fields(doc: Located, path: Path, e: ValidationError, vocabulary: Se
         # come through a $ref (a resolved unit) lists only some of them itself.
         close = (difflib.get_close_matches(name, known, n=1, cutoff=0.75)
                  or difflib.get_close_matches(name, vocabulary, n=1, cutoff=0.75))
-        if close:
+        if close and close[0] == name:       # spelt right, but a field of something else
+            message += " (no such field here)"
+        elif close:
             message += f" (did you mean {close[0]!r}?)"
         yield doc.problem(path + (name,), message, at_key=True)
 

@@ -9,7 +9,7 @@ from typing import Any
 from ..model import Face, GameDef, Leader, MapDef, Placement, Scenario, Unit, thaw
 from .counters import FACE_FIELDS
 from .problems import raise_if_any
-from .rulesets import known_rulesets
+from .rulesets import ContributionError, contribution, known_rulesets
 from .schemas import schema_problems
 from .yamlpos import Located
 
@@ -17,6 +17,9 @@ from .yamlpos import Located
 def resolve(scenario: Scenario) -> dict[str, Any]:
     """The resolved document of ``scenario`` (plain JSON-able values), checked against its schema."""
     where = {p.unit: p for p in scenario.setup}
+    # A ruleset's own fields are written only where its contribution declares them, so a resolved classic
+    # game carries no io_rating or brigade; a ruleset without a contribution gets them all, as always.
+    keep = _declared(scenario.ruleset)
     doc: dict[str, Any] = {
         "id": scenario.id,
         "name": scenario.name,
@@ -24,9 +27,11 @@ def resolve(scenario: Scenario) -> dict[str, Any]:
         "ruleset": scenario.ruleset,
         **({"game": _game(scenario.game)} if scenario.game != GameDef() else {}),
         "map": _map(scenario.map),
-        "activation_groups": [_activation_group(g) for g in scenario.counters.activation_groups],
-        "units": [{**_unit(u), **_placement(where.get(u.id), unit=True)} for u in scenario.counters.units],
-        "leaders": [{**_leader(x), **_placement(where.get(x.id), unit=False)} for x in scenario.counters.leaders],
+        "activation_groups": [keep("activation_group", _activation_group(g))
+                              for g in scenario.counters.activation_groups],
+        "units": [{**keep("unit", _unit(u)), **_placement(where.get(u.id), unit=True)} for u in scenario.counters.units],
+        "leaders": [{**keep("leader", _leader(x)), **_placement(where.get(x.id), unit=False)}
+                    for x in scenario.counters.leaders],
         "markers": [_marker(m) for m in scenario.counters.markers],
         "sides": {s.name: {"cinc": s.cinc, **({"options": thaw(s.options)} if s.options else {})}
                   for s in scenario.sides},
@@ -44,6 +49,30 @@ def resolve(scenario: Scenario) -> dict[str, Any]:
     raise_if_any(schema_problems(located, "resolved-scenario", scenario.ruleset if scenario.ruleset in known_rulesets()
                                  else None, factors))   # a bug here, never the author's fault
     return doc
+
+
+# Fields the writer knows that belong to a ruleset (the rest of what it writes is shared by every game).
+RULESET_FIELDS = {
+    "activation_group": frozenset({"io_rating", "markers"}),
+    "unit": frozenset({"brigade", "cav_type", "disordered", *FACE_FIELDS}),
+    "leader": frozenset({"orders_rating", "delay_rating", "drm", "command_range", "ma"}),
+}
+
+
+def _declared(ruleset: str) -> Any:
+    try:
+        found = contribution(ruleset)
+    except ContributionError:
+        found = None
+    defs = (found.schema.get("$defs") or {}) if found is not None else None
+
+    def keep(point: str, fields: dict[str, Any]) -> dict[str, Any]:
+        if defs is None:
+            return fields
+        ext = defs.get(point)
+        declared = set(ext.get("properties") or {}) if isinstance(ext, dict) else set()
+        return {k: v for k, v in fields.items() if k not in RULESET_FIELDS[point] or k in declared}
+    return keep
 
 
 def _game(g: GameDef) -> dict[str, Any]:

@@ -214,7 +214,8 @@ def aids_pdf(scenario: Scenario, *, paper: str = "letter", dpi: int = 300, templ
              colours: ColourSpace = RGB_SPACE, log: Callable[[str], None] = lambda s: None) -> bytes:
     """All the aids of one scenario as one PDF: set-up card, order of battle, turn track, tables."""
     back: BackTreatment = back_treatment(scenario.ruleset)
-    drawings: Mapping[str, Drawing] = face_drawings(scenario.counters, FACE_PX, back=back, template=template)
+    drawings: Mapping[str, Drawing] = face_drawings(scenario.counters, FACE_PX, back=back, template=template,
+                                                    game=getattr(scenario, "game", None))
     src = FaceSource(drawings, FACE_PX, 0)
     doc = PdfDocument(colours, title=f"{scenario.name}: game aids")
     pages = _Pages(doc, paper, scenario.name)

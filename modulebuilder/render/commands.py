@@ -110,7 +110,7 @@ def cmd_counters(args: argparse.Namespace) -> int:
     counters = sources.counters
     size_px = args.px or px(args.size, args.dpi)
     faces = render_faces(counters, size_px, dpi=None if args.px else args.dpi, progress=_progress("counter faces"),
-                         back=sources.back, template=args.template)
+                         back=sources.back, template=args.template, game=sources.game)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for key, img in faces.items():
@@ -132,7 +132,7 @@ def cmd_sheets(args: argparse.Namespace) -> int:
     if unknown:
         raise ValueError(f"--copies names no counter: {', '.join(unknown)}")
     files = build_print_job(counters, Path(args.out), opts, copies=copies, progress=_progress("counter faces"),
-                            log=lambda s: print(s, file=sys.stderr))
+                            log=lambda s: print(s, file=sys.stderr), game=sources.game)
     for f in files:
         print(f)
     return 0

@@ -92,7 +92,7 @@ def _note(misfits: "list[TextDoesNotFit]", exc: TextDoesNotFit) -> None:
 
 def face_drawings(counters: CounterSet, size_px: int, *, dpi: float | None = None,
                   back: BackTreatment = "disordered", template: str | None = None,
-                  log: Callable[[str], None] | None = None) -> dict[str, Drawing]:
+                  log: Callable[[str], None] | None = None, game: object = None) -> dict[str, Drawing]:
     """Every face of ``counters`` as a drawing, keyed and ordered as :func:`render_faces`; text that cannot
     be printed legibly is reported for all faces at once (:class:`FacesDoNotFit`).  With a data
     ``template`` (see :mod:`modulebuilder.render.template`) units are drawn with it, commanders with the
@@ -104,7 +104,7 @@ def face_drawings(counters: CounterSet, size_px: int, *, dpi: float | None = Non
     for job in face_jobs(counters, back):
         try:
             if data_template is not None:
-                out[job.key] = _templated(job, data_template, size_px, dpi)
+                out[job.key] = _templated(job, data_template, size_px, dpi, game)
             else:
                 out[job.key] = drawing_job(job, size_px, dpi)
                 if log and job.face == "back" and job.back == "shaken" and isinstance(job.piece, Unit):
@@ -147,13 +147,13 @@ def _data_template(template: str | None):  # type: ignore[no-untyped-def]
     return None if t.data.get("layout") else t
 
 
-def _templated(job: FaceJob, t, size_px: int, dpi: float | None) -> Drawing:  # type: ignore[no-untyped-def]
+def _templated(job: FaceJob, t, size_px: int, dpi: float | None, game: object = None) -> Drawing:  # type: ignore[no-untyped-def]
     from modulebuilder.render.template import load_template, piece_fields, template_drawing
     if isinstance(job.piece, Leader):
         t = load_template("leader")
     elif isinstance(job.piece, Marker):
         t = load_template("marker")
-    return template_drawing(t, piece_fields(job.piece, job.ag), job.face, size_px, dpi=dpi)
+    return template_drawing(t, piece_fields(job.piece, job.ag, game), job.face, size_px, dpi=dpi)
 
 
 def _worker(args: tuple[FaceJob, int, float | None]) -> tuple[str, bytes | TextDoesNotFit]:
@@ -174,11 +174,11 @@ def _rendered(jobs: list[FaceJob], size_px: int, dpi: float | None,
 
 def render_faces(counters: CounterSet, size_px: int, *, dpi: float | None = None, workers: int | None = None,
                  progress: Progress | None = None, back: BackTreatment = "disordered",
-                 template: str | None = None) -> dict[str, Image.Image]:
+                 template: str | None = None, game: object = None) -> dict[str, Image.Image]:
     """Every face of ``counters``, keyed ``"<id>/front"`` / ``"<id>/back"``, in :func:`face_jobs` order.
     Faces whose text cannot be printed legibly are all reported at once (:class:`FacesDoNotFit`)."""
     if _data_template(template) is not None:
-        drawings = face_drawings(counters, size_px, dpi=dpi, back=back, template=template)
+        drawings = face_drawings(counters, size_px, dpi=dpi, back=back, template=template, game=game)
         if progress:
             progress(len(drawings), len(drawings))
         return {k: to_image(d) for k, d in drawings.items()}

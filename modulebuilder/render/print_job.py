@@ -97,9 +97,12 @@ def _paper_of(sheet: str) -> str:
 
 
 def build_print_job(counters: CounterSet, out: Path, opts: PrintOptions, *, copies: Mapping[str, int] | None = None,
-                    progress: Progress | None = None, log: Callable[[str], None] = lambda s: None) -> list[Path]:
-    """Write the sheets for ``counters`` into ``out``; returns the files written, in order."""
-    faces = face_drawings(counters, opts.size_px, dpi=opts.dpi, back=opts.back, template=opts.template, log=log)
+                    progress: Progress | None = None, log: Callable[[str], None] = lambda s: None,
+                    game: object = None) -> list[Path]:
+    """Write the sheets for ``counters`` into ``out``; returns the files written, in order.  ``game``: the
+    scenario's game declarations (unit types' symbols, side colours) for data templates."""
+    faces = face_drawings(counters, opts.size_px, dpi=opts.dpi, back=opts.back, template=opts.template, log=log,
+                          game=game)
     if progress:
         progress(len(faces), len(faces))
     return write_sheets(faces, print_items(counters, faces, copies), out, opts, log=log)

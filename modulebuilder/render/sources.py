@@ -47,6 +47,7 @@ def merge(sets: Iterable[CounterSet]) -> CounterSet:
 class CounterSources:
     counters: CounterSet
     rulesets: tuple[str, ...]          # rulesets of the scenarios given, in order, each once
+    game: object = None                # the first scenario's game declarations (GameDef), if any
 
     @property
     def back(self) -> BackTreatment:
@@ -67,7 +68,8 @@ def load_sources(paths: Iterable[str | Path]) -> CounterSources:
     sets = [s.counters for s in scenarios]
     if files:
         sets.append(load_counters(files))
-    return CounterSources(merge(sets), tuple(dict.fromkeys(s.ruleset for s in scenarios)))
+    return CounterSources(merge(sets), tuple(dict.fromkeys(s.ruleset for s in scenarios)),
+                          getattr(scenarios[0], "game", None) if scenarios else None)
 
 
 def load_counter_sources(paths: Iterable[str | Path]) -> CounterSet:

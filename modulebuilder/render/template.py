@@ -233,8 +233,11 @@ def template_drawing(t: Template, fields: Mapping[str, Any], face: str, size_px:
             cx = {"centre": (x0 + x1) / 2, "left": x0 + T.font(size, font).getlength(text) / 2,
                   "right": x1 - T.font(size, font).getlength(text) / 2}[align]
             items.append(T.centred(text, (cx, (y0 + y1) / 2), size, colour, font))
+            if kind == "echelon" and _value(fields, "task_force", face):
+                items += _task_force_bracket(cx, (y0 + y1) / 2, T.font(size, font).getlength(text), size, colour)
         elif kind == "symbol":
-            value = _value(fields, it.get("field", "kind"), face) if "type" not in it else it["type"]
+            value = (_value(fields, it.get("field", "kind"), face) or _value(fields, "kind", face)) \
+                if "type" not in it else it["type"]
             if value is None:
                 continue
             x0, y0, x1, y1 = _box(it, s, w)
@@ -263,10 +266,23 @@ def template_drawing(t: Template, fields: Mapping[str, Any], face: str, size_px:
     return Drawing(w, s, background, (), tuple(items))
 
 
-def piece_fields(piece: Any, ag: Any = None) -> dict[str, Any]:
+def _task_force_bracket(cx: float, cy: float, text_w: float, size: int, ink: RGB) -> tuple:
+    """APP-6 task force: a bracket open at the bottom over the echelon mark."""
+    half = text_w / 2 + size * 0.3
+    top, bottom = cy - size * 0.55, cy + size * 0.45
+    lw = max(1, round(size * 0.09))
+    rec = Recorder()
+    rec.rectangle((round(cx - half), round(top), round(cx + half), round(top) + lw - 1), fill=ink)
+    rec.rectangle((round(cx - half), round(top), round(cx - half) + lw - 1, round(bottom)), fill=ink)
+    rec.rectangle((round(cx + half) - lw + 1, round(top), round(cx + half), round(bottom)), fill=ink)
+    return rec.take()
+
+
+def piece_fields(piece: Any, ag: Any = None, game: Any = None) -> dict[str, Any]:
     """A model counter (unit, leader, marker) as the flat field mapping templates read: its attributes,
-    the values of its front face, ``back`` (the back face's values), the group's ``colour``, and any
-    game-declared ``fields`` the definitions carry."""
+    the values of its front face, ``back`` (the back face's values and ``back_fields``), the group's
+    ``colour``, the game-declared ``fields``, and from the game's declarations the unit type's NATO
+    ``symbol`` and the side's ``side_colour`` / ``side_text_colour``."""
     from dataclasses import asdict, is_dataclass
     out: dict[str, Any] = {}
     if is_dataclass(piece):
@@ -289,6 +305,19 @@ def piece_fields(piece: Any, ag: Any = None) -> dict[str, Any]:
     if ag is not None:
         out.setdefault("colour", ag.colour)
         out.setdefault("parent", ag.label or ag.name)
+    kind = out.get("kind")
+    if game is not None:
+        ut = game.unit_type(kind) if kind else None
+        if ut is not None and ut.symbol:
+            out["symbol"] = ut.symbol
+        style = game.sides.get(out.get("side")) if out.get("side") else None
+        if style is not None:
+            if style.colour:
+                out["side_colour"] = style.colour
+            if style.text_colour:
+                out["side_text_colour"] = style.text_colour
+    if kind and "symbol" not in out:
+        out["symbol"] = kind
     return out
 
 

@@ -61,10 +61,11 @@ class Roster:
         for p in people:
             names[_slug(p.name)] = names.get(_slug(p.name), ()) + (p.id,)
         extra = notation.names(scenario)
-        return cls(sides, {p.id: p.side for p in people}, names, tuple(extra.markers), tuple(extra.commands),
+        markers, commands = dict(extra.get("markers", {})), dict(extra.get("commands", {}))
+        return cls(sides, {p.id: p.side for p in people}, names, tuple(markers), tuple(commands),
                    {s.name: s.cinc for s in scenario.sides if getattr(s, "cinc", None)},
-                   scenario.map.grid.digits, {m: side for m, side in extra.markers.items() if side},
-                   dict(extra.commands), notation)
+                   scenario.map.grid.digits, {m: side for m, side in markers.items() if side},
+                   commands, notation)
 
     def unit(self, token: str) -> str:
         low = token.lower()
@@ -234,6 +235,20 @@ class Tokens:
             self.take()
             return {key: w.split("=", 1)[1]}
         return {}
+
+    # What a ruleset's reader (referee.rulesets.<id>.notation) makes, through the object it is given:
+    # rulesets import no front end, so the meanings and the error are built here.
+    @staticmethod
+    def declared(event: dict[str, Any], markers: tuple[str, ...] = ()) -> "Declared":
+        return Declared(event, markers)
+
+    @staticmethod
+    def claim(unit: str, fld: str, event: dict[str, Any]) -> "Claim":
+        return Claim(unit, fld, event)
+
+    @staticmethod
+    def error(why: str) -> ChatError:
+        return ChatError(why)
 
     def done(self) -> None:
         if self.words:

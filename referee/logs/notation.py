@@ -3,11 +3,14 @@
 The reader (``chat``, ``vassal_events``, ``vassal_paths``) knows VASSAL and the shape of a declaration; what the
 words mean is the ruleset's (issue #13: ``referee.logs`` imports no ruleset internals).  A ruleset names the
 module of its hook in one attribute, ``notation = "referee.rulesets.<id>.notation"``, and that module's
-``NOTATION`` is a :class:`Notation`:
+``NOTATION`` is a mapping of the :class:`Notation` fields it sets (plain data and functions: a ruleset imports
+no front end, so it never sees this module; what it is handed -- the words of a line, the names, a read
+event -- it uses by their methods and fields):
 
 * ``verbs``: its ``!`` commands (docs/chat-notation.md), the word after ``!`` -> the reader of the rest,
   and ``flags``, the words that end a list of units (``barrage``);
-* ``names(scenario)``: its activation markers (with their sides) and named commands (*Schevardino*);
+* ``names(scenario)``: ``{"markers": {id: side or None}, "commands": {id: side}}``, its activation markers
+  and named commands (*Schevardino*);
 * ``event_side(roster, event)``: the side an event belongs to by what it names (a unit, a marker...);
 * ``sideless``: event types that belong to no side unless one is typed (a draw from the cup);
 * ``board_move(uid, side, leader)``: the event a unit dragged on the board is;
@@ -31,15 +34,8 @@ if TYPE_CHECKING:       # annotations only: chat and vassal_events import this m
     from .vassal_events import ReadEvent
 
 
-@dataclass(frozen=True)
-class Names:
-    """The names a ruleset adds to a scenario's units and sides."""
-    markers: Mapping[str, str | None] = field(default_factory=dict)     # marker id -> its side (None: nobody's)
-    commands: Mapping[str, str] = field(default_factory=dict)           # named command -> its side
-
-
-def no_names(scenario: Any) -> Names:
-    return Names()
+def no_names(scenario: Any) -> Mapping[str, Mapping[str, Any]]:
+    return {}
 
 
 def unit_side(roster: "Roster", event: Mapping[str, Any]) -> str | None:
@@ -65,7 +61,7 @@ def straight_path(state: Any, read: "ReadEvent") -> dict[str, Any]:
 class Notation:
     verbs: Mapping[str, Callable[["Tokens"], "Meaning"]] = field(default_factory=dict)
     flags: frozenset[str] = frozenset()               # words that end a list of units (``barrage``...)
-    names: Callable[[Any], Names] = no_names
+    names: Callable[[Any], Mapping[str, Mapping[str, Any]]] = no_names
     event_side: Callable[["Roster", Mapping[str, Any]], str | None] = unit_side
     sideless: frozenset[str] = frozenset()
     side_optional: frozenset[str] = frozenset()       # the side when known, else none (the schema allows it)
@@ -83,7 +79,14 @@ def of(ruleset: Any) -> Notation:
     if not ref:
         return GENERIC
     found = getattr(importlib.import_module(ref), "NOTATION", None) if isinstance(ref, str) else ref
-    return found if isinstance(found, Notation) else GENERIC
+    if isinstance(found, Notation):
+        return found
+    if isinstance(found, Mapping):
+        return Notation(**{k: (frozenset(v) if k in _SETS else v) for k, v in found.items()})
+    return GENERIC
+
+
+_SETS = ("flags", "sideless", "side_optional")
 
 
 def of_scenario(scenario: Any) -> Notation:

@@ -3,19 +3,25 @@
 ``read_vassal(data, module=None, scenario=None)`` is what the CLI and the web service call; ``read_log(path,
 module=None)`` is the CLI's spelling.  The pipeline, one module per concept:
 
-1. decode the file (``modulebuilder.vassal.savefile``: bounded zip, ``!VCSK``, command tree);
-2. the steps as facts -- pieces changed, chat, dice (``vassal_steps``);
+1. decode the file (``modulebuilder.vassal.savefile``: a zip read as a stream with bounds, ``!VCSK``, the
+   command tree); with ``module``, the game's own ``moduledata`` must name the same module (another version
+   is ruled with a warning, :func:`same_game`);
+2. the steps as facts -- pieces changed, chat, dice, draws from a deck; steps taken back by the engine's Undo
+   are left out (``vassal_steps``);
 3. the scenario: the ``scenario`` argument, else a ``!scenario ID`` chat line, else the module's
    PredefinedSetup whose pieces stand where the log's starting position has them, else the save's
    description naming a scenario file (:func:`find_scenario_id`);
 4. the board geometry: the module's own grid and boxes when ``module`` is given, else the grid the module
    writer derives from the scenario's map (``vassal_board``);
-5. facts -> events with step numbers (``vassal_events``), checked like a JSON log (``jsonlog.check_events``);
-6. move paths found against the live game state (``vassal_paths``).
+5. facts -> events with step numbers (``vassal_events``; the chat through the ruleset's notation, ``chat`` and
+   ``notation``), checked like a JSON log (``jsonlog.check_events``);
+6. each event completed against the live game state by the ruleset's notation: move paths and the like
+   (``vassal_paths``).
 
 A ``.vsav`` has no steps: it is read as the difference between the scenario's set-up and the saved position
-(a move per unit that stands elsewhere, a facing per unit that turned).  Every problem -- a corrupt or hostile
-file, an unknown piece, an unreadable declaration -- is an :class:`InputError` line, never a traceback.
+(a move per unit that stands elsewhere, a facing per unit that turned).  A line that cannot be read is an
+``unreadable`` event, ruled as such; every other problem -- a corrupt or hostile file, another game, an unknown
+piece -- is an :class:`InputError` line, never a traceback.  Several turn files of one game: ``pbem``.
 """
 from __future__ import annotations
 
@@ -62,8 +68,7 @@ def read_vassal(data: Path | bytes, module: Path | bytes | None = None, scenario
     try:
         origin = read_moduledata(data, label)
         if module is not None:
-            warnings += same_game(label, origin, read_module(module) if isinstance(module, Path)
-                                  else read_module(module), mod_label)
+            warnings += same_game(label, origin, read_module(module), mod_label)
         try:
             game = read_game(data, what=label)
         except VassalFileError as e:

@@ -9,8 +9,14 @@ engine steps away, referee/service/replays.py), drawn by the page on a map it fe
 
 Why the replay runs here and not through ``replays.replay_log``: the words need the ruling objects (a shock's
 attackers, defenders and the natural rolls per result are not in the JSON), so this loop keeps them long
-enough to word them; it stores the same ``Replayed`` in the shared replay cache, so ``POST /check`` of the
-same bytes is answered from it.
+enough to word them.
+
+The replay counts against the same limit as ``POST /check`` (referee/service/heavy.py ``admit``: 503 ``busy``
+when as many logs are being checked as the service allows) and holds its place until it is done.  Unlike
+``/check`` it runs in this process, because every step after it reads its snapshots; its thread is lowered in
+priority (nice +10, as the checking workers are), so the operating system gives the hosted games' requests
+the CPU first.  (A replay in the checking workers, with the steps answered there, would keep the GIL out of it
+too; that needs heavy.py to keep and serve these replays: not done.)
 
 A replay id is known only to the worker process that read the log (caches are per process, docs/service.md);
 another worker answers 404 ``replay_not_found`` and the page sends the log again.
@@ -23,11 +29,12 @@ chance (``pass_max``/``p_success``, or the table bands of a shock).  Several eve
 """
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
@@ -36,8 +43,8 @@ from referee.engine.replay import Game, fewer_collections, final_state, new_game
 from referee.logs import Log
 from referee.logs.jsonlog import check_events
 from referee.logs.problems import InputError
-from referee.report import Words, event_summary, ruling_lines, words_for
-from referee.service import board, scenarios
+from referee.report import Words, event_summary, ruling_from_dict, ruling_lines, words_for
+from referee.service import board, heavy, scenarios
 from referee.service.errors import ApiError
 from referee.service.extension import ext
 from referee.service.fastpath import bearer, parse_json
@@ -103,18 +110,21 @@ class Views:
         self._logs: dict[str, Log] = {}
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="replay")
 
-    def start(self, key: str, log: Log, shared: Any) -> None:
+    def start(self, key: str, log: Log, release: Callable[[], None]) -> None:
+        """Replay ``log`` in the background; ``release`` gives back its place in the admission limit."""
         with self._lock:
             if key in self._items:
-                self._items.move_to_end(key)
+                release()
                 return
             self._logs[key] = log
 
             def work() -> ReplayView:
-                board.warm(log.scenario)      # the first picture waits for the art, not for the replay
-                view = build(log)
-                shared.get(key, lambda: view.replayed)        # POST /check of the same bytes answers from it
-                return view
+                try:
+                    _lower_priority()
+                    board.warm(log.scenario)      # the first picture waits for the art, not for the replay
+                    return build(log)
+                finally:
+                    release()
             self._items[key] = self._pool.submit(work)
             while len(self._items) > self.size:
                 old, _ = self._items.popitem(last=False)
@@ -135,24 +145,47 @@ class Views:
         return fut.result()
 
 
+def _lower_priority() -> None:
+    """nice +10 for this thread (Linux: a thread's id is a process id for setpriority)."""
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, max(10, os.getpriority(os.PRIO_PROCESS, tid)))
+    except (AttributeError, OSError):
+        pass
+
+
 def _not_found(key: str) -> ApiError:
     return ApiError(404, "replay_not_found",
                     f"no replay '{key[:16]}…' on this server (it keeps the last {VIEW_CACHE_SIZE} per process): "
                     "upload the log again")
 
 
+_views_lock = threading.Lock()
+
+
 def views() -> Views:
-    return current_app.extensions.setdefault("referee.replay_view", Views())
+    """This application's replays (made on first use)."""
+    found = current_app.extensions.get("referee.replay_view")
+    if found is None:
+        with _views_lock:
+            found = current_app.extensions.setdefault("referee.replay_view", Views())
+    return found
 
 
 # ------------------------------------------------------------------ uploaded logs
 
 @bp.post("/replays")
 def create() -> tuple[Response, int]:
-    upload = upload_from(request)
-    log = read(upload)
+    pool = heavy.pool_for(current_app.config)
+    pool.admit()                               # 503 busy before the body is read, as POST /check
+    try:
+        upload = upload_from(request)
+        log = read(upload, int(current_app.config["MAX_YAML_LENGTH"]))
+    except BaseException:
+        pool.release()
+        raise
     key = upload.digest
-    views().start(key, log, ext().replays)
+    views().start(key, log, pool.release)
     initial = new_game(log.ruleset, log.scenario)
     turn, phase = log.ruleset.progress(initial.state)
     units = log.ruleset.view(initial.state, None).get("units", [])
@@ -213,7 +246,8 @@ def _involved(event: Mapping[str, Any]) -> list[str]:
 
 @bp.get("/replays/<key>/board")
 def board_at(key: str) -> Response:
-    """The counters after ``step`` events, and where the units of the event just played stood before it."""
+    """The counters after ``step`` events, and where the units of the event just played (those it names and
+    those its ruling moved: retreats, advances) stood before it."""
     v = views().get(key)
     r = v.replayed
     n = _step_arg(r.steps)
@@ -221,6 +255,7 @@ def board_at(key: str) -> Response:
     if n > 0:
         previous = r.game_at(n - 1)
         named = set(_involved(r.log.events[n - 1]))
+        named |= {x["unit"] for x in r.rulings[n - 1]["results"] if isinstance(x.get("unit"), str)}   # retreats
         before = {u["id"]: u.get("hex") for u in previous.ruleset.view(previous.state, None).get("units", [])
                   if u["id"] in named}
         _, game, _ = step(previous, n - 1, r.log.events[n - 1])
@@ -362,9 +397,19 @@ def game_board(game_id: str) -> Response:
     stored, side, game, scenario, words = _hosted()
     units = game.ruleset.view(game.state, side).get("units", [])
     turn, phase = game.ruleset.progress(game.state)
+    # The caller's own events in words; the other side's as the game's view gives them (type and verdict:
+    # their rulings may name what 5.23 hides).
+    lines = []
+    for e in ext().storage.list_events(game_id):
+        if e.index >= stored.event_count:
+            break
+        if e.side == side:
+            lines.append(ruling_lines(ruling_from_dict(e.ruling), e.event, words))
+        else:
+            lines.append([f"[{e.index}] {e.event.get('type')} ({e.side}): {e.ruling.get('verdict')}"])
     return jsonify({"step": stored.event_count, "place": {"turn": words.text(turn), "phase": words.text(phase)},
                     "units": board.placements(scenario, units), "geometry": board.geometry(scenario),
-                    "sheet": board.sheet_index(scenario), "names": unit_table(scenario)})
+                    "sheet": board.sheet_index(scenario), "names": unit_table(scenario), "lines": lines})
 
 
 @bp.get("/games/<game_id>/map.png")

@@ -68,6 +68,8 @@ MP_UNIT_EVENTS: dict[str, dict[str, Any]] = {
     "attacked": {"unit": "U", "by": "musket"},
     "morale_broken": {"unit": "U"},
     "assaults": {"assaults": [{"attackers": ["U"], "target": "0408"}]},
+    "melee": {"attackers": ["U"], "target": "0408"},
+    "fire": {"unit": "U", "target": "0408"},
     "enter": {"unit": "U", "hex": "0101", "facing": 2},
     "fire": {"unit": "U", "target": "0408"},
     "melee": {"attackers": ["U"], "target": "0408"},

@@ -199,6 +199,17 @@ def test_hosted_what_if_is_for_the_callers_side_and_draws_no_referee_die(client:
         assert ext().host.current(stored).game.rolls_used == 0                            # no die drawn
     b = client.get(f"/api/v1/games/{game['id']}/board", headers=fr).json
     assert b["step"] == 0 and b["units"] and b["geometry"]["hexes"]
+    # Played events: the caller's own in words with printed names, the other side's as type and verdict only.
+    game = client.post("/api/v1/games", json={"scenario": SMALL, "dice": "players"}).json
+    fr = {"Authorization": f"Bearer {game['tokens']['French']}"}
+    for i, (side, event) in enumerate([("French", {"type": "orders", "side": "French", "under_orders": ["dumon-a"]}),
+                                       ("Russian", {"type": "orders", "side": "Russian", "under_orders": []})]):
+        token = {"Authorization": f"Bearer {game['tokens'][side]}"}
+        assert client.post(f"/api/v1/games/{game['id']}/events", json={"expected_index": i, "events": [event]},
+                           headers=token).status_code == 200
+    lines = client.get(f"/api/v1/games/{game['id']}/board", headers=fr).json["lines"]
+    assert lines[0][0] == "[0] orders French UO: Dumon a: legal (5.21, 5.22)"
+    assert lines[1] == ["[1] orders (Russian): legal"]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))

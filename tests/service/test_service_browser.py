@@ -109,8 +109,8 @@ def _hosted_game(server: str, events: list[dict]) -> dict:
 
 
 def borodino_with_one_illegal_move(tmp_path: Path) -> tuple[Path, int, dict]:
-    """The sample game with one illegal move put in (the unit's real move, walked back and forth far beyond
-    its allowance, 7.34): the event just before that move, so everything after still replays as before."""
+    """The sample game with one illegal move put in (a unit's real move of two hexes, walked back and forth far
+    beyond its allowance, 7.34) just before that move, so everything after still replays as before."""
     log = json.loads(SAMPLE.read_text())
     events = log["events"]
     k = next(i for i, e in enumerate(events) if i > 2400 and e["type"] == "move" and len(e.get("path", [])) == 2)
@@ -144,6 +144,8 @@ def test_borodino_jump_to_the_illegal_move_marks_it_on_a_board_that_fits(server:
                                                                           tmp_path: Path) -> None:
     from playwright.sync_api import expect
     log, k, bad = borodino_with_one_illegal_move(tmp_path)
+    from referee.service import scenarios
+    printed = next(u.name for u in scenarios.resolve("borodino").counters.units if u.id == bad["unit"])
     shots = os.environ.get("REFEREE_SCREENSHOTS")
     for width in WIDTHS:
         page = _page(browser, server, width)
@@ -156,8 +158,8 @@ def test_borodino_jump_to_the_illegal_move_marks_it_on_a_board_that_fits(server:
         current = page.locator("#rulings .ruling.current")
         expect(current).to_have_attribute("data-index", str(k), timeout=30_000)
         expect(current).to_contain_text("ILLEGAL")
-        expect(current).to_contain_text("2W Res a")                # printed names, not ids
-        expect(current).not_to_contain_text("ru-2w-res-a")
+        expect(current).to_contain_text(printed)                   # printed names, not ids
+        expect(current).not_to_contain_text(bad["unit"])
         expect(page.locator("#board-world")).to_have_attribute("data-step", str(k + 1), timeout=30_000)
         expect(page.locator("#explain")).to_contain_text("not_enough_mp")
 
@@ -196,6 +198,14 @@ def test_borodino_jump_to_the_illegal_move_marks_it_on_a_board_that_fits(server:
             assert float(page.locator("#board-world").get_attribute("data-scale")) > scale
             page.click("#zoom-fit")
             assert abs(float(page.locator("#board-world").get_attribute("data-scale")) - scale) < 1e-3
+            # A retreat the rules produced is drawn as an arrow from where the unit stood to where it went.
+            i = page.evaluate("S.rulings.findIndex(r => r.results.some(x => x.effect === 'retreated' && x.to))")
+            assert i >= 0
+            page.evaluate(f"select({i})")
+            expect(page.locator("#board-world")).to_have_attribute("data-step", str(i + 1), timeout=30_000)
+            expect(page.locator("#sel .mark-retreat")).not_to_have_count(0)
+            points = page.locator("#sel .mark-retreat").first.get_attribute("points").split()
+            assert len(set(points)) >= 2, points                  # from one hex to another
             # The luck report, with its chart.
             page.click("#tab-luck")
             expect(page.locator("#luck table").first).to_contain_text("French", timeout=30_000)
@@ -206,9 +216,9 @@ def test_borodino_jump_to_the_illegal_move_marks_it_on_a_board_that_fits(server:
             page.evaluate(f"showStep({k}, true)")
             expect(page.locator("#board-world")).to_have_attribute("data-step", str(k), timeout=30_000)
             page.click("#tab-whatif")
-            page.fill("#w-unit", "2W Res a")
+            page.fill("#w-unit", printed)
             page.click("#w-actions")
-            expect(page.locator("#w-answer")).to_contain_text("2W Res a:", timeout=30_000)
+            expect(page.locator("#w-answer")).to_contain_text(f"{printed}:", timeout=30_000)
             reach = page.evaluate("[...document.querySelectorAll('#probe .mark-probe')].map(e => e.dataset.hex)")
             assert sorted(reach) == sorted(alternatives)                  # the same hexes the ruling offers
             page.fill("#w-event", json.dumps(bad))
@@ -246,6 +256,12 @@ def test_filters_outline_unit_search_and_roll_words(server: str, browser: Any) -
     # Previous illegal from there: the first illegal orders (index 2 is before 6).
     page.click("#prev-illegal")
     expect(page.locator("#rulings .ruling.current")).to_have_attribute("data-index", "2")
+    # The keyboard in the list: the current ruling is its one tab stop; ↓ selects the next one.
+    page.locator("#rulings .ruling.current").focus()
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#rulings .ruling.current")).to_have_attribute("data-index", "3")
+    expect(page.locator("#rulings .ruling.current")).to_have_attribute("tabindex", "0")
+    expect(page.locator("#board-world")).to_have_attribute("data-step", "4")
     assert page.errors == []
     page.close()
 

@@ -70,3 +70,18 @@ def test_bor_5_drawing_destruction_announces_a_fire_roll_per_burning_village():
     assert "BOR-5" in r["rules"]
     r = p.ok("fire_out", side=RU, village="0505", roll=9)
     assert r["awaiting"] == []
+
+
+def test_5_51_with_nobody_holding_the_initiative_the_go_first_roll_is_announced():
+    from dataclasses import replace
+    from .games import basic
+    p = play(replace(basic(), start={"turn": 1, "phase": "activation"}))
+    while p.state.phase == "activation":
+        if p.state.activation is not None:
+            r = p.ok("end_activation", side=p.state.activation.side)
+        else:
+            r = p.ok("draw", marker=sorted(set(p.state.cup))[0])
+    assert p.state.phase == "reserve" and p.state.initiative is None
+    assert r["awaiting"] == [{"type": "go_first", "side": None, "rule": "5.51"}]
+    r = p.ok("go_first", side=FR, rolls={FR: 5, RU: 1})
+    assert r["awaiting"] == []

@@ -57,7 +57,8 @@ def test_a_ruleset_without_a_hook_reads_side_and_scenario_only():
 
 def test_first_marker_waits_for_the_initiative_holder():
     from referee.engine.replay import replay
-    from referee.rulesets.triumph_and_glory.notation import NOTATION
+    from referee.engine import registry as reg
+    NOTATION = notation.of(reg.get("triumph-and-glory"))
     bor = scenario("borodino")
     log = [{"type": "orders", "side": "French", "under_orders": []},
            {"type": "orders", "side": "Russian", "under_orders": []},

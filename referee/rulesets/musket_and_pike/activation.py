@@ -82,8 +82,12 @@ def end_activation(state: MPState, event: Mapping[str, Any], dice: Any = None) -
 
 @VERBS.candidates("end_activation")
 def _ends(state: MPState):
-    side = state.active.side
-    return [{"type": "end_activation", "side": side}, {"type": "pass", "side": side}]
+    return [{"type": "end_activation", "side": state.active.side}]
+
+
+@VERBS.candidates("pass")
+def _passes(state: MPState):
+    return [{"type": "pass", "side": state.active.side}]
 
 
 @VERBS.verb("order_change", steps=(ACTIVATION,), rules=("G-M2",))

@@ -20,30 +20,39 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from referee.logs.chat import ChatError, Claim, Declared, Meaning, Tokens, side_of
-from referee.logs.notation import Names, Notation
+# The log reader's objects (referee.logs: a line's words, the names, a read event) arrive as arguments and are
+# used by their methods and fields only: a ruleset imports no front end (.importlinter).  A reader makes its
+# meaning with ``t.declared(event)`` / ``t.claim(unit, field, event)`` and refuses a line with
+# ``raise t.error(why)``.
+Tokens = Meaning = Roster = ReadEvent = Any
+
+
+def _side(side: str | None) -> dict[str, str]:
+    """``{"side": side}`` when a side was typed, else nothing (the reader supplies it)."""
+    return {"side": side} if side else {}
+
 
 REFORM_TO = ("normal", "shaken", "broken", "open_order")                          # [6.4]
 FORMATIONS = ("hedgehog", "column", "open_order", "normal", "shaken", "broken")   # 6.3.2b
 
 
-def names(scenario: Any) -> Names:
+def names(scenario: Any) -> dict[str, Mapping[str, Any]]:
     """The wings (the scenario's activation groups) are the markers a ``!draw`` names."""
-    return Names({a.id: a.side for a in scenario.counters.activation_groups})
+    return {"markers": {a.id: a.side for a in scenario.counters.activation_groups}}
 
 
 def _draw(t: Tokens) -> Meaning:
     if not t.words:
-        raise ChatError("which wing was drawn?")
-    return Declared({"type": "draw", "wing": t.roster.marker(t.take())})
+        raise t.error("which wing was drawn?")
+    return t.declared({"type": "draw", "wing": t.roster.marker(t.take())})
 
 
 def _move(t: Tokens) -> Meaning:
     side = t.side()
     unit = t.unit()
     path = t.arrow_hexes(required=False)
-    event = {"type": "move", **side_of(side), "unit": unit}
-    return Declared({**event, "path": path}) if path else Claim(unit, "path", event)
+    event = {"type": "move", **_side(side), "unit": unit}
+    return t.declared({**event, "path": path}) if path else t.claim(unit, "path", event)
 
 
 def _turn(type_: str) -> Callable[[Tokens], Meaning]:
@@ -52,20 +61,20 @@ def _turn(type_: str) -> Callable[[Tokens], Meaning]:
         unit = t.unit()
         hour = t.number("the facing (a clock hour)")
         if not 1 <= hour <= 12:
-            raise ChatError(f"a facing is a clock hour 1-12, not {hour}")
-        return Declared({"type": type_, **side_of(side), "unit": unit, "facing": hour})
+            raise t.error(f"a facing is a clock hour 1-12, not {hour}")
+        return t.declared({"type": type_, **_side(side), "unit": unit, "facing": hour})
     return read
 
 
 def _counter_march(t: Tokens) -> Meaning:
     side = t.side()
-    return Declared({"type": "counter_march", **side_of(side), "unit": t.unit()})
+    return t.declared({"type": "counter_march", **_side(side), "unit": t.unit()})
 
 
 def _formation_word(t: Tokens, allowed: tuple[str, ...]) -> str:
     w = (t.peek() or "").lower().replace("-", "_")
     if w not in allowed:
-        raise ChatError(f"name the formation ({', '.join(allowed)})" if not w else
+        raise t.error(f"name the formation ({', '.join(allowed)})" if not w else
                         f"no formation {t.peek()!r} here ({', '.join(allowed)})")
     t.take()
     return w
@@ -80,9 +89,9 @@ def _reform(t: Tokens) -> Meaning:
     if w is not None and w.startswith("@"):
         t.take()
         if not w[1:].isdigit() or not 1 <= int(w[1:]) <= 12:
-            raise ChatError(f"a facing is @ and a clock hour 1-12, not {w!r}")
+            raise t.error(f"a facing is @ and a clock hour 1-12, not {w!r}")
         facing = {"facing": int(w[1:])}
-    return Declared({"type": "reform", **side_of(side), "unit": unit, "to": to, **facing})
+    return t.declared({"type": "reform", **_side(side), "unit": unit, "to": to, **facing})
 
 
 def _change_formation(t: Tokens) -> Meaning:
@@ -90,12 +99,12 @@ def _change_formation(t: Tokens) -> Meaning:
     unit = t.unit()
     to = _formation_word(t, FORMATIONS)
     reaction = {"reaction": True} if t.flag("reaction") else {}
-    return Declared({"type": "change_formation", **side_of(side), "unit": unit, "to": to, **reaction})
+    return t.declared({"type": "change_formation", **_side(side), "unit": unit, "to": to, **reaction})
 
 
 def _side_only(type_: str) -> Callable[[Tokens], Meaning]:
     def read(t: Tokens) -> Meaning:
-        return Declared({"type": type_, **side_of(t.side())})
+        return t.declared({"type": type_, **_side(t.side())})
     return read
 
 
@@ -117,6 +126,6 @@ def drawn(roster: Any, properties: Mapping[str, str]) -> dict[str, Any] | None:
     return {"type": "draw", "wing": wing} if wing else None
 
 
-NOTATION = Notation(verbs=VERBS, flags=frozenset(("reaction",)), names=names, drawn=drawn,
+NOTATION = dict(verbs=VERBS, flags=frozenset(("reaction",)), names=names, drawn=drawn,
                     sideless=frozenset(("draw",)),
                     side_optional=frozenset(("end_activation", "pass")))

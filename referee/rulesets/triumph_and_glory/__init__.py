@@ -70,7 +70,7 @@ class TriumphAndGlory:
     id = "triumph-and-glory"
     name = "Triumph & Glory v2.2"
     notation = f"{__package__}.notation"     # the chat notation of .vlog files (referee.logs.notation)
-    from . import wording  # the report's words for this ruleset's rolls (referee/report.py)
+    wording = f"{__package__}.wording"       # the words of its rolls in reports (referee.report)
 
     def __init__(self) -> None:
         self._names_cache: dict[int, _Names] = {}

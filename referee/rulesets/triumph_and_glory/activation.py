@@ -49,6 +49,8 @@ def marker_io_rating(state: TGState, marker: str, ag_id: str) -> int | None:
 def marker_rules(state: TGState, marker: str) -> tuple[str, ...]:
     """The rules that say what drawing ``marker`` does, cited with the draw (issue 18, point 3): an AG's AM 5.31,
     a CGA 5.34, a barrage 5.33, Murat's AM BOR-2, the Destruction marker BOR-5."""
+    if marker in state.static.ags:             # most draws: an AG's own marker
+        return ()
     if marker.startswith("cga:"):
         return ("5.34",)
     if marker.startswith("barrage:"):

@@ -154,8 +154,11 @@ def cite_what_decided(ruling: Ruling) -> Ruling:
     function named, the rule of every result it produced (a CinC displaced by 5.63, a collapse by 10.5) and of
     every roll's target and modifier.  Errors cite themselves (``illegal``); the acts a ruling says are owed
     next carry their own rules in ``awaiting`` (they decide what comes next, not this act)."""
-    extra = [r.rule for r in ruling.results]
-    for roll in ruling.rolls:
+    results, rolls = ruling.results, ruling.rolls
+    if not results and not rolls:               # most rulings: a move, a draw, an end of activation
+        return ruling
+    extra = [r.rule for r in results]
+    for roll in rolls:
         if roll.base_rule:
             extra.append(roll.base_rule)
         extra += [m.rule for m in roll.modifiers]

@@ -566,12 +566,13 @@ def _end_rules(plan: _Plan, end: str | None, facing: int | None) -> list[str]:
     if end is None or plan.leader:
         return []
     out: list[str] = []
-    if end != plan.start and board.stacks.get(end):
-        stack = stack_after_entering(board, unit, end)
-        out += stacking_rules(stack, board.rules)
-        if len(stack) > 1 and required_facing(board, unit, end) is not None:
+    need = None
+    if end != plan.start and board._stacks.get(end):       # most moves end alone: nothing to stack with
+        out += stacking_rules(stack_after_entering(board, unit, end), board.rules)
+        need = required_facing(board, unit, end)
+        if need is not None:
             out.append("6.11")
-    final = facing if facing is not None else (required_facing(board, unit, end) if end != plan.start else None)
+    final = facing if facing is not None else need
     if final is not None and final != unit.facing:
         out.append("6.12")
     return out

@@ -9,8 +9,8 @@ names, and the completion of VASSAL board moves -- the ruleset's side of the log
 * Draws from the module's cup (docs/vassal-module.md): the drawn AM's ``AG`` property is the marker drawn,
   or its ``MarkerId`` for the special AMs (``murat``, ``destruction``, ``barrage-french`` -> ``barrage:French``).
 * Completion, against the state just before the event is ruled: an AM taken from the cup in the Initiative
-  Phase, once the initiative is decided, is the holder's first marker (4.0, 5.32 step 3), else a draw; a dragged unit's path is the cheapest legal
-  path (``movement.cheapest_path``) in the first of normal / limited / extended movement that reaches the
+  Phase, once the initiative is decided, is the holder's first marker (4.0, 5.32 step 3), else a draw; a
+  dragged unit's path is the cheapest legal path (``movement.cheapest_path``) in the first of normal / limited / extended movement that reaches the
   hex, else the cheapest ignoring movement points, else the straight line, so that the ruling says why the
   move is illegal; ``!first viii-corps`` with no side typed is the marker of the side holding the initiative
   (4.0: the holder picks the first marker); ``!end`` with no side typed or announced ends the activation in
@@ -21,16 +21,23 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
-from referee.logs.chat import ChatError, Claim, Declared, Meaning, Roster, Tokens, side_of
-from referee.logs.notation import Names, Notation
-from referee.logs.vassal_events import ReadEvent, unreadable
+# The log reader's objects (referee.logs: a line's words, the names, a read event) arrive as arguments and are
+# used by their methods and fields only: a ruleset imports no front end (.importlinter).  A reader makes its
+# meaning with ``t.declared(event)`` / ``t.claim(unit, field, event)`` and refuses a line with
+# ``raise t.error(why)``.
+Tokens = Meaning = Roster = ReadEvent = Any
+
 
 from . import movement, moves, scenario_rules
 from .state import INITIATIVE
 
 
+def _side(side: str | None) -> dict[str, str]:
+    """``{"side": side}`` when a side was typed, else nothing (the reader supplies it)."""
+    return {"side": side} if side else {}
+
+
 FLAGS = frozenset(("barrage", "nocinc", "normal", "limited", "extended", "charge", "assault"))
-_side = side_of
 
 
 def _cinc(t: Tokens) -> dict[str, bool]:
@@ -40,7 +47,7 @@ def _cinc(t: Tokens) -> dict[str, bool]:
 def _unit_roll(type_: str) -> Callable[[Tokens], Meaning]:
     def read(t: Tokens) -> Meaning:
         side = t.side()
-        return Declared({"type": type_, **_side(side), "unit": t.unit(), **t.roll()})
+        return t.declared({"type": type_, **_side(side), "unit": t.unit(), **t.roll()})
     return read
 
 
@@ -51,7 +58,8 @@ def _counter_charge(t: Tokens) -> Meaning:
     roll = t.roll()
     aim = t.arrow_hexes(required=False)
     roll = roll or t.roll()
-    return Declared({"type": "counter_charge", **_side(side), "unit": unit, **({"at": aim[0]} if aim else {}), **roll})
+    at = {"at": aim[0]} if aim else {}
+    return t.declared({"type": "counter_charge", **_side(side), "unit": unit, **at, **roll})
 
 
 def _orders(t: Tokens) -> Meaning:
@@ -60,7 +68,7 @@ def _orders(t: Tokens) -> Meaning:
     units = t.units() if side is None or (t.words and t.peek() not in FLAGS and "=" not in t.peek()) else []
     extra: dict[str, Any] = {"barrage": True} if t.flag("barrage") else {}
     extra.update(t.option("army"))
-    return Declared({"type": "orders", **_side(side), "under_orders": units, **extra})
+    return t.declared({"type": "orders", **_side(side), "under_orders": units, **extra})
 
 
 def _initiative(t: Tokens) -> Meaning:
@@ -70,52 +78,51 @@ def _initiative(t: Tokens) -> Meaning:
             break
         rolls[side] = t.number("a roll")
     if rolls and len(rolls) != len(t.roster.sides) or any(r > 9 for r in rolls.values()):
-        raise ChatError(f"give one d10 roll (0-9) per side, in the order {', '.join(t.roster.sides)}")
-    return Declared({"type": "initiative", **({"rolls": rolls} if rolls else {})})
+        raise t.error(f"give one d10 roll (0-9) per side, in the order {', '.join(t.roster.sides)}")
+    return t.declared({"type": "initiative", **({"rolls": rolls} if rolls else {})})
 
 
 def _go_first(t: Tokens) -> Meaning:
     side = t.side()
     if side:
-        return Declared({"type": "go_first", "first": side})
+        return t.declared({"type": "go_first", "first": side})
     initiative = _initiative(t)
-    assert isinstance(initiative, Declared)
-    return Declared({"type": "go_first", **{k: v for k, v in initiative.event.items() if k == "rolls"}})
+    return t.declared({"type": "go_first", **{k: v for k, v in initiative.event.items() if k == "rolls"}})
 
 
 def _first(t: Tokens) -> Meaning:
     side = t.side()
     if not t.words:
-        raise ChatError("which marker goes first?")
+        raise t.error("which marker goes first?")
     token = t.take()
     settled_by = side or t.player_side
     candidates = t.roster.marker_candidates(token)
     if settled_by is None and len(candidates) > 1 and len({t.roster.marker_side(m) for m in candidates}) == len(
             candidates):
         # One marker of that name per side: the initiative holder's (4.0), known only when it is ruled.
-        return Declared({"type": "first_marker", "marker": candidates[0]}, markers=tuple(candidates))
+        return t.declared({"type": "first_marker", "marker": candidates[0]}, markers=tuple(candidates))
     marker = t.roster.marker(token, settled_by)
-    return Declared({"type": "first_marker", **_side(side), "marker": marker})
+    return t.declared({"type": "first_marker", **_side(side), "marker": marker})
 
 
 def _draw(t: Tokens) -> Meaning:
     if not t.words:
-        raise ChatError("which marker was drawn?")
-    return Declared({"type": "draw", "marker": t.roster.marker(t.take())})
+        raise t.error("which marker was drawn?")
+    return t.declared({"type": "draw", "marker": t.roster.marker(t.take())})
 
 
 def _io(t: Tokens) -> Meaning:
     side = t.side()
     unit = t.unit()
     roll = t.roll()
-    return Declared({"type": "individual_order", **_side(side), "unit": unit, **roll, **_cinc(t)})
+    return t.declared({"type": "individual_order", **_side(side), "unit": unit, **roll, **_cinc(t)})
 
 
 def _commit(t: Tokens) -> Meaning:
     side = t.side()
     unit = t.unit()
     roll = t.roll()
-    return Declared({"type": "commitment", **_side(side), "unit": unit, **roll, **_cinc(t)})
+    return t.declared({"type": "commitment", **_side(side), "unit": unit, **roll, **_cinc(t)})
 
 
 def _move(t: Tokens) -> Meaning:
@@ -124,7 +131,7 @@ def _move(t: Tokens) -> Meaning:
     mode = next(({"mode": m} for m in ("normal", "limited", "extended") if t.flag(m)), {})
     path = t.arrow_hexes(required=False)
     event = {"type": "move", **_side(side), "unit": unit, **mode}
-    return Declared({**event, "path": path}) if path else Claim(unit, "to", event)
+    return t.declared({**event, "path": path}) if path else t.claim(unit, "to", event)
 
 
 def _claimed(type_: str, fld: str) -> Callable[[Tokens], Meaning]:
@@ -139,8 +146,8 @@ def _claimed(type_: str, fld: str) -> Callable[[Tokens], Meaning]:
         elif type_ == "advance":
             event.update(_hour(t))                    # 9.71: re-facing on entering (no breakthrough then)
         if hexes:
-            return Declared({**event, fld: hexes[0] if len(hexes) == 1 else hexes})
-        return Claim(units[0], fld, event)
+            return t.declared({**event, fld: hexes[0] if len(hexes) == 1 else hexes})
+        return t.claim(units[0], fld, event)
     return read
 
 
@@ -149,13 +156,13 @@ def _cinc_move(t: Tokens) -> Meaning:
     roll = t.roll()
     path = t.arrow_hexes(required=False)
     if side is None:
-        raise ChatError("say whose commander-in-chief moves (e.g. '!cinc french')")
+        raise t.error("say whose commander-in-chief moves (e.g. '!cinc french')")
     event = {"type": "cinc_move", "side": side, **roll}
     if path:
-        return Declared({**event, "path": path})
+        return t.declared({**event, "path": path})
     if side not in t.roster.cincs:
-        raise ChatError(f"{side} has no commander-in-chief")
-    return Claim(t.roster.cincs[side], "path", event)
+        raise t.error(f"{side} has no commander-in-chief")
+    return t.claim(t.roster.cincs[side], "path", event)
 
 
 def _face(t: Tokens) -> Meaning:
@@ -163,21 +170,21 @@ def _face(t: Tokens) -> Meaning:
     unit = t.unit()
     hour = t.number("the facing (a clock hour)")
     if not 1 <= hour <= 12:
-        raise ChatError(f"a facing is a clock hour 1-12, not {hour}")
-    return Declared({"type": "face", **_side(side), "unit": unit, "facing": hour})
+        raise t.error(f"a facing is a clock hour 1-12, not {hour}")
+    return t.declared({"type": "face", **_side(side), "unit": unit, "facing": hour})
 
 
 def _stack(t: Tokens) -> Meaning:
     side = t.side()
     hex_ = t.hex()
-    return Declared({"type": "stack_order", **_side(side), "hex": hex_, "order": t.units()})
+    return t.declared({"type": "stack_order", **_side(side), "hex": hex_, "order": t.units()})
 
 
 def _fire(t: Tokens) -> Meaning:
     side = t.side()
     units = t.units()
     target = t.arrow_hexes(required=True)[0]
-    return Declared({"type": "fire", **_side(side), "units": units, "target": target, **t.roll()})
+    return t.declared({"type": "fire", **_side(side), "units": units, "target": target, **t.roll()})
 
 
 def _one_battery_fire(kind: str) -> Callable[[Tokens], Meaning]:
@@ -186,7 +193,7 @@ def _one_battery_fire(kind: str) -> Callable[[Tokens], Meaning]:
         side = t.side()
         unit = t.unit()
         target = t.arrow_hexes(required=True)[0]
-        return Declared({"type": kind, **_side(side), "unit": unit, "target": target, **t.roll()})
+        return t.declared({"type": kind, **_side(side), "unit": unit, "target": target, **t.roll()})
     return parse
 
 
@@ -208,7 +215,7 @@ def _assault_entries(t: Tokens, charge: bool) -> list[dict[str, Any]]:
 def _assaults(charge: bool) -> Callable[[Tokens], Meaning]:
     def read(t: Tokens) -> Meaning:
         side = t.side()
-        return Declared({"type": "assaults", **_side(side), "assaults": _assault_entries(t, charge)})
+        return t.declared({"type": "assaults", **_side(side), "assaults": _assault_entries(t, charge)})
     return read
 
 
@@ -219,7 +226,7 @@ def _hour(t: Tokens) -> dict[str, int]:
         return {}
     t.take()
     if not w[1:].isdigit() or not 1 <= int(w[1:]) <= 12:
-        raise ChatError(f"a facing is @ and a clock hour 1-12, not {w!r}")
+        raise t.error(f"a facing is @ and a clock hour 1-12, not {w!r}")
     return {"facing": int(w[1:])}
 
 
@@ -231,11 +238,11 @@ def _charge_to(t: Tokens) -> Meaning:
     while t.is_hex(t.peek()):
         path.append(t.take())
     if not 1 <= len(path) <= 2:
-        raise ChatError("name the one or two hexes charged through, then '> target hex'")
+        raise t.error("name the one or two hexes charged through, then '> target hex'")
     target = t.arrow_hexes(required=True)
     if len(target) != 1:
-        raise ChatError("a charge has one target hex")
-    return Declared({"type": "charge", **_side(side), "unit": unit, "path": path, "target": target[0], **_hour(t)})
+        raise t.error("a charge has one target hex")
+    return t.declared({"type": "charge", **_side(side), "unit": unit, "path": path, "target": target[0], **_hour(t)})
 
 
 def _pursue(t: Tokens) -> Meaning:
@@ -245,23 +252,23 @@ def _pursue(t: Tokens) -> Meaning:
     units = t.units()
     hexes = t.arrow_hexes(required=True)
     if len(hexes) > 2:
-        raise ChatError("give the vacated hex and, optionally, the hex charged again")
+        raise t.error("give the vacated hex and, optionally, the hex charged again")
     target = {"target": hexes[1]} if len(hexes) == 2 else {}
     hour = _hour(t)
     stop = {"stop": True} if t.flag("stop") else {}
-    return Declared({"type": "pursuit", **_side(side), "units": units, "to": hexes[0], **target, **hour, **stop})
+    return t.declared({"type": "pursuit", **_side(side), "units": units, "to": hexes[0], **target, **hour, **stop})
 
 
 def _recall(t: Tokens) -> Meaning:
     side = t.side()
-    return Declared({"type": "recall", **_side(side), "unit": t.unit(), **t.roll(), **_hour(t)})
+    return t.declared({"type": "recall", **_side(side), "unit": t.unit(), **t.roll(), **_hour(t)})
 
 
 def _breakthrough(t: Tokens) -> Meaning:
     """``!breakthrough UNIT... > HEX...``: the infantry that advanced shocks again (9.73)."""
     side = t.side()
     units = t.units()
-    return Declared({"type": "breakthrough", **_side(side), "units": units, "target": t.arrow_hexes(required=True)})
+    return t.declared({"type": "breakthrough", **_side(side), "units": units, "target": t.arrow_hexes(required=True)})
 
 
 def _counter_shock(t: Tokens) -> Meaning:
@@ -270,7 +277,7 @@ def _counter_shock(t: Tokens) -> Meaning:
     side = t.side()
     units = t.units()
     to = {"to": t.take()} if t.is_hex(t.peek()) else {}
-    return Declared({"type": "counter_shock", **_side(side), "units": units, **to,
+    return t.declared({"type": "counter_shock", **_side(side), "units": units, **to,
                      "target": t.arrow_hexes(required=True)})
 
 
@@ -278,8 +285,8 @@ def _shock(t: Tokens) -> Meaning:
     side = t.side()
     n = t.number("which assault (1 = the first declared)")
     if n < 1:
-        raise ChatError("assaults are counted from 1")
-    return Declared({"type": "shock", **_side(side), "assault": n - 1, **t.roll()})
+        raise t.error("assaults are counted from 1")
+    return t.declared({"type": "shock", **_side(side), "assault": n - 1, **t.roll()})
 
 
 def _village(type_: str, what: str) -> Callable[[Tokens], Meaning]:
@@ -288,32 +295,32 @@ def _village(type_: str, what: str) -> Callable[[Tokens], Meaning]:
         unit = t.unit()
         place: Any = [t.hex(), t.hex()] if what == "bridge" else t.hex()
         to = t.arrow_hexes(required=True)[0]
-        return Declared({"type": type_, **_side(side), "unit": unit, what: place, "to": to, **t.roll()})
+        return t.declared({"type": type_, **_side(side), "unit": unit, what: place, "to": to, **t.roll()})
     return read
 
 
 def _side_only(type_: str) -> Callable[[Tokens], Meaning]:
     def read(t: Tokens) -> Meaning:
-        return Declared({"type": type_, **_side(t.side())})
+        return t.declared({"type": type_, **_side(t.side())})
     return read
 
 
 def _command(t: Tokens) -> Meaning:
     side = t.side()
     if not t.words:
-        raise ChatError("which command?")
+        raise t.error("which command?")
     name = "-".join(t.words)
     t.words.clear()
-    return Declared({"type": "activate_command", **_side(side), "command": t.roster.command(name)})
+    return t.declared({"type": "activate_command", **_side(side), "command": t.roster.command(name)})
 
 
 def _delay(t: Tokens) -> Meaning:
-    return Declared({"type": "orders_delay", **_side(t.side()), **t.roll()})
+    return t.declared({"type": "orders_delay", **_side(t.side()), **t.roll()})
 
 
 def _reserve(t: Tokens) -> Meaning:
     side = t.side()
-    return Declared({"type": "reserve", **_side(side), "unit": t.unit()})
+    return t.declared({"type": "reserve", **_side(side), "unit": t.unit()})
 
 
 VERBS: Mapping[str, Callable[[Tokens], Meaning]] = {
@@ -361,7 +368,7 @@ VERBS: Mapping[str, Callable[[Tokens], Meaning]] = {
 
 # --------------------------------------------------------------------------------------------- names
 
-def names(scenario: Any) -> Names:
+def names(scenario: Any) -> dict[str, Mapping[str, Any]]:
     """Markers (AGs, destruction, barrage and CGA per side, Murat's) and Schevardino's commands, with sides."""
     sides = [s.name for s in scenario.sides]
     markers: dict[str, str | None] = {a.id: a.side for a in scenario.counters.activation_groups}
@@ -372,7 +379,7 @@ def names(scenario: Any) -> Names:
         markers.setdefault(rules.cavalry_reserve.marker, None)
     commands = {} if rules.command_activation is None else {
         c: side for c, (side, _) in rules.command_activation.commands.items()}
-    return Names(markers, commands)
+    return {"markers": markers, "commands": commands}
 
 
 def event_side(roster: Roster, event: Mapping[str, Any]) -> str | None:
@@ -439,8 +446,9 @@ def with_first_marker(state: Any, read: ReadEvent) -> dict[str, Any]:
     mine = [m for m, side in read.markers if side == holder]
     if holder is None or len(mine) != 1:
         names_ = ", ".join(m for m, _ in read.markers)
-        return unreadable(read.step, read.line or "", f"activation marker {names_} could be either side's, and "
-                          "no side holds the initiative to pick it: type the side (e.g. '!first french ...')").event
+        return {"type": "unreadable", "step": read.step, "line": read.line or "",
+                "why": f"activation marker {names_} could be either side's, and no side holds the initiative to "
+                       "pick it: type the side (e.g. '!first french ...')"}
     return {**read.event, "side": holder, "marker": mine[0]}
 
 
@@ -493,7 +501,7 @@ def straight_line(board: Any, start: str | None, dest: str) -> list[str]:
     return [h for h in cells[1:] if grid.contains(h)] or [dest]
 
 
-NOTATION = Notation(verbs=VERBS, flags=FLAGS, names=names, event_side=event_side,
+NOTATION = dict(verbs=VERBS, flags=FLAGS, names=names, event_side=event_side,
                     sideless=frozenset(("draw", "initiative", "go_first")),
                     side_optional=frozenset(("end_activation",)), board_move=board_move, drawn=drawn,
                     complete=complete)

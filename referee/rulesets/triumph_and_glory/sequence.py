@@ -208,8 +208,14 @@ def rolls_owed(state: TGState) -> tuple[Awaiting, ...]:
     """The rolls the sequence of play requires now, outside fire and shock (whose owed acts combat.py lists), each
     for the side that rolls it, with its rule (issue 18, point 5): the orders delay of a side whose CinC rolls
     (5.29), both sides' initiative rolls (4.0), one fire roll per burning village when the Destruction marker is
-    drawn (BOR-5, A-9), and one recovery roll per eligible unit in the Morale Phase (10.2)."""
+    drawn (BOR-5, A-9), one recovery roll per eligible unit in the Morale Phase (10.2), and the two-sided roll
+    for who goes first in the Reserve and CinC Movement phases when nobody holds the initiative (5.51, 4.0)."""
     p = state.phase
+    if p == ACTIVATION:                               # most events: nothing but a Destruction draw owes here
+        act = state.activation
+        if act is not None and act.fires_owed:
+            return tuple(Awaiting("fire_out", act.side, "BOR-5") for _ in act.fires_owed)
+        return ()
     if p == ORDERS:
         return tuple(Awaiting("orders_delay", side, "5.29") for side, o in state.orders.items() if o.delay == "owed")
     if p == INITIATIVE:
@@ -218,8 +224,8 @@ def rolls_owed(state: TGState) -> tuple[Awaiting, ...]:
         return tuple(Awaiting("initiative", side, "4.0") for side in state.static.sides)
     if p == MORALE:
         return tuple(Awaiting("recovery", state.unit(u).side, "10.2", u) for u in state.recovery_owed)
-    if p == ACTIVATION:
-        act = state.activation
-        if act is not None and act.fires_owed:
-            return tuple(Awaiting("fire_out", act.side, "BOR-5") for _ in act.fires_owed)
+    if p in (RESERVE, CINC):                          # nobody holds the initiative: both roll to go first
+        ts = state.two_sided
+        if ts is not None and ts.order is None and state.initiative is None:
+            return (Awaiting("go_first", None, "5.51" if p == RESERVE else "4.0"),)
     return ()

@@ -3,7 +3,7 @@ what passing or failing it does, and what a table's result code means.
 
 Taken from the digest's roll index (shared/rules/triumph-and-glory.md §0.1) and the notes of the tables file
 (tables/borodino.yaml: shock_results, fire.results).  Data only: the rule functions decide, these words
-only say what they decided.  Registered as the ruleset object's ``wording`` (one line in ``__init__.py``).
+only say what they decided.  Named by the ruleset object's ``wording`` attribute (one line in ``__init__.py``).
 """
 from __future__ import annotations
 

@@ -186,7 +186,7 @@ $("game-form").addEventListener("submit", async (ev) => {
   S.rulings = view.log.map((e) => e.ruling || { index: e.index, type: e.type, verdict: e.verdict, rules: [], errors: [], rolls: [], results: [] });
   S.events = view.log.map((e) => e.event || { side: e.side, type: e.type });
   S.places = view.log.map(() => ({ turn: "", phase: "" }));
-  S.lines = S.rulings.map((r, i) => [`[${r.index}] ${r.type}${S.events[i].side ? " " + S.events[i].side : ""}: ${r.verdict}`]);
+  S.lines = b.lines || S.rulings.map((r, i) => [`[${r.index}] ${r.type}${S.events[i].side ? " " + S.events[i].side : ""}: ${r.verdict}`]);
   buildRulings();
   enableStepper(0);
   S.current = view.next_index;
@@ -554,7 +554,7 @@ function unitIdsMatching(text) {
 function rulingHtml(i) {
   const r = S.rulings[i], lines = S.lines[i] || [];
   const head = (lines[0] || `[${r.index}] ${r.type}: ${r.verdict}`).replace(/^\[\d+\] /, "");
-  let html = `<div role="listitem" id="ruling-${i}" data-index="${i}" class="ruling ${r.verdict === "illegal" ? "illegal" : "legal"}${i === S.current - 1 ? " current" : ""}"><div class="head"><span class="num">${r.index}</span> ${esc(head)}</div>`;
+  let html = `<div role="listitem" tabindex="${i === S.current - 1 ? 0 : -1}" id="ruling-${i}" data-index="${i}" class="ruling ${r.verdict === "illegal" ? "illegal" : "legal"}${i === S.current - 1 ? " current" : ""}"><div class="head"><span class="num">${r.index}</span> ${esc(head)}</div>`;
   for (const l of lines.slice(1)) html += `<div class="${lineClass(l)}">${esc(l.trim())}</div>`;
   return html + "</div>";
 }
@@ -630,6 +630,18 @@ function applyFilters() {
 for (const id of ["f-illegal", "f-rolls", "f-side", "f-turn"]) $(id).addEventListener("change", applyFilters);
 $("f-unit").addEventListener("input", applyFilters);
 
+// In the list, ↑/↓ select the previous/next ruling shown (under the filters), Enter the focused one.
+$("rulings").addEventListener("keydown", (ev) => {
+  const el = ev.target.closest(".ruling");
+  if (!el) return;
+  const i = Number(el.dataset.index), k = S.position ? S.position.get(i) : undefined;
+  if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); select(i); return; }
+  if ((ev.key === "ArrowDown" || ev.key === "ArrowUp") && k !== undefined) {
+    ev.preventDefault();
+    const next = S.shown[k + (ev.key === "ArrowDown" ? 1 : -1)];
+    if (next !== undefined) select(next);
+  }
+});
 $("rulings").addEventListener("click", (ev) => {
   const li = ev.target.closest(".ruling");
   if (li) select(Number(li.dataset.index));
@@ -643,13 +655,15 @@ function select(i) {
 
 function markCurrent(i, scroll) {
   const list = $("rulings");
-  for (const old of list.querySelectorAll(".ruling.current")) { old.classList.remove("current"); old.removeAttribute("aria-current"); }
+  for (const old of list.querySelectorAll(".ruling.current")) { old.classList.remove("current"); old.removeAttribute("aria-current"); old.tabIndex = -1; }
   const box = $("explain");
   if (i < 0 || i >= S.rulings.length) { box.replaceChildren(); return; }
   const li = rulingElement(i);
   if (li) {
     li.classList.add("current");
     li.setAttribute("aria-current", "true");
+    li.tabIndex = 0;                    // the one tab stop of the list (roving tabindex)
+    if (list.contains(document.activeElement) && document.activeElement !== li) li.focus({ preventScroll: true });
     if (scroll) { S.pin = { i, until: performance.now() + 1500 }; scrollListTo(li); }
   }
   const lines = S.lines[i] || [];

@@ -1,0 +1,52 @@
+"""referee.jsonout gives exactly the bytes of json.dumps(..., ensure_ascii=False, indent=1)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from referee.jsonout import dumps_indent1
+
+BASELINE = Path("/work/baseline")
+RULINGS = sorted(BASELINE.glob("*.rulings.json")) if BASELINE.is_dir() else []
+
+
+def stdlib(obj) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, indent=1).encode("utf-8")
+
+
+@pytest.mark.skipif(not RULINGS, reason="no /work/baseline rulings on this machine")
+@pytest.mark.parametrize("path", RULINGS, ids=lambda p: p.name)
+def test_baseline_rulings_byte_identical(path: Path) -> None:
+    raw = path.read_bytes()
+    assert dumps_indent1(json.loads(raw)) + b"\n" == raw
+
+
+def test_committed_sample_rulings_byte_identical() -> None:
+    from referee.engine.replay import final_state, replay
+    from referee.logs import read_log
+    log = read_log(Path(__file__).parent / "fixtures" / "logs" / "sample-borodino.json")
+    result = replay(log.ruleset, log.scenario, log.events[:400], log.dice, log.seed, places=False)
+    body = {"rulings": [r.to_dict() for r in result.rulings], "state": final_state(result.game)}
+    assert dumps_indent1(body) == stdlib(body)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-2**63, max_value=2**64 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=40)
+
+
+@settings(max_examples=400, deadline=None)
+@given(json_values)
+def test_same_bytes_as_the_standard_library(obj) -> None:
+    assert dumps_indent1(obj) == stdlib(obj)
+
+
+@pytest.mark.parametrize("obj", [1e-05, [1e-08, {"a": 2.5e16}], {1: "int key"}, 2**70, [[[[[[[[]]]]]]]] * 2,
+                                 {"deep": json.loads("[" * 40 + "]" * 40)}, "tab\tnewline\n\x01\x7f\u2028é"])
+def test_values_orjson_spells_differently(obj) -> None:
+    assert dumps_indent1(obj) == stdlib(obj)
