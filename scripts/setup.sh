@@ -17,6 +17,10 @@ if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install -q -e "$extras"
   touch "$stamp"
 fi
+# The editable install leaves the project's modules uncompiled; where the environment forbids writing bytecode
+# (PYTHONDONTWRITEBYTECODE) every `referee check` compiled its 85 modules again (0.24 s of its start-up).
+# compileall writes only what is missing or stale, and Python ignores a .pyc older than its source.
+.venv/bin/python -m compileall -q referee modulebuilder > /dev/null
 
 if [ $want_test = 1 ]; then
   # System packages the tests use, installed in one apt run so parallel test workers never race on
