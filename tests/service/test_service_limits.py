@@ -167,3 +167,14 @@ def test_a_check_over_its_time_budget_is_503_and_the_worker_is_replaced(database
         heavy.pool_for(app.config).close()
         with app.app_context():
             ext().close()
+
+
+def test_an_event_type_that_is_not_a_string_is_422(client: FlaskClient, small_game: dict[str, Any]) -> None:
+    """{"type": ["move"]} reached the schema lookup unhashable: a 500 (found by the page's what-if fuzzing)."""
+    url = f"/api/v1/games/{small_game['id']}/events"
+    for type_ in (["move"], {"a": 1}, 3):
+        resp = client.post(url, json={"expected_index": 0, "events": [{"type": type_}]},
+                           headers=bearer(small_game["tokens"]["French"]))
+        assert _is_json_4xx(resp, 422)["message"].startswith("events[0].type")
+        log = client.post("/api/v1/check", json={"scenario": SMALL, "events": [{"type": type_}]})
+        assert _is_json_4xx(log, 422)["message"].startswith("events[0].type")
