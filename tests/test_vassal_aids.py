@@ -63,10 +63,13 @@ def test_the_module_carries_every_chart_the_notes_and_the_about_screen(tmp_path:
 
 
 def test_the_version_comes_from_the_game_data_when_it_gives_one():
-    class S:
-        version = "2.1"
-    assert about.module_version([S()]) == "2.1"
-    assert about.module_version([object()]) == about.DEFAULT_VERSION
+    import dataclasses
+    from modulebuilder.definitions import load_scenario
+    from modulebuilder.model import GameDef
+    s = load_scenario(ROOT / "scenarios" / "schevardino.yaml")
+    assert about.module_version([s]) == (s.game.version or about.DEFAULT_VERSION)
+    assert about.module_version([dataclasses.replace(s, game=GameDef(version="2.1"))]) == "2.1"
+    assert about.module_version([dataclasses.replace(s, game=GameDef())]) == about.DEFAULT_VERSION
 
 
 def test_place_names_lie_below_the_counter_so_a_counter_does_not_hide_them():

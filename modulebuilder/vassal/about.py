@@ -2,8 +2,8 @@
 
 The About screen (Help > About <module>) is an image the engine shows as it is, so the module's name,
 version, scenarios, rules and sources are drawn onto it (Pillow, the bundled font); the same text is an
-HTML page in the module (Help > <module> sources).  The version is the game data's (``version`` of the
-scenario or its game, when the definitions give one), else :data:`DEFAULT_VERSION`.
+HTML page in the module (Help > <module> sources).  The version is the game data's
+(``Scenario.game.version``, when the definitions give one), else :data:`DEFAULT_VERSION`.
 """
 from __future__ import annotations
 

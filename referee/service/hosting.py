@@ -242,6 +242,10 @@ class Host:
             problems.append("events: expected a non-empty list of events")
         elif len(events) > MAX_EVENTS_PER_SUBMISSION:
             problems.append(f"events: at most {MAX_EVENTS_PER_SUBMISSION} events per submission")
+        else:
+            # A type that is not a string (a list, an object) would reach the schema lookup unhashable.
+            problems += [f"events[{i}].type: expected the event type, a string" for i, e in enumerate(events)
+                         if isinstance(e, Mapping) and "type" in e and not isinstance(e["type"], str)]
         if problems:
             raise bad_input(problems)
         return expected, events

@@ -97,6 +97,13 @@ def parse_document(doc: Any) -> Log:
         raise InputError(["log: expected an object with scenario, dice and events"])
     if "scenario" not in doc:
         raise InputError(["scenario: missing (a scenario id or a resolved scenario)"])
+    events = doc.get("events")
+    if isinstance(events, list):
+        # A type that is not a string (a list, an object) would reach the reader's schema lookup unhashable.
+        bad = [f"events[{i}].type: expected the event type, a string" for i, e in enumerate(events)
+               if isinstance(e, Mapping) and "type" in e and not isinstance(e["type"], str)]
+        if bad:
+            raise InputError(bad)
     return parse_log(doc, scenario=scenarios.resolve(doc["scenario"]))
 
 
