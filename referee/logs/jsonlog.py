@@ -199,7 +199,7 @@ def check_events(ruleset: Any, scenario: Any, events: list[Any]) -> list[str]:
             problems.append(f"{where}: expected an object with a 'type'")
             continue
         type_ = event.get("type")
-        if type_ not in validators:
+        if not isinstance(type_, str) or type_ not in validators:      # a list or object is no type (nor hashable)
             known = ", ".join(sorted(validators))
             problems.append(f"{where}.type: unknown event type {type_!r} (known: {known})")
             continue

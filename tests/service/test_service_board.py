@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import pytest
 from pathlib import Path
 
 from flask.testing import FlaskClient
@@ -223,6 +224,14 @@ def test_what_if_never_fails_with_a_500(client: FlaskClient, step: object, event
     resp = client.post(f"/api/v1/replays/{key}/whatif", json={"step": step, "event": event})
     assert resp.status_code in (200, 400, 422), resp.json
     assert set(resp.json) == {"error"} or "ruling" in resp.json
+
+
+@pytest.mark.parametrize("type_", [["move"], {"a": 1}, 7, None])
+def test_what_if_with_an_event_type_that_is_not_a_string_is_a_422_not_a_500(client: FlaskClient, type_: object) -> None:
+    key = _replay(client)["id"]
+    resp = client.post(f"/api/v1/replays/{key}/whatif", json={"step": 3, "event": {"type": type_, "unit": "guy-a"}})
+    assert resp.status_code == 422, resp.get_data()[:300]
+    assert any("type" in p for p in resp.json["error"]["problems"])
 
 
 def test_luck_sums_the_referees_own_chances(client: FlaskClient) -> None:
