@@ -248,6 +248,7 @@ class MapStyle:
     hex_size: float = 64.0           # pixels from centre to vertex at the default rendering size
     colours: Mapping[str, str] = field(default_factory=lambda: EMPTY)
     margin: float = 0.0              # pixels of border around the grid (title, legend, edge numbers)
+    symbols: Mapping[str, str] = field(default_factory=lambda: EMPTY)   # terrain id -> bundled symbol or image path
 
 
 @dataclass(frozen=True)

@@ -114,17 +114,12 @@ def test_layout_is_the_hexgrid_layout() -> None:
 def test_author_terrain_symbols_bundled_name_or_image(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """An unknown terrain was a plain grey hex with no way to give it a symbol (issue #14): the map's
     style.symbols names a bundled symbol or an image for it, drawn in every such hex and in the legend."""
-    from dataclasses import dataclass, field, replace
-    from typing import Mapping
+    from dataclasses import replace
 
     from PIL import Image
 
-    from modulebuilder.model import MapStyle
+    from modulebuilder.model import MapStyle as Styled
     from modulebuilder.render.samples import sample_map
-
-    @dataclass(frozen=True)
-    class Styled(MapStyle):
-        symbols: Mapping[str, str] = field(default_factory=dict)
 
     art = tmp_path / "oasis.png"
     Image.new("RGBA", (40, 40), (200, 20, 200, 255)).save(art)
@@ -145,3 +140,23 @@ def test_author_terrain_symbols_bundled_name_or_image(tmp_path) -> None:  # type
                                        {"oasis": str(tmp_path / "missing.png")}))
     with pytest.raises(ValueError, match="oasis"):
         render_map(bad, 30)
+
+
+def test_author_terrain_symbols_from_the_map_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """style.symbols written in a map's YAML reaches the renderer (the model had no field for it)."""
+    from PIL import Image
+
+    from modulebuilder.definitions import load_map
+
+    art = tmp_path / "oasis.png"
+    Image.new("RGBA", (40, 40), (200, 20, 200, 255)).save(art)
+    (tmp_path / "map.yaml").write_text(
+        "id: desert\ntitle: Desert\n"
+        "grid: {orientation: pointy, shifted: even, first_column: 1, first_row: 1, columns: 4, rows: 4}\n"
+        "terrain: {default: clear, hexes: {oasis: ['0202']}}\n"
+        "style: {symbols: {oasis: oasis.png}}\n", encoding="utf-8")
+    m = load_map(tmp_path / "map.yaml")
+    assert dict(m.style.symbols) == {"oasis": "oasis.png"}
+    img, lay = render_map(m, 30)
+    cx, cy = lay.center("0202")
+    assert img.getpixel((round(cx), round(cy))) == (200, 20, 200)

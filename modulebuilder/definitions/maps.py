@@ -222,7 +222,8 @@ def build_map(doc: Located, base: Path, grid: Grid, refs: MapRefs) -> MapDef:
         boxes=frozen_mapping(data.get("boxes")),
         style=MapStyle(hex_size=float(style.get("hex_size", MapStyle.hex_size)),
                        colours=frozen_mapping(style.get("colours")),
-                       margin=float(style.get("margin", MapStyle.margin))),
+                       margin=float(style.get("margin", MapStyle.margin)),
+                       symbols=frozen_mapping(style.get("symbols"))),
         source=f"{doc.file}:{line}",
     )
 
