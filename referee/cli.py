@@ -9,7 +9,6 @@ Exit codes: 0 ruled on the whole log (illegal moves are rulings); 3 with ``--str
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -66,8 +65,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=args.format == "text")
     if args.format == "json":
         body = {"rulings": [r.to_dict() for r in result.rulings], "state": final_state(result.game)}
-        json.dump(body, sys.stdout, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
+        from referee.jsonout import dumps_indent1     # json.dump(indent=1)'s bytes, ~3x faster (docs/speed.md)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(dumps_indent1(body) + b"\n")
     else:
         from referee.report import render, words_for
         title = f"{log.scenario.name} — {log.ruleset.name} — {', '.join(Path(p).name for p in args.log)}"
