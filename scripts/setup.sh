@@ -17,6 +17,19 @@ if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install -q -e "$extras"
   touch "$stamp"
 fi
+if [ $want_test = 1 ]; then
+  # The third ruleset, installed from its own folder as a stranger's plugin would be (issue 13), before any test
+  # process starts, so that every test sees it registered (tests/engine/test_third_ruleset.py checks it is
+  # current).  Keyed by the folder's content, so an unchanged folder is not reinstalled.
+  bh=examples/bridgehead
+  bh_stamp=.venv/.bridgehead-$(find "$bh" -path "$bh/build" -prune -o -path '*egg-info*' -prune -o -name __pycache__ -prune \
+           -o -type f -print | LC_ALL=C sort | xargs sha1sum | sha1sum | cut -c1-12)
+  if [ ! -f "$bh_stamp" ]; then
+    .venv/bin/python -m pip install -q --no-deps --no-build-isolation --no-index "./$bh" >/dev/null 2>&1 \
+      || .venv/bin/python -m pip install -q --no-deps "./$bh"
+    rm -f .venv/.bridgehead-*; touch "$bh_stamp"
+  fi
+fi
 # The editable install leaves the project's modules uncompiled; where the environment forbids writing bytecode
 # (PYTHONDONTWRITEBYTECODE) every `referee check` compiled its 85 modules again (0.24 s of its start-up).
 # compileall writes only what is missing or stale, and Python ignores a .pyc older than its source.
