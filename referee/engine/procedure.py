@@ -18,7 +18,10 @@ so the list can never disagree with the rulings.
 """
 from __future__ import annotations
 
+import json
+import sys
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any, Callable, Mapping
 
 from referee.engine.dice import EventDice
@@ -135,8 +138,31 @@ class ProcedureRuleset:
     def step(self, state: Any) -> Step:
         raise NotImplementedError
 
-    def names(self, scenario: Any) -> Any:
+    def build_names(self, scenario: Any) -> Any:
+        """The names an event may use in ``scenario`` (:class:`referee.engine.references.Names`)."""
         raise NotImplementedError
+
+    # --- given by the framework ------------------------------------------------------------------------
+    def names(self, scenario: Any) -> Any:
+        """:meth:`build_names`, once per scenario (kept for the last 32; keyed by identity, checked by it)."""
+        cache = self.__dict__.setdefault("_names_cache", {})
+        hit = cache.get(id(scenario))
+        if hit is not None and hit[0] is scenario:
+            return hit[1]
+        names = self.build_names(scenario)
+        if len(cache) > 32:
+            cache.clear()
+        cache[id(scenario)] = (scenario, names)
+        return names
+
+    def event_schema(self) -> Mapping[str, Any]:
+        """The ``events.schema.json`` shipped beside the ruleset's package, read once."""
+        schema = self.__dict__.get("_event_schema")
+        if schema is None:
+            package = sys.modules[type(self).__module__].__package__      # the ruleset's own package
+            text = resources.files(package).joinpath("events.schema.json").read_text("utf-8")
+            schema = self.__dict__["_event_schema"] = json.loads(text)
+        return schema
 
     # --- the protocol ----------------------------------------------------------------------------------
     def rule(self, state: Any, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, Any]:

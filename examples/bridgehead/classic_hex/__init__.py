@@ -10,10 +10,7 @@ stacking, movement, odds, results, retreats), ``verbs`` (one per event), ``proce
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from functools import cached_property
-from importlib import resources
 from typing import Any, Mapping
 
 from referee.engine.actors import BOTH_SIDES
@@ -31,20 +28,7 @@ class ClassicHex(ProcedureRuleset):
     name = "Classic hex-and-counter (Bridgehead)"
     verbs = VERBS
 
-    def __init__(self) -> None:
-        self._names: dict[int, tuple[Any, Names]] = {}
-
-    @cached_property
-    def _schema(self) -> dict[str, Any]:
-        return json.loads(resources.files(__package__).joinpath("events.schema.json").read_text("utf-8"))
-
-    def event_schema(self) -> Mapping[str, Any]:
-        return self._schema
-
-    def names(self, scenario: Any) -> Names:
-        hit = self._names.get(id(scenario))
-        if hit is not None and hit[0] is scenario:
-            return hit[1]
+    def build_names(self, scenario: Any) -> Names:
         grid = scenario.map.grid
         d = grid.digits
         hexes = {f"{c:0{d}d}{r:0{d}d}" for c in range(grid.first_column, grid.first_column + grid.columns)
@@ -52,7 +36,6 @@ class ClassicHex(ProcedureRuleset):
         names = Names.of(unit=({u.id for u in scenario.counters.units}, "no unit '{name}' in the scenario"),
                          hex=(hexes, "no hex '{name}' on the map"),
                          side=({s.name for s in scenario.sides}, "no side '{name}' in the scenario"))
-        self._names = {id(scenario): (scenario, names)}
         return names
 
     def check_scenario(self, scenario: Any) -> list[str]:

@@ -19,10 +19,8 @@ outcomes of the missing chapters), ``firing`` (fire); ``views``.
 """
 from __future__ import annotations
 
-import json
-from functools import cached_property, lru_cache
-from importlib import resources
-from typing import Any, Mapping
+from functools import lru_cache
+from typing import Any
 
 from modulebuilder.hexgrid import HexGrid
 
@@ -48,21 +46,8 @@ class MusketAndPike(ProcedureRuleset):
     verbs = VERBS
     notation = f"{__package__}.notation"     # the chat notation of .vlog files (referee.logs.notation)
 
-    def __init__(self) -> None:
-        self._names_cache: dict[int, tuple[Any, Names]] = {}
-
-    @cached_property
-    def _schema(self) -> dict[str, Any]:
-        return json.loads(resources.files(__package__).joinpath("events.schema.json").read_text("utf-8"))
-
-    def event_schema(self) -> Mapping[str, Any]:
-        return self._schema
-
-    def names(self, scenario: Any) -> Names:
-        """Units (and leaders), hexes, wings and sides an event may name, built once per scenario."""
-        hit = self._names_cache.get(id(scenario))
-        if hit is not None and hit[0] is scenario:
-            return hit[1]
+    def build_names(self, scenario: Any) -> Names:
+        """Units (and leaders), hexes, wings and sides an event may name (cached per scenario by the engine)."""
         counters = scenario.counters
         names = Names.of(
             unit=({u.id for u in counters.units} | {ldr.id for ldr in counters.leaders},
@@ -70,9 +55,6 @@ class MusketAndPike(ProcedureRuleset):
             hex=(_grid(scenario.map.grid).hexes(), "no hex '{name}' on the map"),
             wing=({a.id for a in counters.activation_groups}, "no wing '{name}' in the scenario"),
             side=({s.name for s in scenario.sides}, "no side '{name}' in the scenario"))
-        if len(self._names_cache) > 32:
-            self._names_cache.clear()
-        self._names_cache[id(scenario)] = (scenario, names)
         return names
 
     def check_scenario(self, scenario: Any) -> list[str]:
