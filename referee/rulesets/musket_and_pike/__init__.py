@@ -30,6 +30,7 @@ from referee.engine.references import Names
 # Importing the verb modules declares their verbs in the registry.
 from . import activation, combat, firing, moving, reforming, reinforcements, setup, turning  # noqa: F401
 from . import actors, procedure, views
+from .conceal import conceal as _conceal
 from .state import MPState
 from .verbs import VERBS
 
@@ -73,6 +74,7 @@ class MusketAndPike(ProcedureRuleset):
         return state.label()
 
     actor = staticmethod(actors.actor)    # whose act an event is (referee.engine.actors): hosted games
+    conceal = staticmethod(_conceal)      # what a side may not know, sealed (referee.engine.hidden): what-ifs
 
 
 RULESET = MusketAndPike()

@@ -24,6 +24,7 @@ from referee.engine.ruling import Ruling
 
 from . import actors, dispatch, legal, scenario_rules, sequence, views
 from .board import Board, RuleSwitches
+from .conceal import conceal as _conceal
 from .state import Static, TGState
 
 UNIT_FIELDS = ("unit",)
@@ -180,6 +181,7 @@ class TriumphAndGlory:
         return state.over
 
     actor = staticmethod(actors.actor)    # whose act an event is (referee.engine.actors): hosted games
+    conceal = staticmethod(_conceal)      # what a side may not know, sealed (referee.engine.hidden): what-ifs
 
 
 def _hex_names(grid: Any) -> frozenset[str]:
