@@ -26,6 +26,8 @@ without keeping the result: states are immutable, the ruling is not stored, and 
 players' dice, so no referee roll is drawn; a roll the asker leaves out is owed, and the answer gives its
 chance (``pass_max``/``p_success``, or the table bands of a shock).  Several events may be asked in turn
 (declare an assault, then its commitment) — each on the position the previous one left, all thrown away.
+A hosted game's what-if is asked from the caller's seat, at any position, on the state as that side may know
+it there (the section "hosted games" below).
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ from typing import Any, Callable, Mapping
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from referee.engine import registry
+from referee.engine import actors, hidden
 from referee.engine.replay import Game, fewer_collections, final_state, new_game, step
 from referee.logs import Log
 from referee.logs.jsonlog import check_events
@@ -351,18 +353,108 @@ def replay_actions(key: str) -> Response:
 
 
 # ------------------------------------------------------------------ hosted games (the caller's side only)
+#
+# A hosted game is looked at from one side's seat: the token names the side (never a field), the board is that
+# side's view (the ruleset's ``view``, as GET /games/<id> gives it), and a what-if is judged on the state *as
+# that side may know it* at the position asked — the ruleset's ``conceal`` hook seals the other side's secrets
+# (T&G 5.23: orders face down until the group's first activation), so the answer is either computed without
+# them or refused, and nothing in it can depend on them (referee.engine.hidden).  Each event of a what-if is
+# ruled as the caller's act (referee.engine.actors, as a submission is: another side's act, or paying another
+# side's owed roll, is illegal), with players' dice and no seed (no referee roll is drawn or consumed), on a
+# copy that is thrown away.  A position is the game after ``step`` stored events (0 to the number stored): the
+# events after it are never read, so neither is the future.
 
-def _hosted() -> tuple[Any, str, Game[Any], Any, Words]:
+HISTORY_SIZE = 8             # hosted games whose states every EVERY events a process keeps
+
+
+class History:
+    """Per application: the engine state of hosted games every ``EVERY`` stored events, built as far as asked
+    (stored events never change: a game only grows), and the stored events themselves, an LRU of games."""
+
+    def __init__(self, size: int = HISTORY_SIZE) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._items: OrderedDict[str, tuple[list[Game[Any]], list[Any]]] = OrderedDict()
+
+    def game_at(self, stored: Any, n: int) -> Game[Any]:
+        """The engine's game after the first ``n`` stored events (``n`` ≤ the count stored)."""
+        host = ext().host
+        with self._lock:
+            hit = self._items.get(stored.id)
+            if hit is not None:
+                self._items.move_to_end(stored.id)
+        if hit is None:
+            # The game as created, with its referee seed (so the stored rulings' rolls come out again).
+            hit = ([host._new_game(stored).game], [])
+        snapshots, events = hit
+        if len(events) < n:
+            events = events + ext().storage.list_events(stored.id, since=len(events))
+        k = min(n // EVERY, len(snapshots) - 1)
+        game = snapshots[k]
+        for e in events[k * EVERY:n]:
+            _, game, _ = actors.step(game, e.index, e.event, e.side)
+            if (e.index + 1) % EVERY == 0 and (e.index + 1) // EVERY == len(snapshots):
+                snapshots = snapshots + [game]
+        with self._lock:
+            self._items[stored.id] = (snapshots, events)
+            self._items.move_to_end(stored.id)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return game
+
+
+def history() -> History:
+    found = current_app.extensions.get("referee.hosted_history")
+    if found is None:
+        with _views_lock:
+            found = current_app.extensions.setdefault("referee.hosted_history", History())
+    return found
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A hosted game at one position, from the caller's side."""
+    stored: Any                  # the game as stored now (its count, its status)
+    side: str
+    step: int                    # the position: after this many stored events
+    game: Game[Any]              # the true engine game there (for the caller's view only)
+    scenario: Any
+    words: Words
+
+    def known(self) -> Game[Any]:
+        """The game as ``side`` may know it at ``step``: the other sides' secrets sealed, players' dice, no
+        seed.  409 when the ruleset cannot say what is hidden (no ``conceal`` hook)."""
+        conceal = hidden.hook(self.game.ruleset)
+        if conceal is None:
+            raise ApiError(409, "no_conceal_hook",
+                           f"ruleset '{self.game.ruleset.id}' does not say what a side may not know (no conceal "
+                           "hook), so its hosted games answer no what-if: upload the game's log instead")
+        return replace(self.game, state=conceal(self.game.state, self.side), dice="players", seed=None)
+
+
+def _seat(step_: Any = None) -> Seat:
+    """The caller's seat (side from the token) at ``step_`` (None: the position now)."""
     game_id = request.view_args["game_id"]  # type: ignore[index]
-    stored, side = ext().host.caller(game_id, bearer(request.headers.get("Authorization", "")))
+    _, side = ext().host.caller(game_id, bearer(request.headers.get("Authorization", "")))
     stored = ext().storage.get_game(game_id)
-    played = ext().host.current(stored)
-    scenario = scenarios.resolve(stored.scenario)
-    return stored, side, played.game, scenario, words_for(scenario, registry.get(stored.ruleset))
+    scenario, ruleset = ext().host.setup(stored)
+    count = stored.event_count
+    n = count if step_ is None else step_
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= count:
+        raise ApiError(400, "bad_step", f"step: expected a number of events from 0 (the set-up) to {count} "
+                                        f"(the events stored), not {step_!r}")
+    game = ext().host.current(stored).game if n == count else history().game_at(stored, n)
+    return Seat(stored, side, n, game, scenario, words_for(scenario, ruleset))
+
+
+def _query_step() -> Any:
+    """``?step=N`` as a number (None when absent; anything else is refused by ``_seat``)."""
+    raw = request.args.get("step")
+    return int(raw) if raw is not None and raw.isdigit() else raw
 
 
 def _caller_owns(event: Mapping[str, Any], side: str, scenario: Any) -> None:
-    """A side may ask only about its own acts: another side's what-if could tell what 5.23 hides."""
+    """A side asks only about its own acts (a clear 403 before ruling; the engine's actor check follows)."""
     if event.get("side") not in (None, side):
         raise ApiError(403, "wrong_side", f"you play {side}: ask what-ifs about your own side's events")
     table = unit_table(scenario)
@@ -371,55 +463,88 @@ def _caller_owns(event: Mapping[str, Any], side: str, scenario: Any) -> None:
         raise ApiError(403, "wrong_side", f"{', '.join(table[u]['name'] for u in foreign)}: not a {side} unit")
 
 
+def _hidden(exc: hidden.HiddenInformation, seat: Seat) -> ApiError:
+    return ApiError(409, "hidden_information",
+                    f"the rules would need {exc.what} to answer this, which {seat.side} does not know after "
+                    f"{seat.step} events: a what-if is judged only with what your side knows")
+
+
+def seat_what_if(seat: Seat, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``what_if`` from the caller's seat: on the game as it may know it, each event as its act."""
+    probe = seat.known()
+    out = []
+    try:
+        for k, event in enumerate(events):
+            ruling, probe, _ = actors.step(probe, seat.step + k, event, seat.side)
+            out.append({"ruling": ruling.to_dict(), "lines": ruling_lines(ruling, event, seat.words)})
+    except hidden.HiddenInformation as exc:
+        raise _hidden(exc, seat) from None
+    return out
+
+
 @bp.post("/games/<game_id>/whatif")
 def game_what_if(game_id: str) -> Response:
-    stored, side, game, scenario, words = _hosted()
     body = _json_body()
-    events = _probe_events(game, scenario, body)
+    seat = _seat(body.get("step") if isinstance(body, Mapping) else None)
+    events = _probe_events(seat.game, seat.scenario, body)
     for event in events:
-        _caller_owns(event, side, scenario)
-    return _answer(stored.event_count, what_if(game, stored.event_count, events, words), "events" in body)
+        _caller_owns(event, seat.side, seat.scenario)
+    return _answer(seat.step, seat_what_if(seat, events), "events" in body)
 
 
 @bp.get("/games/<game_id>/actions")
 def game_actions(game_id: str) -> Response:
-    stored, side, game, scenario, words = _hosted()
+    seat = _seat(_query_step())
     unit = request.args.get("unit", "")
-    if unit_table(scenario).get(unit, {}).get("side") != side:
-        raise ApiError(400, "bad_unit", f"unit: no {side} unit {unit!r} in the scenario")
-    return jsonify({"step": stored.event_count, **unit_actions(game, unit, words, side)})
+    if unit_table(seat.scenario).get(unit, {}).get("side") != seat.side:
+        raise ApiError(400, "bad_unit", f"unit: no {seat.side} unit {unit!r} in the scenario")
+    try:
+        return jsonify({"step": seat.step, **unit_actions(seat.known(), unit, seat.words, seat.side)})
+    except hidden.HiddenInformation as exc:
+        raise _hidden(exc, seat) from None
 
 
 @bp.get("/games/<game_id>/board")
 def game_board(game_id: str) -> Response:
-    """The caller's view of the board now, as placements, with the map's geometry and the counter sheet's index
-    (the pictures: ``/games/<id>/map.png`` and ``/games/<id>/counters.png``)."""
-    stored, side, game, scenario, words = _hosted()
+    """The caller's view of the board after ``step`` events, as placements.  Without ``step`` (the page's first
+    call): the position now, with the map's geometry, the counter sheet's index (the pictures:
+    ``/games/<id>/map.png`` and ``counters.png``), the units' names and the stored events' lines."""
+    asked = _query_step()
+    seat = _seat(asked)
+    game, scenario, words, side = seat.game, seat.scenario, seat.words, seat.side
     units = game.ruleset.view(game.state, side).get("units", [])
     turn, phase = game.ruleset.progress(game.state)
+    out = {"step": seat.step, "steps": seat.stored.event_count,
+           "place": {"turn": words.text(turn), "phase": words.text(phase)},
+           "units": board.placements(scenario, units)}
+    if asked is not None:
+        return jsonify(out)            # a step of the page: the art and the words came with the first call
     # The caller's own events in words; the other side's as the game's view gives them (type and verdict:
     # their rulings may name what 5.23 hides).
     lines = []
     for e in ext().storage.list_events(game_id):
-        if e.index >= stored.event_count:
+        if e.index >= seat.stored.event_count:
             break
         if e.side == side:
             lines.append(ruling_lines(ruling_from_dict(e.ruling), e.event, words))
         else:
             lines.append([f"[{e.index}] {e.event.get('type')} ({e.side}): {e.ruling.get('verdict')}"])
-    return jsonify({"step": stored.event_count, "place": {"turn": words.text(turn), "phase": words.text(phase)},
-                    "units": board.placements(scenario, units), "geometry": board.geometry(scenario),
-                    "sheet": board.sheet_index(scenario), "names": unit_table(scenario), "lines": lines})
+    return jsonify({**out, "geometry": board.geometry(scenario), "sheet": board.sheet_index(scenario),
+                    "names": unit_table(scenario), "lines": lines})
+
+
+def _scenario_of_caller() -> Any:
+    game_id = request.view_args["game_id"]  # type: ignore[index]
+    stored, _ = ext().host.caller(game_id, bearer(request.headers.get("Authorization", "")))
+    return ext().host.setup(stored)[0]
 
 
 @bp.get("/games/<game_id>/map.png")
 def game_map(game_id: str) -> Response:
-    _, _, _, scenario, _ = _hosted()
-    return _png(board.map_png(scenario))
+    return _png(board.map_png(_scenario_of_caller()))
 
 
 @bp.get("/games/<game_id>/counters.png")
 def game_counters(game_id: str) -> Response:
-    _, _, _, scenario, _ = _hosted()
-    return _png(board.sheet_png(scenario))
+    return _png(board.sheet_png(_scenario_of_caller()))
 

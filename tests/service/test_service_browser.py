@@ -333,19 +333,41 @@ def test_what_if_on_an_uploaded_log_and_a_hosted_game(server: str, browser: Any)
     expect(page.locator("#rulings .ruling")).to_have_count(13)
 
     # A hosted game, opened by id and token: the caller's rulings, the board now, a what-if for its own side.
-    events = players_events(1)[:3]
+    events = players_events(1)[:8]
     game = _hosted_game(server, events)
     page.fill("#game-id", game["id"])
     page.fill("#game-token", game["tokens"]["French"])
     page.click("#open-button")
     expect(page.locator("#title")).to_contain_text(f"Game {game['id']} — French", timeout=30_000)
-    expect(page.locator("#rulings .ruling")).to_have_count(3)
-    expect(page.locator("#board-world")).to_have_attribute("data-step", "3")
+    expect(page.locator("#rulings .ruling")).to_have_count(8)
+    expect(page.locator("#board-world")).to_have_attribute("data-step", "8")
     assert page.locator("#counters .counter").count() > 0
     page.click("#tab-whatif")
-    expect(page.locator("#whatif-at")).to_have_text("the game now, as French")
+    expect(page.locator("#whatif-at")).to_have_text("after 8 of 8 events (now), with only what French knows there")
+    move = {"type": "move", "side": "French", "unit": "dumon-a", "path": ["0305", "0304"]}
+    page.fill("#w-event", json.dumps(move))
+    page.click("#w-ask")
+    expect(page.locator("#w-answer")).to_have_attribute("data-verdict", "illegal")     # it has moved (event 6)
+    # Back to before Dumon a's move (ruling 5 selected: the board after 6 events): the same question is legal.
+    page.click("#tab-rulings")
+    page.locator("#rulings .ruling[data-index='5']").click()
+    expect(page.locator("#board-world")).to_have_attribute("data-step", "6")
+    page.click("#tab-whatif")
+    expect(page.locator("#whatif-at")).to_have_text("after 6 of 8 events, with only what French knows there")
     page.fill("#w-unit", "Dumon a")
     page.click("#w-actions")
-    expect(page.locator("#w-answer")).to_contain_text("Dumon a:")
+    expect(page.locator("#w-answer")).to_contain_text("Dumon a: 33 legal actions after 6 events")
+    page.fill("#w-event", json.dumps(move))
+    page.click("#w-ask")
+    expect(page.locator("#w-answer")).to_have_attribute("data-verdict", "legal")
+    shots = os.environ.get("REFEREE_SCREENSHOTS")
+    if shots:
+        for width in (1400, 1024, 390):
+            page.set_viewport_size({"width": width, "height": WIDTHS[width]})
+            page.wait_for_timeout(300)                 # the board refits to the new frame
+            page.screenshot(path=str(Path(shots) / f"page-hosted-whatif-{width}.png"), full_page=width < 500)
+        page.set_viewport_size({"width": 1400, "height": WIDTHS[1400]})
+    page.keyboard.press("End")
+    expect(page.locator("#board-world")).to_have_attribute("data-step", "8")
     assert page.errors == []
     page.close()

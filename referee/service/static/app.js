@@ -181,17 +181,18 @@ $("game-form").addEventListener("submit", async (ev) => {
   const blob = async (path) => { const r = await fetch(`${API}/games/${encodeURIComponent(id)}/${path}`, auth); return URL.createObjectURL(await r.blob()); };
   await loadArt(b.geometry, b.sheet, await blob("map.png"), await blob("counters.png"), {});
   $("title").textContent = `Game ${view.id} — ${view.side} — ${view.progress.turn}, ${view.progress.phase}`;
-  setStatus(`${view.next_index} events; ${view.status}. The board shows the position now, as ${view.side} sees it.`);
+  setStatus(`${view.next_index} events; ${view.status}. The board shows the position now, as ${view.side} sees it; step back through the game with ← or the slider.`);
   // Only the caller's own events carry their rulings (the other side's may hold hidden orders, 5.23).
   S.rulings = view.log.map((e) => e.ruling || { index: e.index, type: e.type, verdict: e.verdict, rules: [], errors: [], rolls: [], results: [] });
   S.events = view.log.map((e) => e.event || { side: e.side, type: e.type });
   S.places = view.log.map(() => ({ turn: "", phase: "" }));
   S.lines = b.lines || S.rulings.map((r, i) => [`[${r.index}] ${r.type}${S.events[i].side ? " " + S.events[i].side : ""}: ${r.verdict}`]);
   buildRulings();
-  enableStepper(0);
+  enableStepper(view.next_index);
   S.current = view.next_index;
+  $("step-range").value = String(view.next_index);
   await drawBoard(b, null);
-  $("step-label").textContent = `now: after ${view.next_index} events`;
+  $("step-label").textContent = `now: after ${view.next_index} events — ${b.place.turn}, ${b.place.phase}`;
   updateWhatIfAt();
 });
 
@@ -367,7 +368,10 @@ function enableStepper(n) {
 
 async function boardAt(n) {
   if (S.boardCache.has(n)) return S.boardCache.get(n);
-  const b = await api(`${API}/replays/${S.source.id}/board?step=${n}`);
+  // A hosted game's board at any step is the caller's view there (the server's filter, as GET /games/<id>).
+  const b = S.source.kind === "game"
+    ? await api(`${API}/games/${encodeURIComponent(S.source.id)}/board?step=${n}`, { headers: { Authorization: `Bearer ${S.source.token}` } })
+    : await api(`${API}/replays/${S.source.id}/board?step=${n}`);
   if (b) {
     S.boardCache.set(n, b);
     if (S.boardCache.size > 400) S.boardCache.delete(S.boardCache.keys().next().value);
@@ -377,7 +381,6 @@ async function boardAt(n) {
 
 async function showStep(n, focusRuling = false) {
   if (!S.source) return;
-  if (S.source.kind === "game") return;           // a hosted game's board is its current position
   n = Math.max(0, Math.min(n, S.steps));
   S.current = n;
   $("step-range").value = String(n);
@@ -649,7 +652,6 @@ $("rulings").addEventListener("click", (ev) => {
 
 function select(i) {
   if (i === null || i < 0 || i >= S.rulings.length) return;
-  if (S.source.kind === "game") { markCurrent(i, true); return; }
   showStep(i + 1, true);
 }
 
@@ -773,7 +775,9 @@ function chart(L, sides) {
 
 function updateWhatIfAt() {
   if (!S.source) return;
-  $("whatif-at").textContent = S.source.kind === "game" ? `the game now, as ${S.side}` : `after ${S.current} of ${S.steps} events`;
+  $("whatif-at").textContent = S.source.kind === "game"
+    ? `after ${S.current} of ${S.steps} events${S.current === S.steps ? " (now)" : ""}, with only what ${S.side} knows there`
+    : `after ${S.current} of ${S.steps} events`;
 }
 
 function unitFromInput() {
@@ -832,7 +836,7 @@ $("w-ask").addEventListener("click", async () => {
   let parsed;
   try { parsed = JSON.parse($("w-event").value); } catch (e) { out.textContent = `Not JSON: ${e.message}`; return; }
   const body = Array.isArray(parsed) ? { events: parsed } : { event: parsed };
-  if (S.source.kind === "log") body.step = S.current;
+  body.step = S.current;
   const resp = await whatIfPost("whatif", body);
   if (!resp.ok) { const f = await failure(resp); out.replaceChildren(Object.assign(document.createElement("p"), { className: "error", textContent: [f.text, ...f.problems.slice(1)].join("\n") })); return; }
   const ans = await resp.json();
@@ -852,11 +856,11 @@ $("w-actions").addEventListener("click", async () => {
   if (!S.source) { $("w-answer").textContent = "Open a log or a game first."; return; }
   if (!unit) { $("w-answer").textContent = "No unit of that name."; return; }
   let resp;
-  if (S.source.kind === "game") resp = await fetch(`${API}/games/${encodeURIComponent(S.source.id)}/actions?unit=${encodeURIComponent(unit)}`, { headers: { Authorization: `Bearer ${S.source.token}` } });
+  if (S.source.kind === "game") resp = await fetch(`${API}/games/${encodeURIComponent(S.source.id)}/actions?step=${S.current}&unit=${encodeURIComponent(unit)}`, { headers: { Authorization: `Bearer ${S.source.token}` } });
   else resp = await fetch(`${API}/replays/${S.source.id}/actions?step=${S.current}&unit=${encodeURIComponent(unit)}`);
   if (!resp.ok) { const f = await failure(resp); $("w-answer").textContent = f.text; return; }
   const a = await resp.json();
-  $("w-answer").textContent = `${name(unit)}: ${a.count} legal action${a.count === 1 ? "" : "s"} now` + (a.count > a.actions.length ? ` (the first ${a.actions.length} listed)` : "") + (a.reach.length ? `; its moves reach ${a.reach.length} hexes (shaded on the board).` : ".");
+  $("w-answer").textContent = `${name(unit)}: ${a.count} legal action${a.count === 1 ? "" : "s"} after ${a.step} events` + (a.count > a.actions.length ? ` (the first ${a.actions.length} listed)` : "") + (a.reach.length ? `; its moves reach ${a.reach.length} hexes (shaded on the board).` : ".");
   out.replaceChildren(...a.actions.map((x) => {
     const li = document.createElement("li");
     li.textContent = x.summary;
