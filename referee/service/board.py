@@ -9,20 +9,35 @@ draws them (modulebuilder/vassal/twohex.py): the view's ``hex`` is the left half
 neighbour at hour facing+3 (referee/rulesets/musket_and_pike/facing.py ``right_half``), the counter is centred
 on the midpoint of L and R and turned so that its long axis runs from L to R.  Backs are drawn with the
 scenario's ruleset's treatment (``back_treatment``: Disordered for T&G, Shaken for M&P).
+
+What the page fetches first — the map and the sheet of every counter face, as PNG — is also kept on disk
+(``art_cache_dir``), keyed by the SHA-256 of what it is drawn from: the scenario's map (or counters and back
+treatment) as canonical JSON, the drawing sizes, the source of the renderer and this module, the fonts and the
+Pillow version.  A fresh process then serves the first picture of a scenario drawn before (by any process, or
+``warm`` at start-up) without drawing anything: the Borodino map and its 600 faces take over a second of CPU.
+The map's layout (every hex centre), which placements need, comes from ``map_layout``, not from drawing.
 """
 from __future__ import annotations
 
+import dataclasses
+import enum
+import functools
+import hashlib
 import io
+import json
 import math
+import os
+import tempfile
 import threading
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from PIL import Image, ImageDraw
 
 from modulebuilder.hexgrid import add_hours
-from modulebuilder.render import render_leader_face, render_map, render_unit_face
 from modulebuilder.render.counters import back_treatment
+from modulebuilder.render.map import map_layout
 
 HEX_SIZE = 22.0              # pixels centre to vertex: the whole Borodino map fits a laptop screen
 COUNTER_SCALE = 1.15         # counter edge / hex size: a counter a little smaller than its hex
@@ -36,16 +51,30 @@ ART_CACHE_SIZE = 8           # scenarios whose map and counter faces a process k
 
 
 class _Art:
-    """What pictures of one scenario are made of: the map, its layout, and the counter faces drawn so far."""
+    """What pictures of one scenario are made of: the map's layout, the map (drawn when first needed), and the
+    counter faces drawn so far."""
 
     def __init__(self, scenario: Any) -> None:
         self.scenario = scenario          # kept, so the cache key (its id) cannot be reused by another object
-        image, self.layout = render_map(scenario.map, HEX_SIZE)
-        self.base = image.convert("RGB")
+        self.layout, self.size = map_layout(scenario.map, HEX_SIZE)
         self.faces: dict[tuple[str, bool, int], Image.Image | None] = {}
         self.back = back_treatment(getattr(scenario, "ruleset", None))
         # Unit id -> counter sides it spans (2 for a Musket & Pike brigade or tercio), from the definitions.
         self.sizes = {u.id: int(getattr(u, "size", 1) or 1) for u in scenario.counters.units}
+        self._base: Image.Image | None = None
+        self._base_lock = threading.Lock()
+
+    @property
+    def base(self) -> Image.Image:
+        """The map without counters (drawn once, on first use: a picture of the board, or the map's PNG when
+        the disk cache has none)."""
+        with self._base_lock:
+            if self._base is None:
+                from modulebuilder.render import render_map      # the renderer's imports: only when drawing
+                image, layout = render_map(self.scenario.map, HEX_SIZE)
+                assert image.size == self.size and layout.origin == self.layout.origin
+                self._base = image.convert("RGB")
+            return self._base
 
 
 _lock = threading.Lock()
@@ -106,6 +135,7 @@ def _render_face(art: _Art, unit_id: str, face: str, size: int) -> Image.Image |
         return None
     draw = max(size, DRAW_SIZE)
     width = size * (art.sizes.get(unit_id, 1) if unit is not None else 1)
+    from modulebuilder.render import render_leader_face, render_unit_face    # only when drawing
     try:
         if unit is not None:
             ag = next(a for a in counters.activation_groups if a.id == unit.ag)
@@ -212,17 +242,119 @@ SHEET_COLUMNS = 24
 
 
 def map_png(scenario: Any) -> bytes:
-    """The map without counters, encoded once per scenario and process."""
+    """The map without counters, encoded once per scenario and process (and kept on disk, see the module)."""
     art = _art_for(scenario)
     with _lock:
         data = getattr(art, "map_png", None)
     if data is None:
-        buf = io.BytesIO()
-        art.base.save(buf, "PNG", compress_level=1)
-        data = buf.getvalue()
+        key = art_key("map", _canonical(scenario.map))
+        data = _disk_get(key)
+        if data is None:
+            buf = io.BytesIO()
+            art.base.save(buf, "PNG", compress_level=1)
+            data = buf.getvalue()
+            _disk_put(key, data)
         with _lock:
             art.map_png = data  # type: ignore[attr-defined]
     return data
+
+
+# ------------------------------------------------------------------ the art kept on disk
+
+ART_CACHE_ENV = "REFEREE_ART_CACHE"      # a directory; "off" keeps nothing on disk
+
+
+def art_cache_dir() -> Path | None:
+    """Where drawn maps and sheets are kept: ``$REFEREE_ART_CACHE``, else ``$XDG_CACHE_HOME/referee/art``
+    (``~/.cache/referee/art``); None when the variable says ``off``."""
+    env = os.environ.get(ART_CACHE_ENV)
+    if env == "off":
+        return None
+    if env:
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "referee" / "art"
+
+
+def _canonical(value: Any) -> Any:
+    """A JSON-able form of definitions (frozen dataclasses, tuples, mappings, sets, enums) that is the same in
+    every process: sets sorted, mappings by key (``repr`` would order a frozenset by this process's hashes)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [type(value).__name__, {f.name: _canonical(getattr(value, f.name)) for f in dataclasses.fields(value)}]
+    if isinstance(value, enum.Enum):
+        return _canonical(value.value)
+    if isinstance(value, Mapping):
+        return {str(k): _canonical(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (set, frozenset)):
+        return sorted((_canonical(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return repr(value)
+
+
+@functools.cache
+def _drawer_fingerprint() -> str:
+    """What else the pictures depend on: the renderer's and this module's source, the fonts, Pillow."""
+    import PIL
+    import modulebuilder.render as render
+    h = hashlib.sha256(f"Pillow {PIL.__version__}".encode())
+    roots = [Path(render.__file__).parent, Path(render.__file__).parents[1] / "fonts", Path(__file__)]
+    for root in roots:
+        files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file()
+                                                      and "__pycache__" not in p.parts)
+        for f in files:
+            h.update(str(f.relative_to(root.parent)).encode())
+            # Source is hashed whole; a font (large, binary) by its size and first and last 64 KiB.
+            data = f.read_bytes() if f.suffix == ".py" else _font_sample(f)
+            h.update(hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+def _font_sample(path: Path) -> bytes:
+    size = path.stat().st_size
+    with path.open("rb") as fh:
+        head = fh.read(65536)
+        fh.seek(max(0, size - 65536))
+        return str(size).encode() + head + fh.read()
+
+
+def art_key(kind: str, source: Any) -> str:
+    """The disk cache's key of a picture: what it is, what it is drawn from, at which sizes, by which code."""
+    body = json.dumps([kind, source, HEX_SIZE, COUNTER_SCALE, SHEET_SCALE, SHEET_COLUMNS, DRAW_SIZE,
+                       _drawer_fingerprint()], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def _disk_get(key: str) -> bytes | None:
+    where = art_cache_dir()
+    if where is None:
+        return None
+    try:
+        data = (where / f"{key}.png").read_bytes()
+    except OSError:
+        return None
+    return data if data.startswith(b"\x89PNG\r\n\x1a\n") and data.endswith(b"IEND\xaeB`\x82") else None
+
+
+def _disk_put(key: str, data: bytes) -> None:
+    """Written whole or not at all (a temporary file renamed): a reader never sees half a picture.  A cache
+    that cannot be written (read-only home, full disk) is no error: the picture is served all the same."""
+    where = art_cache_dir()
+    if where is None:
+        return
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=where, prefix=f".{key}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, where / f"{key}.png")
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        pass
 
 
 def _pieces(scenario: Any) -> list[tuple[str, int, bool]]:
@@ -259,6 +391,30 @@ def sheet_png(scenario: Any) -> bytes:
         data = getattr(art, "sheet_png", None)
     if data is not None:
         return data
+    with _sheet_gate(art):                # two requests at once draw the sheet once
+        with _lock:
+            data = getattr(art, "sheet_png", None)
+        if data is not None:
+            return data
+        key = art_key("sheet", [_canonical(scenario.counters), art.back])
+        data = _disk_get(key)
+        if data is None:
+            data = _draw_sheet(art, scenario)
+            _disk_put(key, data)
+        with _lock:
+            art.sheet_png = data  # type: ignore[attr-defined]
+    return data
+
+
+def _sheet_gate(art: _Art) -> threading.Lock:
+    with _lock:
+        gate = getattr(art, "sheet_gate", None)
+        if gate is None:
+            gate = art.sheet_gate = threading.Lock()  # type: ignore[attr-defined]
+    return gate
+
+
+def _draw_sheet(art: _Art, scenario: Any) -> bytes:
     index = sheet_index(scenario)
     cell = index["cell"]
     sheet = Image.new("RGBA", (max(1, index["width"]), max(1, index["height"])), (0, 0, 0, 0))
@@ -269,10 +425,7 @@ def sheet_png(scenario: Any) -> bytes:
                 sheet.paste(img, (x, y))
     buf = io.BytesIO()
     sheet.save(buf, "PNG", compress_level=1)
-    data = buf.getvalue()
-    with _lock:
-        art.sheet_png = data  # type: ignore[attr-defined]
-    return data
+    return buf.getvalue()
 
 
 def geometry(scenario: Any) -> dict[str, Any]:
@@ -291,7 +444,7 @@ def geometry(scenario: Any) -> dict[str, Any]:
             name = f"{c:0{d}d}{r:0{d}d}"
             x, y = layout.center(name)
             hexes[name] = [round(x, 1), round(y, 1)]
-    out = {"width": art.base.width, "height": art.base.height, "hex_size": layout.size,
+    out = {"width": art.size[0], "height": art.size[1], "hex_size": layout.size,
            "pointy": bool(grid.pointy), "counter": int(HEX_SIZE * COUNTER_SCALE), "stack_offset": STACK_OFFSET,
            "hexes": hexes}
     with _lock:

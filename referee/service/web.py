@@ -1,9 +1,11 @@
 """The web page: ``GET /``.  Plain HTML and JavaScript (static/), no build step; it talks to /api/v1
 (the page's own routes: referee/service/replay_view.py; how it works: docs/page.md).
 
-The first time a process serves the page it draws, in a background thread, the map and counter sheet of every
-bundled scenario (referee/service/board.py ``warm``): a player opens the page before choosing a file, and the
-Borodino map and its 600 counter faces take seconds to draw, which the first board picture should not wait for.
+The first time a process serves the page it loads, in a background thread, every bundled scenario, imports its
+ruleset and draws (or reads from board.py's disk cache) its map and counter sheet: a player opens the page
+before choosing a file, and the upload's first board picture should not wait for the Borodino scenario to be
+parsed (a few hundred ms), the Triumph & Glory rules to be imported (a few hundred ms) or the map and its 600
+counter faces to be drawn (over a second, when nothing is on disk).
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import threading
 
 from flask import Blueprint, render_template
 
+from referee.engine import registry
 from referee.service import board, scenarios
 
 bp = Blueprint("web", __name__, static_folder="static", static_url_path="/static", template_folder="templates")
@@ -24,7 +27,9 @@ _warm_lock = threading.Lock()
 def _warm_bundled() -> None:
     for entry in scenarios.available():
         try:
-            board.warm(scenarios.resolve(entry["id"]))
+            scenario = scenarios.resolve(entry["id"])
+            registry.get(scenario.ruleset)
+            board.warm(scenario)
         except Exception:  # noqa: BLE001 — a scenario that cannot be drawn fails later in its own request
             log.warning("could not draw scenario %s ahead of time", entry["id"], exc_info=True)
 
