@@ -4,10 +4,13 @@ Runs the service (werkzeug, threaded, in this process) and Debian's headless chr
 player uses the page: choose the file, press Check, then the arrow key.  Measured in the browser
 (``window.__page.timing``, performance.now()):
 
-* **first picture** — from pressing Check to the set-up drawn on the board (map, counters), in three cases:
-  *cold* (a fresh process: the map and the 600 counter faces are drawn in that request), *warm* (the map was
-  drawn once for the scenario, as ``GET /`` starts doing when the page is opened: docs/page.md) and *again*
-  (the same log a second time: the replay is cached too);
+* **first picture** — from pressing Check to the set-up drawn on the board (map, counters), in four cases:
+  *cold, nothing on disk* (a fresh server process with an empty art cache: the map and the 600 counter faces
+  are drawn in that request), *cold* (a fresh server process, the scenario's map and sheet drawn before by
+  another process: board.py's disk cache), both with ``GET /``'s warm-up held back so that the upload finds
+  nothing loaded (no scenario, no ruleset imported); *warm* (the scenario loaded and drawn in this process, as
+  ``GET /`` starts doing when the page is opened: docs/page.md) and *again* (the same log a second time: the
+  replay is cached too);
 * **step** — pressing → (the next event: usually prefetched) and jumping to random steps with the slider (no
   prefetch: a snapshot plus up to 31 engine steps on the server), each from the key press to the counters moved;
 * **server CPU per step** (Flask's test client in this process, ``time.process_time``): the least noisy figure.
@@ -48,6 +51,45 @@ def serve(database: Path) -> tuple[object, int]:
     srv = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     return srv, srv.server_port
+
+
+COLD_SERVER = """
+import logging, os, sys, threading
+from werkzeug.serving import make_server
+from referee.service import web
+web._warmed.set()                  # GET / loads and draws nothing ahead: the upload finds this process cold
+logging.getLogger("werkzeug").setLevel(logging.ERROR)
+if sys.argv[1] == "wsgi":          # as gunicorn starts a worker: the app of referee.service.wsgi, which loads
+    from referee.service.wsgi import app      # the scenarios in the background; the worker is then idle until
+    for t in threading.enumerate():           # the upload comes (waited for here)
+        if t.name == "referee-preload":
+            t.join()
+else:                              # nothing loaded: the upload comes the moment the process is up
+    from referee.service import create_app
+    app = create_app()
+srv = make_server("127.0.0.1", 0, app, threaded=True)
+print(srv.server_port, flush=True)
+srv.serve_forever()
+"""
+
+
+def cold_first_picture(browser: object, tmp: Path, art_cache: Path, name: str, mode: str = "bare") -> dict:
+    """The first picture from a server process started for it (``mode`` bare: its imports done, nothing else;
+    wsgi: as gunicorn starts a worker), with the art cache ``art_cache``; the process is stopped afterwards."""
+    import subprocess
+    env = {**os.environ, "REFEREE_ART_CACHE": str(art_cache), "DATABASE_URL": f"sqlite:///{tmp / name}.sqlite"}
+    proc = subprocess.Popen([sys.executable, "-c", COLD_SERVER, mode], env=env,
+                            stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        port = int(proc.stdout.readline())
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(f"http://127.0.0.1:{port}/")
+        out = upload(page)
+        page.close()
+        return out
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 def upload(page: object, timeout: int = 180_000) -> dict:
@@ -158,17 +200,16 @@ def main() -> int:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
                                      args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
-        # Cold: the page is opened and the log uploaded at once, before GET /'s warm-up has drawn anything.
-        from referee.service import web
-        web._warmed.set()                      # keep GET / from drawing ahead: this is the cold case
-        page.goto(url)
-        cold = upload(page)
-        page.close()
-        # Warm: a new process would have drawn the scenario at GET /; here the art is kept from the cold run,
-        # so only the replay is new (a different log of the same scenario: the same bytes plus a space).
+        art = tmp / "art"
+        blank = cold_first_picture(browser, tmp, art, "blank")          # draws into the empty cache ...
+        cold = cold_first_picture(browser, tmp, art, "cold")            # ... which this fresh process reads
+        worker = cold_first_picture(browser, tmp, art, "worker", "wsgi")
+        # Warm: this process's GET / loads and draws the scenario ahead; then only the replay is new (a
+        # different log of the same scenario: the same bytes plus a space).
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         page.goto(url)
+        from referee.service import board, scenarios
+        board.warm(scenarios.resolve("borodino"))                       # what GET /'s warm-up does, waited for
         other = tmp / "sample-borodino-copy.json"
         other.write_bytes(SAMPLE.read_bytes() + b" ")
         page.set_input_files("#log-file", str(other))
@@ -184,7 +225,12 @@ def main() -> int:
     cpu_new, cpu_old = server_cpu([rng.randrange(1, steps_total) for _ in range(args.jumps)])
 
     print(f"sample game: {steps_total} events, {SAMPLE.stat().st_size / 1e6:.2f} MB")
+    print(f"first picture, cold, no art disk : {blank['firstPicture']:7.0f} ms   (all rulings listed {blank['rulings']:.0f} ms)")
     print(f"first picture, cold process      : {cold['firstPicture']:7.0f} ms   (all rulings listed {cold['rulings']:.0f} ms)")
+    print(f"first picture, new gunicorn worker: {worker['firstPicture']:6.0f} ms   (scenarios preloaded by referee.service.wsgi)")
+    for name, t in (("cold, no art disk", blank), ("cold", cold), ("new worker", worker), ("scenario drawn", warm)):
+        print(f"  {name:18}: log read and answered {t['created']:5.0f} ms, geometry {t['art']:5.0f} ms, "
+              f"pictures {t['images']:5.0f} ms, drawn {t['firstPicture']:5.0f} ms (from pressing Check)")
     print(f"first picture, scenario drawn    : {warm['firstPicture']:7.0f} ms   (all rulings listed {warm['rulings']:.0f} ms)")
     print(f"first picture, same log again    : {again['firstPicture']:7.0f} ms   (all rulings listed {again['rulings']:.0f} ms)")
     print(f"peer first picture (old page)    : {peer_first:7.0f} ms")

@@ -156,3 +156,29 @@ def test_6_3_3_a_what_if_does_not_reveal_the_other_sides_open_order_choice(clien
                                    json={"event": {"type": "open_order_setup", "side": "Imperial", "units": []}}))
     assert answers[0].get_data() == answers[1].get_data()
     assert answers[0].status_code == 409 and "6.3.3" in answers[0].json["error"]["message"]
+
+
+def test_the_board_at_each_step_is_the_callers_view_of_the_game_after_that_many_events(client: FlaskClient) -> None:
+    """Steps on both sides of the snapshots (every 32 events), asked out of order: each is the caller's view of a
+    game replayed from scratch over the first ``n`` stored events, the opponent's hidden orders hidden."""
+    from service_play import players_events, submitter
+
+    from referee.engine import actors, registry
+    from referee.engine.replay import new_game
+    from referee.service import board, scenarios
+
+    events = players_events(1)
+    game = client.post("/api/v1/games", json={"scenario": SMALL, "dice": "players"}).json
+    for i, event in enumerate(events):
+        resp = client.post(f"/api/v1/games/{game['id']}/events", json={"expected_index": i, "events": [event]},
+                           headers=_auth(game, submitter(event)))
+        assert resp.status_code == 200, resp.json
+    scenario = scenarios.resolve(SMALL)
+    ruleset = registry.get(scenario.ruleset)
+    for n in (40, 0, 33, 32, 31, 64, 1, len(events)):
+        replayed = new_game(ruleset, scenario)
+        for i, event in enumerate(events[:n]):
+            _, replayed, _ = actors.step(replayed, i, event, submitter(event))
+        want = board.placements(scenario, ruleset.view(replayed.state, "Russian")["units"])
+        got = client.get(f"/api/v1/games/{game['id']}/board?step={n}", headers=_auth(game, "Russian")).json
+        assert (got["step"], got["units"]) == (n, want), n

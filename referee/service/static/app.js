@@ -128,10 +128,14 @@ async function openReplay(send, label) {
   fillUnitNames(); fillSides(created.sides);
   setStatus(`${created.steps} events read; ruling on them…`);
   window.__page.timing.cleared = performance.now() - t0;
+  // The pictures are asked for at once, beside the geometry (not after it): one round trip less to the first picture.
+  const mapUrl = `${API}/replays/${created.id}/map.png`, sheetUrl = `${API}/replays/${created.id}/counters.png`;
+  const pictures = Promise.all([loadImage(mapUrl), loadImage(sheetUrl)]).catch(() => null);
   const art = await api(`${API}/replays/${created.id}/art`);
   if (!art) return;
   window.__page.timing.art = performance.now() - t0;
-  await loadArt(art.geometry, art.sheet, `${API}/replays/${created.id}/map.png`, `${API}/replays/${created.id}/counters.png`, {});
+  await pictures;
+  await loadArt(art.geometry, art.sheet, mapUrl, sheetUrl, {});
   window.__page.timing.images = performance.now() - t0;
   S.boardCache.set(0, created.board);
   enableStepper(created.steps);
