@@ -6,8 +6,13 @@ of the server's process, two such requests took the GIL from the hosted games (s
 to 24/s).  So they run here:
 
 * in **separate processes** (``REFEREE_CHECK_WORKERS``, default 1), fresh interpreters (never a ``fork`` of a
-  threaded server) lowered in priority (``nice`` +10), so the server's own process keeps the CPU it needs
-  for submissions: the operating system, not the GIL, shares the cores;
+  threaded server) at the **lowest CPU priority** (``REFEREE_CHECK_PRIORITY``, default ``idle``: Linux's
+  ``SCHED_IDLE``, which runs a process only on CPU that nothing else wants, falling back to ``nice`` 19
+  elsewhere; or a nice value 0–19), so the server's own process keeps the CPU it needs for submissions: the
+  operating system, not the GIL, shares the cores.  (At ``nice`` +10 a checking worker still took a tenth of
+  a busy core and preempted the server's threads less promptly: measured in docs/service.md, Performance.)
+  On a machine with no idle CPU a check then waits, and past its budget it is 503 ``over_budget``: the
+  hosted games come first;
 * **admitted or refused at once**: at most ``workers + REFEREE_CHECK_QUEUE`` (default 1) such requests are
   in the service at a time; one more is answered 503 ``busy`` with ``Retry-After`` before its body is read,
   so waiting requests never hold more than a few of the server's threads;
@@ -39,6 +44,7 @@ DEFAULT_WORKERS = 1
 DEFAULT_QUEUE = 1
 DEFAULT_BUDGET = 30.0
 DEFAULT_MEMORY = 2 * 1024 ** 3
+DEFAULT_PRIORITY = "idle"
 RETRY_AFTER = "2"
 START_TIMEOUT = 120.0
 
@@ -60,12 +66,26 @@ class Answer:
     headers: Mapping[str, str]
 
 
-def _serve(conn: Connection, settings: Mapping[str, Any]) -> None:
-    """A worker process: answer jobs until the pipe closes.  Every failure is an answer, never an exit."""
+def lower_priority(priority: str = DEFAULT_PRIORITY) -> str:
+    """Put this process at ``priority``: ``idle`` (``SCHED_IDLE``, else nice 19) or a nice value "0"–"19".
+    Returns what it got, e.g. ``"SCHED_IDLE"`` or ``"nice 19"`` (a process may always lower its own)."""
+    nice = 19 if priority == "idle" else int(priority)
     try:
-        os.nice(10)
+        os.nice(max(0, nice - os.nice(0)))
     except OSError:
         pass
+    if priority == "idle" and hasattr(os, "sched_setscheduler"):
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            return "SCHED_IDLE"
+        except (AttributeError, OSError):
+            pass
+    return f"nice {os.nice(0)}"
+
+
+def _serve(conn: Connection, settings: Mapping[str, Any]) -> None:
+    """A worker process: answer jobs until the pipe closes.  Every failure is an answer, never an exit."""
+    lower_priority(str(settings.get("priority", DEFAULT_PRIORITY)))     # before the imports: they are CPU too
     memory = int(settings["memory"])
     if memory > 0:
         try:
@@ -156,9 +176,12 @@ class HeavyPool:
     """Worker processes for the heavy routes, with admission (503 when full) and a time budget."""
 
     def __init__(self, workers: int = DEFAULT_WORKERS, waiting: int = DEFAULT_QUEUE, budget: float = DEFAULT_BUDGET,
-                 memory: int = DEFAULT_MEMORY, cache: int = 8, max_yaml: int = 64 * 1024) -> None:
+                 memory: int = DEFAULT_MEMORY, cache: int = 8, max_yaml: int = 64 * 1024,
+                 priority: str = DEFAULT_PRIORITY) -> None:
+        if priority != "idle" and not (priority.isdigit() and 0 <= int(priority) <= 19):
+            raise ValueError(f"REFEREE_CHECK_PRIORITY: 'idle' or a nice value 0-19, not {priority!r}")
         self.workers, self.waiting, self.budget = max(1, workers), max(0, waiting), budget
-        self.settings = {"memory": memory, "cache": cache, "max_yaml": max_yaml}
+        self.settings = {"memory": memory, "cache": cache, "max_yaml": max_yaml, "priority": priority}
         self._admitted = threading.BoundedSemaphore(self.workers + self.waiting)
         self._idle: queue.Queue[_Worker | None] = queue.Queue()
         for _ in range(self.workers):
@@ -226,7 +249,7 @@ def pool_for(config: Mapping[str, Any]) -> HeavyPool:
     """One pool per process and settings (apps made with the same settings share their workers)."""
     key = (int(config["CHECK_WORKERS"]), int(config["CHECK_QUEUE"]), float(config["CHECK_BUDGET"]),
            int(config["CHECK_MEMORY"]), int(config["REPLAY_CACHE_SIZE"]), int(config["MAX_YAML_LENGTH"]),
-           os.getpid())
+           str(config.get("CHECK_PRIORITY", DEFAULT_PRIORITY)), os.getpid())
     with _pools_lock:
         pool = _pools.get(key)
         if pool is None:
