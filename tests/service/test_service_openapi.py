@@ -98,3 +98,6 @@ def test_the_stateful_game_routes_conform(app: Flask) -> None:
     played = {(m, p) for (m, p, status) in seen if status != -1 and p != "/games"}
     assert {("GET", "/games/{game_id}"), ("POST", "/games/{game_id}/events")} <= played, seen     # ... and used
     assert any(p == "/games/{game_id}" and m == "GET" and s == 200 for (m, p, s) in seen), seen
+    # The page's game routes and play by e-mail too, with a side's token (they had no links: never reached).
+    assert {("GET", "/games/{game_id}/board"), ("GET", "/games/{game_id}/map.png"),
+            ("POST", "/games/{game_id}/whatif"), ("POST", "/games/{game_id}/vlog")} <= played, seen
