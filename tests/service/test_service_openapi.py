@@ -4,6 +4,7 @@ conform to the schemas) — every operation on its own, and the stateful game ro
 links: create a game, then contribute dice, submit, read the view and the board, end it, export it."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any, Iterator
 
@@ -48,6 +49,20 @@ def test_the_document_says_which_scenarios_a_game_may_have(app: Flask) -> None:
     assert app.test_client().post("/api/v1/games", json={"scenario": ""}).status_code == 422
 
 
+def test_the_document_lists_exactly_the_routes_the_server_serves(app: Flask) -> None:
+    """Every route under /api/v1 with its methods is an operation of the document, and every operation is
+    served: POST /games/<id>/vlog (play by e-mail) was served and in no document, so nothing fuzzed it."""
+    served = set()
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/v1/") and rule.endpoint != "static":
+            path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule[len("/api/v1"):])
+            served |= {(m, path) for m in rule.methods or () if m not in ("HEAD", "OPTIONS")}
+    documented = {(m.upper(), path) for path, ops in openapi_document()["paths"].items() for m in ops
+                  if m in ("get", "post", "put", "patch", "delete")}
+    assert served == documented, {"served, not documented": served - documented,
+                                  "documented, not served": documented - served}
+
+
 def test_the_stateful_game_routes_conform(app: Flask) -> None:
     """The state machine follows the links from POST /games; the side's token of each game it made is sent
     with the requests on that game (the document cannot say which token: the test knows it).  It must really
@@ -83,3 +98,6 @@ def test_the_stateful_game_routes_conform(app: Flask) -> None:
     played = {(m, p) for (m, p, status) in seen if status != -1 and p != "/games"}
     assert {("GET", "/games/{game_id}"), ("POST", "/games/{game_id}/events")} <= played, seen     # ... and used
     assert any(p == "/games/{game_id}" and m == "GET" and s == 200 for (m, p, s) in seen), seen
+    # The page's game routes and play by e-mail too, with a side's token (they had no links: never reached).
+    assert {("GET", "/games/{game_id}/board"), ("GET", "/games/{game_id}/map.png"),
+            ("POST", "/games/{game_id}/whatif"), ("POST", "/games/{game_id}/vlog")} <= played, seen
