@@ -11,12 +11,14 @@ Why the replay runs here and not through ``replays.replay_log``: the words need 
 attackers, defenders and the natural rolls per result are not in the JSON), so this loop keeps them long
 enough to word them.
 
-The replay counts against the same limit as ``POST /check`` (referee/service/heavy.py ``admit``: 503 ``busy``
-when as many logs are being checked as the service allows) and holds its place until it is done.  Unlike
-``/check`` it runs in this process, because every step after it reads its snapshots; its thread is lowered in
-priority (nice +10, as the checking workers are), so the operating system gives the hosted games' requests
-the CPU first.  (A replay in the checking workers, with the steps answered there, would keep the GIL out of it
-too; that needs heavy.py to keep and serve these replays: not done.)
+The replay runs in the service's bounded checking workers, as ``POST /check`` does (referee/service/heavy.py
+``page_replay``: the worker rules and words every event; this process gets the rulings, their lines and the
+engine's snapshots back, unpickled piecewise): under the pool's admission (503 ``busy`` + ``Retry-After`` before
+the body is read, when as many logs are being checked as the service allows; the place is held until the
+replay is done), its time budget (503 ``over_budget``), memory limit and CPU priority, so a page replay cannot
+take the CPU the hosted games' requests want.  The answer to ``POST /replays`` does not wait for it; the
+requests that read the rulings or a step do, and get its error if it failed (a failed replay is started again
+when the log is sent again).
 
 A replay id is known only to the worker process that read the log (caches are per process, docs/service.md);
 another worker answers 404 ``replay_not_found`` and the page sends the log again.
@@ -31,12 +33,11 @@ it there (the section "hosted games" below).
 """
 from __future__ import annotations
 
-import os
 import threading
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
@@ -52,7 +53,7 @@ from referee.service.extension import ext
 from referee.service.fastpath import bearer, parse_json
 from referee.service.luck import luck
 from referee.service.replays import EVERY, Replayed
-from referee.service.logs import read, upload_from
+from referee.service.logs import Upload, read, upload_from
 
 bp = Blueprint("replay_view", __name__)
 
@@ -112,22 +113,25 @@ class Views:
         self._logs: dict[str, Log] = {}
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="replay")
 
-    def start(self, key: str, log: Log, release: Callable[[], None]) -> None:
-        """Replay ``log`` in the background; ``release`` gives back its place in the admission limit."""
+    def start(self, key: str, upload: Upload, log: Log, pool: heavy.HeavyPool) -> None:
+        """Replay ``log`` (read from ``upload``) in ``pool``'s workers, waited for in the background; the place
+        ``pool.admit()`` took is given back when it is done."""
         with self._lock:
-            if key in self._items:
-                release()
+            running = self._items.get(key)
+            if running is not None and not (running.done() and running.exception() is not None):
+                pool.release()
                 return
             self._logs[key] = log
 
             def work() -> ReplayView:
                 try:
-                    _lower_priority()
                     board.warm(log.scenario)      # the first picture waits for the art, not for the replay
-                    return build(log)
+                    r = heavy.page_replay(pool, upload, log)
+                    return ReplayView(r.replayed, r.lines, words_for(log.scenario, log.ruleset))
                 finally:
-                    release()
+                    pool.release()
             self._items[key] = self._pool.submit(work)
+            self._items.move_to_end(key)
             while len(self._items) > self.size:
                 old, _ = self._items.popitem(last=False)
                 self._logs.pop(old, None)
@@ -145,15 +149,6 @@ class Views:
         if fut is None:
             raise _not_found(key)
         return fut.result()
-
-
-def _lower_priority() -> None:
-    """nice +10 for this thread (Linux: a thread's id is a process id for setpriority)."""
-    try:
-        tid = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, tid, max(10, os.getpriority(os.PRIO_PROCESS, tid)))
-    except (AttributeError, OSError):
-        pass
 
 
 def _not_found(key: str) -> ApiError:
@@ -187,7 +182,7 @@ def create() -> tuple[Response, int]:
         pool.release()
         raise
     key = upload.digest
-    views().start(key, log, pool.release)
+    views().start(key, upload, log, pool)
     initial = new_game(log.ruleset, log.scenario)
     turn, phase = log.ruleset.progress(initial.state)
     units = log.ruleset.view(initial.state, None).get("units", [])
