@@ -84,7 +84,8 @@ def cold_first_picture(browser: object, tmp: Path, art_cache: Path, name: str, m
         port = int(proc.stdout.readline())
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         page.goto(f"http://127.0.0.1:{port}/")
-        out = upload(page)
+        before = _cpu_ms(proc.pid)
+        out = upload(page, cpu=lambda: _cpu_ms(proc.pid) - before)
         page.close()
         return out
     finally:
@@ -92,11 +93,19 @@ def cold_first_picture(browser: object, tmp: Path, art_cache: Path, name: str, m
         proc.wait(timeout=30)
 
 
-def upload(page: object, timeout: int = 180_000) -> dict:
+def _cpu_ms(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, in ms (Linux /proc; its children not counted)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def upload(page: object, timeout: int = 180_000, cpu: object = None) -> dict:
     page.set_input_files("#log-file", str(SAMPLE))
     page.click("#check-button")
     page.wait_for_function("window.__page.timing.firstPicture !== undefined", timeout=timeout)
+    server_cpu = cpu() if cpu is not None else None
     t = page.evaluate("window.__page.timing")
+    t["server_cpu"] = server_cpu
     page.wait_for_function("window.__page.timing.rulings !== undefined", timeout=timeout)
     t["rulings"] = page.evaluate("window.__page.timing.rulings")
     return t
@@ -188,6 +197,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--jumps", type=int, default=20)
+    ap.add_argument("--cold-only", action="store_true", help="only the cold first pictures (fresh processes)")
     args = ap.parse_args()
     import json
 
@@ -204,6 +214,15 @@ def main() -> int:
         blank = cold_first_picture(browser, tmp, art, "blank")          # draws into the empty cache ...
         cold = cold_first_picture(browser, tmp, art, "cold")            # ... which this fresh process reads
         worker = cold_first_picture(browser, tmp, art, "worker", "wsgi")
+        if args.cold_only:
+            for name, t in (("cold, no art disk", blank), ("cold", cold), ("new worker", worker)):
+                print(f"  {name:18}: log read and answered {t['created']:5.0f} ms, geometry {t['art']:5.0f} ms, "
+                      f"pictures {t['images']:5.0f} ms, drawn {t['firstPicture']:5.0f} ms (from pressing Check); "
+                      f"server CPU {t['server_cpu']:5.0f} ms")
+            print(f"load average {os.getloadavg()[0]:.2f} after")
+            browser.close()
+            srv.shutdown()
+            return 0
         # Warm: this process's GET / loads and draws the scenario ahead; then only the replay is new (a
         # different log of the same scenario: the same bytes plus a space).
         page = browser.new_page(viewport={"width": 1400, "height": 900})
@@ -229,8 +248,9 @@ def main() -> int:
     print(f"first picture, cold process      : {cold['firstPicture']:7.0f} ms   (all rulings listed {cold['rulings']:.0f} ms)")
     print(f"first picture, new gunicorn worker: {worker['firstPicture']:6.0f} ms   (scenarios preloaded by referee.service.wsgi)")
     for name, t in (("cold, no art disk", blank), ("cold", cold), ("new worker", worker), ("scenario drawn", warm)):
+        cpu = f"; server CPU {t['server_cpu']:5.0f} ms" if t.get("server_cpu") is not None else ""
         print(f"  {name:18}: log read and answered {t['created']:5.0f} ms, geometry {t['art']:5.0f} ms, "
-              f"pictures {t['images']:5.0f} ms, drawn {t['firstPicture']:5.0f} ms (from pressing Check)")
+              f"pictures {t['images']:5.0f} ms, drawn {t['firstPicture']:5.0f} ms (from pressing Check){cpu}")
     print(f"first picture, scenario drawn    : {warm['firstPicture']:7.0f} ms   (all rulings listed {warm['rulings']:.0f} ms)")
     print(f"first picture, same log again    : {again['firstPicture']:7.0f} ms   (all rulings listed {again['rulings']:.0f} ms)")
     print(f"peer first picture (old page)    : {peer_first:7.0f} ms")
