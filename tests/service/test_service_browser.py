@@ -243,6 +243,9 @@ def test_filters_outline_unit_search_and_roll_words(server: str, browser: Any) -
     assert all("Guy a" in t for t in page.locator("#rulings .ruling").all_inner_texts())
     page.fill("#f-unit", "")
     page.check("#f-rolls")
+    # The filter and the lazily filled list settle after the click (a loaded machine showed them half done).
+    page.wait_for_function("[...document.querySelectorAll('#rulings .ruling')].every("
+                           "(li) => li.innerText.includes('d10'))", timeout=10_000)
     texts = page.locator("#rulings .ruling").all_inner_texts()
     assert texts and all("d10" in t for t in texts)
     # The roll in words: who, the target and its rule, the chance, the natural roll, the total, the outcome.
