@@ -46,6 +46,7 @@ class MusketAndPike(ProcedureRuleset):
     name = "Musket & Pike (facing, formations, Rally)"
     verbs = VERBS
     notation = f"{__package__}.notation"     # the chat notation of .vlog files (referee.logs.notation)
+    conceal = staticmethod(_conceal)      # what a side may not know, sealed (referee.engine.hidden): what-ifs
 
     def build_names(self, scenario: Any) -> Names:
         """Units (and leaders), hexes, wings and sides an event may name (cached per scenario by the engine)."""
@@ -74,7 +75,6 @@ class MusketAndPike(ProcedureRuleset):
         return state.label()
 
     actor = staticmethod(actors.actor)    # whose act an event is (referee.engine.actors): hosted games
-    conceal = staticmethod(_conceal)      # what a side may not know, sealed (referee.engine.hidden): what-ifs
 
 
 RULESET = MusketAndPike()

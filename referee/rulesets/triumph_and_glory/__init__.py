@@ -70,6 +70,7 @@ class _Names:
 class TriumphAndGlory:
     id = "triumph-and-glory"
     name = "Triumph & Glory v2.2"
+    conceal = staticmethod(_conceal)      # what a side may not know, sealed (referee.engine.hidden): what-ifs
     notation = f"{__package__}.notation"     # the chat notation of .vlog files (referee.logs.notation)
     wording = f"{__package__}.wording"       # the words of its rolls in reports (referee.report)
 
@@ -181,7 +182,6 @@ class TriumphAndGlory:
         return state.over
 
     actor = staticmethod(actors.actor)    # whose act an event is (referee.engine.actors): hosted games
-    conceal = staticmethod(_conceal)      # what a side may not know, sealed (referee.engine.hidden): what-ifs
 
 
 def _hex_names(grid: Any) -> frozenset[str]:
