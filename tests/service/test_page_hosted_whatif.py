@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from service_scenario import SMALL
 
@@ -182,3 +183,44 @@ def test_the_board_at_each_step_is_the_callers_view_of_the_game_after_that_many_
         want = board.placements(scenario, ruleset.view(replayed.state, "Russian")["units"])
         got = client.get(f"/api/v1/games/{game['id']}/board?step={n}", headers=_auth(game, "Russian")).json
         assert (got["step"], got["units"]) == (n, want), n
+
+
+MARKERS = ["i-corps", "iii-corps", "vi-corps", "barrage:French", "barrage:Russian", "cga:French", "destruction"]
+HEXES = ["0603", "0604", "0602", "0503", "0703", "0108", "0206"]
+RUSSIAN_EVENTS = st.one_of(
+    st.builds(lambda m: {"type": "draw", "marker": m}, st.sampled_from(MARKERS)),
+    st.just({"type": "end_activation"}),
+    st.builds(lambda r: {"type": "roll", "roll": r}, st.integers(0, 9)),
+    st.builds(lambda r: {"type": "initiative", "rolls": {"Russian": r}}, st.integers(0, 9)),
+    st.builds(lambda u, p: {"type": "move", "side": "Russian", "unit": u, "path": p},
+              st.sampled_from(["psk-a", "psk-b"]), st.lists(st.sampled_from(HEXES), min_size=1, max_size=3)),
+    st.builds(lambda u: {"type": "individual_order", "side": "Russian", "unit": u}, st.sampled_from(["psk-a", "psk-b"])),
+    st.builds(lambda g: {"type": "orders", "side": "Russian", "under_orders": g},
+              st.lists(st.sampled_from(["psk-a", "psk-b"]), max_size=2)))
+
+
+@pytest.fixture(scope="module")
+def twin_games(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The two games of the 5.23 test, made once for the property test below."""
+    from referee.service import create_app
+    from referee.service.extension import ext
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('twins') / 'r.sqlite'}",
+                      "TESTING": True})
+    client = app.test_client()
+    yield client, _game(client, ["dumon-a", "ney-a"]), _game(client, ["dumon-a"])
+    with app.app_context():
+        ext().close()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(step=st.one_of(st.just(6), st.integers(0, 6)), events=st.lists(RUSSIAN_EVENTS, min_size=1, max_size=4))
+def test_5_23_no_russian_what_if_at_any_step_tells_the_two_games_apart(twin_games: Any, step: int,
+                                                                       events: list[dict[str, Any]]) -> None:
+    """Any Russian what-if, at any position, gets byte-identical answers in two games that differ only in French
+    orders the Russian may not know — and never a 500."""
+    client, ordered, unordered = twin_games
+    body = {"step": step, "events": events}
+    answers = [client.post(f"/api/v1/games/{g['id']}/whatif", json=body, headers=_auth(g, "Russian"))
+               for g in (ordered, unordered)]
+    assert answers[0].status_code in (200, 403, 409, 422), answers[0].get_data()[:300]
+    assert (answers[0].status_code, answers[0].get_data()) == (answers[1].status_code, answers[1].get_data())
