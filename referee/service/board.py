@@ -262,6 +262,7 @@ def map_png(scenario: Any) -> bytes:
 # ------------------------------------------------------------------ the art kept on disk
 
 ART_CACHE_ENV = "REFEREE_ART_CACHE"      # a directory; "off" keeps nothing on disk
+ART_CACHE_FILES = 32                      # pictures kept there (the oldest go: a renderer change makes new keys)
 
 
 def art_cache_dir() -> Path | None:
@@ -272,7 +273,10 @@ def art_cache_dir() -> Path | None:
         return None
     if env:
         return Path(env)
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "referee" / "art"
+    try:
+        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "referee" / "art"
+    except RuntimeError:                  # no home directory to be found: keep nothing on disk
+        return None
 
 
 def _canonical(value: Any) -> Any:
@@ -353,6 +357,9 @@ def _disk_put(key: str, data: bytes) -> None:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        kept = sorted(where.glob("*.png"), key=lambda f: f.stat().st_mtime)
+        for old in kept[:-ART_CACHE_FILES]:
+            old.unlink(missing_ok=True)
     except OSError:
         pass
 

@@ -83,3 +83,12 @@ def test_the_art_key_is_the_same_in_every_process_and_changes_with_the_map() -> 
     moved = board._canonical(mp.map)
     moved[1]["grid"][1]["columns"] = 99
     assert board.art_key("map", moved) != board.art_key("map", board._canonical(mp.map))
+
+
+def test_the_art_cache_keeps_the_newest_pictures_only(art_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(board, "ART_CACHE_FILES", 3)
+    for i in range(5):
+        board._disk_put(f"{i:064x}", b"\x89PNG\r\n\x1a\n" + bytes([i]) + b"IEND\xaeB`\x82")
+        os.utime(art_dir / f"{i:064x}.png", (1000 + i, 1000 + i))
+    assert sorted(p.stem[-1] for p in art_dir.glob("*.png")) == ["2", "3", "4"]
+    assert board._disk_get(f"{4:064x}") is not None and board._disk_get(f"{0:064x}") is None
