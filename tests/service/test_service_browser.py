@@ -52,7 +52,10 @@ def _need_browser() -> None:
 @pytest.fixture
 def server(database_url: str) -> Iterator[str]:
     """The app on 127.0.0.1 at a free port, in a thread (werkzeug), for the browser to talk to."""
-    app = create_app({"DATABASE_URL": database_url})
+    # The page's replays run in the checking workers (heavy.page_replay): at normal priority and with a long
+    # budget here, as the service's own tests of them do — these tests are about the page, not about scheduling
+    # (at the default idle priority a whole test suite at load 14 kept the sample's replay past its 30 s).
+    app = create_app({"DATABASE_URL": database_url, "CHECK_BUDGET": 600.0, "CHECK_PRIORITY": "0"})
     srv = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
