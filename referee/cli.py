@@ -16,9 +16,12 @@ from typing import Sequence
 from referee.logs import InputError
 
 VASSAL_SUFFIXES = (".vlog", ".vsav")
+OWN_COMMANDS = ("check", "rulesets")    # the commands defined here; the others are the service's
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(service: bool = True) -> argparse.ArgumentParser:
+    """The whole command line; ``service=False`` leaves out ``serve`` and ``verify``, whose registration imports
+    the service package and with it Flask (~0.1 s of a ``check``'s start-up, docs/speed.md)."""
     parser = argparse.ArgumentParser(prog="referee", description="Replay a game log under its ruleset and rule "
                                                                  "on every move.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -31,9 +34,15 @@ def build_parser() -> argparse.ArgumentParser:
     check.set_defaults(func=cmd_check)
     rulesets = sub.add_parser("rulesets", help="list the installed rulesets")
     rulesets.set_defaults(func=cmd_rulesets)
-    from referee.service.commands import register as register_service
-    register_service(sub)      # serve --host H --port P; verify GAME_EXPORT [--head H] (alias verify-dice)
+    if service:
+        from referee.service.commands import register as register_service
+        register_service(sub)  # serve --host H --port P; verify GAME_EXPORT [--head H] (alias verify-dice)
     return parser
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The sub-command ``argv`` names (its first word that is not an option), if any."""
+    return next((a for a in argv if not a.startswith("-")), None)
 
 
 def read_any_log(path: str, module: str | None):
@@ -84,7 +93,9 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # Help, usage errors and the service's commands get the whole parser; check and rulesets need none of it.
+    parser = build_parser(service=_command(argv) not in OWN_COMMANDS)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
