@@ -9,6 +9,7 @@ Exit codes: 0 ruled on the whole log (illegal moves are rulings); 3 with ``--str
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -31,6 +32,9 @@ def build_parser(service: bool = True) -> argparse.ArgumentParser:
     check.add_argument("--module", help="the VASSAL module the .vlog/.vsav was played with")
     check.add_argument("--format", choices=("json", "text"), default="json")
     check.add_argument("--strict", action="store_true", help="exit 3 if any move was illegal")
+    check.add_argument("--no-cache", action="store_true",
+                       help="parse the scenario afresh, neither reading nor writing the parsed-scenario cache "
+                            "(as HEXWARGAME_CACHE=off does; docs/speed.md)")
     check.set_defaults(func=cmd_check)
     rulesets = sub.add_parser("rulesets", help="list the installed rulesets")
     rulesets.set_defaults(func=cmd_rulesets)
@@ -68,6 +72,8 @@ def read_logs(paths: Sequence[str], module: str | None):
 
 def cmd_check(args: argparse.Namespace) -> int:
     from referee.engine.replay import final_state, replay
+    if args.no_cache:
+        os.environ["HEXWARGAME_CACHE"] = "off"
     log = read_logs(args.log, args.module)
     for warning in getattr(log, "warnings", ()):
         print(f"warning: {warning}", file=sys.stderr)

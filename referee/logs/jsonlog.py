@@ -109,19 +109,22 @@ def parse_log(doc: Any, base_dir: Path | None = None, scenario: Any = None) -> L
 
 
 def load_scenario(ref: Any, base_dir: Path | None = None) -> Any:
-    """A scenario id (``scenarios/<id>.yaml`` under ./, the log's folder or the project) or a resolved one."""
+    """A scenario id (``scenarios/<id>.yaml`` under ./, the log's folder or the project) or a resolved one.
+    Parsed scenarios are kept on disk by content (``modulebuilder.definitions.cache``; off with
+    ``HEXWARGAME_CACHE=off``)."""
     try:
-        from modulebuilder.definitions import DefinitionError, load_resolved, load_scenario as load_file
+        from modulebuilder.definitions import cache
+        from modulebuilder.definitions.problems import DefinitionError
     except ImportError:
         raise InputError(["scenario: the definitions loader (modulebuilder.definitions) is not installed"]) from None
     try:
         if isinstance(ref, Mapping):
-            return load_resolved(dict(ref))
+            return cache.load_resolved(dict(ref))
         if isinstance(ref, str):
             path = find_scenario(ref, base_dir)
             if path is None:
                 raise InputError([f"scenario: no scenario '{ref}' (looked for scenarios/{ref}.yaml)"])
-            return load_file(path)
+            return cache.load_scenario(path)
     except DefinitionError as exc:
         raise InputError([f"scenario: {p}" for p in (getattr(exc, "problems", None) or [str(exc)])]) from None
     raise InputError(["scenario: expected a scenario id or a resolved scenario object"])
