@@ -18,6 +18,8 @@ from referee.logs import InputError
 
 VASSAL_SUFFIXES = (".vlog", ".vsav")
 OWN_COMMANDS = ("check", "rulesets")    # the commands defined here; the others are the service's
+CHUNK = 256                             # rulings encoded at a time (write_json)
+SPOOL_BYTES = 32 << 20                  # output held in memory before it goes to a temporary file
 
 
 def build_parser(service: bool = True) -> argparse.ArgumentParser:
@@ -71,24 +73,62 @@ def read_logs(paths: Sequence[str], module: str | None):
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from referee.engine.replay import final_state, replay
     if args.no_cache:
         os.environ["HEXWARGAME_CACHE"] = "off"
     log = read_logs(args.log, args.module)
     for warning in getattr(log, "warnings", ()):
         print(f"warning: {warning}", file=sys.stderr)
-    result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=args.format == "text")
     if args.format == "json":
-        body = {"rulings": [r.to_dict() for r in result.rulings], "state": final_state(result.game)}
-        from referee.jsonout import dumps_indent1     # json.dump(indent=1)'s bytes, ~3x faster (docs/speed.md)
-        sys.stdout.flush()
-        sys.stdout.buffer.write(dumps_indent1(body) + b"\n")
+        any_illegal = write_json(log)
     else:
+        from referee.engine.replay import replay
         from referee.report import render, words_for
+        result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=True)
         title = f"{log.scenario.name} — {log.ruleset.name} — {', '.join(Path(p).name for p in args.log)}"
         sys.stdout.write(render(result.rulings, result.played, result.places, title,
                                 log.ruleset.progress(result.game.state), words_for(log.scenario, log.ruleset)))
-    return 3 if args.strict and result.any_illegal else 0
+        any_illegal = result.any_illegal
+    return 3 if args.strict and any_illegal else 0
+
+
+def write_json(log) -> bool:
+    """Rule on every event and write ``{"rulings": [...], "state": {...}}`` to stdout, the bytes of
+    ``json.dump(body, indent=1)`` and a newline; returns whether a move was illegal.
+
+    The rulings are encoded as they are made, ``CHUNK`` at a time, into a spooled file (memory up to
+    ``SPOOL_BYTES``, then a temporary file) that is copied to stdout at the end: a check holds neither the
+    whole list of rulings nor their dicts, so its memory does not grow with the log's length beyond the log
+    itself and the encoded output (docs/speed.md), and nothing reaches stdout if the replay fails half-way.
+    The loop is ``referee.engine.replay.replay``'s; tests/speed/test_check_stream.py holds the two to the
+    same bytes."""
+    import shutil
+    import tempfile
+    from referee.engine.replay import fewer_collections, final_state, new_game, step
+    from referee.jsonout import dumps_indent1, write_items_indent1
+    game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
+    any_illegal = False
+
+    def chunks():
+        nonlocal game, any_illegal
+        batch = []
+        with fewer_collections():
+            for i, event in enumerate(log.events):
+                ruling, game, _ = step(game, i, event)
+                any_illegal = any_illegal or not ruling.legal
+                batch.append(ruling.to_dict())
+                if len(batch) == CHUNK:
+                    yield batch
+                    batch = []
+        yield batch
+
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+        spool.write(b'{\n "rulings": [')
+        spool.write(b"\n ]" if write_items_indent1(spool, chunks(), 2) else b"]")
+        spool.write(b',\n "state": ' + dumps_indent1(final_state(game)).replace(b"\n", b"\n ") + b"\n}\n")
+        spool.seek(0)
+        sys.stdout.flush()
+        shutil.copyfileobj(spool, sys.stdout.buffer)
+    return any_illegal
 
 
 def cmd_rulesets(args: argparse.Namespace) -> int:
