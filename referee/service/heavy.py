@@ -73,6 +73,7 @@ DEFAULT_PRIORITY = "idle"
 RETRY_AFTER = "2"
 START_TIMEOUT = 120.0
 CHUNK = 256                       # rulings (or lines) per pickle sent back by a page replay
+EVENT_CHUNK = 2048                # events per orjson chunk of a log read for the page (~1 ms to decode each)
 
 
 def _proxy(items: dict[str, Any]) -> MappingProxyType[str, Any]:
@@ -125,6 +126,34 @@ class _PageParts:
     state: bytes
     base: bytes                    # snapshot 0 (the set-up), without its ruleset
     snapshots: list[bytes]         # snapshots 1.., referring to the set-up's objects by their memo index
+
+
+@dataclass(frozen=True)
+class _ReadParts:
+    """A JSON or YAML log read and checked by the worker: what the server's process needs to make its ``Log``
+    (the scenario by its reference, for the process's cache) and the events as orjson chunks."""
+    scenario: Any                  # the document's ``scenario``: an id or a resolved scenario document
+    dice: str
+    seed: str | None
+    warnings: list[str]
+    events: list[bytes]
+
+
+def _read_parts(upload: Any, max_yaml: int) -> _ReadParts | None:
+    """None for a VASSAL upload (its scenario is found inside the file: the caller reads it itself)."""
+    import orjson
+    from pathlib import Path
+    from referee.logs.jsonlog import parse_text
+    from referee.service.logs import VASSAL_SUFFIXES, read
+    if Path(upload.filename).suffix.lower() in VASSAL_SUFFIXES:
+        return None
+    log = read(upload, max_yaml)               # every check, every problem as the caller would raise it
+    try:
+        doc = orjson.loads(upload.data)
+    except orjson.JSONDecodeError:
+        doc = parse_text(upload.data.decode("utf-8"), upload.filename or "body")
+    events = [orjson.dumps(log.events[i:i + EVENT_CHUNK]) for i in range(0, len(log.events), EVENT_CHUNK)]
+    return _ReadParts(doc["scenario"], log.dice, log.seed, list(log.warnings), events)
 
 
 def _page_parts(log: Any) -> _PageParts:
@@ -236,6 +265,9 @@ def _answer(job: Job, cache: Any, max_yaml: int) -> Answer:
     from referee.service.replays import replay_log
     try:
         upload = Upload(job.data, job.filename, job.module)
+        if job.kind == "read":
+            parts = _read_parts(upload, max_yaml)
+            return Answer(200, "application/x-python-pickle", b"", {}, parts if parts is not None else "vassal")
         if job.kind == "page":
             return Answer(200, "application/x-python-pickle", b"", {},
                           _page_parts(read(upload, max_yaml)))
@@ -424,6 +456,32 @@ def page_replay(pool: HeavyPool, upload: Upload, log: Log) -> PageReplay:
     snapshots: Any = _Snapshots(log.ruleset, parts)
     return PageReplay(Replayed(log, rulings, pickle.loads(parts.state), pickle.loads(parts.places), snapshots),
                       lines)
+
+
+def read_for_page(pool: HeavyPool, upload: Upload) -> Log:
+    """``logs.read(upload)`` with the reading and checking done in ``pool``'s workers: the same ``Log`` (the
+    same scenario object, from this process's cache), or the same error.  For ``POST /replays``, whose answer
+    gives the set-up at once: checking a 15.8 MiB log is ~2 s of CPU (its events' schema and references), which
+    the server's process spent there; now it decodes the checked events in chunks of ``EVENT_CHUNK`` (the GIL
+    is free between them).  A VASSAL upload (its scenario is found inside the file) is still read here.
+    Admission is the caller's, as for :func:`page_replay`."""
+    import orjson
+    from referee.logs import Log
+    from referee.service import scenarios
+    from referee.service.logs import read
+    answer = pool.run(Job("read", upload.data, upload.filename, upload.module))
+    parts = answer.value
+    if parts == "vassal":
+        return read(upload, int(pool.settings["max_yaml"]))
+    if not isinstance(parts, _ReadParts):
+        raise _error_of(answer)
+    scenario = scenarios.resolve(parts.scenario)
+    from referee.engine import registry
+    events: list[dict[str, Any]] = []
+    for chunk in parts.events:
+        events += orjson.loads(chunk)
+    return Log(scenario=scenario, ruleset=registry.get(scenario.ruleset), dice=parts.dice, seed=parts.seed,
+               events=events, warnings=parts.warnings)
 
 
 def _error_of(answer: Answer) -> ApiError:
