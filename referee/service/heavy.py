@@ -9,8 +9,8 @@ to 24/s).  So they run here:
   threaded server) at the **lowest CPU priority** (``REFEREE_CHECK_PRIORITY``, default ``idle``: Linux's
   ``SCHED_IDLE``, which runs a process only on CPU that nothing else wants, falling back to ``nice`` 19
   elsewhere; or a nice value 0–19), so the server's own process keeps the CPU it needs for submissions: the
-  operating system, not the GIL, shares the cores.  (At ``nice`` +10 a checking worker still took a tenth of
-  a busy core and preempted the server's threads less promptly: measured in docs/service.md, Performance.)
+  operating system, not the GIL, shares the cores.  (At ``nice`` +10 a checking worker still had about a
+  tenth of a contended core — CFS's weights, 110 against 1,024 — and was preempted less promptly.)
   On a machine with no idle CPU a check then waits, and past its budget it is 503 ``over_budget``: the
   hosted games come first;
 * **admitted or refused at once**: at most ``workers + REFEREE_CHECK_QUEUE`` (default 1) such requests are
@@ -36,6 +36,9 @@ CPU if it is done with care, measured on the sample game (5,575 events, a 1.1 s 
   pickled once (0.6 MB) and every later one refers to the set-up's objects by ``persistent_id`` and carries
   only what changed (33 kB at most; 5.4 MB in all, against 114 MB pickled one by one); the server unpickles a
   snapshot when a step needs it (~3 ms), not before.
+
+Before the replay, the page's route answers the set-up at once, so it reads the log first: :func:`read_for_page`
+does the reading and checking here too and hands back the same ``Log``.
 """
 from __future__ import annotations
 
@@ -101,7 +104,7 @@ def _dumps(obj: Any, known: Mapping[int, Any] | None = None) -> tuple[bytes, Any
 
 @dataclass(frozen=True)
 class Job:
-    kind: str                      # "check" | "replay" | "board"
+    kind: str                      # "check" | "replay" | "board" | "page" | "read"
     data: bytes
     filename: str
     module: bytes | None
@@ -114,7 +117,7 @@ class Answer:
     mimetype: str
     body: bytes
     headers: Mapping[str, str]
-    value: Any = None              # a page replay's parts (``_PageParts``), for the server's process
+    value: Any = None              # for the server's process: ``_PageParts``, ``_ReadParts`` (or "vassal")
 
 
 @dataclass(frozen=True)
