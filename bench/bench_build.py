@@ -1,14 +1,22 @@
-"""Time the Borodino VASSAL module build, cold (empty cache) and warm (nothing changed).
+"""Time the Borodino VASSAL module build, cold (empty cache) and warm (nothing changed), and measure the
+command's peak memory.
 
     .venv/bin/python bench/bench_build.py [--runs 3] [SCENARIO ...]
 
 Reports the module build itself (images, pieces, set-ups, zip: what ``modulebuilder build`` does after
 loading the YAML) cold and warm (image cache filled), and the whole command, first and unchanged (then
 the up-to-date check skips loading altogether).  Targets: cold <= 20 s, unchanged <= 2 s.
+
+Peak memory: the maximum resident set size of ``modulebuilder build`` as a process of its own, with an
+empty cache (everything drawn: the peak is the map, drawn in strips -- render/map_strips.py), as
+``/usr/bin/time -v`` reports it (the kernel's ``ru_maxrss`` of that one child).  Target <= 100 MiB
+(issue 17; 212 MiB before the strips, most of it the 132 MB supersampled map canvas).  The load average
+is printed beside the figures: the machine is shared.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -23,6 +31,21 @@ from modulebuilder.definitions import load_scenario  # noqa: E402
 from modulebuilder.vassal.assemble import build  # noqa: E402
 
 DEFAULT = [ROOT / "scenarios" / "borodino.yaml", ROOT / "scenarios" / "schevardino.yaml"]
+
+
+MEMORY_TARGET_MIB = 100
+
+
+# Run from a small Python of its own: a child forked straight from this process would count this process's
+# pages, at the fork, in its maximum RSS (Linux keeps ru_maxrss across exec), and this one has built modules.
+_PROBE = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL); "
+          "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+
+
+def peak_rss_mib(cmd: list[str]) -> float:
+    """Maximum resident set size of ``cmd`` (MiB), as ``/usr/bin/time -v`` reports it."""
+    out = subprocess.run([sys.executable, "-c", _PROBE, *cmd], cwd=ROOT, check=True, capture_output=True, text=True)
+    return int(out.stdout.split()[-1]) / 1024              # KiB on Linux
 
 
 def main() -> int:
@@ -59,6 +82,14 @@ def main() -> int:
     warm_cli = statistics.median(times[1:])
     print(f"command `modulebuilder build`: first {times[0]:.2f} s (image cache empty), then unchanged "
           f"{warm_cli:.2f} s (up to date, nothing loaded); target <= 2 s: {'ok' if warm_cli <= 2 else 'MISSED'}")
+    peaks = []
+    for _ in range(args.runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            peaks.append(peak_rss_mib([*cli, "--out", tmp]))
+    peak = max(peaks)
+    print(f"peak memory of `modulebuilder build`, image cache empty: {', '.join(f'{p:.1f}' for p in peaks)} MiB "
+          f"(max RSS, {len(peaks)} runs; load average {os.getloadavg()[0]:.1f}); target <= {MEMORY_TARGET_MIB} MiB: "
+          f"{'ok' if peak <= MEMORY_TARGET_MIB else 'MISSED'}")
     return 0
 
 
