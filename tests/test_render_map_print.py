@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 
 from modulebuilder.render.map_print import Tiling, full_map_pdf, image_points, tiled_map_pdf
+from pathlib import Path
 
 
 def test_full_map_page_is_the_physical_size() -> None:
@@ -70,3 +71,115 @@ def test_very_large_maps_are_drawn_without_supersampling(monkeypatch: pytest.Mon
     monkeypatch.setattr(M, "SUPERSAMPLE_LIMIT_PX", 1)
     big, lay1 = M.render_map(m, 30)
     assert big.size == small.size and lay1.center("1301") == lay.center("1301")
+
+
+# ------------------------------------------------------------------------------------------------ CMYK
+
+def _profile_or_skip() -> None:
+    from modulebuilder.render.cmyk import SYSTEM_PROFILES
+    if not any(p.is_file() for p in SYSTEM_PROFILES):
+        pytest.skip("no CMYK profile installed (Debian texlive-base ships FOGRA39L_coated.icc)")
+
+
+def _image_stream(data: bytes) -> tuple[bytes, bytes]:
+    """(dictionary, decompressed pixels) of the PDF's one image XObject."""
+    import zlib
+    head, body = re.search(rb"<< (/Type /XObject /Subtype /Image [^>]*) >>\nstream\n", data).group(1), None  # type: ignore[union-attr]
+    start = data.index(head) + len(head) + len(b" >>\nstream\n")
+    length = int(re.search(rb"/Length (\d+)", head).group(1))  # type: ignore[union-attr]
+    body = zlib.decompress(data[start:start + length])
+    return head, body
+
+
+def test_cmyk_map_pdfs_have_the_output_intent_cmyk_pixels_and_page_boxes() -> None:
+    """#14: the map in CMYK with an ICC output intent, as the counter sheets.  The pixels are the sRGB map
+    converted by Little CMS through the profile (relative colorimetric, black-point compensation), the marks
+    around the tiles are on the black plate, and nothing is left in RGB."""
+    _profile_or_skip()
+    import zlib
+
+    from PIL import ImageCms
+
+    from modulebuilder.render.cmyk import cmyk_space, default_profile
+    from modulebuilder.render.map import render_map
+    from modulebuilder.render.map_print import map_print_pdfs
+    from modulebuilder.render.samples import sample_map
+    img, _ = render_map(sample_map(columns=8, rows=6), 30)
+    files = dict(map_print_pdfs(img, 50, "letter", "s", "Sample", cmyk_space()))     # 11 x 16 in: four tiles
+    assert sorted(files) == ["s-full.pdf", "s-tiles-letter.pdf"]
+    transform = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), ImageCms.getOpenProfile(str(default_profile())),
+                                        "RGB", "CMYK", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+                                        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+    expected = ImageCms.applyTransform(img, transform).tobytes()
+    for name, data in files.items():
+        assert data.count(b"/OutputIntents [<< /Type /OutputIntent /S /GTS_PDFX") == 1, name
+        assert b"/DestOutputProfile" in data and b"/N 4 /Filter /FlateDecode" in data
+        assert b"FOGRA39" in data                                      # the output condition, from the profile
+        head, pixels = _image_stream(data)
+        assert b"/ColorSpace /DeviceCMYK" in head and b"/DeviceRGB" not in data
+        assert f"/Width {img.width} /Height {img.height}".encode() in head
+        assert pixels == expected                                      # every pixel, through the profile
+        pages = re.findall(rb"/Type /Page /Parent.*?>>", data)
+        assert pages and all(b"/TrimBox" in p and b"/BleedBox" in p and b"/ArtBox" in p for p in pages)
+        contents = [zlib.decompress(m) for m in re.findall(rb"<< /Filter /FlateDecode /Length \d+ >>\nstream\n(.*?)\nendstream",
+                                                           data, re.S)]
+        assert not any(re.search(rb" (rg|RG|g|G)\n", c) for c in contents)
+    tiles = files["s-tiles-letter.pdf"]
+    marks = b"".join(zlib.decompress(m) for m in re.findall(rb"<< /Filter /FlateDecode /Length \d+ >>\nstream\n(.*?)\nendstream",
+                                                           tiles, re.S))
+    assert tiles.count(b"/Type /Page /Parent") == 4
+    assert b"0 0 0 1 K" in marks and b"0 0 0 0.5 K" in marks           # crosses, trim ticks, frame: black plate
+    assert b" m " in marks and b" c " in marks                          # the crosses' lines and circles
+
+
+def test_cmyk_map_page_looks_like_the_rgb_map(tmp_path: Path) -> None:
+    """The CMYK page, rendered by pdftoppm, is the map (not a blank or a negative): its colours stay within
+    a few levels of the RGB page's on average (poppler converts CMYK back without the profile)."""
+    _profile_or_skip()
+    import shutil
+    import subprocess
+
+    from PIL import ImageChops, ImageStat
+
+    from modulebuilder.render.cmyk import cmyk_space
+    from modulebuilder.render.map import render_map
+    from modulebuilder.render.map_print import full_map_pdf
+    from modulebuilder.render.samples import sample_map
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("pdftoppm (poppler-utils) not installed")
+    img, _ = render_map(sample_map(columns=8, rows=6), 30)
+    pages = {}
+    for label, colours in (("rgb", None), ("cmyk", cmyk_space())):
+        pdf = tmp_path / f"{label}.pdf"
+        pdf.write_bytes(full_map_pdf(img, 100, colours) if colours else full_map_pdf(img, 100))
+        subprocess.run(["pdftoppm", "-r", "50", "-png", "-singlefile", str(pdf), str(tmp_path / label)], check=True)
+        pages[label] = Image.open(tmp_path / f"{label}.png").convert("RGB")
+    assert pages["rgb"].size == pages["cmyk"].size
+    diff = ImageStat.Stat(ImageChops.difference(pages["rgb"], pages["cmyk"])).mean
+    assert max(diff) < 20, diff
+    assert len(pages["cmyk"].getcolors(1 << 20) or []) > 50             # a picture, not a flat page
+
+
+def test_rgb_map_pdfs_are_unchanged_by_the_cmyk_option() -> None:
+    """The default stays DeviceRGB, with no output intent, byte for byte what it was."""
+    from modulebuilder.render.map import render_map
+    from modulebuilder.render.map_print import map_print_pdfs
+    from modulebuilder.render.samples import sample_map
+    img, _ = render_map(sample_map(columns=6, rows=4), 20)
+    files = dict(map_print_pdfs(img, 100, "a4", "s", "S"))
+    assert files["s-full.pdf"] == full_map_pdf(img, 100)
+    assert files["s-tiles-a4.pdf"] == tiled_map_pdf(img, 100, "a4", title="S")
+    assert b"/OutputIntents" not in files["s-full.pdf"] and b"/DeviceRGB" in files["s-full.pdf"]
+
+
+def test_cmyk_pixels_are_converted_in_bands_the_same_as_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    _profile_or_skip()
+    from modulebuilder.render import map_print
+    from modulebuilder.render.cmyk import cmyk_space
+    colours = cmyk_space()
+    img = Image.radial_gradient("L").convert("RGB").resize((90, 70))
+    whole = map_print.cmyk_art(img, colours)
+    monkeypatch.setattr(map_print, "CMYK_BAND_ROWS", 7)
+    banded = map_print.cmyk_art(img, colours)
+    import zlib
+    assert zlib.decompress(banded.data) == zlib.decompress(whole.data) and len(zlib.decompress(whole.data)) == 90 * 70 * 4

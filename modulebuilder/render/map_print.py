@@ -3,34 +3,77 @@
 Tiles overlap so they can be trimmed and glued; registration crosses are placed at fixed MAP positions
 inside the overlaps, so the same cross appears on both neighbouring tiles and lining the crosses up
 assembles the map exactly.  Every tile page shows the one embedded map image through a clip rectangle,
-so the PDF holds the picture once however many tiles there are."""
+so the PDF holds the picture once however many tiles there are.
+
+CMYK (``modulebuilder map --cmyk``): the map's pixels are converted the way the counter sheets convert
+author art (render/cmyk.py, ``image_for``): sRGB to the output profile -- FOGRA39 unless the print shop
+gives its own -- by Little CMS, relative colorimetric with black-point compensation, and the profile is the
+document's output intent.  Relative colorimetric because a map is almost all pale, in-gamut tints
+(parchment, fields, woods) that should print as they look on screen; a perceptual rendering would dull
+all of them to make room for the few out-of-gamut blues of the rivers, which relative colorimetric clips
+to the nearest printable blue instead.  Black-point compensation maps the darkest browns of the names and
+contours to the press's darkest rather than clipping them.  Unlike the counters' vector colours, greys are
+not moved to the black plate: the raster's anti-aliased edges blend neutral and coloured pixels, and
+splitting them between plates would show as fringes.  The marks drawn around the tiles (trim lines,
+crosses, captions) are vector greys on the black plate alone.  The conversion runs a band of rows at a
+time and the CMYK pixels are compressed as they come, so the 300 ppi map is never held twice."""
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Union
 
 from PIL import Image
 
-from modulebuilder.render.pdf import Canvas, PdfDocument
+from modulebuilder.render.pdf import RGB_SPACE, Canvas, ColourSpace, EncodedImage, PdfDocument
 from modulebuilder.render.physical import POINTS_PER_INCH, paper_points
 from modulebuilder.render.sheet_layout import Rect
 
 CROSS_ARM_PT = 9.0
+# Rows of the map converted to CMYK at a time (a 300 ppi Borodino is 8465 pixels wide: about 9 MB a band).
+CMYK_BAND_ROWS = 256
+MapArt = Union[Image.Image, EncodedImage]
 
 
-def image_points(img: Image.Image, dpi: float) -> tuple[float, float]:
+def image_points(img: MapArt, dpi: float) -> tuple[float, float]:
     """Physical size of a raster in points."""
     return img.width / dpi * POINTS_PER_INCH, img.height / dpi * POINTS_PER_INCH
 
 
-def full_map_pdf(img: Image.Image, dpi: float) -> bytes:
+def cmyk_art(img: Image.Image, colours: ColourSpace, level: int = 3) -> EncodedImage:
+    """The map's pixels in the document's CMYK (see the module docstring), compressed band by band."""
+    from modulebuilder.render.cmyk import image_for
+    packer = zlib.compressobj(level)
+    parts = []
+    for y in range(0, img.height, CMYK_BAND_ROWS):
+        band = image_for(colours, img.crop((0, y, img.width, min(img.height, y + CMYK_BAND_ROWS))))
+        parts.append(packer.compress(band.tobytes()))
+    parts.append(packer.flush())
+    return EncodedImage(img.width, img.height, 4, b"".join(parts))
+
+
+def print_art(img: Image.Image, colours: ColourSpace = RGB_SPACE) -> MapArt:
+    """What the print PDFs embed: the image itself (RGB) or its CMYK pixels; make it once for both PDFs."""
+    return cmyk_art(img, colours) if colours.cmyk else img
+
+
+def full_map_pdf(img: MapArt, dpi: float, colours: ColourSpace = RGB_SPACE) -> bytes:
     """One page exactly the size of the map."""
     w, h = image_points(img, dpi)
-    doc = PdfDocument()
-    doc.add_image("Map", img)
+    doc = PdfDocument(colours)
+    doc.add_image("Map", _art(img, colours))
     doc.new_page(w, h).image("Map", 0, 0, w, h)
     return doc.tobytes()
+
+
+def _art(img: MapArt, colours: ColourSpace) -> MapArt:
+    if colours.cmyk and isinstance(img, Image.Image):
+        return cmyk_art(img, colours)
+    if not colours.cmyk and isinstance(img, EncodedImage) and img.colours == 4:
+        raise ValueError("CMYK map pixels in an RGB document: pass the document's colours")
+    return img
 
 
 @dataclass(frozen=True)
@@ -94,14 +137,14 @@ def _cross(c: Canvas, x: float, y: float) -> None:
     c.circle(x, y, CROSS_ARM_PT * 0.45, width=0.5)
 
 
-def tiled_map_pdf(img: Image.Image, dpi: float, paper: str, margin_in: Fraction = Fraction(3, 8),
-                  overlap_in: Fraction = Fraction(1, 2), title: str = "") -> bytes:
+def tiled_map_pdf(img: MapArt, dpi: float, paper: str, margin_in: Fraction = Fraction(3, 8),
+                  overlap_in: Fraction = Fraction(1, 2), title: str = "", colours: ColourSpace = RGB_SPACE) -> bytes:
     """The map over as many pages as it needs, row by row, each with its crosses and its place in the grid."""
     mw, mh = image_points(img, dpi)
     t = Tiling(paper, mw, mh, margin_in, overlap_in)
     pw, ph = paper_points(paper)
-    doc = PdfDocument()
-    doc.add_image("Map", img)
+    doc = PdfDocument(colours)
+    doc.add_image("Map", _art(img, colours))
     a = t.area
     for row in range(t.rows):
         for col in range(t.cols):
@@ -124,3 +167,12 @@ def tiled_map_pdf(img: Image.Image, dpi: float, paper: str, margin_in: Fraction 
             c.text(pw / 2, ph - 10, f"{title}  tile row {row + 1}/{t.rows}, column {col + 1}/{t.cols}  "
                    f"(overlap {overlap_in}\"; align the crosses)", size=6, align="centre")
     return doc.tobytes()
+
+
+def map_print_pdfs(img: Image.Image, dpi: float, paper: str, map_id: str, title: str = "",
+                   colours: ColourSpace = RGB_SPACE) -> list[tuple[str, bytes]]:
+    """(file name, bytes) of the full-size map PDF and the tiled one on ``paper``, in ``colours`` (the
+    pixels converted once for both)."""
+    art = print_art(img, colours)
+    return [(f"{map_id}-full.pdf", full_map_pdf(art, dpi, colours)),
+            (f"{map_id}-tiles-{paper}.pdf", tiled_map_pdf(art, dpi, paper, title=title, colours=colours))]
