@@ -183,3 +183,27 @@ def test_cmyk_pixels_are_converted_in_bands_the_same_as_whole(monkeypatch: pytes
     banded = map_print.cmyk_art(img, colours)
     import zlib
     assert zlib.decompress(banded.data) == zlib.decompress(whole.data) and len(zlib.decompress(whole.data)) == 90 * 70 * 4
+
+
+def test_map_command_writes_cmyk_print_pdfs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``modulebuilder map MAP --cmyk``: both print PDFs in CMYK with the output intent; the PNG stays RGB;
+    a profile that is not a CMYK output profile is one line of error, no traceback, nothing written."""
+    _profile_or_skip()
+    from modulebuilder.cli import main
+    root = Path(__file__).resolve().parents[1]
+    out = tmp_path / "m"
+    assert main(["map", str(root / "examples/tiny/map.yaml"), "--cmyk", "--dpi", "72", "--paper", "a4",
+                 "--out", str(out)]) == 0
+    names = sorted(p.name for p in out.iterdir())
+    pdfs = [n for n in names if n.endswith(".pdf")]
+    assert len(pdfs) == 2 and any("-tiles-a4" in n for n in pdfs)
+    for n in pdfs:
+        data = (out / n).read_bytes()
+        assert b"/OutputIntents" in data and b"/ColorSpace /DeviceCMYK" in data and b"/DeviceRGB" not in data
+    png = next(n for n in names if n.endswith(".png"))
+    assert Image.open(out / png).mode == "RGB"
+    srgb = root / "tests" / "no-such.icc"
+    assert main(["map", str(root / "examples/tiny/map.yaml"), "--cmyk", "--cmyk-profile", str(srgb),
+                 "--out", str(tmp_path / "bad")]) == 1
+    err = capsys.readouterr().err
+    assert "no such file" in err and "Traceback" not in err and not (tmp_path / "bad").exists()
