@@ -207,3 +207,50 @@ def test_map_command_writes_cmyk_print_pdfs(tmp_path: Path, capsys: pytest.Captu
                  "--out", str(tmp_path / "bad")]) == 1
     err = capsys.readouterr().err
     assert "no such file" in err and "Traceback" not in err and not (tmp_path / "bad").exists()
+
+
+def test_lining_up_the_crosses_of_neighbouring_tiles_lines_up_the_map(tmp_path: Path) -> None:
+    """The tiles as printed (pdftoppm at 72 dpi: a pixel a point): around every cross two neighbouring tiles
+    share, both pages show the same pixels -- cross and map -- so gluing them cross on cross assembles the map."""
+    import shutil
+    import subprocess
+
+    from modulebuilder.render.map import render_map
+    from modulebuilder.render.samples import sample_map
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("pdftoppm (poppler-utils) not installed")
+    img, _ = render_map(sample_map(columns=8, rows=6), 30)
+    t = Tiling("letter", *image_points(img, 50))
+    assert (t.rows, t.cols) == (2, 2)
+    (tmp_path / "t.pdf").write_bytes(tiled_map_pdf(img, 50, "letter"))
+    subprocess.run(["pdftoppm", "-r", "72", "-png", str(tmp_path / "t.pdf"), str(tmp_path / "p")], check=True)
+    pages = [Image.open(p).convert("RGB") for p in sorted(tmp_path.glob("p-*.png"))]
+    assert len(pages) == 4
+    half = int(t.overlap / 2) - 4                     # the window around a cross stays inside both tiles' clips
+    checked = 0
+    for r in range(t.rows):
+        for c in range(t.cols):
+            for r2, c2 in ((r, c + 1), (r + 1, c)):
+                if r2 >= t.rows or c2 >= t.cols:
+                    continue
+                for x, y in set(t.crosses(r, c)) & set(t.crosses(r2, c2)):
+                    crops = []
+                    for rr, cc in ((r, c), (r2, c2)):
+                        win = t.window(rr, cc)
+                        px, py = round(t.area.x - win.x + x), round(t.area.y - win.y + y)
+                        crops.append(pages[rr * t.cols + cc].crop((px - half, py - half, px + half, py + half)).tobytes())
+                    assert crops[0] == crops[1], ((r, c), (r2, c2), (x, y))
+                    checked += 1
+    assert checked == 8                                                # two crosses on each of the four seams
+
+
+def test_every_seam_has_two_crosses_even_where_the_last_tile_reaches_past_the_map() -> None:
+    """Borodino's tiles on Letter: the last row's window runs 425 pt past the map's foot, and its seams had
+    one cross each (the second quarter point fell off the map); one cross cannot square two tiles."""
+    t = Tiling("letter", 2031.84, 1716.72)
+    assert (t.rows, t.cols) == (3, 4) and t.window(2, 0).bottom > t.map_h + 400
+    for r in range(t.rows):
+        for c in range(t.cols):
+            for r2, c2 in ((r, c + 1), (r + 1, c)):
+                if r2 < t.rows and c2 < t.cols:
+                    assert len(set(t.crosses(r, c)) & set(t.crosses(r2, c2))) == 2, ((r, c), (r2, c2))

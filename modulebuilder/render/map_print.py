@@ -116,18 +116,23 @@ class Tiling:
 
     def crosses(self, row: int, col: int) -> list[tuple[float, float]]:
         """Registration crosses on tile (row, col), in map coordinates: the centres of the overlap strips
-        on its sides, at the tile's quarter points; each also lies on the neighbouring tile."""
+        on its sides, at the quarter points of the part of each seam the map covers (the last row's and
+        column's windows reach past the map, and a seam needs two crosses to be lined up square); each also
+        lies on the neighbouring tile."""
         win = self.window(row, col)
         half = self.overlap / 2
+        bottom, right = min(win.bottom, self.map_h), min(win.right, self.map_w)
+        ys = [win.y + f * (bottom - win.y) for f in (0.25, 0.75)]
+        xs = [win.x + f * (right - win.x) for f in (0.25, 0.75)]
         pts: list[tuple[float, float]] = []
         if col > 0:
-            pts += [(win.x + half, win.y + f * win.h) for f in (0.25, 0.75)]
+            pts += [(win.x + half, y) for y in ys]
         if col < self.cols - 1:
-            pts += [(win.right - half, win.y + f * win.h) for f in (0.25, 0.75)]
+            pts += [(win.right - half, y) for y in ys]
         if row > 0:
-            pts += [(win.x + f * win.w, win.y + half) for f in (0.25, 0.75)]
+            pts += [(x, win.y + half) for x in xs]
         if row < self.rows - 1:
-            pts += [(win.x + f * win.w, win.bottom - half) for f in (0.25, 0.75)]
+            pts += [(x, win.bottom - half) for x in xs]
         return sorted(p for p in pts if 0 < p[0] < self.map_w and 0 < p[1] < self.map_h)
 
 
