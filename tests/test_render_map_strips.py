@@ -96,3 +96,34 @@ def test_a_drawing_call_strips_do_not_know_is_refused() -> None:
     rec = S.Recording()
     with pytest.raises(NotImplementedError, match="draw_chord"):
         rec.draw.chord((0, 0, 10, 10), 0, 90, fill=(1, 2, 3))
+
+
+def test_a_map_twice_as_large_needs_strips_no_taller_and_a_recording_twice_as_long(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#17, scale: Borodino repeated twice side by side (a generated map file).  The module's map image is
+    the only image that grows; each strip stays within STRIP_PIXELS (half as many rows of a canvas twice as
+    wide) and the recording grows with the hexes, so memory is the result plus a bounded strip."""
+    from modulebuilder.definitions import load_map
+    from modulebuilder.render.map_samples import write_widened_map
+    from modulebuilder.vassal.mapnames import module_map_png
+    maps = {n: load_map(write_widened_map(ROOT / "maps/borodino.yaml", n, tmp_path / f"x{n}.yaml")) for n in (1, 2)}
+    assert maps[2].grid.columns == 84 and len(maps[2].terrain) == 2 * len(maps[1].terrain)
+    calls = {}
+    for n, m in maps.items():
+        layout, _ = M.map_layout(m)
+        rec = S.Recording()
+        M.paint_map(m, layout, M.supersampling(m), rec)
+        calls[n] = len(rec)
+    assert 1.8 < calls[2] / calls[1] < 2.2, calls
+    sizes: list[tuple[str, int, int]] = []
+    new = Image.new
+
+    def spy(mode, size, *args, **kw):  # type: ignore[no-untyped-def]
+        sizes.append((mode, *size))
+        return new(mode, size, *args, **kw)
+    monkeypatch.setattr(Image, "new", spy)
+    data = module_map_png(maps[2], None, 58)
+    w, h = Image.open(__import__("io").BytesIO(data)).size
+    assert (w, h) == M.map_layout(maps[2])[1] and w > 1.9 * M.map_layout(maps[1])[1][0]
+    others = [s for s in sizes if s != ("RGB", w, h)]
+    assert ("RGB", w, h) in sizes and max(a * b for _, a, b in others) <= S.STRIP_PIXELS + 2 * (2 * w)
