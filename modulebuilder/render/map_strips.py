@@ -135,6 +135,8 @@ class _CoreRecorder:
         return self._core.draw_ink(ink)
 
     def __getattr__(self, name: str) -> Callable[..., None]:
+        if not name.startswith("draw_"):
+            raise AttributeError(name)
         if name not in KNOWN_CALLS:
             raise NotImplementedError(f"strip drawing does not know Pillow's drawing call {name!r}")
         width_at = KNOWN_CALLS[name]
