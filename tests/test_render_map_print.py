@@ -180,7 +180,7 @@ def test_cmyk_pixels_are_converted_in_bands_the_same_as_whole(monkeypatch: pytes
     colours = cmyk_space()
     img = Image.radial_gradient("L").convert("RGB").resize((90, 70))
     whole = map_print.cmyk_art(img, colours)
-    monkeypatch.setattr(map_print, "CMYK_BAND_ROWS", 7)
+    monkeypatch.setattr(map_print, "BAND_ROWS", 7)
     banded = map_print.cmyk_art(img, colours)
     import zlib
     assert zlib.decompress(banded.data) == zlib.decompress(whole.data) and len(zlib.decompress(whole.data)) == 90 * 70 * 4
@@ -255,3 +255,14 @@ def test_every_seam_has_two_crosses_even_where_the_last_tile_reaches_past_the_ma
             for r2, c2 in ((r, c + 1), (r + 1, c)):
                 if r2 < t.rows and c2 < t.cols:
                     assert len(set(t.crosses(r, c)) & set(t.crosses(r2, c2))) == 2, ((r, c), (r2, c2))
+
+
+def test_rgb_print_pixels_compressed_in_bands_are_the_bytes_of_the_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The print PDFs compress the RGB map band by band (no second copy of a 300 ppi map): the same bytes as
+    pdf.encode_image compressing the whole raster, so the PDFs are unchanged."""
+    from modulebuilder.render import map_print
+    from modulebuilder.render.pdf import encode_image
+    img = Image.radial_gradient("L").convert("RGB").resize((91, 67))
+    monkeypatch.setattr(map_print, "BAND_ROWS", 5)
+    banded = map_print.print_art(img)
+    assert isinstance(banded, map_print.EncodedImage) and banded == encode_image(img)

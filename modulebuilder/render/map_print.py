@@ -16,14 +16,15 @@ contours to the press's darkest rather than clipping them.  Unlike the counters'
 not moved to the black plate: the raster's anti-aliased edges blend neutral and coloured pixels, and
 splitting them between plates would show as fringes.  The marks drawn around the tiles (trim lines,
 crosses, captions) are vector greys on the black plate alone.  The conversion runs a band of rows at a
-time and the CMYK pixels are compressed as they come, so the 300 ppi map is never held twice."""
+time and the CMYK pixels are compressed as they come, so the 300 ppi map is never held twice (the RGB
+pixels too, in the same bytes as compressing them whole)."""
 from __future__ import annotations
 
 import math
 import zlib
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Union
+from typing import Callable, Union
 
 from PIL import Image
 
@@ -32,8 +33,8 @@ from modulebuilder.render.physical import POINTS_PER_INCH, paper_points
 from modulebuilder.render.sheet_layout import Rect
 
 CROSS_ARM_PT = 9.0
-# Rows of the map converted to CMYK at a time (a 300 ppi Borodino is 8465 pixels wide: about 9 MB a band).
-CMYK_BAND_ROWS = 256
+# Rows of the map converted and compressed at a time (a 300 ppi Borodino is 8466 pixels wide: 9 MB a band).
+BAND_ROWS = 256
 MapArt = Union[Image.Image, EncodedImage]
 
 
@@ -42,21 +43,32 @@ def image_points(img: MapArt, dpi: float) -> tuple[float, float]:
     return img.width / dpi * POINTS_PER_INCH, img.height / dpi * POINTS_PER_INCH
 
 
+def _banded(img: Image.Image, band: Callable[[Image.Image], Image.Image], colours: int, level: int) -> EncodedImage:
+    """``img``'s pixels, each band of rows passed through ``band``, compressed as they come: the same bytes
+    as compressing them all at once (zlib's output does not depend on how its input is cut), without a
+    second copy of a 300 ppi map in memory."""
+    packer = zlib.compressobj(level)
+    parts = []
+    for y in range(0, img.height, BAND_ROWS):
+        parts.append(packer.compress(band(img.crop((0, y, img.width, min(img.height, y + BAND_ROWS)))).tobytes()))
+    parts.append(packer.flush())
+    return EncodedImage(img.width, img.height, colours, b"".join(parts))
+
+
 def cmyk_art(img: Image.Image, colours: ColourSpace, level: int = 3) -> EncodedImage:
     """The map's pixels in the document's CMYK (see the module docstring), compressed band by band."""
     from modulebuilder.render.cmyk import image_for
-    packer = zlib.compressobj(level)
-    parts = []
-    for y in range(0, img.height, CMYK_BAND_ROWS):
-        band = image_for(colours, img.crop((0, y, img.width, min(img.height, y + CMYK_BAND_ROWS))))
-        parts.append(packer.compress(band.tobytes()))
-    parts.append(packer.flush())
-    return EncodedImage(img.width, img.height, 4, b"".join(parts))
+    return _banded(img, lambda part: image_for(colours, part), 4, level)
 
 
 def print_art(img: Image.Image, colours: ColourSpace = RGB_SPACE) -> MapArt:
-    """What the print PDFs embed: the image itself (RGB) or its CMYK pixels; make it once for both PDFs."""
-    return cmyk_art(img, colours) if colours.cmyk else img
+    """What the print PDFs embed, made once for both: the RGB pixels as ``pdf.encode_image`` compresses
+    them (the same bytes), or the CMYK ones."""
+    if colours.cmyk:
+        return cmyk_art(img, colours)
+    if img.mode != "RGB":
+        return img
+    return _banded(img, lambda part: part, 3, 3)
 
 
 def full_map_pdf(img: MapArt, dpi: float, colours: ColourSpace = RGB_SPACE) -> bytes:
