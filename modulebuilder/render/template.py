@@ -98,7 +98,8 @@ class Template:
         return bool(self.data.get("face_in_messages", True))
 
     def font(self, name: str) -> str:
-        spec = self.data.get("fonts", {}).get(name, name)
+        # bold / regular are the bundled weights unless the template says otherwise
+        spec = self.data.get("fonts", {}).get(name, {"bold": "bundled:bold", "regular": "bundled:regular"}.get(name, name))
         if spec == "bundled:bold":
             return str(BOLD)
         if spec == "bundled:regular":
