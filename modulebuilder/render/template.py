@@ -59,7 +59,8 @@ import string
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from collections.abc import Mapping
+from typing import Any, Callable
 
 from modulebuilder.fonts import BOLD, REGULAR
 from modulebuilder.render import nato
@@ -235,6 +236,7 @@ class _Face:
         self.min_px = T.min_text_px(dpi)
         self.problems: list[T.TextDoesNotFit] = []
         self.notes: list[str] = []
+        self._colours: dict[int, RGB] = {}
 
     @property
     def owner(self) -> str:
@@ -244,7 +246,13 @@ class _Face:
         return _value(self.fields, name, self.face)
 
     def colour(self, spec: Any, default: RGB = (0, 0, 0)) -> RGB:
-        return default if spec is None else _colour(self.t, spec, self.fields, self.face, self.wash)
+        if spec is None:
+            return default
+        # A face names the same few colours many times (profiled: resolving them was a third of a face).
+        key = id(spec)
+        if key not in self._colours:
+            self._colours[key] = _colour(self.t, spec, self.fields, self.face, self.wash)
+        return self._colours[key]
 
     def label(self, field: str) -> str:
         return f"{self.face} {field}" if self.t.face_in_messages else field
@@ -573,29 +581,40 @@ def _split_lines(text: str, lines: int) -> list[str]:
     return min(_splits(words, lines), key=lambda c: max(len(line) for line in c))
 
 
+def _attributes(obj: Any) -> dict[str, Any]:
+    """A dataclass's fields, shallow (``dataclasses.asdict`` deep-copies: profiled, 40% of a face)."""
+    from dataclasses import fields
+    return {f.name: getattr(obj, f.name) for f in fields(obj)}
+
+
+@lru_cache(maxsize=64)
+def _properties(cls: type) -> tuple[str, ...]:
+    return tuple(n for n in dir(cls) if not n.startswith("_") and isinstance(getattr(cls, n), property))
+
+
 def piece_fields(piece: Any, ag: Any = None, game: Any = None) -> dict[str, Any]:
     """A model counter (unit, leader, marker) as the flat field mapping templates read: its attributes and
     properties, the values of its front face, ``back`` (the back face's values, unset ones included so that a back
     never shows a front value, and ``back_fields``), the group's ``colour``, ``parent``, ``group_label``
     and ``group_text_colour``, the game-declared ``fields``, and from the game's declarations the unit
     type's NATO ``symbol`` and the side's ``side_colour`` / ``side_text_colour``."""
-    from dataclasses import asdict, is_dataclass
+    from dataclasses import is_dataclass
     out: dict[str, Any] = {}
     if is_dataclass(piece):
-        for k, v in asdict(piece).items():
-            if k in ("front", "back", "fields", "back_fields") and (isinstance(v, Mapping) or v is None):
+        for k, v in _attributes(piece).items():
+            if k in ("front", "back", "fields", "back_fields") and (isinstance(v, Mapping) or v is None or is_dataclass(v)):
                 continue
             out[k] = v
         # Properties the model derives from the rules (``Unit.horse_artillery``: artillery with MA >= 8).
-        for name in dir(type(piece)):
-            if not name.startswith("_") and isinstance(getattr(type(piece), name), property) and name not in out:
+        for name in _properties(type(piece)):
+            if name not in out:
                 out[name] = getattr(piece, name)
     front = getattr(piece, "front", None)
     if is_dataclass(front):
-        out.update({k: v for k, v in asdict(front).items() if v is not None})
+        out.update({k: v for k, v in _attributes(front).items() if v is not None})
     back = getattr(piece, "back", None)
     if is_dataclass(back):
-        out["back"] = asdict(back)
+        out["back"] = _attributes(back)
     extra = getattr(piece, "fields", None)
     if isinstance(extra, Mapping):
         out.update(extra)
