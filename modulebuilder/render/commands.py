@@ -168,8 +168,13 @@ def cmd_map(args: argparse.Namespace) -> int:
 def cmd_aids(args: argparse.Namespace) -> int:
     from modulebuilder.definitions import load_scenario
     from modulebuilder.render.aids import write_aids
+    from modulebuilder.render.pdf import RGB_SPACE
     scenarios = [load_scenario(p) for p in args.scenarios]
-    for f in write_aids(scenarios, Path(args.out), paper=args.paper, template=args.template):
+    colours = RGB_SPACE
+    if args.cmyk:
+        from modulebuilder.render.cmyk import cmyk_space
+        colours = cmyk_space(args.cmyk_profile)
+    for f in write_aids(scenarios, Path(args.out), paper=args.paper, template=args.template, colours=colours):
         print(f)
     return 0
 
@@ -211,10 +216,15 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=_guarded(cmd_sheets))
 
     p = subparsers.add_parser("aids", help="game aids per scenario: set-up card, order of battle, turn track, tables (PDF)",
-                              description="Example: modulebuilder aids scenarios/borodino.yaml --out out/aids")
+                              description="Example: modulebuilder aids scenarios/borodino.yaml --out out/aids [--cmyk]")
     p.add_argument("scenarios", nargs="+", metavar="SCENARIO")
     p.add_argument("--paper", choices=("letter", "a4"), default="letter")
     p.add_argument("--template", default=None, metavar="NAME|FILE", help="counter template for the counters shown")
+    p.add_argument("--cmyk", action="store_true",
+                   help="write DeviceCMYK through an ICC profile with its output intent, as the sheets do "
+                        "(sRGB -> FOGRA39, relative colorimetric with black-point compensation; greys and black "
+                        "on the black plate alone)")
+    p.add_argument("--cmyk-profile", default=None, metavar="ICC", help="CMYK output profile (default: FOGRA39)")
     p.add_argument("--out", required=True, metavar="DIR")
     p.set_defaults(func=_guarded(cmd_aids))
 
