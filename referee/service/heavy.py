@@ -9,8 +9,8 @@ to 24/s).  So they run here:
   threaded server) at the **lowest CPU priority** (``REFEREE_CHECK_PRIORITY``, default ``idle``: Linux's
   ``SCHED_IDLE``, which runs a process only on CPU that nothing else wants, falling back to ``nice`` 19
   elsewhere; or a nice value 0–19), so the server's own process keeps the CPU it needs for submissions: the
-  operating system, not the GIL, shares the cores.  (At ``nice`` +10 a checking worker still took a tenth of
-  a busy core and preempted the server's threads less promptly: measured in docs/service.md, Performance.)
+  operating system, not the GIL, shares the cores.  (At ``nice`` +10 a checking worker still had about a
+  tenth of a contended core — CFS's weights, 110 against 1,024 — and was preempted less promptly.)
   On a machine with no idle CPU a check then waits, and past its budget it is 503 ``over_budget``: the
   hosted games come first;
 * **admitted or refused at once**: at most ``workers + REFEREE_CHECK_QUEUE`` (default 1) such requests are
@@ -36,6 +36,9 @@ CPU if it is done with care, measured on the sample game (5,575 events, a 1.1 s 
   pickled once (0.6 MB) and every later one refers to the set-up's objects by ``persistent_id`` and carries
   only what changed (33 kB at most; 5.4 MB in all, against 114 MB pickled one by one); the server unpickles a
   snapshot when a step needs it (~3 ms), not before.
+
+Before the replay, the page's route answers the set-up at once, so it reads the log first: :func:`read_for_page`
+does the reading and checking here too and hands back the same ``Log``.
 """
 from __future__ import annotations
 
@@ -46,12 +49,14 @@ import json
 import os
 import pickle
 import queue
+import select
 import socket
+import struct
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass, field, replace
-from multiprocessing.connection import Connection
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -71,6 +76,7 @@ DEFAULT_PRIORITY = "idle"
 RETRY_AFTER = "2"
 START_TIMEOUT = 120.0
 CHUNK = 256                       # rulings (or lines) per pickle sent back by a page replay
+EVENT_CHUNK = 2048                # events per orjson chunk of a log read for the page (~1 ms to decode each)
 
 
 def _proxy(items: dict[str, Any]) -> MappingProxyType[str, Any]:
@@ -98,7 +104,7 @@ def _dumps(obj: Any, known: Mapping[int, Any] | None = None) -> tuple[bytes, Any
 
 @dataclass(frozen=True)
 class Job:
-    kind: str                      # "check" | "replay" | "board"
+    kind: str                      # "check" | "replay" | "board" | "page" | "read"
     data: bytes
     filename: str
     module: bytes | None
@@ -111,7 +117,7 @@ class Answer:
     mimetype: str
     body: bytes
     headers: Mapping[str, str]
-    value: Any = None              # a page replay's parts (``_PageParts``), for the server's process
+    value: Any = None              # for the server's process: ``_PageParts``, ``_ReadParts`` (or "vassal")
 
 
 @dataclass(frozen=True)
@@ -123,6 +129,34 @@ class _PageParts:
     state: bytes
     base: bytes                    # snapshot 0 (the set-up), without its ruleset
     snapshots: list[bytes]         # snapshots 1.., referring to the set-up's objects by their memo index
+
+
+@dataclass(frozen=True)
+class _ReadParts:
+    """A JSON or YAML log read and checked by the worker: what the server's process needs to make its ``Log``
+    (the scenario by its reference, for the process's cache) and the events as orjson chunks."""
+    scenario: Any                  # the document's ``scenario``: an id or a resolved scenario document
+    dice: str
+    seed: str | None
+    warnings: list[str]
+    events: list[bytes]
+
+
+def _read_parts(upload: Any, max_yaml: int) -> _ReadParts | None:
+    """None for a VASSAL upload (its scenario is found inside the file: the caller reads it itself)."""
+    import orjson
+    from pathlib import Path
+    from referee.logs.jsonlog import parse_text
+    from referee.service.logs import VASSAL_SUFFIXES, read
+    if Path(upload.filename).suffix.lower() in VASSAL_SUFFIXES:
+        return None
+    log = read(upload, max_yaml)               # every check, every problem as the caller would raise it
+    try:
+        doc = orjson.loads(upload.data)
+    except orjson.JSONDecodeError:
+        doc = parse_text(upload.data.decode("utf-8"), upload.filename or "body")
+    events = [orjson.dumps(log.events[i:i + EVENT_CHUNK]) for i in range(0, len(log.events), EVENT_CHUNK)]
+    return _ReadParts(doc["scenario"], log.dice, log.seed, list(log.warnings), events)
 
 
 def _page_parts(log: Any) -> _PageParts:
@@ -155,7 +189,51 @@ def lower_priority(priority: str = DEFAULT_PRIORITY) -> str:
     return f"nice {os.nice(0)}"
 
 
-def _serve(conn: Connection, settings: Mapping[str, Any]) -> None:
+class _Channel:
+    """Messages over a socket pair: a small pickled header, then the bulk bytes (a log, an answer's body) raw.
+
+    Why not multiprocessing's ``Connection``: it pickles the bulk bytes into its message (a copy), and reads a
+    message with one ``os.read`` per piece, each sized for all that remains (a fresh buffer each time), then
+    unpickles it (another copy): receiving a 33 MB answer (the rulings of the largest log allowed) cost the
+    server's process 63 ms of CPU; read into one buffer, 9 ms (measured).  ``timeout`` bounds every read on
+    the server's side, so a worker stalled half-way through an answer cannot hold a request past its budget."""
+
+    _HEAD = struct.Struct("!QQ")
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+
+    def send(self, obj: Any, blob: bytes | bytearray = b"", timeout: float | None = None) -> None:
+        self.sock.settimeout(timeout)
+        head = pickle.dumps(obj, protocol=5)
+        self.sock.sendall(self._HEAD.pack(len(head), len(blob)) + head)
+        if blob:
+            self.sock.sendall(blob)
+
+    def poll(self, timeout: float) -> bool:
+        return bool(select.select([self.sock], [], [], max(0.0, timeout))[0])
+
+    def recv(self, timeout: float | None = None) -> tuple[Any, bytearray]:
+        self.sock.settimeout(timeout)
+        n_head, n_blob = self._HEAD.unpack(self._exactly(self._HEAD.size))
+        obj = pickle.loads(self._exactly(n_head))
+        return obj, self._exactly(n_blob)
+
+    def _exactly(self, n: int) -> bytearray:
+        buf = bytearray(n)
+        view, got = memoryview(buf), 0
+        while got < n:
+            k = self.sock.recv_into(view[got:])
+            if not k:
+                raise EOFError("the other end closed the channel")
+            got += k
+        return buf
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def _serve(conn: _Channel, settings: Mapping[str, Any]) -> None:
     """A worker process: answer jobs until the pipe closes.  Every failure is an answer, never an exit."""
     lower_priority(str(settings.get("priority", DEFAULT_PRIORITY)))     # before the imports: they are CPU too
     memory = int(settings["memory"])
@@ -175,10 +253,11 @@ def _serve(conn: Connection, settings: Mapping[str, Any]) -> None:
     conn.send("ready")
     while True:
         try:
-            job: Job = conn.recv()
+            head, data = conn.recv()
         except (EOFError, OSError):
             return
-        conn.send(_answer(job, cache, int(settings["max_yaml"])))
+        answer = _answer(replace(head, data=bytes(data)), cache, int(settings["max_yaml"]))
+        conn.send(replace(answer, body=b""), answer.body)
 
 
 def _answer(job: Job, cache: Any, max_yaml: int) -> Answer:
@@ -189,6 +268,9 @@ def _answer(job: Job, cache: Any, max_yaml: int) -> Answer:
     from referee.service.replays import replay_log
     try:
         upload = Upload(job.data, job.filename, job.module)
+        if job.kind == "read":
+            parts = _read_parts(upload, max_yaml)
+            return Answer(200, "application/x-python-pickle", b"", {}, parts if parts is not None else "vassal")
         if job.kind == "page":
             return Answer(200, "application/x-python-pickle", b"", {},
                           _page_parts(read(upload, max_yaml)))
@@ -216,13 +298,12 @@ def _answer(job: Job, cache: Any, max_yaml: int) -> Answer:
 
 def main() -> None:
     """The worker process's entry: ``python -c 'from referee.service.heavy import main; main()' FD SETTINGS``."""
-    conn = Connection(int(sys.argv[1]))
-    _serve(conn, json.loads(sys.argv[2]))
+    _serve(_Channel(socket.socket(fileno=int(sys.argv[1]))), json.loads(sys.argv[2]))
 
 
 class _Worker:
     """A fresh interpreter (not multiprocessing's spawn, which re-imports the parent's ``__main__``: gunicorn,
-    pytest), talking over a socket pair with multiprocessing's ``Connection``."""
+    pytest), talking over a socket pair (``_Channel``)."""
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
         mine, theirs = socket.socketpair()
@@ -231,9 +312,9 @@ class _Worker:
             [sys.executable, "-c", "from referee.service.heavy import main; main()", str(theirs.fileno()),
              json.dumps(dict(settings))], pass_fds=(theirs.fileno(),), env=env, stdin=subprocess.DEVNULL)
         theirs.close()
-        self.conn = Connection(mine.detach())
+        self.conn = _Channel(mine)
         # Starting an interpreter and importing the referee is not the request's work: wait for it apart.
-        if not self.conn.poll(START_TIMEOUT) or self.conn.recv() != "ready":
+        if not self.conn.poll(START_TIMEOUT) or self.conn.recv(START_TIMEOUT)[0] != "ready":
             self.kill()
             raise ApiError(503, "busy", "the checking worker did not start; try again",
                            headers={"Retry-After": RETRY_AFTER})
@@ -284,14 +365,19 @@ class HeavyPool:
         try:
             if worker is None or not worker.alive():
                 worker = self._start()
-            worker.conn.send(job)
-            if not worker.conn.poll(self.budget):
+            deadline = time.monotonic() + self.budget
+            try:
+                worker.conn.send(replace(job, data=b""), job.data, timeout=self.budget)
+                if not worker.conn.poll(deadline - time.monotonic()):
+                    raise socket.timeout
+                head, body = worker.conn.recv(max(0.1, deadline - time.monotonic()))
+            except socket.timeout:
                 worker.kill()
                 worker = None
                 raise ApiError(503, "over_budget", f"ruling this log took more than {self.budget:g} s, the budget "
                                                    "of one request here; check it with `referee check`",
-                               headers={"Retry-After": RETRY_AFTER})
-            answer: Answer = worker.conn.recv()
+                               headers={"Retry-After": RETRY_AFTER}) from None
+            answer: Answer = replace(head, body=bytes(body))     # bytes: a WSGI server writes nothing else
             return answer
         except (EOFError, OSError, BrokenPipeError):
             if worker is not None:
@@ -373,6 +459,32 @@ def page_replay(pool: HeavyPool, upload: Upload, log: Log) -> PageReplay:
     snapshots: Any = _Snapshots(log.ruleset, parts)
     return PageReplay(Replayed(log, rulings, pickle.loads(parts.state), pickle.loads(parts.places), snapshots),
                       lines)
+
+
+def read_for_page(pool: HeavyPool, upload: Upload) -> Log:
+    """``logs.read(upload)`` with the reading and checking done in ``pool``'s workers: the same ``Log`` (the
+    same scenario object, from this process's cache), or the same error.  For ``POST /replays``, whose answer
+    gives the set-up at once: checking a 15.8 MiB log is ~2 s of CPU (its events' schema and references), which
+    the server's process spent there; now it decodes the checked events in chunks of ``EVENT_CHUNK`` (the GIL
+    is free between them).  A VASSAL upload (its scenario is found inside the file) is still read here.
+    Admission is the caller's, as for :func:`page_replay`."""
+    import orjson
+    from referee.logs import Log
+    from referee.service import scenarios
+    from referee.service.logs import read
+    answer = pool.run(Job("read", upload.data, upload.filename, upload.module))
+    parts = answer.value
+    if parts == "vassal":
+        return read(upload, int(pool.settings["max_yaml"]))
+    if not isinstance(parts, _ReadParts):
+        raise _error_of(answer)
+    scenario = scenarios.resolve(parts.scenario)
+    from referee.engine import registry
+    events: list[dict[str, Any]] = []
+    for chunk in parts.events:
+        events += orjson.loads(chunk)
+    return Log(scenario=scenario, ruleset=registry.get(scenario.ruleset), dice=parts.dice, seed=parts.seed,
+               events=events, warnings=parts.warnings)
 
 
 def _error_of(answer: Answer) -> ApiError:

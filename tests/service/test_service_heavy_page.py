@@ -101,3 +101,32 @@ def test_a_full_pool_refuses_the_page_at_once_with_retry_after() -> None:
     finally:
         p.release()
         p.close()
+
+
+def test_the_page_s_log_read_in_the_worker_is_the_servers_own(pool: heavy.HeavyPool) -> None:
+    """POST /replays answers the set-up at once: reading and checking the log (~2 s of CPU at 15.8 MiB) is the
+    worker's too; the server gets the same Log (its own scenario object, the same events)."""
+    small = {"scenario": SMALL, "dice": "players", "events": players_events(1), "note": "n"}
+    for upload in (Upload(SAMPLE.read_bytes(), "sample-borodino.json"), Upload(json.dumps(small).encode(), ""),
+                   Upload((ROOT / "tests" / "fixtures" / "logs" / "small-inline.yaml").read_bytes(), "s.yaml")):
+        got, want = heavy.read_for_page(pool, upload), read(upload)
+        assert got.events == want.events and (got.dice, got.seed, got.warnings) == (want.dice, want.seed,
+                                                                                     want.warnings)
+        assert got.ruleset is want.ruleset
+        assert got.scenario is want.scenario or got.scenario == want.scenario
+    bad = Upload(json.dumps({"scenario": SMALL, "events": [{"type": "move", "unit": "nobody"}]}).encode(), "")
+    with pytest.raises(ApiError) as caught:
+        heavy.read_for_page(pool, bad)
+    assert caught.value.status == 422
+    assert caught.value.extra["problems"] == ["events[0].side: missing", "events[0].path: missing"]
+
+
+def test_the_page_s_log_is_not_checked_in_this_process(pool: heavy.HeavyPool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.logs import jsonlog
+
+    def not_here(*_: Any) -> Any:
+        raise AssertionError("the log was checked in the server's process")
+
+    upload = Upload(SAMPLE.read_bytes(), "sample-borodino.json")
+    monkeypatch.setattr(jsonlog, "check_events", not_here)
+    assert len(heavy.read_for_page(pool, upload).events) > 5000
