@@ -54,7 +54,6 @@ from . import shock as sk
 from .board import Board, UnitState
 from .combat import Assault, Combat, apply_effects, engine_roll
 from .entering import enter
-from .errors import RuleError
 from .facing import facing_error, required_facing, shared_facing_errors
 from .records import replace
 from .rolls import Modifier
@@ -120,8 +119,8 @@ def _with(c: Combat, **changes: Any) -> Combat:
     return replace(c, charging=replace(charging(c), **changes))
 
 
-def _errs(errors: Iterable[RuleError]) -> list[Error]:
-    return [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]
+def _errs(errors: Iterable[Error]) -> list[Error]:
+    return list(errors)
 
 
 def assault_group(a: Assault, board: Board) -> str:
@@ -183,17 +182,17 @@ def charge_options(board: Board, unit: UnitState, target: str, limit: int = 0) -
     return out
 
 
-def _why_not(board: Board, unit: UnitState, target: str) -> list[RuleError]:
+def _why_not(board: Board, unit: UnitState, target: str) -> list[Error]:
     """The reasons no route works: the route-independent ones, else those of the route with fewest."""
     base = [e for e in ch.charge_errors(board, unit, [], target) if e.code != "charge_path"]
     if base:
         return base
-    best: list[RuleError] | None = None
+    best: list[Error] | None = None
     for path, f in _candidates(board, unit, target):
         errs = ch.charge_errors(board, unit, path, target, f)
         if best is None or len(errs) < len(best):
             best = errs
-    return best or [RuleError("9.81", "charge_path", f"no route of one or two hexes leads {unit.defn.name} "
+    return best or [Error("9.81", "charge_path", f"no route of one or two hexes leads {unit.defn.name} "
                                                        f"next to {target}")]
 
 
@@ -329,9 +328,9 @@ def rule_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
     errors = ch.charge_errors(board, u, path, target, end)
     need = required_facing(board, u, dest)
     if need is not None and end != need:
-        errors.append(RuleError("6.11", "stack_facing_differs", f"the cavalry in {dest} faces {need}", (need,)))
+        errors.append(Error("6.11", "stack_facing_differs", f"the cavalry in {dest} faces {need}", (need,)))
     if _into_other_assault(board, c, i, dest):
-        errors.append(RuleError("9.81", "charge_into_attacking_hex",
+        errors.append(Error("9.81", "charge_into_attacking_hex",
                                 f"{dest} holds units of another declared assault"))
     if errors:
         alts = tuple(" ".join(p) + f" @{f}" for p, f in options)
@@ -532,7 +531,7 @@ def rule_recall(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
     errs = ch.recall_errors(u, target_in_square=in_square, disordered_by_reaction_fire=uid in cg.rf_disordered,
                             pursuing=a.kind == "pursuit")
     if uid in cg.recall_tried:
-        errs.append(RuleError("9.82", "recall_tried", f"{u.defn.name} has tried to recall"))
+        errs.append(Error("9.82", "recall_tried", f"{u.defn.name} has tried to recall"))
     facing = event.get("facing")
     if facing is not None:
         bad = facing_error(board, facing)

@@ -58,7 +58,7 @@ def rule_cinc_move(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
     # The movement rules count the MP already spent this phase themselves (the leader's ``mp_spent``).
     check = movement.check_move(state.board, leader.id, path, "normal", movement.MoveContext(allowance=ma))
     if not check.legal:
-        errors = [_error(e) for e in check.errors]
+        errors = list(check.errors)
         if any(e.code == "not_enough_mp" for e in errors):
             errors = [Error("5.62", "over_allowance", f"{leader.defn.name} has {ma - spent} MP left "
                             f"(MA {ma} this turn)", alternatives=errors[0].alternatives if errors else None)] + errors
@@ -67,10 +67,6 @@ def rule_cinc_move(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
     new_ts = replace(ts, ma={**ts.ma, side: ma}, mp_spent={**ts.mp_spent, side: spent + check.mp_spent})
     res = [result("moved", "5.62", leader.id, to=check.end)] if check.steps else []
     return legal("cinc_move", rules, rolls=rolls, results=res), replace(state, board=board, two_sided=new_ts)
-
-
-def _error(e: Any) -> Error:
-    return Error(e.rule, e.code, e.message, tuple(e.alternatives) if e.alternatives is not None else None)
 
 
 def _bad(rule: str, code: str, message: str) -> Ruling:

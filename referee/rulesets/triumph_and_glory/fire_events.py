@@ -70,8 +70,7 @@ def fire_errors(state: TGState, side: str, ids: list[str], target: str) -> list[
     barrage = act.marker == barrage_marker(side)
     io_failed = not barrage and any(acting_status(state, u) == "rally_only" for u in ids)
     firers = [state.unit(u) for u in ids]
-    return [Error(e.rule, e.code, e.message, e.alternatives)
-            for e in fr.fire_errors(state.board, firers, target, barrage=barrage, io_failed=io_failed)]
+    return fr.fire_errors(state.board, firers, target, barrage=barrage, io_failed=io_failed)
 
 
 def rule_fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
@@ -140,8 +139,7 @@ def counter_battery_errors(state: TGState, side: str, uid: str, target: str) -> 
         return [Error("8.7", "not_your_unit", f"{uid} is not {side}'s")]
     if u.hex is None:
         return [Error("8.1", "not_on_map", f"{u.defn.name} is not on the map")]
-    return [Error(e.rule, e.code, e.message, e.alternatives)
-            for e in fr.counter_battery_errors(board, u, target, c.fired_at_by.get(u.hex, ()), uid in c.counter_fired)]
+    return fr.counter_battery_errors(board, u, target, c.fired_at_by.get(u.hex, ()), uid in c.counter_fired)
 
 
 def rule_counter_battery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:

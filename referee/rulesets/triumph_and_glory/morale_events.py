@@ -39,9 +39,9 @@ def rule_rally(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
         errors.append(Error("5.31", "not_activated", f"{uid} is not activated"))
     if uid in act.rallied:
         errors.append(Error("10.1", "rally_twice", f"{u.defn.name} already tried to rally this activation"))
-    errors += [Error(e.rule, e.code, e.message, e.alternatives) for e in mo.rally_errors(
+    errors += mo.rally_errors(
         state.board, u, faced=uid in act.acted, shocked=uid in act.combat.shocked, reserve=act.reserve,
-        ag_collapsed=u.ag in state.collapsed)]
+        ag_collapsed=u.ag in state.collapsed)
     if errors:
         return illegal("rally", errors), state
     spec = mo.rally_roll(u)

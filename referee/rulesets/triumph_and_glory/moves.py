@@ -22,11 +22,6 @@ from .stacking import stack_order_errors
 from .state import TGState
 
 
-def to_error(e: Any) -> Error:
-    """The positional modules' RuleError as a ruling error."""
-    return Error(e.rule, e.code, e.message, tuple(e.alternatives) if e.alternatives is not None else None)
-
-
 def may_act_error(state: TGState, side: str, uid: str) -> Error | None:
     """Is ``uid`` one of the units activated now, and ``side``'s?"""
     u = state.board.units[uid]
@@ -115,7 +110,7 @@ def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
     ctx = move_context(state, uid, status, mode)
     check = movement.check_move(state.board, uid, event["path"], mode, ctx, facing=event.get("facing"))
     if not check.legal:
-        return illegal("move", [to_error(e) for e in check.errors], check.rules), state
+        return illegal("move", list(check.errors), check.rules), state
     board = movement.apply_move(state.board, check)
     board, displaced = entered(board, check.path, side)    # 5.63: every hex entered, passed through or not
     results = [result(e.effect, e.rule, e.unit, **({"hex": e.hex} if e.hex else {})) for e in check.effects]
@@ -141,12 +136,11 @@ def rule_face(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
         err = Error("6.12", "already_moved", f"{uid} has finished its movement this activation; it turns as part "
                     "of its move")
     if err is None:
-        fe = facing_error(state.board, facing)
-        err = to_error(fe) if fe else None
+        err = facing_error(state.board, facing)
     if err is None:
         u = state.unit(uid)
         errs = shared_facing_errors(state.board.stack(u.hex), {uid: facing})  # type: ignore[arg-type]
-        err = to_error(errs[0]) if errs else None
+        err = errs[0] if errs else None
     if err is not None:
         return illegal("face", [err]), state
     assert act is not None
@@ -166,5 +160,5 @@ def rule_stack_order(state: TGState, event: Mapping[str, Any], dice: EventDice) 
     active_ag = next((state.unit(u).ag for u in active_here), None)
     errs = stack_order_errors(state.board, hex_id, order, side, active_ag, edge)
     if errs:
-        return illegal("stack_order", [to_error(e) for e in errs]), state
+        return illegal("stack_order", list(errs)), state
     return legal("stack_order", ["6.24"]), replace(state, board=state.board.restack(hex_id, order))

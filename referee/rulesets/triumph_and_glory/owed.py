@@ -19,7 +19,6 @@ from . import advance as adv
 from . import retreat as rt
 from . import shock as sk
 from .board import Board
-from .errors import RuleError
 from .combat import Combat, OwedAdvance, OwedCheck, OwedRetreat, apply_effects, engine_roll
 from .disorder import disorder_effect
 from .facing import facing_error
@@ -180,7 +179,7 @@ def rule_retreat(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     path = (to,) if isinstance(to, str) else tuple(to)
     errors = rt.retreat_errors(board, r.hex, path, r.sources)
     if errors:
-        return illegal("retreat", [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]), state
+        return illegal("retreat", list(errors)), state
     step = next(s for s in rt.legal_retreats(rt.retreat_steps(board, r.hex, r.sources), rt.options_of(board))
                 if s.path == path or (len(path) == 1 and s.to == path[0]))
     effects = rt.retreat_effects(board, r.hex, step, r.rule)
@@ -213,13 +212,13 @@ def rule_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     board = state.board
     units = [board.units[u] for u in event["units"]]
     errors = adv.advance_errors(board, adv.AdvanceRule(a.into, a.hexes, True), units, to)
-    errors += [RuleError("9.71", "not_an_attacker", f"{u.id} did not take part in the assault")
+    errors += [Error("9.71", "not_an_attacker", f"{u.id} did not take part in the assault")
                for u in units if u.id not in a.attackers]
     facing = event.get("facing")                     # 9.71: it may re-face on entering (then no breakthrough)
     if facing is not None and (fe := facing_error(board, facing)) is not None:
         errors.append(fe)
     if errors:
-        return illegal("advance", [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]), state
+        return illegal("advance", list(errors)), state
     board, results = apply_effects(board, adv.advance_effects(board, units, to))
     # 9.71: a stack advances into one hex only; another emptied hex that only it could have entered (a shock
     # against two hexes, both cleared) stays empty, so that owed advance lapses.

@@ -52,7 +52,7 @@ SECONDARY = ("breakthrough", "counter_shock")
 
 
 def _errs(errors: Any) -> list[Error]:
-    return [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]
+    return list(errors)
 
 
 # --------------------------------------------------------------------------------------------- 9.73 once a phase

@@ -30,7 +30,7 @@ from .state import TGState
 
 
 def _errs(errors: Any) -> list[Error]:
-    return [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]
+    return list(errors)
 
 
 # --------------------------------------------------------------------------------------------- 9.44
