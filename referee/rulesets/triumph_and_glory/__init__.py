@@ -13,18 +13,18 @@ order → positional rules), ``scenario_rules`` (special rules as data), ``legal
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from functools import cached_property
-from importlib import resources
 from typing import Any, Mapping
 
-from referee.engine.dice import EventDice
-from referee.engine.ruling import Ruling
+from referee.engine.procedure import ProcedureRuleset
 
-from . import actors, dispatch, legal, scenario_rules, sequence, views
+# Importing the verb modules declares their verbs in the registry (``verbs``), each beside its rules.
+from . import (activation, cinc, charge_events, destruction, fire_events, initiative, morale_events,  # noqa: F401
+               moves, orders, owed, phase_events, reserve, secondary_events, shock_events)
+from . import actors, legal, procedure, scenario_rules, sequence, views
 from .board import Board, RuleSwitches
 from .state import Static, TGState
+from .verbs import VERBS
 
 UNIT_FIELDS = ("unit",)
 UNIT_LIST_FIELDS = ("units", "order")
@@ -66,35 +66,29 @@ class _Names:
                    hexes=_hex_names(scenario.map.grid))
 
 
-class TriumphAndGlory:
+class TriumphAndGlory(ProcedureRuleset):
+    """On the engine's framework: the verbs in ``verbs``' registry, the pending decision ``procedure.step``,
+    the guards for every verb and what follows a complete ruling from ``procedure``; its own reference checks
+    (one pass over an event's fields) and legal listing (``legal``)."""
     id = "triumph-and-glory"
     name = "Triumph & Glory v2.2"
     notation = f"{__package__}.notation"     # the chat notation of .vlog files (referee.logs.notation)
     wording = f"{__package__}.wording"       # the words of its rolls in reports (referee.report)
+    verbs = VERBS
+    guards = procedure.GUARDS
+    after = staticmethod(procedure.after)
+    finish = staticmethod(procedure.cite_what_decided)
 
-    def __init__(self) -> None:
-        self._names_cache: dict[int, _Names] = {}
+    step = staticmethod(procedure.step)        # the pending decision (one call less per event than a method)
 
-    @cached_property
-    def _schema(self) -> dict[str, Any]:
-        return json.loads(resources.files(__package__).joinpath("events.schema.json").read_text("utf-8"))
-
-    def event_schema(self) -> Mapping[str, Any]:
-        return self._schema
-
-    def _names(self, scenario: Any) -> "_Names":
-        """What events may name in a scenario, built once per scenario (logs have thousands of events)."""
-        hit = self._names_cache.get(id(scenario))
-        if hit is None or hit.scenario is not scenario:
-            if len(self._names_cache) > 32:
-                self._names_cache.clear()
-            hit = self._names_cache[id(scenario)] = _Names.of(scenario)
-        return hit
+    def build_names(self, scenario: Any) -> "_Names":
+        """What events may name in a scenario (built once per scenario by the framework's ``names``)."""
+        return _Names.of(scenario)
 
     def check_references(self, scenario: Any, event: Mapping[str, Any]) -> list[tuple[str, str]]:
         """Units, hexes, sides, markers and commands an event names must exist (else the log is bad input).
         One pass over the event's own fields: a log has thousands of events, most of them small moves."""
-        n = self._names(scenario)
+        n = self.names(scenario)
         problems: list[tuple[str, str]] = []
         units, hexes = n.units, n.hexes
 
@@ -163,9 +157,6 @@ class TriumphAndGlory:
 
     def initial_state(self, scenario: Any) -> TGState:
         return sequence.initial_state(Static.from_scenario(scenario), Board.from_scenario(scenario))
-
-    def rule(self, state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
-        return dispatch.rule(state, event, dice)
 
     def view(self, state: TGState, side: str | None) -> dict[str, Any]:
         return views.view(state, side)

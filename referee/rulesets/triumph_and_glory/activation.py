@@ -13,6 +13,7 @@ from referee.engine.ruling import Error, Result, Ruling, illegal, legal, result
 
 from .records import replace
 from .state import ACTIVATION, COMMAND, INITIATIVE, SIDE_TURN, Activation, TGState
+from .verbs import VERBS
 
 DESTRUCTION = "destruction"
 
@@ -216,6 +217,8 @@ def cga_errors(state: TGState, side: str, ags: list[str]) -> list[Error]:
     return errors
 
 
+@VERBS.verb("cga", steps=(INITIATIVE,), rules=("5.34", "5.35"), actor=False,
+             not_now=Error("5.35", "wrong_time", "a CGA is declared after the initiative is decided and before the first marker is chosen, once per turn"))
 def rule_cga(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """5.34/5.35: after initiative, before the first AM is chosen, a side holds back one AM of each of two AGs
     and puts its CGA marker in the cup; when it is drawn both AGs act as one."""
@@ -238,6 +241,8 @@ def rule_no_cga(state: TGState, side: str) -> tuple[Ruling, TGState]:
     return legal("end_phase", ["5.35"]), replace(state, cga_decided=state.cga_decided | {side})
 
 
+@VERBS.verb("first_marker", steps=(INITIATIVE,), rules=("4.0", "5.31"), actor=False,
+             not_now=Error("3.0", "wrong_phase", "the first marker is chosen in the Initiative Phase, after the initiative roll"))
 def rule_first_marker(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """4.0 / 5.35: the initiative holder picks one AM (either order status, or a special marker) to go first."""
     side, marker = event["side"], event["marker"]
@@ -275,6 +280,8 @@ def _not_pickable(state: TGState, side: str, marker: str, own: list[str]) -> Err
     return _not_in_cup(state, marker, own, "4.0")
 
 
+@VERBS.verb("draw", steps=(ACTIVATION,), rules=("5.31",), actor=False,
+             not_now=Error("3.0", "wrong_phase", "markers are drawn in the Activation Phase"))
 def rule_draw(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     marker = event["marker"]
     if state.phase != ACTIVATION:
@@ -304,6 +311,8 @@ def _not_in_cup(state: TGState, marker: str, alternatives: list[str], rule: str)
     return Error(rule, "not_in_cup", f"marker '{marker}' is not in the cup", alternatives=tuple(alternatives))
 
 
+@VERBS.verb("end_activation", steps=(ACTIVATION,), rules=("3.0", "5.31"), actor=False,
+             not_now=Error("3.0", "no_activation", "no activation is in progress"))
 def rule_end_activation(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     act = state.activation
     if state.phase != ACTIVATION or act is None or act.reserve:
@@ -328,6 +337,8 @@ def command_choices(state: TGState) -> list[str]:
             if side == cmd.chooser and c not in state.active_commands and cmd.earliest.get(c, 0) <= state.turn]
 
 
+@VERBS.verb("activate_command", steps=(COMMAND,), rules=("SCH-COMMAND",), actor=False,
+             not_now=Error("SCH-COMMAND", "wrong_phase", "commands are activated at the start of a Schevardino turn"))
 def rule_activate_command(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     cmd = state.rules.command_activation
     side, ag = event["side"], event["command"]

@@ -59,6 +59,8 @@ from .records import replace
 from .rolls import Modifier
 from .state import TGState
 from .zoc import in_enemy_frontal_zoc, in_enemy_zoc
+from .timing import activation_error
+from .verbs import VERBS, accepted
 
 __all__ = ["Charging", "charging", "charge_options", "charge_declaration_errors", "after_declaration",
            "after_commitment", "rule_charge", "rule_square", "rule_counter_charge", "rule_recall",
@@ -262,7 +264,6 @@ def _awaiting(c: Combat, side: str | None) -> list[Awaiting]:
 
 
 def _context(state: TGState, side: str, rule: str) -> tuple[Any, Combat] | Error:
-    from .fire_events import activation_error
     act = state.activation
     if act is None or act.side is None or not act.combat.declared:
         return Error(rule, "no_charge", "no charge has been declared")
@@ -288,6 +289,7 @@ def legal_routes(board: Board, c: Combat, i: int, unit: UnitState, limit: int = 
     return out[:limit] if limit else out
 
 
+@VERBS.verb("charge", rules=("9.81",), actor=False)
 def rule_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _context(state, side, "9.81")
@@ -386,6 +388,7 @@ def _defender_errors(state: TGState, c: Combat, side: str, uid: str, rule: str, 
     return errors
 
 
+@VERBS.verb("square", rules=("9.85",), actor=False)
 def rule_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _defender_act(state, side, uid, "9.85", "square")
@@ -439,6 +442,7 @@ def _open_infantry_shock_on(state: TGState, c: Combat, hex_: str | None) -> int 
     return None
 
 
+@VERBS.verb("counter_charge", rules=("9.86",), actor=False)
 def rule_counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _defender_act(state, side, uid, "9.86", "a counter-charge")
@@ -512,6 +516,7 @@ def _counter_infantry(state: TGState, c: Combat, j: int, u: UnitState) -> tuple[
             replace(state, activation=replace(act, combat=c)))
 
 
+@VERBS.verb("recall", rules=("9.82",), actor=False)
 def rule_recall(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _context(state, side, "9.82")
@@ -714,6 +719,7 @@ def _other_frontal_enemies(board: Board, at: str, facing: int | None, target: st
     return tuple(out)
 
 
+@VERBS.verb("pursuit", rules=("9.87",), actor=False)
 def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     ctx = _context(state, side, "9.87")
@@ -869,6 +875,7 @@ def leave_square_errors(state: TGState, side: str, uid: str) -> list[Error]:
     return []
 
 
+@VERBS.verb("leave_square", rules=("9.85",), actor=False)
 def rule_leave_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """9.85: the stack leaves square (every unit in the hex); the units of it that act now spend 1 MP of their
     movement (the move that may follow has one MP less) [inferred: the MP comes out of the named unit's and
@@ -951,14 +958,12 @@ def owed_charge_actions(state: TGState) -> list[dict[str, Any]]:
         _i, vac, pursuers, target = plan
         go = {"type": "pursuit", "side": act.side, "units": list(pursuers), "to": vac,
               **({"target": target} if target else {})}
-        from .legal import _accepted
-        return [go] + _accepted(state, [{**go, "stop": True}]) if target and pursuers else [go]  # 9.87 choice
+        return [go] + accepted(state, [{**go, "stop": True}]) if target and pursuers else [go]  # 9.87 choice
     return []
 
 
 def optional_charge_actions(state: TGState) -> list[dict[str, Any]]:
     """Square, counter-charge and recall attempts open now (each one checked by its rule)."""
-    from .legal import _accepted
     act = state.activation
     assert act is not None
     c, board = act.combat, state.board
@@ -985,4 +990,4 @@ def optional_charge_actions(state: TGState) -> list[dict[str, Any]]:
                       if u not in cg.recall_tried and (u in cg.rf_disordered or any(x.square for x in stack))]
         elif i not in cg.vs_infantry and stack[0].kind == "cavalry" and not stack[0].disordered:
             cands.append({"type": "counter_charge", "side": stack[0].side, "unit": stack[0].id})
-    return _accepted(state, cands)
+    return accepted(state, cands)

@@ -15,6 +15,8 @@ from . import movement
 from . import scenario_rules as sr
 from .entering import displace_cincs, nearest_friendly_hex   # 5.63 is part of entering a hex
 from .state import CINC, TGState
+from .timing import turn_error
+from .verbs import VERBS
 
 def fixed_allowance(state: TGState, side: str) -> int | None:
     """5.62: the CinC's MA this turn — the scenario rule's value (Kutuzov 4), else the printed MA; None when it
@@ -27,15 +29,17 @@ def ma_roll(natural: int | None, side: str, name: str) -> Roll:
     return table_roll("napoleon_ma", natural, natural, side=side)
 
 
+@VERBS.verb("cinc_move", steps=(CINC,), rules=("5.62",), actor=False,
+             not_now=Error("5.62", "cinc_phase_only", "a commander-in-chief moves only in the CinC Movement Phase"))
 def rule_cinc_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     ts = state.two_sided
     if state.phase != CINC or ts is None:
         return _bad("5.62", "cinc_phase_only", "a commander-in-chief moves only in the CinC Movement Phase"), state
-    if ts.order is None:
-        return _bad("4.0", "go_first_first", "who moves first in the CinC Movement Phase is not decided yet"), state
-    if ts.current != side:
-        return _bad("4.0", "not_your_turn", f"it is {ts.current}'s CinC movement"), state
+    turn = turn_error(state, side, first=("4.0", "who moves first in the CinC Movement Phase is not decided yet"),
+                      turn=("4.0", "CinC movement"))
+    if turn is not None:
+        return illegal("cinc_move", [turn]), state
     leader = state.cinc_of(side)
     if leader is None or leader.hex is None:
         return _bad("5.62", "no_cinc", f"{side} has no commander-in-chief on the map"), state

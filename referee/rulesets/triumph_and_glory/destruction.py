@@ -26,6 +26,7 @@ from .records import replace
 from .rolls import PassRoll
 from .stacking import stacking_errors
 from .state import ACTIVATION, TGState
+from .verbs import VERBS
 
 FIRE_OUT_MAX = 3          # BOR-5: 0–3 the fire is out
 VILLAGES = frozenset({"village"})
@@ -75,6 +76,7 @@ def burn_errors(state: TGState, side: str, uid: str, village: str, to: str | Non
     return errors
 
 
+@VERBS.verb("burn_village", rules=("BOR-5",), actor=False)
 def rule_burn_village(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, village, to = event["side"], event["unit"], event["village"], event.get("to")
     err = _activation_error(state, side) or _used_error(state)
@@ -112,6 +114,7 @@ def in_enemy_effective_range(board: Board, u: UnitState) -> bool:
                for a in board.on_map_units())
 
 
+@VERBS.verb("destroy_bridge", rules=("BOR-5",), actor=False)
 def rule_destroy_bridge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, bridge = event["side"], event["unit"], list(event["bridge"])
     err = _activation_error(state, side) or _used_error(state)
@@ -138,6 +141,7 @@ def fire_out_roll(village: str) -> PassRoll:
     return PassRoll("fire_out", FIRE_OUT_MAX, "BOR-5", f"fire in {village} goes out on", (), None)
 
 
+@VERBS.verb("fire_out", rules=("BOR-5",), actor=False)
 def rule_fire_out(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     err = _activation_error(state, side)

@@ -31,16 +31,8 @@ from .orders import acting_status
 from .rolls import TableRoll
 from .owed import awaiting, owe_retreat
 from .state import ACTIVATION, RESERVE, SIDE_TURN, TGState
-
-
-def activation_error(state: TGState, side: str, rule: str = "3.0") -> Error | None:
-    """Fire and shock happen in the side's own activation (3.0 C, 5.53, Schevardino side turns)."""
-    act = state.activation
-    if state.phase not in (ACTIVATION, RESERVE, SIDE_TURN) or act is None:
-        return Error(rule, "no_activation", "fire and shock happen during an activation")
-    if act.side != side:
-        return Error(rule, "not_your_activation", f"the activation is {act.side}'s")
-    return None
+from .timing import activation_error
+from .verbs import ACTING, VERBS
 
 
 def may_fire_units(state: TGState, side: str) -> frozenset[str]:
@@ -73,6 +65,8 @@ def fire_errors(state: TGState, side: str, ids: list[str], target: str) -> list[
     return fr.fire_errors(state.board, firers, target, barrage=barrage, io_failed=io_failed)
 
 
+@VERBS.verb("fire", steps=ACTING, rules=("8.1", "8.5"), actor=False,
+             not_now=Error("8.1", "no_activation", "fire and shock happen during an activation"))
 def rule_fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, ids, target = event["side"], list(event["units"]), event["target"]
     errors = fire_errors(state, side, ids, target)
@@ -142,6 +136,8 @@ def counter_battery_errors(state: TGState, side: str, uid: str, target: str) -> 
     return fr.counter_battery_errors(board, u, target, c.fired_at_by.get(u.hex, ()), uid in c.counter_fired)
 
 
+@VERBS.verb("counter_battery", steps=ACTING, rules=("8.7", "8.5"), actor=False,
+             not_now=Error("8.7", "no_activation", "counter-battery fire answers fire during an activation"))
 def rule_counter_battery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, target = event["side"], event["unit"], event["target"]
     errors = counter_battery_errors(state, side, uid, target)

@@ -20,12 +20,15 @@ from . import victory as vc
 from .combat import apply_effects, engine_roll
 from .entering import enter
 from .disorder import RECOVERY
-from .fire_events import activation_error
+from .timing import activation_error
 from .state import MORALE, TGState
+from .verbs import ACTING, VERBS
 
 
 # --------------------------------------------------------------------------------------------- 10.1
 
+@VERBS.verb("rally", steps=ACTING, rules=("10.1",), actor=False,
+             not_now=Error("10.1", "no_activation", "fire and shock happen during an activation"))
 def rule_rally(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     err = activation_error(state, side, "10.1")
@@ -109,6 +112,7 @@ def leave_morale(state: TGState) -> tuple[TGState, list[Result]]:
     return replace(state, board=board, morale_started=False, recovery_owed=()), []
 
 
+@VERBS.verb("recovery", rules=("10.2", "10.3"), actor=False)
 def rule_recovery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     if state.phase != MORALE or uid not in state.recovery_owed:

@@ -20,6 +20,7 @@ from .orders import acting_status
 from .reserve import needs_check
 from .stacking import stack_order_errors
 from .state import TGState
+from .verbs import VERBS
 
 
 def may_act_error(state: TGState, side: str, uid: str) -> Error | None:
@@ -92,6 +93,7 @@ def _forbidden(state: TGState, side: str) -> frozenset[str]:
     return hit
 
 
+@VERBS.verb("move", rules=("7.0",), actor=False)
 def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     err = may_act_error(state, side, uid)
@@ -127,6 +129,7 @@ def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
             replace(state, board=board, activation=new_act))
 
 
+@VERBS.verb("face", rules=("6.12",), actor=False)
 def rule_face(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """6.12: a free change of facing, in the unit's movement step (A-12) — it counts as that step."""
     side, uid, facing = event["side"], event["unit"], event["facing"]
@@ -149,6 +152,7 @@ def rule_face(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
             replace(state, board=board, activation=replace(act, acted=act.acted | {uid})))
 
 
+@VERBS.verb("stack_order", rules=("6.24",), actor=False)
 def rule_stack_order(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """6.24: re-order a stack at the start of its units' activation (before any unit acted) or at its end
     (every activated unit of the stack has moved)."""

@@ -16,6 +16,7 @@ from .records import replace
 from . import scenario_rules as sr
 from .board import Board, UnitState
 from .state import ORDERS, TGState
+from .verbs import VERBS
 
 # --------------------------------------------------------------------------------------------- 5.12 order groups
 
@@ -123,6 +124,8 @@ def delay_roll(natural: int | None, rating: int, failures: int, cinc_name: str, 
                           base_rule="5.29", modifiers=delay_modifiers(failures), side=side)
 
 
+@VERBS.verb("orders_delay", steps=(ORDERS,), rules=("5.29",), actor=False,
+             not_now=Error("3.0", "wrong_phase", "the orders-delay roll is made in the Orders Phase"))
 def rule_orders_delay(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     o = state.orders[side]
@@ -240,6 +243,8 @@ def kept_orders_errors(state: TGState, side: str, chosen: Sequence[int], barrage
     return errors
 
 
+@VERBS.verb("orders", steps=(ORDERS,), rules=("5.21", "5.22"), actor=False,
+             not_now=Error("3.0", "wrong_phase", "orders are given in the Orders Phase (3.0 A)"))
 def rule_orders(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     if state.phase != ORDERS:
@@ -341,6 +346,7 @@ def io_roll(natural: int | None, io_rating: int, marker_name: str, modifiers: Se
                           base_rule="5.28", modifiers=modifiers, unit=unit)
 
 
+@VERBS.verb("individual_order", rules=("5.28",), actor=False)
 def rule_individual_order(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     act = state.activation

@@ -16,6 +16,7 @@ from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, lega
 
 from .records import replace
 from . import advance as adv
+from . import reserve
 from . import retreat as rt
 from . import shock as sk
 from .board import Board
@@ -25,6 +26,7 @@ from .facing import facing_error
 from .fire import fire_check
 from .rolls import Modifier, PassRoll, TableRoll
 from .state import Activation, TGState
+from .verbs import VERBS
 
 FORCED = ("destroyed", "rout")     # 9.63: retreat outcomes the owner has no choice about
 
@@ -162,6 +164,7 @@ def after_change(board: Board, c: Combat, act: Activation) -> Combat:
     return c
 
 
+@VERBS.verb("retreat", rules=("9.62", "9.63", "9.64"), actor=False)
 def rule_retreat(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """9.62–9.65: the owner retreats the stack one hex (or through friends) away from the attack."""
     act = state.activation
@@ -195,6 +198,7 @@ def rule_retreat(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
             replace(state, board=board, activation=replace(act, combat=c)))
 
 
+@VERBS.verb("advance", rules=("9.71", "9.72"), actor=False)
 def rule_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """9.71–9.72: the best attacking stack advances into the hex the defenders vacated."""
     act = state.activation
@@ -237,3 +241,12 @@ def advance_choices(board: Board, a: OwedAdvance) -> list[list[str]]:
         if units:
             out.append(units)
     return out
+
+
+@VERBS.verb("cohesion_check", rules=("5.54", "8.5", "9.62"), actor=False)
+def rule_cohesion_check(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """A cohesion check owed by fire or shock (8.5, 8.8, 9.62, 9.65), else the reserve disorder check (5.54)."""
+    act = state.activation
+    if act is not None and any(k.unit == event["unit"] for k in act.combat.checks):
+        return rule_combat_check(state, event, dice)
+    return reserve.rule_cohesion_check(state, event, dice)

@@ -15,6 +15,8 @@ from .records import replace
 from .activation import reset_activation_flags
 from .board import Board, UnitState
 from .state import RESERVE, Activation, TGState
+from .timing import turn_error
+from .verbs import VERBS
 
 # --------------------------------------------------------------------------------------------- eligibility
 
@@ -84,15 +86,17 @@ def failed_check(board: Board, unit: UnitState, militia_rule: bool) -> tuple[Boa
 # --------------------------------------------------------------------------------------------- events
 
 
+@VERBS.verb("reserve", steps=(RESERVE,), rules=("5.51", "5.52", "5.53"), actor=False,
+             not_now=Error("3.0", "wrong_phase", "reserve activation happens in the Reserve Activation Phase"))
 def rule_reserve(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ts = state.two_sided
     if state.phase != RESERVE or ts is None:
         return _bad("3.0", "wrong_phase", "reserve activation happens in the Reserve Activation Phase"), state
-    if ts.order is None:
-        return _bad("5.51", "go_first_first", "who goes first in the Reserve Phase is not decided yet"), state
-    if ts.current != side:
-        return _bad("5.51", "not_your_turn", f"it is {ts.current}'s reserve activation"), state
+    turn = turn_error(state, side, first=("5.51", "who goes first in the Reserve Phase is not decided yet"),
+                      turn=("5.51", "reserve activation"))
+    if turn is not None:
+        return illegal("reserve", [turn]), state
     if side in ts.reserve_used:
         return _bad("5.51", "one_group", f"{side} has already activated a group in reserve"), state
     u = state.unit(uid)

@@ -43,6 +43,7 @@ from .disorder import Effect, disorder_effect
 from .facing import facing_error
 from .shock import ShockOutcome, frontal_enemy_hexes
 from .state import ACTIVATION, RESERVE, SIDE_TURN, TGState
+from .verbs import VERBS
 
 __all__ = ["secondary_used", "rule_fall_back", "rule_optional_advance", "rule_breakthrough", "rule_counter_shock",
            "after_advance", "shock_begins", "note_outcome", "assault_side", "acting_side", "shock_order_errors",
@@ -152,6 +153,7 @@ def fall_back_errors(state: TGState, side: str, uid: str, path: Sequence[str]) -
     return _errs(fb.fall_back_errors(board, u, list(path), _shockers(board, assaults)))
 
 
+@VERBS.verb("fall_back", rules=("9.31",), actor=False)
 def rule_fall_back(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, to = event["side"], event["unit"], event["to"]
     path = [to] if isinstance(to, str) else list(to)
@@ -344,6 +346,7 @@ def breakthrough_errors(state: TGState, side: str, ids: Sequence[str], targets: 
     return errors
 
 
+@VERBS.verb("breakthrough", rules=("9.73",), actor=False)
 def rule_breakthrough(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, ids = event["side"], list(event["units"])
     targets = [event["target"]] if isinstance(event["target"], str) else list(event["target"])
@@ -405,6 +408,7 @@ def counter_shock_errors(state: TGState, side: str, ids: Sequence[str], to: str 
     return errors, after
 
 
+@VERBS.verb("counter_shock", rules=("9.73",), actor=False)
 def rule_counter_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, ids, to = event["side"], list(event["units"]), event.get("to")
     targets = [event["target"]] if isinstance(event["target"], str) else list(event["target"])

@@ -22,11 +22,13 @@ from . import secondary_events as sec
 from .board import Board, UnitState
 from .combat_tables import tables_of
 from .combat import Assault, OwedCheck, ShockDetail, apply_effects, engine_roll, natural_bands
-from .fire_events import activation_error, battery_fire_roll
+from .timing import activation_error
+from .fire_events import battery_fire_roll
 from .orders import acting_status
 from .rolls import PassRoll, TableRoll
 from .owed import after_change, awaiting, owe_retreat, settle_shock
 from .state import TGState
+from .verbs import ACTING, VERBS
 
 
 def _errs(errors: Any) -> list[Error]:
@@ -79,6 +81,7 @@ def declaration_errors(state: TGState, side: str, assaults: list[Assault]) -> li
     return errors
 
 
+@VERBS.verb("assaults", rules=("9.44",), actor=False)
 def rule_assaults(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     assaults = [Assault(tuple(a["attackers"]), tuple(a["target"] if isinstance(a["target"], list) else [a["target"]]),
@@ -119,6 +122,8 @@ def commitment_spec(state: TGState, uid: str, use_cinc: bool = True) -> PassRoll
                               cinc=state.cinc_of(u.side), group=group, charge=charge, use_cinc=use_cinc)
 
 
+@VERBS.verb("commitment", steps=ACTING, rules=("9.41", "9.42", "9.43"), actor=False,
+             not_now=Error("9.41", "no_activation", "fire and shock happen during an activation"))
 def rule_commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     err = activation_error(state, side, "9.41")
@@ -186,6 +191,7 @@ def shock_errors(state: TGState, side: str, i: int) -> list[Error]:
     return []
 
 
+@VERBS.verb("shock", rules=("9.5", "9.6"), actor=False)
 def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, i = event["side"], int(event["assault"])
     errors = shock_errors(state, side, i)
@@ -279,6 +285,7 @@ def _shocked_and_attacking(state: TGState, c, side: str | None = None) -> tuple[
     return shocked, attacking  # type: ignore[return-value]
 
 
+@VERBS.verb("reaction_fire", rules=("8.6", "8.5"), actor=False)
 def rule_reaction_fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, target = event["side"], event["unit"], event["target"]
     errors = reaction_fire_errors(state, side, uid, target)
