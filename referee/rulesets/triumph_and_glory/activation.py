@@ -5,12 +5,12 @@ Marker ids (DESIGN §5): an AG id, ``barrage:<side>``, ``cga:<side>``, ``destruc
 """
 from __future__ import annotations
 
-import functools
 from typing import Any, Iterable, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Error, Result, Ruling, illegal, legal, result
 
+from .movement import begin_activation
 from .records import replace
 from .state import ACTIVATION, COMMAND, INITIATIVE, SIDE_TURN, Activation, TGState
 from .verbs import VERBS
@@ -166,21 +166,7 @@ def begin(state: TGState, marker: str) -> tuple[TGState, list[Result]]:
 
 def reset_activation_flags(state: TGState, units: Iterable[str]):
     """Per-activation unit flags start clean (moved, fired, mode, MP; 6.34 notes who starts in enemy ZOC)."""
-    begin_activation = _begin_activation()
-    if begin_activation is None:      # positional rules not installed in this checkout
-        return state.board
     return begin_activation(state.board, list(units))
-
-
-@functools.cache
-def _begin_activation():
-    """``movement.begin_activation``, imported on first use (movement imports this package's modules) and
-    looked up once rather than by an import statement at every draw."""
-    try:
-        from .movement import begin_activation
-    except ImportError:
-        return None
-    return begin_activation
 
 
 # --------------------------------------------------------------------------------------------- events

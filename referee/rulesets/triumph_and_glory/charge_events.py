@@ -41,8 +41,7 @@ counts against the infantry's shock roll (−3 heavy / −1 light, rule 9.86), D
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from modulebuilder.hexgrid import add_hours
 
@@ -52,8 +51,13 @@ from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, lega
 from . import charge as ch
 from . import shock as sk
 from .board import Board, UnitState
-from .combat import Assault, Combat, apply_effects, engine_roll
+from .charging import Charging, assault_group, charging, is_charging_hex, reaction_fire_hit
+from .charging import with_charging as _with
+from .combat import Assault, Combat, apply_effects, engine_roll, shock_detail
 from .entering import enter
+from .moves import may_act_error, orders_error
+from .owed import after_change, awaiting, settle_shock
+from .secondary_events import note_outcome
 from .facing import facing_error, required_facing, shared_facing_errors
 from .records import replace
 from .rolls import Modifier
@@ -67,70 +71,6 @@ __all__ = ["Charging", "charging", "charge_options", "charge_declaration_errors"
            "rule_charge_shock", "rule_pursuit", "reaction_fire_hit", "is_charging_hex", "infantry_shock_extra",
            "after_infantry_shock", "assault_group", "charge_declarations", "owed_charge_actions",
            "optional_charge_actions", "rule_leave_square", "leave_square_actions"]
-
-
-@dataclass(frozen=True)
-class Charging:
-    """The charges of one activation (kept in ``Combat.charging``).
-
-    ``moves_owed``: chargers whose stack passed its Commitment roll and have not charged yet (9.81 step 3);
-    ``may_square``: target hexes whose stack passed the 9.85 test when the charge was declared (ZOC then);
-    ``may_counter``: defending cavalry not in an enemy frontal ZOC when the charge was declared (9.86);
-    ``squared`` / ``counter_tried`` / ``recall_tried``: one attempt each; ``countered``: charge assault ->
-    cavalry that counter-charged it successfully, ``countered_at``: the chargers' hex it was aimed at (9.86);
-    ``vs_infantry``: infantry assault -> the cavalry that
-    counter-charges it without a roll; ``rf_disordered``: chargers Disordered by reaction fire (9.24);
-    ``recalled``: 9.82; ``ends``: open charge (or pursuit chain) -> the units 9.84 Disorders when it ends;
-    ``pursuit_owed``: (assault, vacated hex, defender ids) whose pursuit (9.87) is owed."""
-    moves_owed: tuple[str, ...] = ()
-    may_square: frozenset[str] = frozenset()
-    may_counter: frozenset[str] = frozenset()
-    squared: frozenset[str] = frozenset()
-    counter_tried: frozenset[int] = frozenset()
-    countered: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
-    countered_at: Mapping[int, str] = field(default_factory=dict)
-    vs_infantry: Mapping[int, str] = field(default_factory=dict)
-    rf_disordered: frozenset[str] = frozenset()
-    recall_tried: frozenset[str] = frozenset()
-    recalled: frozenset[str] = frozenset()
-    ends: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
-    pursuit_owed: tuple[tuple[int, str, tuple[str, ...]], ...] = ()
-    side: str | None = None                            # the charging side
-
-    @property
-    def owes(self) -> bool:
-        """Charge moves or a pursuit still to make: nothing else may happen first."""
-        return bool(self.moves_owed or self.pursuit_owed)
-
-    def awaiting(self, defender_first: bool) -> list[Awaiting]:
-        """The charge moves owed, then the pursuit (once the defender's checks and retreat are done)."""
-        out = [Awaiting("charge", self.side, "9.81", u) for u in self.moves_owed]
-        if self.pursuit_owed and not defender_first:
-            out.append(Awaiting("pursuit", self.side, "9.87"))
-        return out
-
-
-NONE = Charging()
-
-
-def charging(c: Combat) -> Charging:
-    return c.charging if c.charging is not None else NONE
-
-
-def _with(c: Combat, **changes: Any) -> Combat:
-    return replace(c, charging=replace(charging(c), **changes))
-
-
-def _errs(errors: Iterable[Error]) -> list[Error]:
-    return list(errors)
-
-
-def assault_group(a: Assault, board: Board) -> str:
-    """9.23: ``charge`` | ``cavalry`` | ``infantry`` — the group an assault shocks with."""
-    if a.charge:
-        return "charge"
-    kinds = [board.units[u].kind for u in a.attackers if board.units[u].kind != "artillery"]
-    return "cavalry" if kinds and all(k == "cavalry" for k in kinds) else "infantry"
 
 
 # --------------------------------------------------------------------------------------------- 9.81 routes
@@ -216,7 +156,7 @@ def charge_declaration_errors(state: TGState, a: Assault) -> list[Error]:
                                 f"{u.defn.name} moved or turned this activation: a charge is made instead of movement"))
             continue
         if u.kind != "cavalry" or u.hex is None or not charge_options(board, u, target, limit=1):
-            errors += _errs(_why_not(board, u, target))
+            errors += list(_why_not(board, u, target))
     return errors
 
 
@@ -259,7 +199,6 @@ def _drop(c: Combat, i: int, uid: str) -> Combat:
 
 
 def _awaiting(c: Combat, side: str | None) -> list[Awaiting]:
-    from .owed import awaiting
     return awaiting(c)
 
 
@@ -324,7 +263,7 @@ def rule_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
     if facing is not None:
         bad = facing_error(board, facing)
         if bad:
-            return illegal("charge", _errs([bad])), state
+            return illegal("charge", list([bad])), state
     dest = path[-1]
     end = _own_facing(board, u, dest, facing)
     errors = ch.charge_errors(board, u, path, target, end)
@@ -409,7 +348,7 @@ def rule_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
         return illegal("square", [Error("9.86", "square_vs_counter_charge", "no square against a counter-charge")]), state
     now = [e for e in ch.square_errors(board, h) if e.code != "square_in_zoc"]
     if now:
-        return illegal("square", _errs(now)), state
+        return illegal("square", list(now)), state
     if h not in cg.may_square:
         return illegal("square", [Error("9.85", "square_in_zoc",
                                         f"{h} was in an enemy ZOC when the charge was declared: no square")]), state
@@ -472,7 +411,7 @@ def rule_counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDic
     chargers = [x for x in chargers if x.hex == at_hex]
     errs = ch.counter_charge_errors(board, u, [at_hex], uid not in cg.may_counter)
     if errs:
-        return illegal("counter_charge", _errs(errs)), state
+        return illegal("counter_charge", list(errs)), state
     spec = ch.counter_charge_roll(u, chargers)
     natural = dice.roll("roll", "counter_charge")
     roll = engine_roll(spec, natural, side)
@@ -510,7 +449,7 @@ def _counter_infantry(state: TGState, c: Combat, j: int, u: UnitState) -> tuple[
                                                 (top.id,) if top else ())]), state
     errs = ch.counter_charge_errors(board, u, [x.hex for x in attackers if x.hex], False)
     if errs:
-        return illegal("counter_charge", _errs(errs)), state
+        return illegal("counter_charge", list(errs)), state
     c = replace(c, charging=replace(cg, vs_infantry={**cg.vs_infantry, j: u.id}))
     return (legal("counter_charge", ["9.86"], awaiting=_awaiting(c, act.side)),
             replace(state, activation=replace(act, combat=c)))
@@ -542,7 +481,7 @@ def rule_recall(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
         bad = facing_error(board, facing)
         errs += [bad] if bad else shared_facing_errors(board.stack(u.hex), {uid: facing})  # type: ignore[arg-type]
     if errs:
-        return illegal("recall", _errs(errs)), state
+        return illegal("recall", list(errs)), state
     spec = ch.recall_roll(u)
     natural = dice.roll("roll", "recall")
     roll = engine_roll(spec, natural, side)
@@ -566,21 +505,6 @@ def rule_recall(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
 
 
 # --------------------------------------------------------------------------------------------- 8.6 hook
-
-def is_charging_hex(c: Combat, hex_: str, board: Board) -> bool:
-    """Does ``hex_`` hold chargers of an open charge (reaction fire there does not cancel, 9.24)?"""
-    return any(a.charge and i not in c.resolved and any(board.units[u].hex == hex_ for u in a.attackers)
-               for i, a in enumerate(c.assaults))
-
-
-def reaction_fire_hit(board: Board, c: Combat, hex_: str, hit: Sequence[str]) -> Combat:
-    """8.6 / 9.24: chargers Disordered by reaction fire carry on without the charge DRM, or may recall."""
-    now = frozenset(u for u in hit if board.units[u].hex == hex_ and board.units[u].disordered
-                    and board.units[u].kind == "cavalry")
-    if not now:
-        return c
-    return _with(c, rf_disordered=charging(c).rf_disordered | now)
-
 
 # --------------------------------------------------------------------------------------------- the charge shock
 
@@ -621,8 +545,6 @@ def rule_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
     """The shock of a charge (9.83–9.87); shock_events.rule_shock has already checked the common errors
     (``combat``: the activation's combat as rule_shock has it).  A charge names one hex; a pursuit charge may
     have two (9.87: another enemy also in the pursuers' front), shocked with one roll modified per hex (9.22)."""
-    from .owed import after_change, settle_shock
-    from .shock_events import shock_detail
     side, i = event["side"], int(event["assault"])
     act = state.activation
     assert act is not None
@@ -651,7 +573,6 @@ def rule_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
     if natural is None:
         return legal("shock", ["9.5", "9.83"], rolls=[roll]), state
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
-    from .secondary_events import note_outcome
     board, c, more, settled = settle_shock(board, c, spec, natural, targets, ids, charging=True)
     results += more
     pursued: tuple[str, tuple[str, ...]] | None = None
@@ -749,7 +670,7 @@ def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     if facing is not None:
         bad = facing_error(board, facing)
         if bad:
-            errors += _errs([bad])
+            errors += list([bad])
         elif target is not None and target not in board.grid.front(vac, facing):
             errors.append(Error("9.87", "pursuit_facing", f"the pursuers turn to face {target}",
                                 _facings_at(board, vac, target)))
@@ -789,7 +710,6 @@ def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
                      may_counter=cg.may_counter | counter)
         c = replace(c, assaults=c.assaults + (new,), committed={**c.committed, vac: True}, charging=cg)
         rules = ["9.87"]
-    from .owed import after_change
     c = after_change(board, c, act)
     charging_on = bool(target and pursuers and not event.get("stop"))
     return (legal("pursuit", rules, results=results, awaiting=_awaiting(c, act.side)
@@ -822,8 +742,6 @@ def rule_counter_charge_shock(state: TGState, event: Mapping[str, Any], dice: Ev
     attacker (its charge DRM, 9.83), the infantry's hexes it faces are the targets, one roll by the shocking
     side.  [inferred] It opens no pursuit, advance or counter-shock (it is an answer, not the cavalry's own
     charge), and the cavalry is Disordered after it (9.84) as in the default reading."""
-    from .owed import after_change, settle_shock
-    from .shock_events import shock_detail
     side, i = event["side"], int(event["assault"])
     act = state.activation
     assert act is not None
@@ -859,7 +777,6 @@ def after_infantry_shock(board: Board, c: Combat, i: int) -> tuple[Board, list[R
 
 def leave_square_errors(state: TGState, side: str, uid: str) -> list[Error]:
     """9.85: a stack leaves square in its movement step for 1 MP, not while in an enemy ZOC."""
-    from .moves import may_act_error, orders_error
     err = may_act_error(state, side, uid) or orders_error(state, uid)
     if err is not None:
         return [err]

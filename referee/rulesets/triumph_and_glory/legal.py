@@ -15,6 +15,8 @@ import itertools
 from typing import Any
 
 from . import movement, orders, reserve
+from .cinc import fixed_allowance
+from .orders import acting_status
 from .activation import DESTRUCTION
 from .destruction import destruction_actions
 from .fire_events import counter_battery_actions, fire_actions
@@ -146,7 +148,6 @@ def paths_to_all(board: Any, uid: str, mode: str, ctx: movement.MoveContext) -> 
 
 
 def _unit_moves(state: TGState, uid: str) -> list[dict[str, Any]]:
-    from .orders import acting_status
     act = state.activation
     assert act is not None
     u = state.unit(uid)
@@ -180,7 +181,6 @@ def _two_sided_actions(state: TGState) -> list[dict[str, Any]]:
                     for g in reserve.candidate_groups(state, side)] + end
         return end
     # CinC Movement Phase
-    from .cinc import fixed_allowance
     leader = state.cinc_of(side)
     if leader is None or leader.hex is None:
         return end

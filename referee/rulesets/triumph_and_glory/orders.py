@@ -14,6 +14,7 @@ from referee.engine.ruling import (Awaiting, Error, Modifier, Roll, Ruling, ille
 
 from .records import replace
 from . import scenario_rules as sr
+from .activation import marker_io_rating
 from .board import Board, UnitState
 from .state import ORDERS, TGState
 from .verbs import VERBS
@@ -376,7 +377,6 @@ def rule_individual_order(state: TGState, event: Mapping[str, Any], dice: EventD
     if sr.reserve_without_orders_frozen(state.rules, ag, False):
         return _illegal("individual_order", "BOR-RUSSIAN-ORDERS", "reserve_no_io",
                         "a Reserve-army command without orders may not try to change its orders"), state
-    from .activation import marker_io_rating
     rating = marker_io_rating(state, act.marker, ag.id)
     if rating is None:
         return _illegal("individual_order", "5.28", "no_io_rating",

@@ -23,8 +23,10 @@ from .board import Board
 from .combat import Combat, OwedAdvance, OwedCheck, OwedRetreat, apply_effects, engine_roll
 from .disorder import disorder_effect
 from .facing import facing_error
-from .fire import fire_check
+from .charging import is_charging_hex, reaction_fire_hit
+from .fire import cancelled_by_reaction_fire, fire_check
 from .rolls import Modifier, PassRoll, TableRoll
+from .secondary_events import after_advance, rule_optional_advance   # 9.72: after a retreat before shock
 from .state import Activation, TGState
 from .verbs import VERBS
 
@@ -145,7 +147,6 @@ def rule_combat_check(state: TGState, event: Mapping[str, Any], dice: EventDice)
         else:
             board, results = apply_effects(board, [disorder_effect(u, board.rules, k.rule)])
             if k.rule == "8.6" and u.hex is not None:       # Disordered by reaction fire: no shock (8.6, 9.24)
-                from .shock_events import cancel_if_disordered
                 c = cancel_if_disordered(board, c, u.hex, [uid])
     c = after_change(board, c, act)
     new = replace(state, board=board, activation=replace(act, combat=c))
@@ -206,7 +207,6 @@ def rule_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     to = event["to"]
     a = next((a for a in (c.advances if c else ()) if a.into == to), None)
     if a is None and c is not None and any(x.into == to for x in c.optional_advances):
-        from .secondary_events import rule_optional_advance        # 9.72: after a retreat before shock
         return rule_optional_advance(state, event, dice)
     if a is None or act is None or c is None:
         return illegal("advance", [Error("9.71", "no_advance_owed", f"no advance into {to} is owed",
@@ -227,7 +227,6 @@ def rule_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     # 9.71: a stack advances into one hex only; another emptied hex that only it could have entered (a shock
     # against two hexes, both cleared) stays empty, so that owed advance lapses.
     c = replace(c, advances=tuple(x for x in c.advances if x is not a and advance_choices(board, x)))
-    from .secondary_events import after_advance
     board, c = after_advance(board, c, [u.id for u in units], to, facing)
     return (legal("advance", ["9.71"], results=results, awaiting=awaiting(c)),
             replace(state, board=board, activation=replace(act, combat=c)))
@@ -250,3 +249,13 @@ def rule_cohesion_check(state: TGState, event: Mapping[str, Any], dice: EventDic
     if act is not None and any(k.unit == event["unit"] for k in act.combat.checks):
         return rule_combat_check(state, event, dice)
     return reserve.rule_cohesion_check(state, event, dice)
+
+
+def cancel_if_disordered(board: Board, c: Combat, attacker_hex: str, hit: list[str]) -> Combat:
+    """8.6 / 9.24: infantry (or non-charging cavalry) Disordered by reaction fire lose their shock, with every
+    unit stacked with them: the hex no longer takes part.  Charging cavalry carry on or recall (charge_events)."""
+    if is_charging_hex(c, attacker_hex, board):
+        return reaction_fire_hit(board, c, attacker_hex, hit)
+    if cancelled_by_reaction_fire(board, attacker_hex, hit, charging=False):
+        return replace(c, committed={**c.committed, attacker_hex: False})
+    return c

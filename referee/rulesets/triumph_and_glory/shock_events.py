@@ -19,14 +19,13 @@ from . import commitment as cm
 from . import fire as fr
 from . import shock as sk
 from . import secondary_events as sec
-from .board import Board, UnitState
-from .combat_tables import tables_of
-from .combat import Assault, OwedCheck, ShockDetail, apply_effects, engine_roll, natural_bands
+from .charging import assault_group, charging
+from .combat import Assault, OwedCheck, apply_effects, engine_roll, shock_detail
 from .timing import activation_error
 from .fire_events import battery_fire_roll
 from .orders import acting_status
-from .rolls import PassRoll, TableRoll
-from .owed import after_change, awaiting, owe_retreat, settle_shock
+from .rolls import PassRoll
+from .owed import after_change, awaiting, cancel_if_disordered, owe_retreat, settle_shock
 from .state import TGState
 from .verbs import ACTING, VERBS
 
@@ -64,7 +63,7 @@ def declaration_errors(state: TGState, side: str, assaults: list[Assault]) -> li
             seen_units.add(u)
             if board.units[u].square:
                 errors.append(Error("9.85", "square_no_shock", f"{u} is in square and may not shock"))
-        group = charge_events.assault_group(a, board)      # 9.23: each group shocks one defender apart
+        group = assault_group(a, board)      # 9.23: each group shocks one defender apart
         for h in a.targets:
             if (h, group) in seen_targets:
                 errors.append(Error("9.22", "hex_attacked_twice", f"{h} is the target of two assaults"))
@@ -150,7 +149,7 @@ def rule_commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -
     # 9.45: the hex's declared units assault or drop out with its roll; the roll's outcome says which, and
     # the declaration names them, so no result of its own (DESIGN §5's effects are state changes).
     waits = [Awaiting("commitment", side, "9.41", u) for u in c.commit_owed]
-    waits += charge_events.charging(c).awaiting(True)          # 9.81: the passed chargers' moves
+    waits += charging(c).awaiting(True)          # 9.81: the passed chargers' moves
     if not c.commit_owed:
         waits += [Awaiting("shock", side, "9.5") for i in range(len(c.assaults)) if c.attackers_of(i, state.board)]
     return (legal("commitment", ["9.41", "9.42", "9.43"], rolls=[roll], awaiting=waits),
@@ -182,9 +181,9 @@ def shock_errors(state: TGState, side: str, i: int) -> list[Error]:
         return [Error("9.21", "no_enemy_target", "the target hexes hold no enemy any more")]
     # 9.23: against one defender the charge goes first, then the cavalry shock, then the infantry shock.
     board = state.board
-    rank = sk.GROUP_ORDER.index(charge_events.assault_group(c.assaults[i], board))  # type: ignore[arg-type]
+    rank = sk.GROUP_ORDER.index(assault_group(c.assaults[i], board))  # type: ignore[arg-type]
     first = [j for j in c.shocks_left(board, side) if j != i and set(c.assaults[j].targets) & set(c.assaults[i].targets)
-             and sk.GROUP_ORDER.index(charge_events.assault_group(c.assaults[j], board)) < rank]  # type: ignore[arg-type]
+             and sk.GROUP_ORDER.index(assault_group(c.assaults[j], board)) < rank]  # type: ignore[arg-type]
     if first:
         return [Error("9.23", "group_order", "against the same defender the charge is resolved first, then the "
                       "cavalry shock, then the infantry shock", tuple(first))]
@@ -236,17 +235,6 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
     c = after_change(board, c, act)
     return (legal("shock", rules, rolls=[roll], results=results, awaiting=awaiting(c)),
             replace(state, board=board, activation=replace(act, combat=c)))
-
-
-def shock_detail(board: Board, attackers: list[UnitState], spec: TableRoll, label: str = "shock") -> ShockDetail:
-    """Attackers, defenders and the natural rolls per result, for the text report (3: a shock as a player reads it)."""
-    defenders = [u for t in spec.targets for u in board.stack(t.hex)]       # 9.51: summed over the targets
-    odds = sk.odds_modifier(sk.assault_strength(attackers), sk.assault_strength(defenders), tables_of(board).odds)
-    return ShockDetail(
-        attackers=tuple((u.id, u.defn.name, u.hex or "") for u in attackers),
-        defenders={t.hex: tuple((u.id, u.defn.name) for u in board.stack(t.hex)) for t in spec.targets},
-        bands={t.hex: natural_bands(spec.table, t.total_modifier) for t in spec.targets}, label=label,
-        odds=odds.reason)
 
 
 # --------------------------------------------------------------------------------------------- 8.6
@@ -312,16 +300,6 @@ def rule_reaction_fire(state: TGState, event: Mapping[str, Any], dice: EventDice
         results += more
     return (legal("reaction_fire", ["8.6", "8.5"], rolls=[roll], results=results, awaiting=awaiting(c)),
             replace(state, board=board, activation=replace(act, combat=c)))
-
-
-def cancel_if_disordered(board: Board, c, attacker_hex: str, hit: list[str]):
-    """8.6 / 9.24: infantry (or non-charging cavalry) Disordered by reaction fire lose their shock, with every
-    unit stacked with them: the hex no longer takes part.  Charging cavalry carry on or recall (charge_events)."""
-    if charge_events.is_charging_hex(c, attacker_hex, board):
-        return charge_events.reaction_fire_hit(board, c, attacker_hex, hit)
-    if fr.cancelled_by_reaction_fire(board, attacker_hex, hit, charging=False):
-        return replace(c, committed={**c.committed, attacker_hex: False})
-    return c
 
 
 def reaction_fire_actions(state: TGState) -> list[dict[str, Any]]:
