@@ -171,6 +171,7 @@ class TriumphAndGlory(ProcedureRuleset):
         return state.over
 
     actor = staticmethod(actors.actor)    # whose act an event is (referee.engine.actors): hosted games
+    shows_back = staticmethod(views.shows_back)   # which face the board draws (referee.service.board)
 
 
 def _hex_names(grid: Any) -> frozenset[str]:
