@@ -53,7 +53,7 @@ from . import shock as sk
 from .board import Board, UnitState
 from .charging import Charging, assault_group, charging, is_charging_hex, reaction_fire_hit
 from .charging import with_charging as _with
-from .combat import Assault, Combat, apply_effects, engine_roll, shock_detail
+from .combat import Assault, Combat, apply_effects, engine_roll
 from .entering import enter
 from .moves import may_act_error, orders_error
 from .owed import after_change, awaiting, settle_shock
@@ -569,7 +569,7 @@ def rule_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
     spec = sk.shock_roll(board, attackers, targets, extra=extra)
     natural = dice.roll("roll", "shock")
     label = f"pursuit charge {a.nth}" if a.kind == "pursuit" else "charge"
-    roll = engine_roll(spec, natural, side, shock_detail(board, attackers, spec, label))
+    roll = engine_roll(spec, natural, side, sk.shock_detail(board, attackers, spec, label))
     if natural is None:
         return legal("shock", ["9.5", "9.83"], rolls=[roll]), state
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
@@ -752,7 +752,7 @@ def rule_counter_charge_shock(state: TGState, event: Mapping[str, Any], dice: Ev
     targets = list(dict.fromkeys(x for u in ids if (x := board.units[u].hex) and board.grid.adjacent(x, cav.hex)))
     spec = sk.shock_roll(board, [cav], targets, extra={h: ch.charge_modifiers([cav]) for h in targets})
     natural = dice.roll("roll", "shock")
-    roll = engine_roll(spec, natural, side, shock_detail(board, [cav], spec, "counter-charge"))
+    roll = engine_roll(spec, natural, side, sk.shock_detail(board, [cav], spec, "counter-charge"))
     if natural is None:
         return legal("shock", ["9.86", "9.5"], rolls=[roll]), state
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids), no_advance=c.no_advance | set(targets))

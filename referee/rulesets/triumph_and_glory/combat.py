@@ -18,9 +18,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from referee.engine.ruling import Roll, Result, pass_fail_roll, result, table_roll
 
-from . import shock as sk
-from .board import Board, UnitState
-from .combat_tables import tables_of
+from .board import Board
 from .disorder import Effect
 from .entering import enter
 from .rolls import PassRoll, TableRoll
@@ -226,14 +224,3 @@ def apply_effects(board: Board, effects: Sequence[Effect]) -> tuple[Board, list[
 def sides_of(board: Board, hexes: Iterable[str]) -> dict[str, str]:
     """hex -> the side holding it (for owed acts: the owner rolls and chooses)."""
     return {h: s for h in hexes if (s := board.side_at(h)) is not None}
-
-
-def shock_detail(board: Board, attackers: list[UnitState], spec: TableRoll, label: str = "shock") -> ShockDetail:
-    """Attackers, defenders and the natural rolls per result, for the text report (3: a shock as a player reads it)."""
-    defenders = [u for t in spec.targets for u in board.stack(t.hex)]       # 9.51: summed over the targets
-    odds = sk.odds_modifier(sk.assault_strength(attackers), sk.assault_strength(defenders), tables_of(board).odds)
-    return ShockDetail(
-        attackers=tuple((u.id, u.defn.name, u.hex or "") for u in attackers),
-        defenders={t.hex: tuple((u.id, u.defn.name) for u in board.stack(t.hex)) for t in spec.targets},
-        bands={t.hex: natural_bands(spec.table, t.total_modifier) for t in spec.targets}, label=label,
-        odds=odds.reason)

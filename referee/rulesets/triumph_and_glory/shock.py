@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Iterable, Literal, Mapping, Sequence
 
 from .board import Board, UnitState
+from .combat import ShockDetail, natural_bands
 from .combat_tables import OddsTable, ShockTerrain, tables_of
 from .commitment import defender_front
 from .disorder import ELIMINATED, Effect, disorder_effect
@@ -380,3 +381,16 @@ def shock_outcome(board: Board, result: str, attackers: Sequence[UnitState], tar
     infantry = any(a.kind == "infantry" for a in attackers)
     return ShockOutcome(result, effects, tuple(checks), tuple(retreats), spec.counter_shock,
                         spec.secondary and infantry and not charging, spec.secondary and charging)
+
+
+# --------------------------------------------------------------------------------------------- the report
+
+def shock_detail(board: Board, attackers: list[UnitState], spec: TableRoll, label: str = "shock") -> ShockDetail:
+    """Attackers, defenders and the natural rolls per result, for the text report (3: a shock as a player reads it)."""
+    defenders = [u for t in spec.targets for u in board.stack(t.hex)]       # 9.51: summed over the targets
+    odds = odds_modifier(assault_strength(attackers), assault_strength(defenders), tables_of(board).odds)
+    return ShockDetail(
+        attackers=tuple((u.id, u.defn.name, u.hex or "") for u in attackers),
+        defenders={t.hex: tuple((u.id, u.defn.name) for u in board.stack(t.hex)) for t in spec.targets},
+        bands={t.hex: natural_bands(spec.table, t.total_modifier) for t in spec.targets}, label=label,
+        odds=odds.reason)

@@ -20,7 +20,7 @@ from . import fire as fr
 from . import shock as sk
 from . import secondary_events as sec
 from .charging import assault_group, charging
-from .combat import Assault, OwedCheck, apply_effects, engine_roll, shock_detail
+from .combat import Assault, OwedCheck, apply_effects, engine_roll
 from .timing import activation_error
 from .fire_events import battery_fire_roll
 from .orders import acting_status
@@ -221,7 +221,7 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
                 replace(state, board=board, activation=replace(act, combat=c)))
     spec = sk.shock_roll(board, attackers, targets, extra=charge_events.infantry_shock_extra(c, i, board))  # 9.86
     natural = dice.roll("roll", "shock")
-    roll = engine_roll(spec, natural, side, shock_detail(board, attackers, spec, sec.shock_label(c.assaults[i])))
+    roll = engine_roll(spec, natural, side, sk.shock_detail(board, attackers, spec, sec.shock_label(c.assaults[i])))
     if natural is None:
         return legal("shock", ["9.5"], rolls=[roll]), state
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
