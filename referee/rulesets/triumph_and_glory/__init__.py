@@ -6,10 +6,15 @@ activation (5.5x), commanders-in-chief (5.6x), the *Borodino* command rules and 
 activation, with movement, facing and stacking judged by the positional modules.  Fire, shock, rally,
 recovery and collapse (chapters 8–10) are part 2: their events are not accepted yet.
 
-Module map (data flows one way: event → ``dispatch`` → rule function → new state → ``sequence.advance``):
-``state`` (records), ``sequence`` (3.0 phases), ``initiative`` (4.0, 5.51 go-first), ``orders`` (5.1x–5.2x),
-``activation`` (5.3x, the cup, Schevardino), ``reserve`` (5.5x), ``cinc`` (5.6x), ``moves`` (move/face/stack
-order → positional rules), ``scenario_rules`` (special rules as data), ``legal`` (legal actions), ``views``.
+On the engine's framework (``referee.engine.procedure``): data flows one way — event → the engine's dispatcher
+→ the guards (``procedure.GUARDS``) → the verb (declared in ``verbs``' registry) → new state → ``procedure.after``
+(``sequence.advance``) → ``procedure.cite_what_decided``.  The modules are layers (docs/architecture.md,
+contracted in ``.importlinter``): wiring (``legal``, ``views``, ``notation``, ``wording``, ``actors``) >
+``procedure`` > the verbs by rules chapter (``orders``, ``initiative``, ``activation``, ``reserve``, ``cinc``,
+``moves``, ``fire_events``, ``shock_events``, ``charge_events``, ``secondary_events``, ``owed``,
+``morale_events``, ``destruction``, ``phase_events``) and ``sequence`` > ``verbs``, ``timing`` > ``state`` > the
+pure rules (facing, zoc, los, stacking, movement, fire, commitment, shock, charge, retreat, advance, morale,
+victory...) > ``board``, ``terrain``, ``rolls``, ``scenario_rules``, ``records``.
 """
 from __future__ import annotations
 
