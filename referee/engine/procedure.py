@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import sys
 from importlib import resources
-from typing import Any, Callable, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from referee.engine.dice import EventDice
 from referee.engine.references import check as check_names
@@ -67,13 +67,15 @@ class RollOwed(Exception):
         self.rules = rules
 
 
-def need(dice: EventDice, slot: str, owed: Roll, rules: tuple[str, ...] = (), die: str = "d10") -> int:
+def need(dice: EventDice, slot: str, owed: Roll, rules: Iterable[str] = (), die: str = "d10",
+         purpose: str | None = None) -> int:
     """The natural roll in ``slot`` (the event's, or the referee's), or stop the verb with the roll owed.
 
-    ``owed`` is the roll as the ruling lists it while its ``natural`` is unknown (target, modifiers...)."""
-    value = dice.roll(slot, owed.purpose, die=die)
+    ``owed`` is the roll as the ruling lists it while its ``natural`` is unknown (target, modifiers...);
+    ``purpose`` names the roll in the owed list when it is not ``owed.purpose``."""
+    value = dice.roll(slot, owed.purpose if purpose is None else purpose, die=die)
     if value is None:
-        raise RollOwed(owed, rules)
+        raise RollOwed(owed, tuple(rules))
     return value
 
 

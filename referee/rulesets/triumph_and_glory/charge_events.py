@@ -46,6 +46,7 @@ from typing import Any, Mapping, Sequence
 from modulebuilder.hexgrid import add_hours
 
 from referee.engine.dice import EventDice
+from referee.engine.procedure import need
 from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal, result
 
 from . import charge as ch
@@ -63,7 +64,7 @@ from .records import replace
 from .rolls import Modifier
 from .state import TGState
 from .zoc import in_enemy_frontal_zoc, in_enemy_zoc
-from .timing import activation_error
+from .timing import activation_error, activation_of
 from .verbs import VERBS, accepted
 
 __all__ = ["Charging", "charging", "charge_options", "charge_declaration_errors", "after_declaration",
@@ -142,8 +143,7 @@ def _why_not(board: Board, unit: UnitState, target: str) -> list[Error]:
 
 def charge_declaration_errors(state: TGState, a: Assault) -> list[Error]:
     """9.81 / 9.44: each charger may charge the (one) target now by some route, and has not moved or turned."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     if len(a.targets) != 1:
         return [Error("9.81", "charge_one_target", "a charge names one target hex")]
@@ -311,8 +311,7 @@ def _defender_act(state: TGState, side: str, uid: str, rule: str, what: str
 
 
 def _defender_errors(state: TGState, c: Combat, side: str, uid: str, rule: str, what: str) -> list[Error]:
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     u = state.board.units[uid]
     errors = []
     if side == act.side or u.side != side:
@@ -357,10 +356,8 @@ def rule_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
         return illegal("square", [Error("9.85", "square_top_infantry",
                                         f"the top infantry unit ({top.defn.name}) rolls for the stack", (top.id,))]), state
     spec = ch.square_roll(board, h)
-    natural = dice.roll("roll", "square")
+    natural = need(dice, "roll", engine_roll(spec, None, side), ("9.85",), purpose="square")
     roll = engine_roll(spec, natural, side)
-    if natural is None:
-        return legal("square", ["9.85"], rolls=[roll]), state
     effects = ch.square_outcome(board, h, bool(roll.passed))
     if roll.passed:
         board = board.update_many({e.unit: {"square": True} for e in effects})
@@ -413,10 +410,8 @@ def rule_counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDic
     if errs:
         return illegal("counter_charge", list(errs)), state
     spec = ch.counter_charge_roll(u, chargers)
-    natural = dice.roll("roll", "counter_charge")
+    natural = need(dice, "roll", engine_roll(spec, None, side), ("9.86",), purpose="counter_charge")
     roll = engine_roll(spec, natural, side)
-    if natural is None:
-        return legal("counter_charge", ["9.86"], rolls=[roll]), state
     cg = replace(cg, counter_tried=cg.counter_tried | {i})
     if roll.passed:
         ends = dict(cg.ends)
@@ -430,8 +425,7 @@ def rule_counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDic
 
 def _counter_infantry(state: TGState, c: Combat, j: int, u: UnitState) -> tuple[Ruling, TGState]:
     """9.86: Good-Order cavalry shocked by infantry only, through its front, counter-charges without a roll."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     cg = charging(c)
     if j in cg.vs_infantry:
@@ -483,10 +477,8 @@ def rule_recall(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
     if errs:
         return illegal("recall", list(errs)), state
     spec = ch.recall_roll(u)
-    natural = dice.roll("roll", "recall")
+    natural = need(dice, "roll", engine_roll(spec, None, side), ("9.82",), purpose="recall")
     roll = engine_roll(spec, natural, side)
-    if natural is None:
-        return legal("recall", ["9.82"], rolls=[roll]), state
     cg = replace(cg, recall_tried=cg.recall_tried | {uid})
     results: list[Result] = []
     if roll.passed:
@@ -546,8 +538,7 @@ def rule_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
     (``combat``: the activation's combat as rule_shock has it).  A charge names one hex; a pursuit charge may
     have two (9.87: another enemy also in the pursuers' front), shocked with one roll modified per hex (9.22)."""
     side, i = event["side"], int(event["assault"])
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c = combat if combat is not None else act.combat
     board = state.board
     a = c.assaults[i]
@@ -743,18 +734,15 @@ def rule_counter_charge_shock(state: TGState, event: Mapping[str, Any], dice: Ev
     side.  [inferred] It opens no pursuit, advance or counter-shock (it is an answer, not the cavalry's own
     charge), and the cavalry is Disordered after it (9.84) as in the default reading."""
     side, i = event["side"], int(event["assault"])
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     cav = counter_charger(c, i, board)
     assert cav is not None and cav.hex is not None
     ids = c.attackers_of(i, board)
     targets = list(dict.fromkeys(x for u in ids if (x := board.units[u].hex) and board.grid.adjacent(x, cav.hex)))
     spec = sk.shock_roll(board, [cav], targets, extra={h: ch.charge_modifiers([cav]) for h in targets})
-    natural = dice.roll("roll", "shock")
+    natural = need(dice, "roll", engine_roll(spec, None, side, sk.shock_detail(board, [cav], spec, "counter-charge")), ("9.86", "9.5"), purpose="shock")
     roll = engine_roll(spec, natural, side, sk.shock_detail(board, [cav], spec, "counter-charge"))
-    if natural is None:
-        return legal("shock", ["9.86", "9.5"], rolls=[roll]), state
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids), no_advance=c.no_advance | set(targets))
     board, c, results, _ = settle_shock(board, c, spec, natural, targets, [cav.id], charging=True)
     board, more = after_infantry_shock(board, c, i)                  # 9.84
@@ -780,8 +768,7 @@ def leave_square_errors(state: TGState, side: str, uid: str) -> list[Error]:
     err = may_act_error(state, side, uid) or orders_error(state, uid)
     if err is not None:
         return [err]
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     u = state.board.units[uid]
     if uid in act.acted:
         return [Error("9.85", "already_moved", f"{u.defn.name} has finished its movement step this activation")]
@@ -801,8 +788,7 @@ def rule_leave_square(state: TGState, event: Mapping[str, Any], dice: EventDice)
     errors = leave_square_errors(state, side, uid)
     if errors:
         return illegal("leave_square", errors), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     stack = board.stack(board.units[uid].hex)  # type: ignore[arg-type]
     changes: dict[str, dict[str, Any]] = {}
@@ -833,8 +819,7 @@ MAX_CHARGES_LISTED = 3
 def charge_declarations(state: TGState) -> list[dict[str, Any]]:
     """A few single charges (9.81) the active side could declare now: Good-Order cavalry that has not acted,
     against enemy hexes 2–3 hexes away."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     out: list[dict[str, Any]] = []
     for uid in sorted(act.units):
@@ -856,8 +841,7 @@ def charge_declarations(state: TGState) -> list[dict[str, Any]]:
 
 def owed_charge_actions(state: TGState) -> list[dict[str, Any]]:
     """The charge moves (a few routes each) or the pursuit that must come next."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c, board = act.combat, state.board
     cg = charging(c)
     if cg.moves_owed:
@@ -881,8 +865,7 @@ def owed_charge_actions(state: TGState) -> list[dict[str, Any]]:
 
 def optional_charge_actions(state: TGState) -> list[dict[str, Any]]:
     """Square, counter-charge and recall attempts open now (each one checked by its rule)."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c, board = act.combat, state.board
     cg = charging(c)
     cands: list[dict[str, Any]] = []

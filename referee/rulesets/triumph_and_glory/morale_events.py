@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
+from referee.engine.procedure import need
 from referee.engine.ruling import Error, Result, Ruling, illegal, legal, result
 
 from .records import replace
@@ -20,7 +21,7 @@ from . import victory as vc
 from .combat import apply_effects, engine_roll
 from .entering import enter
 from .disorder import RECOVERY
-from .timing import activation_error
+from .timing import activation_error, activation_of
 from .state import MORALE, TGState
 from .verbs import ACTING, VERBS
 
@@ -34,8 +35,7 @@ def rule_rally(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
     err = activation_error(state, side, "10.1")
     if err:
         return illegal("rally", [err]), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     u = state.unit(uid)
     errors: list[Error] = []
     if uid not in act.units:
@@ -48,10 +48,8 @@ def rule_rally(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
     if errors:
         return illegal("rally", errors), state
     spec = mo.rally_roll(u)
-    natural = dice.roll("roll", "rally")
+    natural = need(dice, "roll", engine_roll(spec, None, side), ("10.1",), purpose="rally")
     roll = engine_roll(spec, natural, side)
-    if natural is None:
-        return legal("rally", ["10.1"], rolls=[roll]), state
     board, res = apply_effects(state.board, [e for e in [mo.rally_effect(u, bool(roll.passed))] if e])
     # A unit that tried to rally has acted: it neither moves nor shocks this activation (10.1).
     new_act = replace(act, rallied=act.rallied | {uid}, acted=act.acted | {uid})
@@ -122,10 +120,8 @@ def rule_recovery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> 
     if u.side != side:
         return illegal("recovery", [Error("10.2", "not_your_unit", f"{uid} is {u.side}'s")]), state
     spec = mo.recovery_roll(u)
-    natural = dice.roll("roll", "recovery")
+    natural = need(dice, "roll", engine_roll(spec, None, side), ("10.2",), purpose="recovery")
     roll = engine_roll(spec, natural, side)
-    if natural is None:
-        return legal("recovery", ["10.2"], rolls=[roll]), state
     board = state.board
     owed = tuple(x for x in state.recovery_owed if x != uid)
     if not roll.passed:

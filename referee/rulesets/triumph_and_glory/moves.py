@@ -20,6 +20,7 @@ from .orders import acting_status
 from .reserve import needs_check
 from .stacking import stack_order_errors
 from .state import TGState
+from .timing import activation_of
 from .verbs import VERBS
 
 
@@ -64,8 +65,7 @@ def move_context(state: TGState, uid: str, status: str | None = None, mode: str 
     reserve (5.53), and where the rest of its order group began (7.13 is all-or-nothing for the group).
     ``mode``: the move's mode when the caller knows it — the group's start hexes are read only by extended
     movement (7.13), so other modes skip collecting them (most moves); the default collects them."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     u = state.unit(uid)
     og_hexes: tuple[str, ...] = ()
     if mode in ("extended", "reinforcement"):

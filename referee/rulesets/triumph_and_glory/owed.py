@@ -28,6 +28,7 @@ from .fire import cancelled_by_reaction_fire, fire_check
 from .rolls import Modifier, PassRoll, TableRoll
 from .secondary_events import after_advance, rule_optional_advance   # 9.72: after a retreat before shock
 from .state import Activation, TGState
+from .timing import activation_of
 from .verbs import VERBS
 
 FORCED = ("destroyed", "rout")     # 9.63: retreat outcomes the owner has no choice about
@@ -124,8 +125,7 @@ def check_roll(board: Board, k: OwedCheck) -> PassRoll:
 
 def rule_combat_check(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """A cohesion check fire or shock owes (8.5 Disorder, 8.8, 9.62 retreat, 9.65 passed-through)."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c = act.combat
     uid = event["unit"]
     k = next(k for k in c.checks if k.unit == uid)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
+from referee.engine.procedure import need
 from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal
 
 from .records import replace
@@ -21,7 +22,7 @@ from . import shock as sk
 from . import secondary_events as sec
 from .charging import assault_group, charging
 from .combat import Assault, OwedCheck, apply_effects, engine_roll
-from .timing import activation_error
+from .timing import activation_error, activation_of
 from .fire_events import battery_fire_roll
 from .orders import acting_status
 from .rolls import PassRoll
@@ -40,8 +41,7 @@ def declaration_errors(state: TGState, side: str, assaults: list[Assault]) -> li
     err = activation_error(state, side, "9.44")
     if err:
         return [err]
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     if act.combat.declared:
         return [Error("9.44", "already_declared", "the assaults of this activation are already declared")]
     if act.combat.owes or act.checks_owed:
@@ -88,8 +88,7 @@ def rule_assaults(state: TGState, event: Mapping[str, Any], dice: EventDice) -> 
     errors = declaration_errors(state, side, assaults)
     if errors:
         return illegal("assaults", errors), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     owed = tuple(dict.fromkeys(top.id for a in assaults for u in a.attackers
                                if (top := board.top(board.units[u].hex)) is not None))  # type: ignore[arg-type]
@@ -103,8 +102,7 @@ def rule_assaults(state: TGState, event: Mapping[str, Any], dice: EventDice) -> 
 
 def commitment_spec(state: TGState, uid: str, use_cinc: bool = True) -> PassRoll:
     """The APC of the top unit ``uid`` against every hex its hex's declared units attack (9.41–9.43)."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     u = board.units[uid]
     targets = tuple(dict.fromkeys(h for a in act.combat.assaults if any(board.units[x].hex == u.hex for x in a.attackers)
@@ -128,8 +126,7 @@ def rule_commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -
     err = activation_error(state, side, "9.41")
     if err:
         return illegal("commitment", [err]), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c = act.combat
     if not c.declared:
         return illegal("commitment", _errs(cm.commitment_order_errors(False))), state
@@ -137,10 +134,8 @@ def rule_commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -
         return illegal("commitment", [Error("9.41", "no_commitment_owed", f"{uid} owes no Assault Probability Check",
                                             c.commit_owed)]), state
     spec = commitment_spec(state, uid, bool(event.get("use_cinc", True)))
-    natural = dice.roll("roll", "commitment")
+    natural = need(dice, "roll", engine_roll(spec, None, side), ("9.41", "9.42", "9.43"), purpose="commitment")
     roll = engine_roll(spec, natural, side)
-    if natural is None:
-        return legal("commitment", ["9.41", "9.42", "9.43"], rolls=[roll]), state
     hex_ = state.unit(uid).hex
     passed = bool(roll.passed)
     c = replace(c, commit_owed=tuple(x for x in c.commit_owed if x != uid),
@@ -162,8 +157,7 @@ def shock_errors(state: TGState, side: str, i: int) -> list[Error]:
     err = activation_error(state, sec.acting_side(state, side, i), "9.5")   # 9.73: a counter-shock is the defender's
     if err:
         return [err]
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c = act.combat
     if not c.declared or not (0 <= i < len(c.assaults)):
         return [Error("9.44", "no_such_assault", f"no assault {i} was declared", tuple(range(len(c.assaults))))]
@@ -196,8 +190,7 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
     errors = shock_errors(state, side, i)
     if errors:
         return illegal("shock", errors), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c = sec.shock_begins(act.combat, i)          # 9.73: another shock closes the counter-shock chances
     if c.assaults[i].charge:
         return charge_events.rule_charge_shock(state, event, dice, c)   # 9.83–9.87
@@ -220,10 +213,8 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
         return (legal("shock", ["9.25"], results=results, awaiting=awaiting(c)),
                 replace(state, board=board, activation=replace(act, combat=c)))
     spec = sk.shock_roll(board, attackers, targets, extra=charge_events.infantry_shock_extra(c, i, board))  # 9.86
-    natural = dice.roll("roll", "shock")
+    natural = need(dice, "roll", engine_roll(spec, None, side, sk.shock_detail(board, attackers, spec, sec.shock_label(c.assaults[i]))), ("9.5",), purpose="shock")
     roll = engine_roll(spec, natural, side, sk.shock_detail(board, attackers, spec, sec.shock_label(c.assaults[i])))
-    if natural is None:
-        return legal("shock", ["9.5"], rolls=[roll]), state
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
     rules = ["9.5", "9.51", "9.6"]
     board, c, more, settled = settle_shock(board, c, spec, natural, targets, ids)
@@ -279,8 +270,7 @@ def rule_reaction_fire(state: TGState, event: Mapping[str, Any], dice: EventDice
     errors = reaction_fire_errors(state, side, uid, target)
     if errors:
         return illegal("reaction_fire", errors), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     battery = board.units[uid]
     spec, natural, roll = battery_fire_roll(board, battery, target, dice, side)

@@ -6,13 +6,17 @@
 * :func:`activation_error` — fire, shock, charges and rallies happen in the side's own activation (3.0 C, 5.53,
   Schevardino side turns).
 
+* :func:`activation_of` — the activation in progress, for a verb whose checks have already found one (it
+  refuses, 3.0, if there is none, rather than asserting).
+
 Pure questions about the state; they import nothing but the records.
 """
 from __future__ import annotations
 
 from referee.engine.ruling import Error
+from referee.engine.verbs import refuse
 
-from .state import ACTIVATION, RESERVE, SIDE_TURN, TGState, TwoSided
+from .state import ACTIVATION, RESERVE, SIDE_TURN, Activation, TGState, TwoSided
 
 
 def two_sided_turn(ts: TwoSided | None) -> str | None:
@@ -44,3 +48,11 @@ def activation_error(state: TGState, side: str, rule: str = "3.0") -> Error | No
     if act.side != side:
         return Error(rule, "not_your_activation", f"the activation is {act.side}'s")
     return None
+
+
+def activation_of(state: TGState) -> Activation:
+    """The activation in progress; the verb is refused (3.0) when there is none."""
+    act = state.activation
+    if act is None:
+        refuse("3.0", "no_activation", "no activation is in progress")
+    return act

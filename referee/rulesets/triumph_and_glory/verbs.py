@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from referee.engine.dice import EventDice
-from referee.engine.verbs import Verbs
+from referee.engine.procedure import RollOwed
+from referee.engine.verbs import Illegal, Verbs
 
 from .state import ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, RESERVE, SIDE_TURN
 
@@ -31,10 +32,19 @@ __all__ = ["VERBS", "ACTING", "NO_DICE", "accepted", "ACTIVATION", "CINC", "COMM
 NO_DICE = EventDice({})          # rolls come back owed: the verb validates without rolling
 
 
-def accepted(state: Any, events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The events among ``events`` that their verbs rule legal in ``state`` (rolls left owed)."""
+def accepted(state: Any, events: Iterable[dict[str, Any]], rule: Any = None) -> list[dict[str, Any]]:
+    """The events among ``events`` that their verbs (or ``rule``, one verb's own rule function) rule legal in
+    ``state`` (rolls left owed: a verb that stops for its roll, ``RollOwed``, has accepted the event; one that
+    refuses, ``Illegal``, has not)."""
     out = []
     for e in events:
-        if VERBS.get(e["type"]).handler(state, e, NO_DICE)[0].legal:        # type: ignore[union-attr]
+        try:
+            handler = rule if rule is not None else VERBS.get(e["type"]).handler      # type: ignore[union-attr]
+            ok = handler(state, e, NO_DICE)[0].legal
+        except Illegal:
+            ok = False
+        except RollOwed:
+            ok = True
+        if ok:
             out.append(e)
     return out
