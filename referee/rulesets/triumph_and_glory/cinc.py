@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
+from referee.engine.verbs import check, refuse
 from referee.engine.ruling import Error, Roll, Ruling, illegal, legal, result, table_roll
 
 from .records import replace
@@ -35,14 +36,12 @@ def rule_cinc_move(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
     side = event["side"]
     ts = state.two_sided
     if state.phase != CINC or ts is None:
-        return _bad("5.62", "cinc_phase_only", "a commander-in-chief moves only in the CinC Movement Phase"), state
-    turn = turn_error(state, side, first=("4.0", "who moves first in the CinC Movement Phase is not decided yet"),
-                      turn=("4.0", "CinC movement"))
-    if turn is not None:
-        return illegal("cinc_move", [turn]), state
+        refuse("5.62", "cinc_phase_only", "a commander-in-chief moves only in the CinC Movement Phase")
+    check(turn_error(state, side, first=("4.0", "who moves first in the CinC Movement Phase is not decided yet"),
+                     turn=("4.0", "CinC movement")))
     leader = state.cinc_of(side)
     if leader is None or leader.hex is None:
-        return _bad("5.62", "no_cinc", f"{side} has no commander-in-chief on the map"), state
+        refuse("5.62", "no_cinc", f"{side} has no commander-in-chief on the map")
     rolls: list[Roll] = []
     rules = ["5.62"]
     ma = ts.ma.get(side)
@@ -60,18 +59,14 @@ def rule_cinc_move(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
     spent = ts.mp_spent.get(side, 0)
     path = list(event.get("path", []))
     # The movement rules count the MP already spent this phase themselves (the leader's ``mp_spent``).
-    check = movement.check_move(state.board, leader.id, path, "normal", movement.MoveContext(allowance=ma))
-    if not check.legal:
-        errors = list(check.errors)
+    move = movement.check_move(state.board, leader.id, path, "normal", movement.MoveContext(allowance=ma))
+    if not move.legal:
+        errors = list(move.errors)
         if any(e.code == "not_enough_mp" for e in errors):
             errors = [Error("5.62", "over_allowance", f"{leader.defn.name} has {ma - spent} MP left "
                             f"(MA {ma} this turn)", alternatives=errors[0].alternatives if errors else None)] + errors
         return illegal("cinc_move", errors, rules), state
-    board = movement.apply_move(state.board, check) if check.steps else state.board
-    new_ts = replace(ts, ma={**ts.ma, side: ma}, mp_spent={**ts.mp_spent, side: spent + check.mp_spent})
-    res = [result("moved", "5.62", leader.id, to=check.end)] if check.steps else []
+    board = movement.apply_move(state.board, move) if move.steps else state.board
+    new_ts = replace(ts, ma={**ts.ma, side: ma}, mp_spent={**ts.mp_spent, side: spent + move.mp_spent})
+    res = [result("moved", "5.62", leader.id, to=move.end)] if move.steps else []
     return legal("cinc_move", rules, rolls=rolls, results=res), replace(state, board=board, two_sided=new_ts)
-
-
-def _bad(rule: str, code: str, message: str) -> Ruling:
-    return illegal("cinc_move", [Error(rule, code, message)])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
+from referee.engine.verbs import check, refuse
 from referee.engine.ruling import Error, Ruling, illegal, legal
 
 from .records import replace
@@ -24,10 +25,8 @@ def rule_end_phase(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
     if state.phase in (RESERVE, CINC):
         ts = state.two_sided
         assert ts is not None
-        turn = turn_error(state, side, first=("4.0", "who goes first is not decided yet"),
-                          turn=("3.0", "turn in this phase"))
-        if turn is not None:
-            return illegal("end_phase", [turn]), state
+        check(turn_error(state, side, first=("4.0", "who goes first is not decided yet"),
+                         turn=("3.0", "turn in this phase")))
         act = state.activation
         if act is not None and act.checks_owed:
             return illegal("end_phase", [Error("5.54", "checks_owed", "disorder checks are owed first",
@@ -36,15 +35,11 @@ def rule_end_phase(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
     if state.phase == COMMAND:
         cmd = state.rules.command_activation
         if cmd is None or side != cmd.chooser:
-            return _bad("SCH-COMMAND", "not_chooser", "only the side that activates commands ends this step"), state
+            refuse("SCH-COMMAND", "not_chooser", "only the side that activates commands ends this step")
         return legal("end_phase", ["SCH-COMMAND"]), replace(state, command_chosen=True)
     if state.phase == SIDE_TURN:
         if side != state.side_turn:
-            return _bad("3.0", "not_your_turn", f"it is {state.side_turn}'s turn"), state
+            refuse("3.0", "not_your_turn", f"it is {state.side_turn}'s turn")
         return legal("end_phase", ["SCH-COMMAND"]), sequence.end_side_turn(state)
-    return _bad("3.0", "wrong_phase", "this phase ends by itself; end_phase ends the Reserve and CinC Movement "
-                "phases"), state
-
-
-def _bad(rule_: str, code: str, message: str) -> Ruling:
-    return illegal("end_phase", [Error(rule_, code, message)])
+    refuse("3.0", "wrong_phase", "this phase ends by itself; end_phase ends the Reserve and CinC Movement "
+                "phases")

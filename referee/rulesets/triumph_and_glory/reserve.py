@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from referee.engine.dice import EventDice
+from referee.engine.verbs import check, refuse
 from referee.engine.ruling import (Awaiting, Error, Result, Roll, Ruling, illegal, legal, pass_fail_roll,
                                    result)
 
@@ -92,17 +93,15 @@ def rule_reserve(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     side, uid = event["side"], event["unit"]
     ts = state.two_sided
     if state.phase != RESERVE or ts is None:
-        return _bad("3.0", "wrong_phase", "reserve activation happens in the Reserve Activation Phase"), state
-    turn = turn_error(state, side, first=("5.51", "who goes first in the Reserve Phase is not decided yet"),
-                      turn=("5.51", "reserve activation"))
-    if turn is not None:
-        return illegal("reserve", [turn]), state
+        refuse("3.0", "wrong_phase", "reserve activation happens in the Reserve Activation Phase")
+    check(turn_error(state, side, first=("5.51", "who goes first in the Reserve Phase is not decided yet"),
+                     turn=("5.51", "reserve activation")))
     if side in ts.reserve_used:
-        return _bad("5.51", "one_group", f"{side} has already activated a group in reserve"), state
+        refuse("5.51", "one_group", f"{side} has already activated a group in reserve")
     u = state.unit(uid)
     o = state.orders[side]
     if u.side != side or u.is_leader or uid not in o.group_of:
-        return _bad("5.51", "not_your_group", f"{uid} is not in one of {side}'s order groups"), state
+        refuse("5.51", "not_your_group", f"{uid} is not in one of {side}'s order groups")
     g = o.group_of[uid]
     errors = group_eligibility_errors(state, side, g)
     if errors:
@@ -170,7 +169,3 @@ def no_check_owed(act: Activation | None, uid: str) -> Error:
 
 def owed_check_awaiting(act: Activation) -> list[Awaiting]:
     return [Awaiting("cohesion_check", act.side, "5.54", u) for u in act.checks_owed]
-
-
-def _bad(rule: str, code: str, message: str) -> Ruling:
-    return illegal("reserve", [Error(rule, code, message)])
