@@ -10,7 +10,9 @@ ours, theirs …), medians over the rounds, and the ratio printed (> 1 means the
     checks membership and applies each recorded action — CPU per event vs CPU per action;
 (b) the whole process: ``referee check LOG --format json`` vs ``node rtt_replay_bench.js --repeat 1``, each
     run twice, on the whole game and on a one-event prefix (the peer: ``--prefix 0``, one action per game),
-    so that start-up = the prefix run and per event = (whole − prefix) / (events − prefix events);
+    so that start-up = the prefix run and per event = (whole − prefix) / (events − prefix events); the
+    referee's runs find its scenario in the parsed-scenario cache (the first run of the day fills it), and a
+    ``--no-cache`` prefix run shows the start-up of a scenario parsed afresh;
 (c) the legal-action listing: the ruleset's ``legal_actions`` timed alone over every state of the sample game
     vs the peer's ``view(state, role)`` timed alone over every state of its recorded games.
 
@@ -176,7 +178,7 @@ def main() -> int:
     our_replay_cpu_per_event(log, 1)    # warm the scenario's static map, as the peer's warm repeats are
 
     rows: dict[str, list[tuple[float, float]]] = {k: [] for k in
-                                                  ("a", "b_full", "b_pre", "c", "ra", "rb_full", "rb_pre", "rc", "rcc")}
+                                                  ("a", "b_full", "b_pre", "b_cold", "c", "ra", "rb_full", "rb_pre", "rc", "rcc")}
     listed = r_listed = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         pre = prefix_log(Path(args.log), 1, Path(tmp))
@@ -191,6 +193,8 @@ def main() -> int:
             rows["b_full"].append((c, w))
             w, c, _ = run_process(REFEREE + ["check", str(pre), "--format", "json"], env=env)
             rows["b_pre"].append((c, w))
+            w, c, _ = run_process(REFEREE + ["check", str(pre), "--format", "json", "--no-cache"], env=env)
+            rows["b_cold"].append((c, w))
             if peer:
                 w, c, _ = peer.run("--repeat", "1", "--only-validate")
                 rows["rb_full"].append((c, w))
@@ -217,7 +221,8 @@ def main() -> int:
     start, full = med("b_pre"), med("b_full")
     per = (full - start) / (n - 1) * 1e6
     print(f"(b) whole process: referee start-up {start:.3f} s, then {per:.1f} µs/event, "
-          f"whole sample {full:.3f} s = {full / n * 1e6:.1f} µs/event (wall {med('b_full', 1):.3f} s)")
+          f"whole sample {full:.3f} s = {full / n * 1e6:.1f} µs/event (wall {med('b_full', 1):.3f} s); "
+          f"start-up with the scenario parsed afresh (--no-cache) {med('b_cold'):.3f} s")
     if peer:
         rstart, rfull = med("rb_pre"), med("rb_full")
         pre_actions = 14   # --prefix 0 replays one action of each of the 14 recorded games

@@ -10,8 +10,12 @@
    and peak RSS (``ru_maxrss``).  Two ways to hold the output:
    * ``keep``: all K × 5,886 rulings are kept and written as one JSON document at the end, as one ``check`` of
      a 55,000-event log does today — memory must grow with K (the output is held);
-   * ``stream``: each copy's rulings are written and dropped before the next — the engine's own memory, which
-     must stay flat if nothing leaks between games.
+   * ``stream``: each copy's rulings are written and dropped before the next, each copy read afresh (a new
+     scenario object each time, as K different games in one process would be) — the engine's memory plus the
+     per-scenario map memos the ruleset keeps for up to 16 scenarios (``triumph_and_glory`` ``_board_map``,
+     ~4.6 MiB each), so it grows with K up to 16 copies and then drops;
+   * ``same``: as ``stream`` but every copy replays the one scenario object read first — one long game's
+     engine memory, which must stay flat if nothing leaks from event to event.
    Linear time shows as a constant CPU per event across K; bounded memory as a flat ``stream`` RSS.
 2. Concurrency.  1, 2 and 4 ``referee check`` processes of the sample game started together; wall time until
    all have finished and the CPU they used.  With C cores, k ≤ C processes should finish in about the wall
@@ -49,9 +53,10 @@ def child(path: str, copies: int, hold: str) -> None:
     kept: list = []
     events = 0
     out_bytes = 0
+    first = read_log(path) if hold == "same" else None
     with open(os.devnull, "w", encoding="utf-8") as sink:
         for _ in range(copies):
-            log = read_log(path)
+            log = first or read_log(path)
             result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=False)
             events += len(log.events)
             rulings = [r.to_dict() for r in result.rulings]
@@ -64,7 +69,8 @@ def child(path: str, copies: int, hold: str) -> None:
                 json.dump({"rulings": rulings, "state": state}, buf, ensure_ascii=False, indent=1)
                 out_bytes += len(buf.getvalue())
                 sink.write(buf.getvalue())
-            del result, rulings, log
+            del result, rulings
+            log = None
         if hold == "keep":
             buf = io.StringIO()
             json.dump({"rulings": kept, "state": last_state}, buf, ensure_ascii=False, indent=1)
@@ -101,7 +107,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("log", nargs="?", default=str(DEFAULT_LOG))
     ap.add_argument("--sizes", default="1,2,5,10")
-    ap.add_argument("--holds", default="keep,stream")
+    ap.add_argument("--holds", default="keep,stream,same")
     ap.add_argument("--procs", default="1,2,4")
     ap.add_argument("--rounds", type=int, default=2, help="rounds of the concurrency runs (medians)")
     ap.add_argument("--child", type=int, help=argparse.SUPPRESS)

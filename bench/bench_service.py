@@ -25,6 +25,8 @@ Closed loop by default (each client sends its next request when it has the answe
 (16 MiB of JSON: the sample game's events repeated) to ``POST /check`` back to back, each with a new note so no
 cache answers it: the checking workers stay saturated (their answers: 503 busy or over_budget), and the
 submissions' figures show whether hosted games starve (issue 12: ≥ 500/s and p99 ≤ 50 ms at 32 clients).
+The checking workers run at ``REFEREE_CHECK_PRIORITY`` (default ``idle``, SCHED_IDLE; e.g. ``10`` for nice 10)
+from this process's environment; run the same command without ``--flood`` in the same minute for the ratio.
 
 Then POST /check of the whole sample game (tests/fixtures/logs/sample-borodino.json): over HTTP on a fresh
 one-worker server (the first request, which waits for the worker's scenario warm-up; a log it has not seen,
@@ -411,8 +413,10 @@ def main() -> int:
                     while not out.empty():
                         for k, v in out.get().items():
                             statuses[k] = statuses.get(k, 0) + v
+                    priority = os.environ.get("REFEREE_CHECK_PRIORITY", "idle")
                     print(f"flood: {args.flood} processes posting {len(flood_body()) / 2 ** 20:.1f} MiB logs to "
-                          f"/check back to back during the submissions; their answers: {dict(sorted(statuses.items()))}")
+                          f"/check back to back during the submissions (checking workers at priority {priority}); "
+                          f"their answers: {dict(sorted(statuses.items()))}")
                 loop = f"open loop at {args.rate:.0f}/s" if args.rate else "closed loop"
                 print(f"submissions: {args.clients} clients, {loop}, {args.seconds:.0f} s: {r['requests']} requests, "
                       f"{r['per_second']:.0f}/s, p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms "

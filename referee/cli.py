@@ -9,6 +9,7 @@ Exit codes: 0 ruled on the whole log (illegal moves are rulings); 3 with ``--str
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -16,9 +17,14 @@ from typing import Sequence
 from referee.logs import InputError
 
 VASSAL_SUFFIXES = (".vlog", ".vsav")
+OWN_COMMANDS = ("check", "rulesets")    # the commands defined here; the others are the service's
+CHUNK = 256                             # rulings encoded at a time (write_json)
+SPOOL_BYTES = 32 << 20                  # output held in memory before it goes to a temporary file
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(service: bool = True) -> argparse.ArgumentParser:
+    """The whole command line; ``service=False`` leaves out ``serve`` and ``verify``, whose registration imports
+    the service package and with it Flask (~0.1 s of a ``check``'s start-up, docs/speed.md)."""
     parser = argparse.ArgumentParser(prog="referee", description="Replay a game log under its ruleset and rule "
                                                                  "on every move.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -28,12 +34,21 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--module", help="the VASSAL module the .vlog/.vsav was played with")
     check.add_argument("--format", choices=("json", "text"), default="json")
     check.add_argument("--strict", action="store_true", help="exit 3 if any move was illegal")
+    check.add_argument("--no-cache", action="store_true",
+                       help="parse the scenario afresh, neither reading nor writing the parsed-scenario cache "
+                            "(as HEXWARGAME_CACHE=off does; docs/speed.md)")
     check.set_defaults(func=cmd_check)
     rulesets = sub.add_parser("rulesets", help="list the installed rulesets")
     rulesets.set_defaults(func=cmd_rulesets)
-    from referee.service.commands import register as register_service
-    register_service(sub)      # serve --host H --port P; verify GAME_EXPORT [--head H] (alias verify-dice)
+    if service:
+        from referee.service.commands import register as register_service
+        register_service(sub)  # serve --host H --port P; verify GAME_EXPORT [--head H] (alias verify-dice)
     return parser
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The sub-command ``argv`` names (its first word that is not an option), if any."""
+    return next((a for a in argv if not a.startswith("-")), None)
 
 
 def read_any_log(path: str, module: str | None):
@@ -58,22 +73,62 @@ def read_logs(paths: Sequence[str], module: str | None):
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from referee.engine.replay import final_state, replay
+    if args.no_cache:
+        os.environ["HEXWARGAME_CACHE"] = "off"
     log = read_logs(args.log, args.module)
     for warning in getattr(log, "warnings", ()):
         print(f"warning: {warning}", file=sys.stderr)
-    result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=args.format == "text")
     if args.format == "json":
-        body = {"rulings": [r.to_dict() for r in result.rulings], "state": final_state(result.game)}
-        from referee.jsonout import dumps_indent1     # json.dump(indent=1)'s bytes, ~3x faster (docs/speed.md)
-        sys.stdout.flush()
-        sys.stdout.buffer.write(dumps_indent1(body) + b"\n")
+        any_illegal = write_json(log)
     else:
+        from referee.engine.replay import replay
         from referee.report import render, words_for
+        result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=True)
         title = f"{log.scenario.name} — {log.ruleset.name} — {', '.join(Path(p).name for p in args.log)}"
         sys.stdout.write(render(result.rulings, result.played, result.places, title,
                                 log.ruleset.progress(result.game.state), words_for(log.scenario, log.ruleset)))
-    return 3 if args.strict and result.any_illegal else 0
+        any_illegal = result.any_illegal
+    return 3 if args.strict and any_illegal else 0
+
+
+def write_json(log) -> bool:
+    """Rule on every event and write ``{"rulings": [...], "state": {...}}`` to stdout, the bytes of
+    ``json.dump(body, indent=1)`` and a newline; returns whether a move was illegal.
+
+    The rulings are encoded as they are made, ``CHUNK`` at a time, into a spooled file (memory up to
+    ``SPOOL_BYTES``, then a temporary file) that is copied to stdout at the end: a check holds neither the
+    whole list of rulings nor their dicts, so its memory does not grow with the log's length beyond the log
+    itself and the encoded output (docs/speed.md), and nothing reaches stdout if the replay fails half-way.
+    The loop is ``referee.engine.replay.replay``'s; tests/speed/test_check_stream.py holds the two to the
+    same bytes."""
+    import shutil
+    import tempfile
+    from referee.engine.replay import fewer_collections, final_state, new_game, step
+    from referee.jsonout import dumps_indent1, write_items_indent1
+    game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
+    any_illegal = False
+
+    def chunks():
+        nonlocal game, any_illegal
+        batch = []
+        with fewer_collections():
+            for i, event in enumerate(log.events):
+                ruling, game, _ = step(game, i, event)
+                any_illegal = any_illegal or not ruling.legal
+                batch.append(ruling.to_dict())
+                if len(batch) == CHUNK:
+                    yield batch
+                    batch = []
+        yield batch
+
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+        spool.write(b'{\n "rulings": [')
+        spool.write(b"\n ]" if write_items_indent1(spool, chunks(), 2) else b"]")
+        spool.write(b',\n "state": ' + dumps_indent1(final_state(game)).replace(b"\n", b"\n ") + b"\n}\n")
+        spool.seek(0)
+        sys.stdout.flush()
+        shutil.copyfileobj(spool, sys.stdout.buffer)
+    return any_illegal
 
 
 def cmd_rulesets(args: argparse.Namespace) -> int:
@@ -84,7 +139,9 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # Help, usage errors and the service's commands get the whole parser; check and rulesets need none of it.
+    parser = build_parser(service=_command(argv) not in OWN_COMMANDS)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import IO, Any, Iterable
 
 import orjson
 
@@ -53,3 +53,22 @@ def dumps_indent1(obj: Any) -> bytes:
     for pairs in (16, 8, 4, 2, 1):
         marked = marked.replace(_MARK + b"  " * pairs, b" " * pairs + _MARK)
     return marked.replace(_MARK, b"")
+
+
+
+def write_items_indent1(out: IO[bytes], chunks: Iterable[list[Any]], depth: int) -> bool:
+    """The items of a list, as ``dumps_indent1`` of the whole document writes them when the items are at
+    nesting ``depth`` (2 for ``{"rulings": [item, ...]}``): each item on its own lines, comma-separated,
+    without the brackets.  ``chunks`` are lists of items, encoded one chunk at a time, so that a long list is
+    never held whole.  Returns whether anything was written (an empty list is ``[]``, without a newline)."""
+    extra = b"\n" + b" " * (depth - 1)
+    wrote = False
+    for chunk in chunks:
+        if not chunk:
+            continue
+        # Encoded alone, a chunk's items are at depth 1: b"[\n {...},\n {...}\n]".  Strip the brackets and
+        # indent every line by depth - 1 more.
+        inner = dumps_indent1(chunk)[2:-2]
+        out.write((b",\n" if wrote else b"\n") + b" " * (depth - 1) + inner.replace(b"\n", extra))
+        wrote = True
+    return wrote

@@ -10,11 +10,25 @@ from modulebuilder.model import ActivationGroup, CounterSet, Face, Leader, Marke
 from modulebuilder.render import (TextDoesNotFit, counter_images, render_leader_face, render_marker_face,
                                   render_unit_face)
 from modulebuilder.render.colours import luminance
-from modulebuilder.render.counters import BAND_BOTTOM, VALUE_Y
+from modulebuilder.render.counters import unit_drawing
+from modulebuilder.render.drawing import Layer, Text
 from modulebuilder.render.faces import render_faces
 from modulebuilder.render.physical import COUNTER_SIZES, px
 from modulebuilder.render.samples import sample_counters
-from modulebuilder.render.symbols import unit_symbol_key
+from modulebuilder.render.symbols import symbol_layer
+
+BAND_BOTTOM, VALUE_Y = 0.26, 0.80        # the band's lower edge and the value row (triumph-and-glory.yaml)
+
+
+def unit_symbol_key(unit: Unit) -> str:
+    """The series symbol the bundled triumph-and-glory template draws for ``unit``."""
+    layers = [i for i in unit_drawing(unit, AG, "front", 100).items if isinstance(i, Layer) and i.scale == 4]
+    (layer,) = layers
+    keys = [k for k in ("infantry", "pike_infantry", "light_infantry", "militia", "light_cavalry", "heavy_cavalry",
+                        "cossack", "artillery", "horse_artillery") if symbol_layer(k, layer.width, layer.height, layer.at) == layer]  # type: ignore[arg-type]
+    assert len(keys) == 1
+    return keys[0]
+
 
 AG = ActivationGroup("i-corps", "I Corps", "French", "#2b4c9b", 6, label="I", text_colour="#ffffff")
 DUMON = Unit("dumon-a", "Dumon a", "infantry", "French", "i-corps", Face(4, 5, 4, 1), Face(3, 4, 4, 0),
@@ -137,8 +151,13 @@ def test_text_error_raised_in_a_worker_reaches_the_caller() -> None:
     assert (err.value.owner, err.value.field) == ("too-long", "name")
 
 
+def marker_lines(text: str, s: int) -> tuple[list[str], int]:
+    from modulebuilder.render.counters import marker_drawing
+    texts = [t for t in marker_drawing(Marker("m", "M", text), "front", s).items if isinstance(t, Text)]
+    return [t.text for t in texts], texts[0].size
+
+
 def test_marker_text_wraps_only_when_it_must() -> None:
-    from modulebuilder.render.counters import marker_lines
     assert marker_lines("UO", 188)[0] == ["UO"]
     lines, size = marker_lines("Orders Delay DRM", 188)
     assert len(lines) >= 2 and size >= 0.15 * 188

@@ -4,9 +4,12 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path as FsPath
+from typing import TYPE_CHECKING
 
 from .problems import WHOLE_FILE, Problem
-from .yamlpos import Located, YamlSyntaxError, parse_yaml
+
+if TYPE_CHECKING:
+    from .yamlpos import Located
 
 
 def display_name(path: str | os.PathLike[str]) -> str:
@@ -50,6 +53,7 @@ def _read(name: str, path: str | os.PathLike[str]) -> Located | Problem:
         return Problem(name, 1, 1, WHOLE_FILE, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
     except OSError as exc:
         return Problem(name, 1, 1, WHOLE_FILE, f"cannot read the file: {exc.strerror or exc}")
+    from .yamlpos import YamlSyntaxError, parse_yaml   # here: display_name's users need no YAML reader
     try:
         return parse_yaml(text, name)
     except YamlSyntaxError as exc:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping
 
+from PIL import Image
+
 from modulebuilder.fonts import BOLD
 from modulebuilder.model import Scenario
 from modulebuilder.render.counters import BackTreatment, back_treatment
@@ -192,6 +194,25 @@ def turn_track(pages: _Pages, scenario: Scenario) -> None:
             c.text(x + 4, row_y + HEAD_PT * 2 + 6 + 6 * (SMALL_PT + 1), f"and {more} more", SMALL_PT)
 
 
+def chart_image_for(colours: ColourSpace, img: Image.Image) -> Image.Image:
+    """A chart raster in the document's colour space.  CMYK: through the profile like author art
+    (:func:`modulebuilder.render.cmyk.image_for`), except that neutral pixels (r = g = b: the text, rules
+    and grey shading of a table) go on the black plate alone, as the vector greys do, so that small type
+    does not blur when the four plates do not register."""
+    if not colours.cmyk:
+        return img
+    from PIL import ImageChops, ImageOps
+
+    from modulebuilder.render.cmyk import image_for
+    rgb = img.convert("RGB")
+    r, g, b = rgb.split()
+    neutral = ImageChops.lighter(ImageChops.difference(r, g), ImageChops.difference(g, b)).point(
+        lambda v: 255 if v == 0 else 0)
+    zero = Image.new("L", rgb.size, 0)
+    k_only = Image.merge("CMYK", (zero, zero, zero, ImageOps.invert(r)))
+    return Image.composite(k_only, image_for(colours, rgb), neutral)
+
+
 def tables_pages(pages: _Pages, scenario: Scenario, dpi: int) -> None:
     """The rules tables, each the module's chart image at ``dpi``, scaled to the page width if wider."""
     from modulebuilder.render import charts as C
@@ -205,7 +226,7 @@ def tables_pages(pages: _Pages, scenario: Scenario, dpi: int) -> None:
             w, h = room, h * room / w
         c = pages.need(h + ROW_GAP, heading)
         name = f"Chart{i}"
-        pages.doc.add_image(name, img)
+        pages.doc.add_image(name, chart_image_for(pages.doc.colours, img))
         c.image(name, MARGIN, pages.y, w, h)
         pages.y += h + ROW_GAP * 2
 

@@ -140,9 +140,15 @@ def cmd_sheets(args: argparse.Namespace) -> int:
 
 def cmd_map(args: argparse.Namespace) -> int:
     from modulebuilder.render.map import render_map
-    from modulebuilder.render.map_print import full_map_pdf, tiled_map_pdf
+    from modulebuilder.render.map_print import map_print_pdfs
+    from modulebuilder.render.pdf import RGB_SPACE
     from modulebuilder.render.sources import load_map_source
     mapdef = load_map_source(args.map)
+    if args.cmyk:
+        from modulebuilder.render.cmyk import cmyk_space
+        colours = cmyk_space(args.cmyk_profile)          # a bad profile fails before any drawing
+    else:
+        colours = RGB_SPACE
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     img, _ = render_map(mapdef, args.hex_size)
@@ -153,9 +159,7 @@ def cmd_map(args: argparse.Namespace) -> int:
     print_size = float(args.hex_inches) * args.dpi / math.sqrt(3)
     print(f"print map: rendering at {args.dpi} dpi ...", file=sys.stderr)
     pimg, _ = render_map(mapdef, print_size)
-    for name, data in ((f"{mapdef.id}-full.pdf", full_map_pdf(pimg, args.dpi)),
-                       (f"{mapdef.id}-tiles-{args.paper}.pdf",
-                        tiled_map_pdf(pimg, args.dpi, args.paper, title=mapdef.title))):
+    for name, data in map_print_pdfs(pimg, args.dpi, args.paper, mapdef.id, mapdef.title, colours):
         (out / name).write_bytes(data)
         print(out / name)
     return 0
@@ -164,8 +168,13 @@ def cmd_map(args: argparse.Namespace) -> int:
 def cmd_aids(args: argparse.Namespace) -> int:
     from modulebuilder.definitions import load_scenario
     from modulebuilder.render.aids import write_aids
+    from modulebuilder.render.pdf import RGB_SPACE
     scenarios = [load_scenario(p) for p in args.scenarios]
-    for f in write_aids(scenarios, Path(args.out), paper=args.paper, template=args.template):
+    colours = RGB_SPACE
+    if args.cmyk:
+        from modulebuilder.render.cmyk import cmyk_space
+        colours = cmyk_space(args.cmyk_profile)
+    for f in write_aids(scenarios, Path(args.out), paper=args.paper, template=args.template, colours=colours):
         print(f)
     return 0
 
@@ -207,10 +216,15 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=_guarded(cmd_sheets))
 
     p = subparsers.add_parser("aids", help="game aids per scenario: set-up card, order of battle, turn track, tables (PDF)",
-                              description="Example: modulebuilder aids scenarios/borodino.yaml --out out/aids")
+                              description="Example: modulebuilder aids scenarios/borodino.yaml --out out/aids [--cmyk]")
     p.add_argument("scenarios", nargs="+", metavar="SCENARIO")
     p.add_argument("--paper", choices=("letter", "a4"), default="letter")
     p.add_argument("--template", default=None, metavar="NAME|FILE", help="counter template for the counters shown")
+    p.add_argument("--cmyk", action="store_true",
+                   help="write DeviceCMYK through an ICC profile with its output intent, as the sheets do "
+                        "(sRGB -> FOGRA39, relative colorimetric with black-point compensation; greys and black "
+                        "on the black plate alone)")
+    p.add_argument("--cmyk-profile", default=None, metavar="ICC", help="CMYK output profile (default: FOGRA39)")
     p.add_argument("--out", required=True, metavar="DIR")
     p.set_defaults(func=_guarded(cmd_aids))
 
@@ -221,5 +235,8 @@ def register(subparsers: Any) -> None:
                    help="printed hex size across the flats, inches (default 3/4)")
     p.add_argument("--dpi", type=_dpi, default=300, help="resolution of the print PDFs (default 300)")
     p.add_argument("--paper", choices=("letter", "a4"), default="letter")
+    p.add_argument("--cmyk", action="store_true",
+                   help="print PDFs in DeviceCMYK through an ICC profile, with its output intent (the PNG stays RGB)")
+    p.add_argument("--cmyk-profile", default=None, metavar="ICC", help="CMYK output profile (default: FOGRA39)")
     p.add_argument("--out", required=True, metavar="DIR")
     p.set_defaults(func=_guarded(cmd_map))

@@ -1,21 +1,24 @@
 """Every face of a counter set, rendered in parallel with a deterministic order.
 
 A face is keyed ``"<id>/front"`` or ``"<id>/back"``: units with a Disordered side and two-sided markers
-have a back; commanders, one-sided markers and units flagged ``no_back`` have only a front.  A unit's back
-is drawn with the caller's :data:`~modulebuilder.render.counters.BackTreatment` (Disordered for Triumph &
-Glory, Shaken for Musket & Pike); two-hex units' faces are twice as wide as they are high."""
+have a back; commanders, one-sided markers and units flagged ``no_back`` have only a front.  Every face is
+drawn by a counter template (:mod:`modulebuilder.render.template`): the one the caller names, else the
+series look of the caller's :data:`~modulebuilder.render.counters.BackTreatment` (``triumph-and-glory``
+for Disordered backs, ``musket-and-pike`` for Shaken ones); commanders and markers by that template's
+``leader`` and ``marker`` companions.  Two-hex units' faces are twice as wide as they are high."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator, Literal, Union
+from typing import Any, Callable, Iterator, Literal, Union
 
 from PIL import Image
 
 from modulebuilder.model import ActivationGroup, CounterSet, Leader, Marker, Unit
-from modulebuilder.render.counters import BackTreatment, face_size, leader_drawing, marker_drawing, unit_drawing
+from modulebuilder.render.counters import BackTreatment, face_size, series_template
 from modulebuilder.render.drawing import Drawing
-from modulebuilder.render.raster import to_image
 from modulebuilder.render.parallel import ordered_map
+from modulebuilder.render.raster import to_image
+from modulebuilder.render.template import Template, load_template, piece_fields, template_drawing
 from modulebuilder.render.text import FacesDoNotFit, TextDoesNotFit
 
 FaceName = Literal["front", "back"]
@@ -29,11 +32,21 @@ class FaceJob:
     piece: Union[Unit, Leader, Marker]
     face: FaceName
     ag: ActivationGroup | None = None
-    back: BackTreatment = "disordered"     # how a unit's back is drawn (ignored for fronts and non-units)
+    back: BackTreatment = "disordered"     # the series look when no template is named
+    template: str | None = None            # a counter template (bundled id or file)
 
     def pixel_size(self, size_px: int) -> tuple[int, int]:
         """(width, height) of the rendered face: two-hex units are two sides wide."""
         return face_size(self.piece, size_px) if isinstance(self.piece, Unit) else (size_px, size_px)
+
+    def counter_template(self) -> Template:
+        """The template that draws this face."""
+        t = load_template(self.template or series_template(self.back))
+        if isinstance(self.piece, Leader):
+            return t.companion("leader")
+        if isinstance(self.piece, Marker):
+            return t.companion("marker")
+        return t
 
 
 def _ag_for(counters: CounterSet, unit: Unit) -> ActivationGroup:
@@ -43,35 +56,33 @@ def _ag_for(counters: CounterSet, unit: Unit) -> ActivationGroup:
     raise ValueError(f"unit {unit.id!r}: activation group {unit.ag!r} is not defined ({unit.source})")
 
 
-def face_jobs(counters: CounterSet, back: BackTreatment = "disordered") -> list[FaceJob]:
+def face_jobs(counters: CounterSet, back: BackTreatment = "disordered", template: str | None = None) -> list[FaceJob]:
     """All faces in a fixed order: units (front, back), commanders, markers (front, back)."""
     jobs: list[FaceJob] = []
     for u in counters.units:
         ag = _ag_for(counters, u)
-        jobs.append(FaceJob(f"{u.id}/front", u, "front", ag, back))
+        jobs.append(FaceJob(f"{u.id}/front", u, "front", ag, back, template))
         if u.back is not None:
-            jobs.append(FaceJob(f"{u.id}/back", u, "back", ag, back))
+            jobs.append(FaceJob(f"{u.id}/back", u, "back", ag, back, template))
     for ldr in counters.leaders:
-        jobs.append(FaceJob(f"{ldr.id}/front", ldr, "front"))
+        jobs.append(FaceJob(f"{ldr.id}/front", ldr, "front", None, back, template))
     for m in counters.markers:
-        jobs.append(FaceJob(f"{m.id}/front", m, "front"))
+        jobs.append(FaceJob(f"{m.id}/front", m, "front", None, back, template))
         if m.back_text is not None:
-            jobs.append(FaceJob(f"{m.id}/back", m, "back"))
+            jobs.append(FaceJob(f"{m.id}/back", m, "back", None, back, template))
     return jobs
 
 
-def drawing_job(job: FaceJob, size_px: int, dpi: float | None = None) -> Drawing:
+def drawing_job(job: FaceJob, size_px: int, dpi: float | None = None, game: object = None,
+                notes: list[str] | None = None, fields: dict[str, Any] | None = None) -> Drawing:
     """The face of ``job`` as a drawing (both backends start here)."""
-    if isinstance(job.piece, Unit):
-        assert job.ag is not None
-        return unit_drawing(job.piece, job.ag, job.face, size_px, dpi=dpi, back=job.back)
-    if isinstance(job.piece, Leader):
-        return leader_drawing(job.piece, size_px, dpi=dpi)
-    return marker_drawing(job.piece, job.face, size_px, dpi=dpi)
+    if fields is None:
+        fields = piece_fields(job.piece, job.ag, game)
+    return template_drawing(job.counter_template(), fields, job.face, size_px, dpi=dpi, notes=notes)
 
 
-def render_job(job: FaceJob, size_px: int, dpi: float | None = None) -> Image.Image:
-    return to_image(drawing_job(job, size_px, dpi))
+def render_job(job: FaceJob, size_px: int, dpi: float | None = None, game: object = None) -> Image.Image:
+    return to_image(drawing_job(job, size_px, dpi, game))
 
 
 def _raise_misfits(misfits: "list[TextDoesNotFit]") -> None:
@@ -94,82 +105,43 @@ def face_drawings(counters: CounterSet, size_px: int, *, dpi: float | None = Non
                   back: BackTreatment = "disordered", template: str | None = None,
                   log: Callable[[str], None] | None = None, game: object = None) -> dict[str, Drawing]:
     """Every face of ``counters`` as a drawing, keyed and ordered as :func:`render_faces`; text that cannot
-    be printed legibly is reported for all faces at once (:class:`FacesDoNotFit`).  With a data
-    ``template`` (see :mod:`modulebuilder.render.template`) units are drawn with it, commanders with the
-    bundled ``leader`` template and markers with ``marker``.  ``log`` hears of text a coded layout leaves
-    out on purpose (the word "Shaken" on a counter too small for it), one line per counter."""
+    be printed legibly is reported for all faces at once (:class:`FacesDoNotFit`).  ``log`` hears, once
+    per counter and text, of text printed in a fallback font or left out as optional (the word "Shaken"
+    on a counter too small for it)."""
     out: dict[str, Drawing] = {}
     misfits: list[TextDoesNotFit] = []
-    data_template = _data_template(template)
-    for job in face_jobs(counters, back):
+    said: set[str] = set()
+    for job in face_jobs(counters, back, template):
+        notes: list[str] = []
         try:
-            if data_template is not None:
-                out[job.key] = _templated(job, data_template, size_px, dpi, game)
-            else:
-                out[job.key] = drawing_job(job, size_px, dpi)
-                if log and job.face == "back" and job.back == "shaken" and isinstance(job.piece, Unit):
-                    _report_shaken(job.piece, size_px, dpi, log)
-                if log and job.face == "front":
-                    _report_light_weight(job.piece.id, out[job.key], dpi, log)
+            out[job.key] = drawing_job(job, size_px, dpi, game, notes)
         except TextDoesNotFit as exc:
             _note(misfits, exc)
+        for n in notes:
+            if log and n not in said:
+                said.add(n)
+                log(n)
     _raise_misfits(misfits)
     return out
 
 
-def _report_shaken(unit: Unit, size_px: int, dpi: float | None, log: Callable[[str], None]) -> None:
-    from modulebuilder.render.counters import shaken_word_fits
-    from modulebuilder.render.text import min_text_px
-    min_px = min_text_px(dpi)
-    fits, size = shaken_word_fits(size_px * unit.size, size_px, min_px)
-    if not fits:
-        unit_of = "pt" if dpi else "px"
-        k = 72 / dpi if dpi else 1.0
-        log(f"note: counter {unit.id!r} back: the word 'Shaken' fits only at {size * k:.1f} {unit_of} "
-            f"(minimum {min_px * k:.1f} {unit_of}); printed without it, the amber frame marks the side")
-
-
-def _report_light_weight(owner: str, drawing: Drawing, dpi: float | None, log: Callable[[str], None]) -> None:
-    """The coded layouts print a name that bold cannot fit legibly in the narrower regular weight: say so."""
-    from modulebuilder.fonts import REGULAR
-    for t in drawing.items:
-        if getattr(t, "font", None) == str(REGULAR):
-            size = f"{t.size * 72 / dpi:.1f} pt" if dpi else f"{t.size} px"     # type: ignore[attr-defined]
-            log(f"note: counter {owner!r}: {t.text!r} is printed in the regular weight at {size} "   # type: ignore[attr-defined]
-                "(bold does not fit legibly); a short_name keeps it bold")
-
-
-def _data_template(template: str | None):  # type: ignore[no-untyped-def]
-    if template is None:
-        return None
-    from modulebuilder.render.template import load_template
-    t = load_template(template)
-    return None if t.data.get("layout") else t
-
-
-def _templated(job: FaceJob, t, size_px: int, dpi: float | None, game: object = None) -> Drawing:  # type: ignore[no-untyped-def]
-    from modulebuilder.render.template import load_template, piece_fields, template_drawing
-    if isinstance(job.piece, Leader):
-        t = load_template("leader")
-    elif isinstance(job.piece, Marker):
-        t = load_template("marker")
-    return template_drawing(t, piece_fields(job.piece, job.ag, game), job.face, size_px, dpi=dpi)
-
-
-def _worker(args: tuple[FaceJob, int, float | None]) -> tuple[str, bytes | TextDoesNotFit]:
-    job, size_px, dpi = args
+def _worker(args: tuple[FaceJob, dict[str, Any], int, float | None]) -> tuple[str, tuple[int, int], bytes | TextDoesNotFit]:
+    job, fields, size_px, dpi = args
     try:
+        img = to_image(drawing_job(job, size_px, dpi, fields=fields))
         # Raw bytes cross the process boundary faster than a pickled Image.
-        return job.key, render_job(job, size_px, dpi).tobytes()
+        return job.key, img.size, img.tobytes()
     except TextDoesNotFit as exc:         # returned, not raised: the other faces still render and report
-        return job.key, exc
+        return job.key, (0, 0), exc
 
 
-def _rendered(jobs: list[FaceJob], size_px: int, dpi: float | None,
-              workers: int | None) -> Iterator[tuple[str, Image.Image | TextDoesNotFit]]:
-    sizes = {j.key: j.pixel_size(size_px) for j in jobs}
-    for key, raw in ordered_map(_worker, [(j, size_px, dpi) for j in jobs], workers):
-        yield key, raw if isinstance(raw, TextDoesNotFit) else Image.frombytes("RGB", sizes[key], raw)
+def _rendered(jobs: list[FaceJob], size_px: int, dpi: float | None, workers: int | None,
+              game: object = None) -> Iterator[tuple[str, Image.Image | TextDoesNotFit]]:
+    for j in jobs:                        # load (and check) the templates before the workers fork
+        j.counter_template()
+    args = [(j, piece_fields(j.piece, j.ag, game), size_px, dpi) for j in jobs]
+    for key, size, raw in ordered_map(_worker, args, workers):
+        yield key, raw if isinstance(raw, TextDoesNotFit) else Image.frombytes("RGB", size, raw)
 
 
 def render_faces(counters: CounterSet, size_px: int, *, dpi: float | None = None, workers: int | None = None,
@@ -177,15 +149,10 @@ def render_faces(counters: CounterSet, size_px: int, *, dpi: float | None = None
                  template: str | None = None, game: object = None) -> dict[str, Image.Image]:
     """Every face of ``counters``, keyed ``"<id>/front"`` / ``"<id>/back"``, in :func:`face_jobs` order.
     Faces whose text cannot be printed legibly are all reported at once (:class:`FacesDoNotFit`)."""
-    if _data_template(template) is not None:
-        drawings = face_drawings(counters, size_px, dpi=dpi, back=back, template=template, game=game)
-        if progress:
-            progress(len(drawings), len(drawings))
-        return {k: to_image(d) for k, d in drawings.items()}
-    jobs = face_jobs(counters, back)
+    jobs = face_jobs(counters, back, template)
     out: dict[str, Image.Image] = {}
     misfits: list[TextDoesNotFit] = []
-    for i, (key, img) in enumerate(_rendered(jobs, size_px, dpi, workers)):
+    for i, (key, img) in enumerate(_rendered(jobs, size_px, dpi, workers, game)):
         if isinstance(img, TextDoesNotFit):
             _note(misfits, img)
         else:

@@ -5,7 +5,8 @@ The returned :class:`HexLayout` is the one the picture was drawn with (its origi
 so hex centres in image pixels are exact and the VASSAL grid can be laid over the picture unchanged.
 Drawing happens at ``SUPERSAMPLE`` times the size and is reduced at the end (screen-sized maps only):
 Pillow does not anti-alias lines or polygons, and a box-filtered reduction gives clean edges at little
-cost."""
+cost.  The supersampled canvas is never whole: the drawing is recorded and drawn strip by strip
+(map_strips.py), the same pixels in the memory of one strip."""
 from __future__ import annotations
 
 import math
@@ -14,12 +15,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from modulebuilder.hexgrid import HexGrid, HexLayout
 from modulebuilder.model import MapDef
 from modulebuilder.render import map_lines as L
 from modulebuilder.render import text as T
+from modulebuilder.render.map_strips import Recording, Surface
 from modulebuilder.render.map_style import Palette, shaded
 from modulebuilder.render.stable import rng_for
 from modulebuilder.render.terrain_symbols import MARKER_SYMBOLS, TERRAIN_SYMBOLS
@@ -76,11 +78,11 @@ def _scaled(layout: HexLayout, k: int) -> HexLayout:
 
 
 class _Painter:
-    """Draws one map onto a (supersampled) canvas; one method per layer, called in stacking order."""
+    """Draws one map onto a (supersampled) surface; one method per layer, called in stacking order."""
 
-    def __init__(self, mapdef: MapDef, layout: HexLayout, img: Image.Image):
-        self.m, self.lay, self.img = mapdef, layout, img
-        self.d = ImageDraw.Draw(img)
+    def __init__(self, mapdef: MapDef, layout: HexLayout, surface: Surface):
+        self.m, self.lay, self.surface = mapdef, layout, surface
+        self.d = surface.draw
         self.s = layout.size
         self.pal = Palette(mapdef.style.colours)
         self.grid = layout.grid
@@ -250,7 +252,7 @@ def author_symbol(p: "_Painter", terrain: str, cx: float, cy: float, size: float
                          f"(or a bundled symbol: {', '.join(sorted(TERRAIN_SYMBOLS))})")
     side = max(1, int(round(size * 1.1)))             # the hex's inner square, below the hex number
     art = _symbol_art(str(path), side)
-    p.img.paste(art, (int(round(cx - side / 2)), int(round(cy - side / 2))), art)
+    p.surface.paste(art, (int(round(cx - side / 2)), int(round(cy - side / 2))))
     return True
 
 
@@ -262,13 +264,15 @@ def _symbol_art(path: str, side: int) -> Image.Image:
     return art
 
 
-def render_map(mapdef: MapDef, hex_size: float | None = None) -> tuple[Image.Image, HexLayout]:
-    """The map as an RGB image at ``hex_size`` (centre-to-vertex pixels; default the map's style) and the
-    layout that gives every hex centre in that image's pixels."""
-    layout, (w, h) = map_layout(mapdef, hex_size)
-    k = SUPERSAMPLE if w * h <= SUPERSAMPLE_LIMIT_PX else 1
-    big = Image.new("RGB", (w * k, h * k), Palette(mapdef.style.colours)["background"])
-    painter = _Painter(mapdef, _scaled(layout, k), big)
+def supersampling(mapdef: MapDef, hex_size: float | None = None) -> int:
+    """The factor the map at ``hex_size`` is drawn at (1 for print-resolution maps)."""
+    _, (w, h) = map_layout(mapdef, hex_size)
+    return SUPERSAMPLE if w * h <= SUPERSAMPLE_LIMIT_PX else 1
+
+
+def paint_map(mapdef: MapDef, layout: HexLayout, k: int, surface: Surface) -> None:
+    """Every layer of the map, the title and the legend, drawn onto ``surface`` at ``k`` times ``layout``."""
+    painter = _Painter(mapdef, _scaled(layout, k), surface)
     for layer in (painter.terrain, painter.grid_lines, painter.contours, painter.hexsides, painter.roads,
                   painter.bridges, painter.markers, painter.labels):
         layer()
@@ -276,4 +280,16 @@ def render_map(mapdef: MapDef, hex_size: float | None = None) -> tuple[Image.Ima
     framer = _Framer(painter, m, k)
     framer.title()
     framer.legend()
-    return (big.reduce(k) if k > 1 else big), layout
+
+
+def render_map(mapdef: MapDef, hex_size: float | None = None,
+               strip_rows: int | None = None) -> tuple[Image.Image, HexLayout]:
+    """The map as an RGB image at ``hex_size`` (centre-to-vertex pixels; default the map's style) and the
+    layout that gives every hex centre in that image's pixels.  ``strip_rows``: rows of the supersampled
+    canvas drawn at a time (default: map_strips' budget); any value gives the same image."""
+    layout, (w, h) = map_layout(mapdef, hex_size)
+    k = supersampling(mapdef, hex_size)
+    recording = Recording()
+    paint_map(mapdef, layout, k, recording)
+    img = recording.render((w * k, h * k), Palette(mapdef.style.colours)["background"], k, strip_rows)
+    return img, layout

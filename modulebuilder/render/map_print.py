@@ -3,34 +3,89 @@
 Tiles overlap so they can be trimmed and glued; registration crosses are placed at fixed MAP positions
 inside the overlaps, so the same cross appears on both neighbouring tiles and lining the crosses up
 assembles the map exactly.  Every tile page shows the one embedded map image through a clip rectangle,
-so the PDF holds the picture once however many tiles there are."""
+so the PDF holds the picture once however many tiles there are.
+
+CMYK (``modulebuilder map --cmyk``): the map's pixels are converted the way the counter sheets convert
+author art (render/cmyk.py, ``image_for``): sRGB to the output profile -- FOGRA39 unless the print shop
+gives its own -- by Little CMS, relative colorimetric with black-point compensation, and the profile is the
+document's output intent.  Relative colorimetric because a map is almost all pale, in-gamut tints
+(parchment, fields, woods) that should print as they look on screen; a perceptual rendering would dull
+all of them to make room for the few out-of-gamut blues of the rivers, which relative colorimetric clips
+to the nearest printable blue instead.  Black-point compensation maps the darkest browns of the names and
+contours to the press's darkest rather than clipping them.  Unlike the counters' vector colours, greys are
+not moved to the black plate: the raster's anti-aliased edges blend neutral and coloured pixels, and
+splitting them between plates would show as fringes.  The marks drawn around the tiles (trim lines,
+crosses, captions) are vector greys on the black plate alone.  The conversion runs a band of rows at a
+time and the CMYK pixels are compressed as they come, so the 300 ppi map is never held twice (the RGB
+pixels too, in the same bytes as compressing them whole)."""
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Callable, Union
 
 from PIL import Image
 
-from modulebuilder.render.pdf import Canvas, PdfDocument
+from modulebuilder.render.pdf import RGB_SPACE, Canvas, ColourSpace, EncodedImage, PdfDocument
 from modulebuilder.render.physical import POINTS_PER_INCH, paper_points
 from modulebuilder.render.sheet_layout import Rect
 
 CROSS_ARM_PT = 9.0
+# Rows of the map converted and compressed at a time (a 300 ppi Borodino is 8466 pixels wide: 9 MB a band).
+BAND_ROWS = 256
+MapArt = Union[Image.Image, EncodedImage]
 
 
-def image_points(img: Image.Image, dpi: float) -> tuple[float, float]:
+def image_points(img: MapArt, dpi: float) -> tuple[float, float]:
     """Physical size of a raster in points."""
     return img.width / dpi * POINTS_PER_INCH, img.height / dpi * POINTS_PER_INCH
 
 
-def full_map_pdf(img: Image.Image, dpi: float) -> bytes:
+def _banded(img: Image.Image, band: Callable[[Image.Image], Image.Image], colours: int, level: int) -> EncodedImage:
+    """``img``'s pixels, each band of rows passed through ``band``, compressed as they come: the same bytes
+    as compressing them all at once (zlib's output does not depend on how its input is cut), without a
+    second copy of a 300 ppi map in memory."""
+    packer = zlib.compressobj(level)
+    parts = []
+    for y in range(0, img.height, BAND_ROWS):
+        parts.append(packer.compress(band(img.crop((0, y, img.width, min(img.height, y + BAND_ROWS)))).tobytes()))
+    parts.append(packer.flush())
+    return EncodedImage(img.width, img.height, colours, b"".join(parts))
+
+
+def cmyk_art(img: Image.Image, colours: ColourSpace, level: int = 3) -> EncodedImage:
+    """The map's pixels in the document's CMYK (see the module docstring), compressed band by band."""
+    from modulebuilder.render.cmyk import image_for
+    return _banded(img, lambda part: image_for(colours, part), 4, level)
+
+
+def print_art(img: Image.Image, colours: ColourSpace = RGB_SPACE) -> MapArt:
+    """What the print PDFs embed, made once for both: the RGB pixels as ``pdf.encode_image`` compresses
+    them (the same bytes), or the CMYK ones."""
+    if colours.cmyk:
+        return cmyk_art(img, colours)
+    if img.mode != "RGB":
+        return img
+    return _banded(img, lambda part: part, 3, 3)
+
+
+def full_map_pdf(img: MapArt, dpi: float, colours: ColourSpace = RGB_SPACE) -> bytes:
     """One page exactly the size of the map."""
     w, h = image_points(img, dpi)
-    doc = PdfDocument()
-    doc.add_image("Map", img)
+    doc = PdfDocument(colours)
+    doc.add_image("Map", _art(img, colours))
     doc.new_page(w, h).image("Map", 0, 0, w, h)
     return doc.tobytes()
+
+
+def _art(img: MapArt, colours: ColourSpace) -> MapArt:
+    if colours.cmyk and isinstance(img, Image.Image):
+        return cmyk_art(img, colours)
+    if not colours.cmyk and isinstance(img, EncodedImage) and img.colours == 4:
+        raise ValueError("CMYK map pixels in an RGB document: pass the document's colours")
+    return img
 
 
 @dataclass(frozen=True)
@@ -73,18 +128,23 @@ class Tiling:
 
     def crosses(self, row: int, col: int) -> list[tuple[float, float]]:
         """Registration crosses on tile (row, col), in map coordinates: the centres of the overlap strips
-        on its sides, at the tile's quarter points; each also lies on the neighbouring tile."""
+        on its sides, at the quarter points of the part of each seam the map covers (the last row's and
+        column's windows reach past the map, and a seam needs two crosses to be lined up square); each also
+        lies on the neighbouring tile."""
         win = self.window(row, col)
         half = self.overlap / 2
+        bottom, right = min(win.bottom, self.map_h), min(win.right, self.map_w)
+        ys = [win.y + f * (bottom - win.y) for f in (0.25, 0.75)]
+        xs = [win.x + f * (right - win.x) for f in (0.25, 0.75)]
         pts: list[tuple[float, float]] = []
         if col > 0:
-            pts += [(win.x + half, win.y + f * win.h) for f in (0.25, 0.75)]
+            pts += [(win.x + half, y) for y in ys]
         if col < self.cols - 1:
-            pts += [(win.right - half, win.y + f * win.h) for f in (0.25, 0.75)]
+            pts += [(win.right - half, y) for y in ys]
         if row > 0:
-            pts += [(win.x + f * win.w, win.y + half) for f in (0.25, 0.75)]
+            pts += [(x, win.y + half) for x in xs]
         if row < self.rows - 1:
-            pts += [(win.x + f * win.w, win.bottom - half) for f in (0.25, 0.75)]
+            pts += [(x, win.bottom - half) for x in xs]
         return sorted(p for p in pts if 0 < p[0] < self.map_w and 0 < p[1] < self.map_h)
 
 
@@ -94,14 +154,14 @@ def _cross(c: Canvas, x: float, y: float) -> None:
     c.circle(x, y, CROSS_ARM_PT * 0.45, width=0.5)
 
 
-def tiled_map_pdf(img: Image.Image, dpi: float, paper: str, margin_in: Fraction = Fraction(3, 8),
-                  overlap_in: Fraction = Fraction(1, 2), title: str = "") -> bytes:
+def tiled_map_pdf(img: MapArt, dpi: float, paper: str, margin_in: Fraction = Fraction(3, 8),
+                  overlap_in: Fraction = Fraction(1, 2), title: str = "", colours: ColourSpace = RGB_SPACE) -> bytes:
     """The map over as many pages as it needs, row by row, each with its crosses and its place in the grid."""
     mw, mh = image_points(img, dpi)
     t = Tiling(paper, mw, mh, margin_in, overlap_in)
     pw, ph = paper_points(paper)
-    doc = PdfDocument()
-    doc.add_image("Map", img)
+    doc = PdfDocument(colours)
+    doc.add_image("Map", _art(img, colours))
     a = t.area
     for row in range(t.rows):
         for col in range(t.cols):
@@ -124,3 +184,12 @@ def tiled_map_pdf(img: Image.Image, dpi: float, paper: str, margin_in: Fraction 
             c.text(pw / 2, ph - 10, f"{title}  tile row {row + 1}/{t.rows}, column {col + 1}/{t.cols}  "
                    f"(overlap {overlap_in}\"; align the crosses)", size=6, align="centre")
     return doc.tobytes()
+
+
+def map_print_pdfs(img: Image.Image, dpi: float, paper: str, map_id: str, title: str = "",
+                   colours: ColourSpace = RGB_SPACE) -> list[tuple[str, bytes]]:
+    """(file name, bytes) of the full-size map PDF and the tiled one on ``paper``, in ``colours`` (the
+    pixels converted once for both)."""
+    art = print_art(img, colours)
+    return [(f"{map_id}-full.pdf", full_map_pdf(art, dpi, colours)),
+            (f"{map_id}-tiles-{paper}.pdf", tiled_map_pdf(art, dpi, paper, title=title, colours=colours))]

@@ -14,7 +14,7 @@ from PIL import Image
 
 from modulebuilder.model import CounterSet
 from modulebuilder.render.colours import RGB
-from modulebuilder.render.counters import LEADER_BODY, body_colour
+from modulebuilder.render.drawing import Drawing
 
 if TYPE_CHECKING:
     from modulebuilder.render.sheet_layout import SheetGeometry
@@ -47,27 +47,34 @@ class SlotItem:
     col: int
 
 
-def print_items(counters: CounterSet, faces: Mapping[str, Image.Image],
+def _body(face: "Drawing | Image.Image") -> RGB:
+    """The colour a one-sided counter's plain back takes: its front's background (for a face given as
+    pixels, the lower-left corner's, which every bundled look leaves as the body colour)."""
+    if isinstance(face, Drawing):
+        return face.background[:3]            # type: ignore[return-value]
+    return face.convert("RGB").getpixel((0, face.height - 1))  # type: ignore[return-value]
+
+
+def print_items(counters: CounterSet, faces: "Mapping[str, Drawing | Image.Image]",
                 copies: Mapping[str, int] | None = None) -> list[PrintItem]:
     """Items for every unit, commander and marker, each printed its ``count`` times (markers always had
     one; units and commanders have one when the definitions carry it, else 1); ``copies`` (id -> n)
     overrides the count of any counter."""
     copies = copies or {}
-    ags = {ag.id: ag for ag in counters.activation_groups}
     items: list[PrintItem] = []
 
-    def back_of(pid: str, colour: str | RGB) -> str:
+    def back_of(pid: str) -> str:
         key = f"{pid}/back"
-        return key if key in faces else blank_key(colour)
+        return key if key in faces else blank_key(_body(faces[f"{pid}/front"]))
 
     for u in counters.units:
-        items.append(PrintItem(u.id, f"{u.id}/front", back_of(u.id, body_colour(ags[u.ag])),
-                               copies.get(u.id, getattr(u, "count", 1)), u.size))
+        items.append(PrintItem(u.id, f"{u.id}/front", back_of(u.id), copies.get(u.id, getattr(u, "count", 1)), u.size))
     for ldr in counters.leaders:
-        items.append(PrintItem(ldr.id, f"{ldr.id}/front", back_of(ldr.id, LEADER_BODY),
-                               copies.get(ldr.id, getattr(ldr, "count", 1))))
+        items.append(PrintItem(ldr.id, f"{ldr.id}/front", back_of(ldr.id), copies.get(ldr.id, getattr(ldr, "count", 1))))
     for m in counters.markers:
-        items.append(PrintItem(m.id, f"{m.id}/front", back_of(m.id, m.colour), copies.get(m.id, m.count)))
+        key = f"{m.id}/back"
+        items.append(PrintItem(m.id, f"{m.id}/front", key if key in faces else blank_key(m.colour),
+                               copies.get(m.id, m.count)))
     return items
 
 

@@ -1,4 +1,6 @@
-"""NATO-style unit symbols (a frame with a branch mark), drawn once per size and reused.
+"""The Napoleonic series symbols (a frame with a branch mark; templates' ``symbol`` items with ``set:
+series``), drawn once per size and reused.  Which unit gets which symbol is the template's choice (the
+``triumph-and-glory`` template picks it from kind, cavalry type and flags).
 
 The geometry is written once against ImageDraw's methods and recorded as a drawing :class:`Layer`: the
 raster backend draws it at 4x and reduces it (Pillow draws diagonal lines without anti-aliasing; the
@@ -11,30 +13,16 @@ from typing import Callable, Literal
 
 from PIL import Image, ImageDraw
 
-from modulebuilder.model import Unit
 from modulebuilder.render.drawing import Layer, Recorder, Shape
 from modulebuilder.render.raster import layer_image
 
 SymbolKey = Literal["infantry", "pike_infantry", "light_infantry", "militia", "light_cavalry", "heavy_cavalry", "cossack",
                     "artillery", "horse_artillery", "commander"]
+SERIES_SYMBOLS: tuple[SymbolKey, ...] = ("infantry", "pike_infantry", "light_infantry", "militia", "light_cavalry",
+                                         "heavy_cavalry", "cossack", "artillery", "horse_artillery", "commander")
 SUPERSAMPLE = 4
 INK = (0, 0, 0, 255)
 PAPER = (255, 255, 255, 255)
-
-
-def unit_symbol_key(unit: Unit) -> SymbolKey:
-    """The symbol for a unit, from its kind, cavalry type and flags."""
-    if unit.kind == "artillery":
-        return "horse_artillery" if unit.horse_artillery else "artillery"
-    if unit.kind == "cavalry":
-        return {"H": "heavy_cavalry", "C": "cossack"}.get(unit.cav_type or "L", "light_cavalry")  # type: ignore[return-value]
-    if "militia" in unit.flags:
-        return "militia"
-    if unit.flags & {"jaeger", "skirmisher", "light"}:
-        return "light_infantry"
-    if "pikes" in unit.flags:          # Musket & Pike: only pike-armed heavy infantry may form Hedgehog (6.3.2)
-        return "pike_infantry"
-    return "infantry"
 
 
 Box = tuple[float, float, float, float]

@@ -3,13 +3,17 @@
 Tags are Java class names; attributes are written in sorted order, as the engine itself saves them, so
 the output depends only on the input.  Piece and prototype texts are plain text nodes (never CDATA, which
 the engine ignores).
+
+lxml (4 MiB resident) is imported when the XML is written, not with this module: the module builder
+imports this for the specs long before, and the map image it draws first is the build's memory peak.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
-from lxml import etree
+if TYPE_CHECKING:
+    from lxml import etree
 
 from .gridmap import VassalHexGrid
 from .metadata import VASSAL_VERSION
@@ -67,7 +71,12 @@ def _el(parent: etree._Element | None, tag: str, attrs: Mapping[str, str] | None
         text: str | None = None) -> etree._Element:
     # Component classes are written relative to VASSAL.build; plain tags ("entry") stay as they are.
     tag = tag if tag.startswith("VASSAL.") or "." not in tag else P + tag
-    el = etree.Element(tag) if parent is None else etree.SubElement(parent, tag)
+    if parent is None:
+        from lxml import etree
+        el = etree.Element(tag)
+    else:
+        el = parent.makeelement(tag)
+        parent.append(el)
     for k in sorted(attrs or {}):
         el.set(k, attrs[k])
     if text is not None:
@@ -113,6 +122,7 @@ def build_file(spec: ModuleSpec) -> bytes:
         _el(root, "module.PredefinedSetup", {"description": "", "file": file, "isMenu": "false", "name": name,
                                              "useFile": "true"})
     _el(root, "VASSAL.i18n.Language")
+    from lxml import etree
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False, pretty_print=True)
 
 

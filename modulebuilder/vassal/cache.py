@@ -74,10 +74,11 @@ def drawing_sources() -> list[Path]:
 
 @lru_cache(maxsize=None)
 def renderer_fingerprint() -> str:
-    """Hash of the code and fonts that draw images."""
+    """Hash of the code, fonts and counter templates that draw images."""
     fonts = Path(modulebuilder.__file__).parent / "fonts"
+    templates = Path(modulebuilder.__file__).parent / "templates"     # the counter looks are data now
     h = hashlib.sha256()
-    for f in [*drawing_sources(), *sorted(fonts.glob("*"))]:
+    for f in [*drawing_sources(), *sorted(fonts.glob("*")), *sorted(templates.glob("*"))]:
         if f.is_file():
             h.update(f.name.encode() + b"\0" + f.read_bytes())
     return h.hexdigest()

@@ -5,8 +5,6 @@ rebuilt modules and set-ups byte-identical.
 """
 from __future__ import annotations
 
-from lxml import etree
-
 VASSAL_VERSION = "3.7.0"   # vassal.md §8: opens without warnings in every 3.7.x and in 3.8
 # ``--vassal 3.6|3.7``: the engine version a module declares.  The traits are the same for both (see
 # docs/vassal-module.md, "VASSAL 3.6 and 3.7"); only the declaration differs: 3.6 shows a "Version
@@ -15,6 +13,7 @@ VASSAL_TARGETS = {"3.6": "3.6.0", "3.7": VASSAL_VERSION}
 
 
 def _data(fields: list[tuple[str, str]]) -> bytes:
+    from lxml import etree          # imported when first written (buildfile.py says why)
     root = etree.Element("data", version="1")
     for tag, text in fields:
         etree.SubElement(root, tag).text = text

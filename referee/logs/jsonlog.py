@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import jsonschema_rs
-from jsonschema import Draft202012Validator
 
 from referee.engine import registry
 from referee.logs.problems import InputError
@@ -110,19 +109,22 @@ def parse_log(doc: Any, base_dir: Path | None = None, scenario: Any = None) -> L
 
 
 def load_scenario(ref: Any, base_dir: Path | None = None) -> Any:
-    """A scenario id (``scenarios/<id>.yaml`` under ./, the log's folder or the project) or a resolved one."""
+    """A scenario id (``scenarios/<id>.yaml`` under ./, the log's folder or the project) or a resolved one.
+    Parsed scenarios are kept on disk by content (``modulebuilder.definitions.cache``; off with
+    ``HEXWARGAME_CACHE=off``)."""
     try:
-        from modulebuilder.definitions import DefinitionError, load_resolved, load_scenario as load_file
+        from modulebuilder.definitions import cache
+        from modulebuilder.definitions.problems import DefinitionError
     except ImportError:
         raise InputError(["scenario: the definitions loader (modulebuilder.definitions) is not installed"]) from None
     try:
         if isinstance(ref, Mapping):
-            return load_resolved(dict(ref))
+            return cache.load_resolved(dict(ref))
         if isinstance(ref, str):
             path = find_scenario(ref, base_dir)
             if path is None:
                 raise InputError([f"scenario: no scenario '{ref}' (looked for scenarios/{ref}.yaml)"])
-            return load_file(path)
+            return cache.load_scenario(path)
     except DefinitionError as exc:
         raise InputError([f"scenario: {p}" for p in (getattr(exc, "problems", None) or [str(exc)])]) from None
     raise InputError(["scenario: expected a scenario id or a resolved scenario object"])
@@ -136,27 +138,32 @@ def find_scenario(ref: str, base_dir: Path | None = None) -> Path | None:
     return next((c for c in candidates if c.is_file()), None)
 
 
-@dataclass(frozen=True)
+@dataclass
 class _EventValidator:
     """A compiled fast check for the common case (a valid event) and jsonschema for the messages.
 
     jsonschema-rs (compiled, full draft 2020-12) makes validating a long log ~20x cheaper than jsonschema;
     an event it rejects is run through jsonschema to list every problem with its path.  Both implement the
     same draft of the same schema, so they agree on what is valid.  (fastjsonschema would be faster still,
-    but it stops at draft 7 and silently ignores keywords such as ``unevaluatedProperties``.)
+    but it stops at draft 7 and silently ignores keywords such as ``unevaluatedProperties``.)  jsonschema is
+    imported only for a log with a bad event: importing it is ~0.08 s, a third of a short ``check``.
     """
-    full: Draft202012Validator
+    schema: Mapping[str, Any]
     fast: Any                       # jsonschema_rs.Draft202012Validator
+    full: Any = None                # jsonschema.Draft202012Validator, made on the first rejected event
 
     def is_valid(self, event: Any) -> bool:
         return self.fast.is_valid(event)
 
     def iter_errors(self, event: Any):
+        if self.full is None:
+            from jsonschema import Draft202012Validator
+            self.full = Draft202012Validator(self.schema)
         return self.full.iter_errors(event)
 
 
 def _compile(schema: Mapping[str, Any]) -> _EventValidator:
-    return _EventValidator(Draft202012Validator(schema), jsonschema_rs.Draft202012Validator(dict(schema)))
+    return _EventValidator(schema, jsonschema_rs.Draft202012Validator(dict(schema)))
 
 
 @lru_cache(maxsize=None)

@@ -1,6 +1,7 @@
 """Fixtures for the service tests: an app on a fresh SQLite file per test, its test client, auth helpers."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -11,6 +12,12 @@ from flask.testing import FlaskClient
 from referee.service import create_app
 from referee.service.extension import ext
 from service_scenario import SMALL
+
+# The checking workers run at SCHED_IDLE by default: only on CPU nothing else wants (heavy.py).  A test suite on
+# two busy cores (pytest -n 2, other jobs) leaves them none, and a /check would wait out its budget; these tests
+# are about answers, so their workers (in-process apps and the gunicorn they start) run at normal priority.
+# The default itself is tested in test_service_limits.py (test_the_checking_workers_use_only_idle_cpu).
+os.environ.setdefault("REFEREE_CHECK_PRIORITY", "0")
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -170,6 +171,33 @@ def test_a_check_over_its_time_budget_is_503_and_the_worker_is_replaced(database
         pool.close()
         with app.app_context():
             ext().close()
+
+
+def test_the_checking_workers_use_only_idle_cpu(database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The flood target (issue 12): a checking worker must not take CPU the hosted games want.  At nice +10 (the
+    code before) it still had a tenth of a contended core; SCHED_IDLE runs it only on CPU nothing else wants.
+    The default, without the suite's REFEREE_CHECK_PRIORITY (conftest.py)."""
+    monkeypatch.delenv("REFEREE_CHECK_PRIORITY", raising=False)
+    app = create_app({"DATABASE_URL": database_url, "TESTING": True, "CHECK_BUDGET": 300.0})
+    client = app.test_client()
+    assert app.config["CHECK_PRIORITY"] == "idle"
+    assert client.post("/api/v1/check", json=_log(players_events(1)[:3])).status_code == 200
+    pool = heavy.pool_for(client.application.config)
+    pids = [w.proc.pid for w in pool._all if w.alive()]
+    assert pids
+    for pid in pids:
+        assert os.sched_getscheduler(pid) == os.SCHED_IDLE
+        assert os.getpriority(os.PRIO_PROCESS, pid) == 19            # where SCHED_IDLE is refused: nice 19
+    pool.close()
+    with app.app_context():
+        ext().close()
+
+
+def test_a_priority_that_is_neither_idle_nor_a_nice_value_is_refused_at_start() -> None:
+    for bad in ("low", "-5", "20"):
+        with pytest.raises(ValueError, match="REFEREE_CHECK_PRIORITY"):
+            heavy.HeavyPool(priority=bad)
+    assert heavy.HeavyPool(priority="10").settings["priority"] == "10"
 
 
 def test_an_event_type_that_is_not_a_string_is_422(client: FlaskClient, small_game: dict[str, Any]) -> None:

@@ -1,6 +1,7 @@
 """gunicorn with the service's own worker class (referee/service/worker.py): a thread per kept-alive connection."""
 from __future__ import annotations
 
+import json
 import socket
 import threading
 from pathlib import Path
@@ -63,3 +64,18 @@ def test_bad_http_and_closed_connections(tmp_path: Path) -> None:
         assert status == 200 and view["side"] == "Russian"
         status, body = server.request("GET", f"/api/v1/games/{game['id']}", token="wrong")
         assert status == 401 and body["error"]["code"] == "invalid_token"
+
+
+def test_a_check_through_gunicorn_answers_the_whole_log_the_command_line_would(tmp_path: Path) -> None:
+    """The checking worker's answer crosses a socket pair into the server and out through gunicorn, which
+    writes only ``bytes``: a 1.1 MB answer must arrive whole, and be what the same request gives in-process."""
+    from referee.service import create_app
+
+    sample = Path(__file__).resolve().parents[1] / "fixtures" / "logs" / "sample-borodino.json"
+    body = json.loads(sample.read_text())
+    with Gunicorn(f"sqlite:///{tmp_path / 'r.sqlite'}", workers=1, threads=2) as server:
+        status, answer = server.request("POST", "/api/v1/check", body, timeout=300)
+    assert status == 200 and len(answer["rulings"]) == len(body["events"])
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'in-process.sqlite'}", "TESTING": True,
+                      "CHECK_BUDGET": 300.0})
+    assert app.test_client().post("/api/v1/check", json=body).json == answer

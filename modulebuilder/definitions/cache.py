@@ -1,0 +1,263 @@
+"""Parsed scenarios kept on disk, keyed by content, so that a ``referee check`` loads its scenario in
+milliseconds instead of parsing and validating five YAML files and importing the loader (~0.3 s of a short
+check, docs/speed.md).
+
+An entry is found by a key made of everything a load depends on that is known before loading:
+
+* the code fingerprint: the size and modification time of each file of the loader, the model and the bundled
+  schemas (``CODE``) -- the test Python itself applies before trusting a ``.pyc`` (hashing their 0.8 MB would
+  cost more than the rest of a hit) --, the Python version, and when each site-packages folder last changed
+  (installing or removing a ruleset changes it);
+* the scenario: its file's name as messages show it (``Scenario.source`` carries it) and its bytes, or, for a
+  resolved scenario given inline, its JSON text.
+
+The entry lists what is known only after loading: the files the scenario names (map, counters, tables, game)
+and the ruleset's schema contribution, each with the hash of its bytes.  A hit re-reads and re-hashes each of
+them, so an edited map or counters file is a miss.  Only a scenario that loaded without a problem is kept;
+a broken one is read afresh every time, so its messages are always the loader's own.
+
+Safe with several processes at once: an entry is written to a temporary file in the same folder and renamed
+over the old one (``os.replace`` is atomic), so a reader sees a whole entry or none.  Safe against a corrupt
+entry (a crash on a filesystem without ordered writes, a truncated copy, another format): each entry starts
+with a format line and a hash of the rest; anything that does not match, or does not unpickle, is a miss and
+is overwritten.  Entries are pickles, so they are read only from a folder that belongs to the user and that no
+one else may write to; the folder keeps the ``MAX_ENTRIES`` most recently used entries.
+
+Where: ``$HEXWARGAME_CACHE_DIR``, else ``$XDG_CACHE_HOME/hexwargame``, else ``~/.cache/hexwargame``, in a
+folder ``scenarios``.  Off: ``HEXWARGAME_CACHE=off`` (or ``0``, ``no``, ``false``), or ``referee check
+--no-cache``.  When the folder cannot be made or written, scenarios simply load uncached.
+
+Hand-written rather than a library's: joblib's and diskcache's caches key by the arguments (a path here, not
+the content of the files behind it) and bring more than they would save in start-up.
+"""
+from __future__ import annotations
+
+import copyreg
+import hashlib
+import io
+import json
+import os
+import pickle
+import site
+import stat
+import sys
+import time
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .files import display_name
+
+FORMAT = b"hexwargame parsed scenario 1\n"
+MAX_ENTRIES = 64
+STALE_TEMP_S = 3600            # a temporary file this old is left over from a writer that died
+OFF = ("0", "off", "no", "false")
+PACKAGE = Path(__file__).resolve().parents[1]          # modulebuilder/
+CODE = ("model.py", "hexgrid.py", "definitions/*.py", "schemas/*.json", "schemas/*/*.json")
+
+
+def cache_dir() -> Path | None:
+    """The folder of entries, or None when the cache is switched off."""
+    if os.environ.get("HEXWARGAME_CACHE", "").strip().lower() in OFF:
+        return None
+    base = os.environ.get("HEXWARGAME_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "hexwargame")
+    return Path(base) / "scenarios"
+
+
+def load_scenario(path: str | os.PathLike[str]) -> Any:
+    """``definitions.load_scenario(path)``, from the cache when nothing it read has changed."""
+    where = cache_dir()
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        where = None                 # the loader words the problem
+    if where is None:
+        from .scenario import load_scenario as load
+        return load(path)
+    key = _key(b"file", display_name(path).encode(), data)
+    hit = _get(where, key)
+    if hit is not None:
+        return hit
+    from .problems import raise_if_any         # the loader is imported only on a miss
+    from .scenario import check_scenario
+    checked = check_scenario(path)
+    raise_if_any(checked.problems)
+    scenario = checked.scenario
+    assert scenario is not None
+    deps = [f for f in checked.files if f != checked.files[0]]
+    _put(where, key, _hashes(deps, scenario.ruleset), scenario)
+    return scenario
+
+
+def load_resolved(doc: Mapping[str, Any], source: str = "<inline>") -> Any:
+    """``definitions.load_resolved(doc, source)`` for a resolved scenario given as a mapping, from the cache
+    when the same document was loaded before."""
+    from .resolved_read import load_resolved as load
+    where = cache_dir()
+    try:
+        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        where = None                 # not JSON-like: the loader says why
+    if where is None:
+        return load(doc, source)
+    key = _key(b"resolved", source.encode(), text.encode())
+    hit = _get(where, key)
+    if hit is not None:
+        return hit
+    scenario = load(doc, source)
+    _put(where, key, _hashes([], scenario.ruleset), scenario)
+    return scenario
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> bytes:
+    h = hashlib.blake2b(FORMAT, digest_size=20)
+    h.update(sys.version.encode())
+    for pattern in CODE:
+        for f in sorted(PACKAGE.glob(pattern)):
+            st = f.stat()
+            h.update(f"\0{f.relative_to(PACKAGE)}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    for folder in [*site.getsitepackages(), site.getusersitepackages()]:
+        try:
+            h.update(f"\0{folder}\0{os.stat(folder).st_mtime_ns}".encode())
+        except OSError:
+            pass
+    return h.digest()
+
+
+def _key(kind: bytes, name: bytes, data: bytes) -> str:
+    h = hashlib.blake2b(code_fingerprint(), digest_size=20)
+    for part in (kind, name, data):
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    return h.hexdigest()
+
+
+def _hashes(files: list[str], ruleset: str) -> list[list[str]] | None:
+    """[file, hash of its bytes] for each file a loaded scenario depends on; None if one cannot be read."""
+    from .rulesets import contribution_files
+    contribution = contribution_files().get(ruleset)
+    out = []
+    for f in files + ([contribution] if contribution else []):
+        try:
+            out.append([f, _digest(Path(f).read_bytes())])
+        except OSError:
+            return None
+    return out
+
+
+def _unchanged(deps: list[list[str]]) -> bool:
+    for f, digest in deps:
+        try:
+            if _digest(Path(f).read_bytes()) != digest:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _private(where: Path) -> bool:
+    """The folder is ours and no one else may write to it (entries are pickles)."""
+    try:
+        st = os.stat(where)
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def _get(where: Path, key: str) -> Any:
+    if not _private(where):
+        return None
+    entry = where / f"{key}.pickle"
+    try:
+        blob = entry.read_bytes()
+    except OSError:
+        return None
+    head = len(FORMAT) + 20
+    if not blob.startswith(FORMAT) or hashlib.blake2b(blob[head:], digest_size=20).digest() != blob[len(FORMAT):head]:
+        return None
+    deps_line, sep, payload = blob[head:].partition(b"\n")
+    try:
+        deps = json.loads(deps_line)
+        if not sep or not _unchanged(deps):
+            return None
+        scenario = pickle.loads(payload)
+    except Exception:  # noqa: BLE001 — any entry that does not read back is a miss, never an error
+        return None
+    try:
+        os.utime(entry)              # most recently used: kept longest
+    except OSError:
+        pass
+    return scenario
+
+
+def _mappingproxy(items: dict[str, Any]) -> MappingProxyType:
+    return MappingProxyType(items)
+
+
+def _pickle(scenario: Any) -> bytes:
+    # The model freezes its mappings in MappingProxyType, which pickle refuses; this pickler (only this one)
+    # writes them as the dicts they view.
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = {**copyreg.dispatch_table, MappingProxyType: lambda m: (_mappingproxy, (dict(m),))}
+    pickler.dump(scenario)
+    return out.getvalue()
+
+
+def _put(where: Path, key: str, deps: list[list[str]] | None, scenario: Any) -> None:
+    """Best effort: a cache that cannot be written leaves the scenario loaded, uncached."""
+    if deps is None:
+        return
+    import tempfile
+    tmp = None
+    try:
+        where.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _private(where):
+            return
+        body = json.dumps(deps).encode() + b"\n" + _pickle(scenario)
+        fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-", suffix=".pickle")
+        with os.fdopen(fd, "wb") as f:
+            f.write(FORMAT + hashlib.blake2b(body, digest_size=20).digest() + body)
+        os.replace(tmp, where / f"{key}.pickle")
+        tmp = None
+        _prune(where)
+    except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _prune(where: Path) -> None:
+    """Keep the MAX_ENTRIES most recently used entries; remove temporary files whose writer died."""
+    entries, now = [], time.time()
+    with os.scandir(where) as it:
+        for e in it:
+            try:
+                mtime = e.stat().st_mtime
+            except OSError:
+                continue
+            if e.name.startswith(".tmp-"):
+                if now - mtime > STALE_TEMP_S:
+                    _remove(e.path)
+            elif e.name.endswith(".pickle"):
+                entries.append((mtime, e.path))
+    for _, path in sorted(entries, reverse=True)[MAX_ENTRIES:]:
+        _remove(path)
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

@@ -1,0 +1,201 @@
+"""The parsed-scenario cache (modulebuilder.definitions.cache): keyed by content, safe with several writers and
+against corrupt entries, off on request; a check gives the same bytes with it cold, warm and off."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from modulebuilder.definitions import DefinitionError, cache, load_resolved, load_scenario
+from modulebuilder.definitions import scenario as scenario_module
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "tests" / "fixtures" / "logs" / "sample-borodino.json"
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch):
+    """A copy of the Borodino definitions (scenario, map, counters, tables) and an empty cache folder."""
+    for part in ("scenarios", "maps", "counters/borodino", "tables"):
+        shutil.copytree(ROOT / part, tmp_path / "game" / part)
+    monkeypatch.setenv("HEXWARGAME_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("HEXWARGAME_CACHE", raising=False)
+    monkeypatch.chdir(tmp_path / "game")
+    return tmp_path / "game"
+
+
+@pytest.fixture
+def loads(monkeypatch):
+    """How many times the real loader ran."""
+    calls = []
+    real = scenario_module.check_scenario
+
+    def counting(*a, **kw):
+        calls.append(a)
+        return real(*a, **kw)
+    monkeypatch.setattr(scenario_module, "check_scenario", counting)
+    return calls
+
+
+def entries(game: Path) -> list[Path]:
+    return sorted((game.parent / "cache" / "scenarios").glob("*.pickle"))
+
+
+def test_a_hit_is_the_scenario_the_loader_gives(game, loads):
+    fresh = load_scenario("scenarios/borodino.yaml")
+    first = cache.load_scenario("scenarios/borodino.yaml")
+    second = cache.load_scenario("scenarios/borodino.yaml")
+    assert len(loads) == 2                      # load_scenario itself, then the miss; the hit loads nothing
+    assert first == fresh and second == fresh
+    assert second.source == fresh.source        # provenance too (not part of ==)
+    assert second is not first
+    assert len(entries(game)) == 1
+
+
+def test_an_edited_file_the_scenario_names_is_a_miss(game, loads):
+    before = cache.load_scenario("scenarios/borodino.yaml")
+    counters = game / "counters" / "borodino" / "french.yaml"
+    text = counters.read_text(encoding="utf-8")
+    name = before.counters.units[0].name
+    assert f"name: {name}" in text or f'name: "{name}"' in text
+    counters.write_text(text.replace(name, name + " (edited)", 1), encoding="utf-8")
+    after = cache.load_scenario("scenarios/borodino.yaml")
+    assert len(loads) == 2
+    assert after.counters.units[0].name == name + " (edited)"
+    assert cache.load_scenario("scenarios/borodino.yaml") == after and len(loads) == 2
+
+
+def test_the_same_scenario_under_another_name_is_its_own_entry(game, loads):
+    shutil.copy(game / "scenarios" / "borodino.yaml", game / "scenarios" / "copy.yaml")
+    a = cache.load_scenario("scenarios/borodino.yaml")
+    b = cache.load_scenario("scenarios/copy.yaml")
+    assert a == b and a.source != b.source and len(loads) == 2
+
+
+def test_a_broken_scenario_is_never_kept(game, loads):
+    path = game / "scenarios" / "borodino.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("ruleset: triumph-and-glory", "ruleset: 7"),
+                    encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(DefinitionError) as err:
+            cache.load_scenario("scenarios/borodino.yaml")
+    assert len(loads) == 2 and entries(game) == []
+    with pytest.raises(DefinitionError) as uncached:
+        load_scenario("scenarios/borodino.yaml")
+    assert [str(p) for p in err.value.problems] == [str(p) for p in uncached.value.problems]
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "empty", "other format"])
+def test_a_corrupt_entry_is_a_miss_and_is_rewritten(game, loads, damage):
+    good = cache.load_scenario("scenarios/borodino.yaml")
+    [entry] = entries(game)
+    blob = entry.read_bytes()
+    entry.write_bytes({"truncate": blob[: len(blob) // 2],
+                       "flip": blob[:-100] + bytes([blob[-100] ^ 0xFF]) + blob[-99:],
+                       "empty": b"",
+                       "other format": b"hexwargame parsed scenario 0\n" + blob[len(cache.FORMAT):]}[damage])
+    assert cache.load_scenario("scenarios/borodino.yaml") == good
+    assert len(loads) == 2
+    assert entry.read_bytes() == blob              # the rewritten entry reads back
+    assert cache.load_scenario("scenarios/borodino.yaml") == good and len(loads) == 2
+
+
+def test_off_by_the_environment(game, loads, monkeypatch):
+    monkeypatch.setenv("HEXWARGAME_CACHE", "off")
+    cache.load_scenario("scenarios/borodino.yaml")
+    cache.load_scenario("scenarios/borodino.yaml")
+    assert len(loads) == 2 and not (game.parent / "cache").exists()
+
+
+def test_a_folder_that_cannot_be_written_loads_uncached(game, loads, monkeypatch, tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv("HEXWARGAME_CACHE_DIR", str(blocker))
+    assert cache.load_scenario("scenarios/borodino.yaml") == load_scenario("scenarios/borodino.yaml")
+
+
+def test_a_folder_others_may_write_is_not_read(game, loads):
+    cache.load_scenario("scenarios/borodino.yaml")
+    folder = game.parent / "cache" / "scenarios"
+    folder.chmod(0o777)
+    try:
+        cache.load_scenario("scenarios/borodino.yaml")
+        assert len(loads) == 2                   # the entry may have been planted: not unpickled
+    finally:
+        folder.chmod(0o700)
+
+
+def test_another_version_of_the_loader_is_a_miss(game, loads, monkeypatch):
+    cache.load_scenario("scenarios/borodino.yaml")
+    monkeypatch.setattr(cache, "code_fingerprint", lambda: b"another version of the code")
+    cache.load_scenario("scenarios/borodino.yaml")
+    assert len(loads) == 2 and len(entries(game)) == 2
+
+
+def test_old_entries_are_pruned(game, monkeypatch):
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 3)
+    text = (game / "scenarios" / "borodino.yaml").read_text(encoding="utf-8")
+    for i in range(5):
+        (game / "scenarios" / f"b{i}.yaml").write_text(text, encoding="utf-8")
+        cache.load_scenario(f"scenarios/b{i}.yaml")
+        os.utime(entries(game)[0], (1e9 + i, 1e9 + i))    # distinct ages even on a coarse clock
+    assert len(entries(game)) == 3
+
+
+def test_an_inline_resolved_scenario_is_kept_by_its_text(game):
+    from ruamel.yaml import YAML
+    doc = YAML(typ="safe", pure=True).load(
+        (ROOT / "tests" / "fixtures" / "logs" / "small-inline.yaml").read_text(encoding="utf-8"))["scenario"]
+    fresh = load_resolved(dict(doc))
+    a = cache.load_resolved(dict(doc))
+    b = cache.load_resolved(dict(doc))
+    assert a == fresh == b and len(entries(game)) == 1
+    changed = dict(doc, turns=doc["turns"] + 1)
+    assert cache.load_resolved(changed).turns != a.turns and len(entries(game)) == 2
+
+
+WRITER = """
+import sys
+from modulebuilder.definitions import cache
+s = cache.load_scenario("scenarios/borodino.yaml")
+print(len(s.counters.units), s.source)
+"""
+
+
+def test_many_processes_at_once_on_an_empty_cache(game):
+    """Eight loads racing to write the same entry: every one gets the scenario, and the entry that is left reads
+    back whole (written to a temporary file, then renamed)."""
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER], cwd=game, stdout=subprocess.PIPE, text=True,
+                              env=dict(os.environ)) for _ in range(8)]
+    outs = [p.communicate()[0] for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    assert len(set(outs)) == 1 and outs[0].split()[1].startswith("scenarios/borodino.yaml:")
+    assert len(entries(game)) == 1
+    assert not list((game.parent / "cache" / "scenarios").glob(".tmp-*"))
+    assert cache._get(game.parent / "cache" / "scenarios", entries(game)[0].stem) is not None
+
+
+def check(log: Path, *extra: str, env: dict[str, str]) -> bytes:
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "check", str(log), "--format", "json", *extra],
+                         cwd=ROOT, capture_output=True, env=env, check=True)
+    return run.stdout
+
+
+def test_check_gives_the_same_bytes_cold_warm_and_off(tmp_path):
+    doc = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    doc["events"] = doc["events"][:200]
+    log = tmp_path / "short.json"
+    log.write_text(json.dumps(doc), encoding="utf-8")
+    env = dict(os.environ, HEXWARGAME_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("HEXWARGAME_CACHE", None)
+    cold = check(log, env=env)
+    assert len(list((tmp_path / "cache" / "scenarios").glob("*.pickle"))) == 1
+    warm = check(log, env=env)
+    off = check(log, "--no-cache", env=env)
+    assert cold == warm == off
+    assert len(json.loads(cold)["rulings"]) == 200
