@@ -12,7 +12,7 @@ import secrets
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, Generic, Iterable, Iterator, Mapping, TypeVar
+from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, TypeVar
 
 from referee.engine.dice import EventDice, commitment, faces, set_slot
 from referee.engine.ruleset import Ruleset
@@ -57,8 +57,90 @@ def new_game(ruleset: Ruleset[S], scenario: Any, dice: str = "players", seed: st
                 seed=seed if dice == "referee" else None)
 
 
-def step(game: Game[S], index: int, event: Mapping[str, Any]) -> tuple[Ruling, Game[S], dict[str, Any]]:
-    """Rule on one event.  Returns the ruling, the new game and the event as played (referee rolls filled)."""
+# --------------------------------------------------------------------------------- whose act an event is
+# In a hosted game the service knows who submitted each event (the token's side, never a field of the event).
+# For every event so submitted, before the ruleset sees it (docs/architecture.md, referee.engine.actors):
+# ``side``, when the event has one, must be the submitter; every side named in ``rolls`` must be the
+# submitter; and the act must be the submitter's to make now, as the ruleset's ``actor(state, event)`` hook
+# says (a ``roll`` belongs to whoever owes the roll it pays).  An act that is the other side's is an illegal
+# ruling that changes nothing (``not_your_act``).  The check is here, in the one function every event of every
+# ruleset goes through, so no ruleset can skip it for one event type.
+
+#: what a ruleset's hook returns for an act whose named units belong to both sides: nobody's alone
+BOTH_SIDES = "(both sides)"
+#: the rule cited by these errors: a hosted game's token plays one side (docs/service.md)
+RULE = "token"
+
+Actor = Callable[[Any, Mapping[str, Any]], "str | None"]
+
+
+class NoActorHook(LookupError):
+    """The ruleset does not say whose act an event is, so its games cannot be hosted."""
+
+
+def hook(ruleset: Any) -> Actor:
+    """The ruleset's ``actor`` hook; :class:`NoActorHook` when it has none."""
+    actor = getattr(ruleset, "actor", None)
+    if not callable(actor):
+        raise NoActorHook(f"ruleset '{getattr(ruleset, 'id', '?')}' has no actor hook (referee.engine.actors): "
+                          "it cannot say whose act an event is, so its games cannot be hosted")
+    return actor
+
+
+def hostable(ruleset: Any) -> bool:
+    return callable(getattr(ruleset, "actor", None))
+
+
+def owner(game: Game[Any], event: Mapping[str, Any], submitter: str | None = None) -> str | None:
+    """Whose act ``event`` is in ``game``: the ruleset's answer, or, for a ``roll``, the side that owes the
+    roll it pays (a side pays its own roll first when it owes one).  Raises :class:`NoActorHook`."""
+    actor = hook(game.ruleset)
+    if event.get("type") != ROLL:
+        return actor(game.state, event)
+    pending = game.pending
+    if pending is None:
+        return None                                  # nothing is owed: the engine rules it illegal itself
+    named = event.get("side") or submitter
+    slot = next((s for s, _ in pending.owed if named is not None and s.endswith("." + named)), pending.owed[0][0])
+    if slot.startswith("rolls."):
+        return slot.split(".", 1)[1]
+    return actor(game.state, pending.event) or pending.event.get("side")
+
+
+def refusal(game: Game[Any], event: Mapping[str, Any], submitter: str) -> Error | None:
+    """Why ``submitter`` may not make this act now, or None when it may."""
+    named = event.get("side")
+    if named is not None and named != submitter:
+        return Error(RULE, "wrong_side", f"this token plays {submitter}, not {named}")
+    rolls = event.get("rolls")
+    if isinstance(rolls, Mapping):
+        other = next((s for s in rolls if s != submitter), None)
+        if other is not None:
+            return Error(RULE, "not_your_roll", f"{submitter} cannot roll {other}'s die")
+    try:
+        side = owner(game, event, submitter)
+    except NoActorHook as exc:
+        return Error(RULE, "no_actor_hook", str(exc))
+    if side is not None and side != submitter:
+        what = "a roll" if event.get("type") == ROLL else "an act"
+        who = "units of both sides" if side == BOTH_SIDES else side
+        return Error(RULE, "not_your_act", f"this is {what} of {who}, and this token plays {submitter}")
+    return None
+
+
+def step(game: Game[S], index: int, event: Mapping[str, Any],
+         submitter: str | None = None) -> tuple[Ruling, Game[S], dict[str, Any]]:
+    """Rule on one event.  Returns the ruling, the new game and the event as played (referee rolls filled).
+
+    ``submitter``: the side whose token sent the event in a hosted game; its act is checked first (above).
+    None: a log checked as a whole (``referee check``), where nobody submitted anything."""
+    if submitter is not None:
+        bad = refusal(game, event, submitter)
+        if bad is not None:
+            return illegal(str(event.get("type", "?")), [bad]).with_index(index), game, dict(event)
+        if event.get("type") == ROLL and "side" not in event:
+            # The engine pays the submitter's own owed roll first (it would pay the first owed otherwise).
+            event = {**event, "side": submitter}
     if event.get("type") == ROLL:
         return _pay_roll(game, index, event)
     if event.get("type") == UNREADABLE:

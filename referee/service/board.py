@@ -39,6 +39,8 @@ from modulebuilder.hexgrid import add_hours
 from modulebuilder.render.counters import back_treatment
 from modulebuilder.render.map import map_layout
 
+from referee.engine import registry
+
 HEX_SIZE = 22.0              # pixels centre to vertex: the whole Borodino map fits a laptop screen
 COUNTER_SCALE = 1.15         # counter edge / hex size: a counter a little smaller than its hex
 STACK_OFFSET = 3             # pixels each unit of a stack is shifted, so a stack looks like one
@@ -59,6 +61,7 @@ class _Art:
         self.layout, self.size = map_layout(scenario.map, HEX_SIZE)
         self.faces: dict[tuple[str, bool, int], Image.Image | None] = {}
         self.back = back_treatment(getattr(scenario, "ruleset", None))
+        self.shows_back = _shows_back(getattr(scenario, "ruleset", None))
         # Unit id -> counter sides it spans (2 for a Musket & Pike brigade or tercio), from the definitions.
         self.sizes = {u.id: int(getattr(u, "size", 1) or 1) for u in scenario.counters.units}
         self._base: Image.Image | None = None
@@ -75,6 +78,20 @@ class _Art:
                 assert image.size == self.size and layout.origin == self.layout.origin
                 self._base = image.convert("RGB")
             return self._base
+
+
+def _front(unit: Mapping[str, Any]) -> bool:
+    return False
+
+
+def _shows_back(ruleset_id: str | None) -> Any:
+    """The ruleset's hook ``shows_back(unit view) -> bool`` (which face the counter shows: T&G's Disordered
+    side, M&P's Shaken side); a ruleset without one shows every counter's front."""
+    try:
+        hook = getattr(registry.get(ruleset_id), "shows_back", None) if ruleset_id else None
+    except registry.UnknownRuleset:
+        hook = None
+    return hook if callable(hook) else _front
 
 
 _lock = threading.Lock()
@@ -203,8 +220,7 @@ def render(scenario: Any, units: Iterable[Mapping[str, Any]]) -> Image.Image:
             cx, cy = layout.center(hex_id)
         except (KeyError, ValueError):
             continue
-        # The back: T&G views say status "disordered"; M&P views say formation "shaken" (the back is Shaken).
-        back = u.get("status") == "disordered" or u.get("formation") == "shaken"
+        back = art.shows_back(u)                  # the ruleset's hook: T&G's Disordered, M&P's Shaken side
         face = _face(art, u["id"], back, size)
         if face is None:
             continue
@@ -485,7 +501,7 @@ def placements(scenario: Any, units: Iterable[Mapping[str, Any]]) -> list[dict[s
             x, y = (x + rx) / 2, (y + ry) / 2
         out.append({"id": u["id"], "hex": hex_id, "x": round(x, 1), "y": round(y, 1), "w": size * width, "h": size,
                     "angle": round(angle, 1),
-                    "back": u.get("status") == "disordered" or u.get("formation") == "shaken",
+                    "back": art.shows_back(u),
                     "facing": facing if isinstance(facing, int) else None, "level": level,
                     **({"status": u["status"]} if u.get("status") else {}),
                     **({"formation": u["formation"]} if u.get("formation") else {})})

@@ -202,3 +202,54 @@ def test_a_verb_declared_twice_is_a_programming_error():
 def test_illegal_needs_an_error():
     with pytest.raises(ValueError):
         Illegal()
+
+
+# --- the ruleset's hooks: guards for every verb, what follows a complete ruling, the last touch -------------
+
+def _no_sevens(state: Count, event: dict) -> Error | None:
+    return Error("R7", "no_sevens", "no sevens today") if event.get("n") == 7 else None
+
+
+def _bonus(ruling, state: Count):
+    """What follows by itself: every third round scores a bonus point, reported on the ruling."""
+    if state.rounds % 3:
+        return ruling, state
+    return replace(ruling, results=ruling.results + (result("bonus", "R8"),)), replace(state, total=state.total + 1)
+
+
+def _cite_results(ruling):
+    return replace(ruling, rules=tuple(dict.fromkeys(ruling.rules + tuple(r.rule for r in ruling.results))))
+
+
+def hooked(state, event, dice=None):
+    return dispatch(V, step_of, state, event, dice or EventDice(event), guards=(_no_sevens,), after=_bonus,
+                    finish=_cite_results)
+
+
+def test_a_guard_refuses_before_the_verb_and_changes_nothing():
+    state = Count()
+    ruling, new = hooked(state, {"type": "say", "side": "A", "n": 7})
+    assert new is state and [e.code for e in ruling.errors] == ["no_sevens"]      # the verb's R2 never ran
+
+
+def test_after_runs_only_after_a_legal_complete_ruling_and_its_results_join_the_ruling():
+    state = Count(rounds=2)
+    ruling, new = hooked(state, {"type": "say", "side": "A", "n": 1})
+    assert new.total == 2 and [r.effect for r in ruling.results] == ["said", "bonus"]
+    assert ruling.rules == ("R1", "R2", "R8")                                       # finish cited the bonus
+    owed, same = hooked(state, {"type": "duel", "side": "A"}, EventDice({"type": "duel"}, None, 0))
+    assert owed.owes_roll and same is state and "R8" not in owed.rules
+    refused, same = hooked(state, {"type": "say", "side": "A", "n": 5})
+    assert not refused.legal and same is state
+
+
+def test_an_illegal_ruling_a_verb_returns_with_a_changed_state_changes_nothing():
+    W = Verbs()
+
+    @W.verb("oops")
+    def oops(state, event, dice):
+        from referee.engine.ruling import illegal
+        return illegal("oops", [Error("R0", "no", "no")]), replace(state, total=99)
+
+    state = Count()
+    assert dispatch(W, step_of, state, {"type": "oops"}, EventDice({}))[1] is state

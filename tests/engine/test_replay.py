@@ -74,3 +74,20 @@ def test_fewer_collections_restores_the_threshold_after_overlapping_replays():
     assert gc.get_threshold()[0] == max(before[0], GC_THRESHOLD)
     second.__exit__(None, None, None)
     assert gc.get_threshold() == before
+
+
+def test_the_act_check_is_the_dispatchers_every_ruleset_goes_through_it():
+    """Issue #13: whose act an event is, checked in referee.engine.replay.step itself (submitter given), so no
+    caller or ruleset can skip it; referee.engine.actors.step is the same function."""
+    from referee.engine import actors, replay as rp
+    from referee.logs import read_log
+    from pathlib import Path
+    log = read_log(str(Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "logs" / "sample-borodino.json"))
+    game = rp.new_game(log.ruleset, log.scenario, log.dice, log.seed)
+    sides = [s.name for s in log.scenario.sides]
+    event = {"type": "orders", "side": sides[0], "under_orders": []}
+    ruling, same, _ = rp.step(game, 0, event, submitter=sides[1])
+    assert not ruling.legal and ruling.errors[0].code == "wrong_side" and same is game
+    assert actors.step(game, 0, event, sides[1])[0] == ruling
+    assert rp.step(game, 0, event, submitter=sides[0])[0].legal
+    assert actors.BOTH_SIDES == rp.BOTH_SIDES and actors.refusal is rp.refusal

@@ -75,6 +75,7 @@ class MusketAndPike(ProcedureRuleset):
         return state.label()
 
     actor = staticmethod(actors.actor)    # whose act an event is (referee.engine.actors): hosted games
+    shows_back = staticmethod(views.shows_back)   # which face the board draws (referee.service.board)
 
 
 RULESET = MusketAndPike()

@@ -1,12 +1,17 @@
 """What a side may see.  The only hidden information in these rules is the secret Open Order choice (6.3.3)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from .facing import column_front_hour, footprint, has_facing
 from .formations import movement_allowance
 from .profile import Arm
 from .state import COLUMN, MPState
+
+
+def shows_back(unit: Mapping[str, Any]) -> bool:
+    """The board hook (referee.service.board): the back of a Musket & Pike counter is its Shaken side."""
+    return unit.get("formation") == "shaken"
 
 
 def view(state: MPState, side: str | None) -> dict[str, Any]:

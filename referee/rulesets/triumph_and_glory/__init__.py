@@ -6,26 +6,31 @@ activation (5.5x), commanders-in-chief (5.6x), the *Borodino* command rules and 
 activation, with movement, facing and stacking judged by the positional modules.  Fire, shock, rally,
 recovery and collapse (chapters 8–10) are part 2: their events are not accepted yet.
 
-Module map (data flows one way: event → ``dispatch`` → rule function → new state → ``sequence.advance``):
-``state`` (records), ``sequence`` (3.0 phases), ``initiative`` (4.0, 5.51 go-first), ``orders`` (5.1x–5.2x),
-``activation`` (5.3x, the cup, Schevardino), ``reserve`` (5.5x), ``cinc`` (5.6x), ``moves`` (move/face/stack
-order → positional rules), ``scenario_rules`` (special rules as data), ``legal`` (legal actions), ``views``.
+On the engine's framework (``referee.engine.procedure``): data flows one way — event → the engine's dispatcher
+→ the guards (``procedure.GUARDS``) → the verb (declared in ``verbs``' registry) → new state → ``procedure.after``
+(``sequence.advance``) → ``procedure.cite_what_decided``.  The modules are layers (docs/architecture.md,
+contracted in ``.importlinter``): wiring (``legal``, ``views``, ``notation``, ``wording``, ``actors``) >
+``procedure`` > the verbs by rules chapter (``orders``, ``initiative``, ``activation``, ``reserve``, ``cinc``,
+``moves``, ``fire_events``, ``shock_events``, ``charge_events``, ``secondary_events``, ``owed``,
+``morale_events``, ``destruction``, ``phase_events``) and ``sequence`` > ``verbs``, ``timing`` > ``state`` > the
+pure rules (facing, zoc, los, stacking, movement, fire, commitment, shock, charge, retreat, advance, morale,
+victory...) > ``board``, ``terrain``, ``rolls``, ``scenario_rules``, ``records``.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from functools import cached_property
-from importlib import resources
 from typing import Any, Mapping
 
-from referee.engine.dice import EventDice
-from referee.engine.ruling import Ruling
+from referee.engine.procedure import ProcedureRuleset
 
-from . import actors, dispatch, legal, scenario_rules, sequence, views
+# Importing the verb modules declares their verbs in the registry (``verbs``), each beside its rules.
+from . import (activation, cinc, charge_events, destruction, fire_events, initiative, morale_events,  # noqa: F401
+               moves, orders, owed, phase_events, reserve, secondary_events, shock_events)
+from . import actors, legal, procedure, scenario_rules, sequence, views
 from .board import Board, RuleSwitches
 from .conceal import conceal as _conceal
 from .state import Static, TGState
+from .verbs import VERBS
 
 UNIT_FIELDS = ("unit",)
 UNIT_LIST_FIELDS = ("units", "order")
@@ -67,36 +72,30 @@ class _Names:
                    hexes=_hex_names(scenario.map.grid))
 
 
-class TriumphAndGlory:
+class TriumphAndGlory(ProcedureRuleset):
+    """On the engine's framework: the verbs in ``verbs``' registry, the pending decision ``procedure.step``,
+    the guards for every verb and what follows a complete ruling from ``procedure``; its own reference checks
+    (one pass over an event's fields) and legal listing (``legal``)."""
     id = "triumph-and-glory"
     name = "Triumph & Glory v2.2"
     conceal = staticmethod(_conceal)      # what a side may not know, sealed (referee.engine.hidden): what-ifs
     notation = f"{__package__}.notation"     # the chat notation of .vlog files (referee.logs.notation)
     wording = f"{__package__}.wording"       # the words of its rolls in reports (referee.report)
+    verbs = VERBS
+    guards = procedure.GUARDS
+    after = staticmethod(procedure.after)
+    finish = staticmethod(procedure.cite_what_decided)
 
-    def __init__(self) -> None:
-        self._names_cache: dict[int, _Names] = {}
+    step = staticmethod(procedure.step)        # the pending decision (one call less per event than a method)
 
-    @cached_property
-    def _schema(self) -> dict[str, Any]:
-        return json.loads(resources.files(__package__).joinpath("events.schema.json").read_text("utf-8"))
-
-    def event_schema(self) -> Mapping[str, Any]:
-        return self._schema
-
-    def _names(self, scenario: Any) -> "_Names":
-        """What events may name in a scenario, built once per scenario (logs have thousands of events)."""
-        hit = self._names_cache.get(id(scenario))
-        if hit is None or hit.scenario is not scenario:
-            if len(self._names_cache) > 32:
-                self._names_cache.clear()
-            hit = self._names_cache[id(scenario)] = _Names.of(scenario)
-        return hit
+    def build_names(self, scenario: Any) -> "_Names":
+        """What events may name in a scenario (built once per scenario by the framework's ``names``)."""
+        return _Names.of(scenario)
 
     def check_references(self, scenario: Any, event: Mapping[str, Any]) -> list[tuple[str, str]]:
         """Units, hexes, sides, markers and commands an event names must exist (else the log is bad input).
         One pass over the event's own fields: a log has thousands of events, most of them small moves."""
-        n = self._names(scenario)
+        n = self.names(scenario)
         problems: list[tuple[str, str]] = []
         units, hexes = n.units, n.hexes
 
@@ -166,9 +165,6 @@ class TriumphAndGlory:
     def initial_state(self, scenario: Any) -> TGState:
         return sequence.initial_state(Static.from_scenario(scenario), Board.from_scenario(scenario))
 
-    def rule(self, state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
-        return dispatch.rule(state, event, dice)
-
     def view(self, state: TGState, side: str | None) -> dict[str, Any]:
         return views.view(state, side)
 
@@ -182,6 +178,7 @@ class TriumphAndGlory:
         return state.over
 
     actor = staticmethod(actors.actor)    # whose act an event is (referee.engine.actors): hosted games
+    shows_back = staticmethod(views.shows_back)   # which face the board draws (referee.service.board)
 
 
 def _hex_names(grid: Any) -> frozenset[str]:

@@ -5,14 +5,16 @@ Marker ids (DESIGN §5): an AG id, ``barrage:<side>``, ``cga:<side>``, ``destruc
 """
 from __future__ import annotations
 
-import functools
 from typing import Any, Iterable, Mapping
 
 from referee.engine.dice import EventDice
+from referee.engine.verbs import refuse
 from referee.engine.ruling import Error, Result, Ruling, illegal, legal, result
 
+from .movement import begin_activation
 from .records import replace
 from .state import ACTIVATION, COMMAND, INITIATIVE, SIDE_TURN, Activation, TGState
+from .verbs import VERBS
 
 DESTRUCTION = "destruction"
 
@@ -165,21 +167,7 @@ def begin(state: TGState, marker: str) -> tuple[TGState, list[Result]]:
 
 def reset_activation_flags(state: TGState, units: Iterable[str]):
     """Per-activation unit flags start clean (moved, fired, mode, MP; 6.34 notes who starts in enemy ZOC)."""
-    begin_activation = _begin_activation()
-    if begin_activation is None:      # positional rules not installed in this checkout
-        return state.board
     return begin_activation(state.board, list(units))
-
-
-@functools.cache
-def _begin_activation():
-    """``movement.begin_activation``, imported on first use (movement imports this package's modules) and
-    looked up once rather than by an import statement at every draw."""
-    try:
-        from .movement import begin_activation
-    except ImportError:
-        return None
-    return begin_activation
 
 
 # --------------------------------------------------------------------------------------------- events
@@ -216,13 +204,15 @@ def cga_errors(state: TGState, side: str, ags: list[str]) -> list[Error]:
     return errors
 
 
+@VERBS.verb("cga", steps=(INITIATIVE,), rules=("5.34", "5.35"), actor=False,
+             not_now=Error("5.35", "wrong_time", "a CGA is declared after the initiative is decided and before the first marker is chosen, once per turn"))
 def rule_cga(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """5.34/5.35: after initiative, before the first AM is chosen, a side holds back one AM of each of two AGs
     and puts its CGA marker in the cup; when it is drawn both AGs act as one."""
     side, ags = event["side"], list(event["ags"])
     if state.phase != INITIATIVE or side not in cga_pending(state):
-        return _bad("cga", "5.35", "wrong_time", "a CGA is declared after the initiative is decided and before "
-                    "the first marker is chosen, once per turn"), state
+        refuse("5.35", "wrong_time", "a CGA is declared after the initiative is decided and before "
+                    "the first marker is chosen, once per turn")
     errors = cga_errors(state, side, ags)
     if errors:
         return illegal("cga", errors), state
@@ -234,23 +224,25 @@ def rule_cga(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple
 def rule_no_cga(state: TGState, side: str) -> tuple[Ruling, TGState]:
     """5.35: the side declines a CGA this turn (its ``end_phase`` in the Initiative Phase)."""
     if side not in cga_pending(state):
-        return _bad("end_phase", "3.0", "wrong_phase", "nothing to decline now"), state
+        refuse("3.0", "wrong_phase", "nothing to decline now")
     return legal("end_phase", ["5.35"]), replace(state, cga_decided=state.cga_decided | {side})
 
 
+@VERBS.verb("first_marker", steps=(INITIATIVE,), rules=("4.0", "5.31"), actor=False,
+             not_now=Error("3.0", "wrong_phase", "the first marker is chosen in the Initiative Phase, after the initiative roll"))
 def rule_first_marker(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """4.0 / 5.35: the initiative holder picks one AM (either order status, or a special marker) to go first."""
     side, marker = event["side"], event["marker"]
     if state.phase != INITIATIVE or not state.initiative_decided:
-        return _bad("first_marker", "3.0", "wrong_phase",
-                    "the first marker is chosen in the Initiative Phase, after the initiative roll"), state
+        refuse("3.0", "wrong_phase",
+                    "the first marker is chosen in the Initiative Phase, after the initiative roll")
     if cga_pending(state):
-        return _bad("first_marker", "5.35", "cga_decision_first",
-                    f"{', '.join(cga_pending(state))} must first declare or decline a CGA"), state
+        refuse("5.35", "cga_decision_first",
+                    f"{', '.join(cga_pending(state))} must first declare or decline a CGA")
     if state.initiative != side:
-        return _bad("first_marker", "4.0", "no_initiative",
+        refuse("4.0", "no_initiative",
                     f"{side} does not have the initiative" + ("" if state.initiative else
-                                                                " (nobody has: every AM goes into the cup)")), state
+                                                                " (nobody has: every AM goes into the cup)"))
     available = cup_markers(state)
     own = sorted({m for m in available if marker_side(state, m) == side})
     if marker not in own:
@@ -275,13 +267,15 @@ def _not_pickable(state: TGState, side: str, marker: str, own: list[str]) -> Err
     return _not_in_cup(state, marker, own, "4.0")
 
 
+@VERBS.verb("draw", steps=(ACTIVATION,), rules=("5.31",), actor=False,
+             not_now=Error("3.0", "wrong_phase", "markers are drawn in the Activation Phase"))
 def rule_draw(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     marker = event["marker"]
     if state.phase != ACTIVATION:
-        return _bad("draw", "3.0", "wrong_phase", "markers are drawn in the Activation Phase"), state
+        refuse("3.0", "wrong_phase", "markers are drawn in the Activation Phase")
     if state.activation is not None:
-        return _bad("draw", "5.31", "activation_in_progress",
-                    f"the activation of {state.activation.marker} has not ended"), state
+        refuse("5.31", "activation_in_progress",
+                    f"the activation of {state.activation.marker} has not ended")
     if marker not in state.cup:
         return illegal("draw", [_not_in_cup(state, marker, sorted(set(state.cup)), "5.31")]), state
     cup = list(state.cup)
@@ -304,15 +298,17 @@ def _not_in_cup(state: TGState, marker: str, alternatives: list[str], rule: str)
     return Error(rule, "not_in_cup", f"marker '{marker}' is not in the cup", alternatives=tuple(alternatives))
 
 
+@VERBS.verb("end_activation", steps=(ACTIVATION,), rules=("3.0", "5.31"), actor=False,
+             not_now=Error("3.0", "no_activation", "no activation is in progress"))
 def rule_end_activation(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     act = state.activation
     if state.phase != ACTIVATION or act is None or act.reserve:
-        return _bad("end_activation", "3.0", "no_activation", "no activation is in progress"), state
+        refuse("3.0", "no_activation", "no activation is in progress")
     side = event.get("side")
     if side is not None and act.side is not None and side != act.side:
-        return _bad("end_activation", "5.31", "not_your_activation", f"the activation is {act.side}'s"), state
+        refuse("5.31", "not_your_activation", f"the activation is {act.side}'s")
     if act.fires_owed:
-        return _bad("end_activation", "BOR-5", "fire_rolls_first", "roll for the burning villages first"), state
+        refuse("BOR-5", "fire_rolls_first", "roll for the burning villages first")
     return legal("end_activation", ["3.0", "5.31"]), replace(state, activation=None)
 
 
@@ -328,14 +324,16 @@ def command_choices(state: TGState) -> list[str]:
             if side == cmd.chooser and c not in state.active_commands and cmd.earliest.get(c, 0) <= state.turn]
 
 
+@VERBS.verb("activate_command", steps=(COMMAND,), rules=("SCH-COMMAND",), actor=False,
+             not_now=Error("SCH-COMMAND", "wrong_phase", "commands are activated at the start of a Schevardino turn"))
 def rule_activate_command(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     cmd = state.rules.command_activation
     side, ag = event["side"], event["command"]
     if cmd is None or state.phase != COMMAND:
-        return _bad("activate_command", "SCH-COMMAND", "wrong_phase",
-                    "commands are activated at the start of a Schevardino turn"), state
+        refuse("SCH-COMMAND", "wrong_phase",
+                    "commands are activated at the start of a Schevardino turn")
     if side != cmd.chooser:
-        return _bad("activate_command", "SCH-COMMAND", "not_chooser", f"only the {cmd.chooser} activate commands"), state
+        refuse("SCH-COMMAND", "not_chooser", f"only the {cmd.chooser} activate commands")
     choices = command_choices(state)
     if ag not in choices:
         why = ("is already active" if ag in state.active_commands else
@@ -368,7 +366,3 @@ def commands_active_now(state: TGState) -> frozenset[str]:
     others = {c for c, (side, _) in cmd.commands.items()
               if side != cmd.chooser and cmd.from_turn.get(c, 0) <= state.turn}
     return state.active_commands | cmd.active | others
-
-
-def _bad(type_: str, rule: str, code: str, message: str) -> Ruling:
-    return illegal(type_, [Error(rule, code, message)])

@@ -19,7 +19,7 @@ from typing import Iterable, Sequence
 
 from .board import Board, UnitState
 from .disorder import Effect
-from .errors import RuleError
+from referee.engine.ruling import Error
 from .shock import frontal_enemy_hexes
 from .entering import barrier
 from .stacking import stacking_errors
@@ -61,23 +61,23 @@ def advance_rule(board: Board, vacated: str, attackers: Sequence[UnitState], cha
 
 
 def advance_errors(board: Board, rule: AdvanceRule, units: Sequence[UnitState], to: str,
-                   facing: int | None = None, breakthrough: bool = False) -> list[RuleError]:
+                   facing: int | None = None, breakthrough: bool = False) -> list[Error]:
     """9.71: is moving ``units`` into ``to`` (with ``facing``) the advance the rules require?"""
     if to != rule.into:
-        return [RuleError("9.71", "advance_hex", f"the advance goes into the vacated hex {rule.into}", (rule.into,))]
+        return [Error("9.71", "advance_hex", f"the advance goes into the vacated hex {rule.into}", (rule.into,))]
     if not units:
-        return [RuleError("9.71", "advance_nobody", "name the units that advance")]
-    errors: list[RuleError] = []
+        return [Error("9.71", "advance_nobody", "name the units that advance")]
+    errors: list[Error] = []
     hexes = {u.hex for u in units}
     if len(hexes) != 1 or next(iter(hexes)) not in rule.hexes:
-        errors.append(RuleError("9.71", "advance_stack",
+        errors.append(Error("9.71", "advance_stack",
                                 "the stack with the highest-cohesion unit advances (charging cavalry first, 9.72)",
                                 rule.hexes))
     if board.stack(to):
-        errors.append(RuleError("9.71", "advance_not_vacated", f"{to} is not empty"))
+        errors.append(Error("9.71", "advance_not_vacated", f"{to} is not empty"))
     errors += stacking_errors(tuple(units), board.rules)
     if breakthrough and facing is not None and any(u.facing != facing for u in units if u.kind != "artillery"):
-        errors.append(RuleError("9.73", "breakthrough_facing", "a unit advancing for a breakthrough may not change facing"))
+        errors.append(Error("9.73", "breakthrough_facing", "a unit advancing for a breakthrough may not change facing"))
     return errors
 
 
@@ -92,57 +92,57 @@ def advance_effects(board: Board, units: Sequence[UnitState], to: str) -> tuple[
     return tuple(out)
 
 
-def breakthrough_errors(board: Board, unit: UnitState, targets: Sequence[str], used: Iterable[str]) -> list[RuleError]:
+def breakthrough_errors(board: Board, unit: UnitState, targets: Sequence[str], used: Iterable[str]) -> list[Error]:
     """9.73: a Breakthrough by ``unit`` (an infantry unit that advanced after a result ≥ 10) against ``targets``:
     once per phase, not Disordered (9.61: e.g. by the terrain it advanced into), and against every enemy hex
     now in its front."""
-    errors: list[RuleError] = []
+    errors: list[Error] = []
     if unit.kind != "infantry":
-        errors.append(RuleError("9.73", "breakthrough_not_infantry", "only infantry breaks through"))
+        errors.append(Error("9.73", "breakthrough_not_infantry", "only infantry breaks through"))
     if unit.id in set(used):
-        errors.append(RuleError("9.73", "secondary_used", f"{unit.defn.name} already made a secondary shock this phase"))
+        errors.append(Error("9.73", "secondary_used", f"{unit.defn.name} already made a secondary shock this phase"))
     if unit.disordered:
-        errors.append(RuleError("9.61", "disordered_attack", f"{unit.defn.name} is Disordered and may not shock"))
+        errors.append(Error("9.61", "disordered_attack", f"{unit.defn.name} is Disordered and may not shock"))
     front = frontal_enemy_hexes(board, unit)
     if set(targets) != set(front):
-        errors.append(RuleError("9.73", "breakthrough_targets", "a breakthrough attacks every enemy in the unit's front", front))
+        errors.append(Error("9.73", "breakthrough_targets", "a breakthrough attacks every enemy in the unit's front", front))
     return errors
 
 
-def secondary_shock_errors(board: Board, unit: UnitState, targets: Sequence[str]) -> list[RuleError]:
+def secondary_shock_errors(board: Board, unit: UnitState, targets: Sequence[str]) -> list[Error]:
     """9.73 / 9.21–9.24: may ``unit`` counter-shock ``targets`` (after its move)?  Infantry or cavalry, not
     Disordered, and — under the normal rules (9.22) — against every enemy hex in its front, nothing else."""
     name = unit.defn.name
     if unit.kind == "artillery":
-        return [RuleError("9.25", "artillery_shock", f"{name} is artillery: artillery never shocks")]
-    errors: list[RuleError] = []
+        return [Error("9.25", "artillery_shock", f"{name} is artillery: artillery never shocks")]
+    errors: list[Error] = []
     if unit.disordered:
-        errors.append(RuleError("9.61", "disordered_attack", f"{name} is Disordered and may not shock"))
+        errors.append(Error("9.61", "disordered_attack", f"{name} is Disordered and may not shock"))
     front = frontal_enemy_hexes(board, unit)
     if not front:
-        errors.append(RuleError("9.73", "counter_shock_no_enemy", f"no enemy is in {name}'s front"))
+        errors.append(Error("9.73", "counter_shock_no_enemy", f"no enemy is in {name}'s front"))
     elif set(targets) != set(front):
-        errors.append(RuleError("9.22", "counter_shock_targets",
+        errors.append(Error("9.22", "counter_shock_targets",
                                 "a counter-shock attacks every enemy in the unit's front, and only those", front))
     return errors
 
 
 def counter_shock_move_errors(board: Board, unit: UnitState, to: str | None, facing: int | None,
-                              used: Iterable[str], companions: Sequence[UnitState] = ()) -> list[RuleError]:
+                              used: Iterable[str], companions: Sequence[UnitState] = ()) -> list[Error]:
     """9.73: the defender's optional one-hex move before its Counter-Shock (``to`` None = it stays);
     ``companions``: the other units of its hex moving with it (stacking counts them)."""
-    errors: list[RuleError] = []
+    errors: list[Error] = []
     if unit.id in set(used):
-        errors.append(RuleError("9.73", "secondary_used", f"{unit.defn.name} already made a secondary shock this phase"))
+        errors.append(Error("9.73", "secondary_used", f"{unit.defn.name} already made a secondary shock this phase"))
     if facing is not None and facing != unit.facing:
-        errors.append(RuleError("9.73", "counter_shock_facing", "a counter-shocking unit may not change facing"))
+        errors.append(Error("9.73", "counter_shock_facing", "a counter-shocking unit may not change facing"))
     if to is None or unit.hex is None:
         return errors
     if not board.grid.adjacent(unit.hex, to):
-        errors.append(RuleError("9.73", "counter_shock_move", "the counter-shock move is one hex"))
+        errors.append(Error("9.73", "counter_shock_move", "the counter-shock move is one hex"))
     elif (why := barrier(board, (unit,), unit.hex, to)) is not None:
         code = "counter_shock_prohibited" if why == "7.23" else "counter_shock_blocked"
-        errors.append(RuleError("9.73", code, f"{unit.defn.name} may not enter {to}"))
+        errors.append(Error("9.73", code, f"{unit.defn.name} may not enter {to}"))
     else:
         errors += stacking_errors(tuple(board.friendly_units_at(to, unit.side)) + (unit, *companions), board.rules)
     return errors

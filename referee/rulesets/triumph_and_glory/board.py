@@ -30,12 +30,11 @@ from typing import Any, Iterable, Literal, Mapping
 from modulebuilder.hexgrid import HexGrid
 from modulebuilder.model import Leader, MapDef, Scenario, Unit
 
-from .errors import RuleError
 from .records import fast_init
 from .scenario_rules import option_choice, option_whole
 from .terrain import MovementTable
 
-__all__ = ["Board", "BoardMap", "RuleError", "RuleSwitches", "UnitState", "brigade_of"]
+__all__ = ["Board", "BoardMap", "RuleSwitches", "UnitState", "brigade_of"]
 
 Mode = Literal["normal", "limited", "extended", "reinforcement"]
 

@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 
 from .board import Board, UnitState
 from .disorder import Effect, disorder_effect
-from .errors import RuleError
+from referee.engine.ruling import Error
 from .facing import is_front
 from .los import line_of_sight
 from .rolls import Modifier, PassRoll
@@ -84,53 +84,53 @@ def _vertex_turns(a: int, b: int) -> int:
 
 
 def charge_errors(board: Board, unit: UnitState, path: Sequence[str], target: str, facing: int | None = None,
-                  options: ChargeOptions = DEFAULT_OPTIONS) -> list[RuleError]:
+                  options: ChargeOptions = DEFAULT_OPTIONS) -> list[Error]:
     """9.81: may ``unit`` (at the start of its activation) charge ``target`` through ``path``, ending facing
     ``facing`` (default: its own)?"""
     name = unit.defn.name
     grid = board.grid
     if unit.kind != "cavalry":
-        return [RuleError("9.81", "not_cavalry", f"{name} is not cavalry: only cavalry charges")]
+        return [Error("9.81", "not_cavalry", f"{name} is not cavalry: only cavalry charges")]
     if unit.hex is None:
-        return [RuleError("9.81", "not_on_map", f"{name} is not on the map")]
-    errors: list[RuleError] = []
+        return [Error("9.81", "not_on_map", f"{name} is not on the map")]
+    errors: list[Error] = []
     if unit.disordered:
-        errors.append(RuleError("9.81", "disordered_charge", f"{name} is Disordered and may not charge"))
+        errors.append(Error("9.81", "disordered_charge", f"{name} is Disordered and may not charge"))
     if unit.started_in_zoc or in_enemy_zoc(board, unit.hex, unit.side):
-        errors.append(RuleError("9.81", "charge_from_zoc", f"{name} began in an enemy ZOC and may not charge"))
+        errors.append(Error("9.81", "charge_from_zoc", f"{name} began in an enemy ZOC and may not charge"))
     if not board.has_enemy(target, unit.side):
-        errors.append(RuleError("9.81", "no_enemy_target", f"{target} holds no enemy unit"))
+        errors.append(Error("9.81", "no_enemy_target", f"{target} holds no enemy unit"))
     d = grid.distance(unit.hex, target)
     if d not in (2, 3):
-        errors.append(RuleError("9.81", "charge_distance", f"{target} is {d} hexes from {name}; a charge starts 2 or 3 away"))
+        errors.append(Error("9.81", "charge_distance", f"{target} is {d} hexes from {name}; a charge starts 2 or 3 away"))
     if not line_of_sight(board, unit.hex, target).clear:
-        errors.append(RuleError("9.81", "charge_no_los", f"{name} cannot see {target}"))
+        errors.append(Error("9.81", "charge_no_los", f"{name} cannot see {target}"))
     terrain = "rubble" if target in board.rubble else board.static.terrain(target)
     if terrain in options.no_charge_terrain:
-        errors.append(RuleError("9.81", "charge_terrain", f"no charge against a unit in {terrain}"))
+        errors.append(Error("9.81", "charge_terrain", f"no charge against a unit in {terrain}"))
     route = (unit.hex, *path)
     if not 1 <= len(path) <= 2 or any(not grid.adjacent(a, b) for a, b in zip(route, route[1:])) \
             or target in path or not grid.adjacent(path[-1] if path else unit.hex, target):
-        return errors + [RuleError("9.81", "charge_path",
+        return errors + [Error("9.81", "charge_path",
                                    f"a charge names one or two hexes, each adjacent to the last, ending next to {target}")]
     for a, b in zip(route, route[1:]):
         if board.has_enemy(b, unit.side):
-            errors.append(RuleError("6.22", "enemy_occupied", f"{name} may not charge through {b}: enemy units there"))
+            errors.append(Error("6.22", "enemy_occupied", f"{name} may not charge through {b}: enemy units there"))
         cost = _entry_cost(board, a, b)
         if cost.prohibited or (cost.mp or 0) > MAX_CHARGE_COST:
-            errors.append(RuleError("9.81", "charge_cost", f"{b} costs cavalry more than {MAX_CHARGE_COST} MP"))
+            errors.append(Error("9.81", "charge_cost", f"{b} costs cavalry more than {MAX_CHARGE_COST} MP"))
     cost = _entry_cost(board, path[-1], target)
     if cost.prohibited or (cost.mp or 0) > MAX_CHARGE_COST:
-        errors.append(RuleError("9.81", "charge_cost", f"the target hex {target} costs cavalry more than {MAX_CHARGE_COST} MP"))
+        errors.append(Error("9.81", "charge_cost", f"the target hex {target} costs cavalry more than {MAX_CHARGE_COST} MP"))
     for h in path[:-1]:
         if any(u.kind == "cavalry" and is_front(board, u, h, "zoc") for u in zoc_sources(board, h, unit.side)):
-            errors.append(RuleError("9.81", "through_cavalry_zoc", f"{name} may not charge through {h}, a frontal ZOC hex of enemy cavalry"))
+            errors.append(Error("9.81", "through_cavalry_zoc", f"{name} may not charge through {h}, a frontal ZOC hex of enemy cavalry"))
     end_facing = unit.facing if facing is None else facing
     if unit.facing is not None and end_facing is not None and \
             _vertex_turns(unit.facing, end_facing) > len(path):
-        errors.append(RuleError("9.81", "charge_turn", f"{name} may turn one vertex per hex charged through"))
+        errors.append(Error("9.81", "charge_turn", f"{name} may turn one vertex per hex charged through"))
     if end_facing is not None and target not in grid.front(path[-1], end_facing):
-        errors.append(RuleError("9.81", "charge_target_not_front", f"{target} would not be in {name}'s front"))
+        errors.append(Error("9.81", "charge_target_not_front", f"{target} would not be in {name}'s front"))
     errors += stacking_errors_entering(board, unit, path[-1])
     return errors
 
@@ -167,18 +167,18 @@ def _square_infantry(board: Board, hex_id: str) -> tuple[UnitState, ...]:
     return tuple(u for u in board.stack(hex_id) if u.kind == "infantry" and "skirmisher" not in u.flags)
 
 
-def square_errors(board: Board, hex_id: str, *, counter_charge: bool = False) -> list[RuleError]:
+def square_errors(board: Board, hex_id: str, *, counter_charge: bool = False) -> list[Error]:
     """9.85: may the stack in ``hex_id`` try to form square?  ``board`` is the position when the charge was
     declared (the ZOC test is made then)."""
     infantry = _square_infantry(board, hex_id)
     if counter_charge:
-        return [RuleError("9.86", "square_vs_counter_charge", "no square against a counter-charge")]
+        return [Error("9.86", "square_vs_counter_charge", "no square against a counter-charge")]
     if not infantry:
-        return [RuleError("9.85", "square_no_infantry", "artillery and skirmishers never form square alone")]
+        return [Error("9.85", "square_no_infantry", "artillery and skirmishers never form square alone")]
     if any(u.disordered for u in board.stack(hex_id) if u.kind == "infantry" and "skirmisher" not in u.flags):
-        return [RuleError("9.85", "square_disordered", "a stack with Disordered infantry may not form square")]
+        return [Error("9.85", "square_disordered", "a stack with Disordered infantry may not form square")]
     if in_enemy_zoc(board, hex_id, infantry[0].side):
-        return [RuleError("9.85", "square_in_zoc", f"{hex_id} is in an enemy ZOC: no square")]
+        return [Error("9.85", "square_in_zoc", f"{hex_id} is in an enemy ZOC: no square")]
     return []
 
 
@@ -199,12 +199,12 @@ def square_outcome(board: Board, hex_id: str, passed: bool) -> tuple[Effect, ...
 # --------------------------------------------------------------------------------------------- 9.82 recall
 
 def recall_errors(unit: UnitState, *, target_in_square: bool, disordered_by_reaction_fire: bool,
-                  pursuing: bool) -> list[RuleError]:
+                  pursuing: bool) -> list[Error]:
     """9.82: recall only against a square or after Disorder by reaction fire; never in pursuit."""
     if pursuing:
-        return [RuleError("9.82", "recall_pursuit", f"{unit.defn.name} is pursuing and may not be recalled")]
+        return [Error("9.82", "recall_pursuit", f"{unit.defn.name} is pursuing and may not be recalled")]
     if not (target_in_square or disordered_by_reaction_fire):
-        return [RuleError("9.82", "recall_not_allowed",
+        return [Error("9.82", "recall_not_allowed",
                           "a charge is recalled only against a square or after Disorder by reaction fire")]
     return []
 
@@ -217,16 +217,16 @@ def recall_roll(unit: UnitState) -> PassRoll:
 # --------------------------------------------------------------------------------------------- 9.86 counter
 
 def counter_charge_errors(board: Board, defender: UnitState, charger_hexes: Iterable[str],
-                          in_frontal_zoc_at_declaration: bool) -> list[RuleError]:
+                          in_frontal_zoc_at_declaration: bool) -> list[Error]:
     """9.86: Good-Order cavalry charged through its front, not in an enemy frontal ZOC when the charge was
     declared."""
     name = defender.defn.name
     if defender.kind != "cavalry" or defender.disordered:
-        return [RuleError("9.86", "cannot_counter_charge", f"{name} is not Good-Order cavalry")]
+        return [Error("9.86", "cannot_counter_charge", f"{name} is not Good-Order cavalry")]
     if in_frontal_zoc_at_declaration:
-        return [RuleError("9.86", "counter_charge_zoc", f"{name} was in an enemy frontal ZOC")]
+        return [Error("9.86", "counter_charge_zoc", f"{name} was in an enemy frontal ZOC")]
     if not any(is_front(board, defender, h, "defender") for h in charger_hexes):
-        return [RuleError("9.86", "counter_charge_not_front", f"{name} was not charged through its front")]
+        return [Error("9.86", "counter_charge_not_front", f"{name} was not charged through its front")]
     return []
 
 

@@ -41,95 +41,37 @@ counts against the infantry's shock roll (−3 heavy / −1 light, rule 9.86), D
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from modulebuilder.hexgrid import add_hours
 
 from referee.engine.dice import EventDice
+from referee.engine.procedure import need
 from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal, result
 
 from . import charge as ch
 from . import shock as sk
 from .board import Board, UnitState
+from .charging import Charging, assault_group, charging, is_charging_hex, reaction_fire_hit
+from .charging import with_charging as _with
 from .combat import Assault, Combat, apply_effects, engine_roll
 from .entering import enter
-from .errors import RuleError
+from .moves import may_act_error, orders_error
+from .owed import after_change, awaiting, settle_shock
+from .secondary_events import note_outcome
 from .facing import facing_error, required_facing, shared_facing_errors
 from .records import replace
 from .rolls import Modifier
 from .state import TGState
 from .zoc import in_enemy_frontal_zoc, in_enemy_zoc
+from .timing import activation_error, activation_of
+from .verbs import VERBS, accepted
 
 __all__ = ["Charging", "charging", "charge_options", "charge_declaration_errors", "after_declaration",
            "after_commitment", "rule_charge", "rule_square", "rule_counter_charge", "rule_recall",
            "rule_charge_shock", "rule_pursuit", "reaction_fire_hit", "is_charging_hex", "infantry_shock_extra",
            "after_infantry_shock", "assault_group", "charge_declarations", "owed_charge_actions",
            "optional_charge_actions", "rule_leave_square", "leave_square_actions"]
-
-
-@dataclass(frozen=True)
-class Charging:
-    """The charges of one activation (kept in ``Combat.charging``).
-
-    ``moves_owed``: chargers whose stack passed its Commitment roll and have not charged yet (9.81 step 3);
-    ``may_square``: target hexes whose stack passed the 9.85 test when the charge was declared (ZOC then);
-    ``may_counter``: defending cavalry not in an enemy frontal ZOC when the charge was declared (9.86);
-    ``squared`` / ``counter_tried`` / ``recall_tried``: one attempt each; ``countered``: charge assault ->
-    cavalry that counter-charged it successfully, ``countered_at``: the chargers' hex it was aimed at (9.86);
-    ``vs_infantry``: infantry assault -> the cavalry that
-    counter-charges it without a roll; ``rf_disordered``: chargers Disordered by reaction fire (9.24);
-    ``recalled``: 9.82; ``ends``: open charge (or pursuit chain) -> the units 9.84 Disorders when it ends;
-    ``pursuit_owed``: (assault, vacated hex, defender ids) whose pursuit (9.87) is owed."""
-    moves_owed: tuple[str, ...] = ()
-    may_square: frozenset[str] = frozenset()
-    may_counter: frozenset[str] = frozenset()
-    squared: frozenset[str] = frozenset()
-    counter_tried: frozenset[int] = frozenset()
-    countered: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
-    countered_at: Mapping[int, str] = field(default_factory=dict)
-    vs_infantry: Mapping[int, str] = field(default_factory=dict)
-    rf_disordered: frozenset[str] = frozenset()
-    recall_tried: frozenset[str] = frozenset()
-    recalled: frozenset[str] = frozenset()
-    ends: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
-    pursuit_owed: tuple[tuple[int, str, tuple[str, ...]], ...] = ()
-    side: str | None = None                            # the charging side
-
-    @property
-    def owes(self) -> bool:
-        """Charge moves or a pursuit still to make: nothing else may happen first."""
-        return bool(self.moves_owed or self.pursuit_owed)
-
-    def awaiting(self, defender_first: bool) -> list[Awaiting]:
-        """The charge moves owed, then the pursuit (once the defender's checks and retreat are done)."""
-        out = [Awaiting("charge", self.side, "9.81", u) for u in self.moves_owed]
-        if self.pursuit_owed and not defender_first:
-            out.append(Awaiting("pursuit", self.side, "9.87"))
-        return out
-
-
-NONE = Charging()
-
-
-def charging(c: Combat) -> Charging:
-    return c.charging if c.charging is not None else NONE
-
-
-def _with(c: Combat, **changes: Any) -> Combat:
-    return replace(c, charging=replace(charging(c), **changes))
-
-
-def _errs(errors: Iterable[RuleError]) -> list[Error]:
-    return [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]
-
-
-def assault_group(a: Assault, board: Board) -> str:
-    """9.23: ``charge`` | ``cavalry`` | ``infantry`` — the group an assault shocks with."""
-    if a.charge:
-        return "charge"
-    kinds = [board.units[u].kind for u in a.attackers if board.units[u].kind != "artillery"]
-    return "cavalry" if kinds and all(k == "cavalry" for k in kinds) else "infantry"
 
 
 # --------------------------------------------------------------------------------------------- 9.81 routes
@@ -183,17 +125,17 @@ def charge_options(board: Board, unit: UnitState, target: str, limit: int = 0) -
     return out
 
 
-def _why_not(board: Board, unit: UnitState, target: str) -> list[RuleError]:
+def _why_not(board: Board, unit: UnitState, target: str) -> list[Error]:
     """The reasons no route works: the route-independent ones, else those of the route with fewest."""
     base = [e for e in ch.charge_errors(board, unit, [], target) if e.code != "charge_path"]
     if base:
         return base
-    best: list[RuleError] | None = None
+    best: list[Error] | None = None
     for path, f in _candidates(board, unit, target):
         errs = ch.charge_errors(board, unit, path, target, f)
         if best is None or len(errs) < len(best):
             best = errs
-    return best or [RuleError("9.81", "charge_path", f"no route of one or two hexes leads {unit.defn.name} "
+    return best or [Error("9.81", "charge_path", f"no route of one or two hexes leads {unit.defn.name} "
                                                        f"next to {target}")]
 
 
@@ -201,8 +143,7 @@ def _why_not(board: Board, unit: UnitState, target: str) -> list[RuleError]:
 
 def charge_declaration_errors(state: TGState, a: Assault) -> list[Error]:
     """9.81 / 9.44: each charger may charge the (one) target now by some route, and has not moved or turned."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     if len(a.targets) != 1:
         return [Error("9.81", "charge_one_target", "a charge names one target hex")]
@@ -215,7 +156,7 @@ def charge_declaration_errors(state: TGState, a: Assault) -> list[Error]:
                                 f"{u.defn.name} moved or turned this activation: a charge is made instead of movement"))
             continue
         if u.kind != "cavalry" or u.hex is None or not charge_options(board, u, target, limit=1):
-            errors += _errs(_why_not(board, u, target))
+            errors += list(_why_not(board, u, target))
     return errors
 
 
@@ -258,12 +199,10 @@ def _drop(c: Combat, i: int, uid: str) -> Combat:
 
 
 def _awaiting(c: Combat, side: str | None) -> list[Awaiting]:
-    from .owed import awaiting
     return awaiting(c)
 
 
 def _context(state: TGState, side: str, rule: str) -> tuple[Any, Combat] | Error:
-    from .fire_events import activation_error
     act = state.activation
     if act is None or act.side is None or not act.combat.declared:
         return Error(rule, "no_charge", "no charge has been declared")
@@ -289,6 +228,7 @@ def legal_routes(board: Board, c: Combat, i: int, unit: UnitState, limit: int = 
     return out[:limit] if limit else out
 
 
+@VERBS.verb("charge", rules=("9.81",), actor=False)
 def rule_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _context(state, side, "9.81")
@@ -323,15 +263,15 @@ def rule_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
     if facing is not None:
         bad = facing_error(board, facing)
         if bad:
-            return illegal("charge", _errs([bad])), state
+            return illegal("charge", list([bad])), state
     dest = path[-1]
     end = _own_facing(board, u, dest, facing)
     errors = ch.charge_errors(board, u, path, target, end)
     need = required_facing(board, u, dest)
     if need is not None and end != need:
-        errors.append(RuleError("6.11", "stack_facing_differs", f"the cavalry in {dest} faces {need}", (need,)))
+        errors.append(Error("6.11", "stack_facing_differs", f"the cavalry in {dest} faces {need}", (need,)))
     if _into_other_assault(board, c, i, dest):
-        errors.append(RuleError("9.81", "charge_into_attacking_hex",
+        errors.append(Error("9.81", "charge_into_attacking_hex",
                                 f"{dest} holds units of another declared assault"))
     if errors:
         alts = tuple(" ".join(p) + f" @{f}" for p, f in options)
@@ -371,8 +311,7 @@ def _defender_act(state: TGState, side: str, uid: str, rule: str, what: str
 
 
 def _defender_errors(state: TGState, c: Combat, side: str, uid: str, rule: str, what: str) -> list[Error]:
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     u = state.board.units[uid]
     errors = []
     if side == act.side or u.side != side:
@@ -387,6 +326,7 @@ def _defender_errors(state: TGState, c: Combat, side: str, uid: str, rule: str, 
     return errors
 
 
+@VERBS.verb("square", rules=("9.85",), actor=False)
 def rule_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _defender_act(state, side, uid, "9.85", "square")
@@ -407,7 +347,7 @@ def rule_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
         return illegal("square", [Error("9.86", "square_vs_counter_charge", "no square against a counter-charge")]), state
     now = [e for e in ch.square_errors(board, h) if e.code != "square_in_zoc"]
     if now:
-        return illegal("square", _errs(now)), state
+        return illegal("square", list(now)), state
     if h not in cg.may_square:
         return illegal("square", [Error("9.85", "square_in_zoc",
                                         f"{h} was in an enemy ZOC when the charge was declared: no square")]), state
@@ -416,10 +356,8 @@ def rule_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
         return illegal("square", [Error("9.85", "square_top_infantry",
                                         f"the top infantry unit ({top.defn.name}) rolls for the stack", (top.id,))]), state
     spec = ch.square_roll(board, h)
-    natural = dice.roll("roll", "square")
+    natural = need(dice, "roll", engine_roll(spec, None, side), ("9.85",), purpose="square")
     roll = engine_roll(spec, natural, side)
-    if natural is None:
-        return legal("square", ["9.85"], rolls=[roll]), state
     effects = ch.square_outcome(board, h, bool(roll.passed))
     if roll.passed:
         board = board.update_many({e.unit: {"square": True} for e in effects})
@@ -440,6 +378,7 @@ def _open_infantry_shock_on(state: TGState, c: Combat, hex_: str | None) -> int 
     return None
 
 
+@VERBS.verb("counter_charge", rules=("9.86",), actor=False)
 def rule_counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _defender_act(state, side, uid, "9.86", "a counter-charge")
@@ -469,12 +408,10 @@ def rule_counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDic
     chargers = [x for x in chargers if x.hex == at_hex]
     errs = ch.counter_charge_errors(board, u, [at_hex], uid not in cg.may_counter)
     if errs:
-        return illegal("counter_charge", _errs(errs)), state
+        return illegal("counter_charge", list(errs)), state
     spec = ch.counter_charge_roll(u, chargers)
-    natural = dice.roll("roll", "counter_charge")
+    natural = need(dice, "roll", engine_roll(spec, None, side), ("9.86",), purpose="counter_charge")
     roll = engine_roll(spec, natural, side)
-    if natural is None:
-        return legal("counter_charge", ["9.86"], rolls=[roll]), state
     cg = replace(cg, counter_tried=cg.counter_tried | {i})
     if roll.passed:
         ends = dict(cg.ends)
@@ -488,8 +425,7 @@ def rule_counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDic
 
 def _counter_infantry(state: TGState, c: Combat, j: int, u: UnitState) -> tuple[Ruling, TGState]:
     """9.86: Good-Order cavalry shocked by infantry only, through its front, counter-charges without a roll."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     cg = charging(c)
     if j in cg.vs_infantry:
@@ -507,12 +443,13 @@ def _counter_infantry(state: TGState, c: Combat, j: int, u: UnitState) -> tuple[
                                                 (top.id,) if top else ())]), state
     errs = ch.counter_charge_errors(board, u, [x.hex for x in attackers if x.hex], False)
     if errs:
-        return illegal("counter_charge", _errs(errs)), state
+        return illegal("counter_charge", list(errs)), state
     c = replace(c, charging=replace(cg, vs_infantry={**cg.vs_infantry, j: u.id}))
     return (legal("counter_charge", ["9.86"], awaiting=_awaiting(c, act.side)),
             replace(state, activation=replace(act, combat=c)))
 
 
+@VERBS.verb("recall", rules=("9.82",), actor=False)
 def rule_recall(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _context(state, side, "9.82")
@@ -532,18 +469,16 @@ def rule_recall(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
     errs = ch.recall_errors(u, target_in_square=in_square, disordered_by_reaction_fire=uid in cg.rf_disordered,
                             pursuing=a.kind == "pursuit")
     if uid in cg.recall_tried:
-        errs.append(RuleError("9.82", "recall_tried", f"{u.defn.name} has tried to recall"))
+        errs.append(Error("9.82", "recall_tried", f"{u.defn.name} has tried to recall"))
     facing = event.get("facing")
     if facing is not None:
         bad = facing_error(board, facing)
         errs += [bad] if bad else shared_facing_errors(board.stack(u.hex), {uid: facing})  # type: ignore[arg-type]
     if errs:
-        return illegal("recall", _errs(errs)), state
+        return illegal("recall", list(errs)), state
     spec = ch.recall_roll(u)
-    natural = dice.roll("roll", "recall")
+    natural = need(dice, "roll", engine_roll(spec, None, side), ("9.82",), purpose="recall")
     roll = engine_roll(spec, natural, side)
-    if natural is None:
-        return legal("recall", ["9.82"], rolls=[roll]), state
     cg = replace(cg, recall_tried=cg.recall_tried | {uid})
     results: list[Result] = []
     if roll.passed:
@@ -562,21 +497,6 @@ def rule_recall(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
 
 
 # --------------------------------------------------------------------------------------------- 8.6 hook
-
-def is_charging_hex(c: Combat, hex_: str, board: Board) -> bool:
-    """Does ``hex_`` hold chargers of an open charge (reaction fire there does not cancel, 9.24)?"""
-    return any(a.charge and i not in c.resolved and any(board.units[u].hex == hex_ for u in a.attackers)
-               for i, a in enumerate(c.assaults))
-
-
-def reaction_fire_hit(board: Board, c: Combat, hex_: str, hit: Sequence[str]) -> Combat:
-    """8.6 / 9.24: chargers Disordered by reaction fire carry on without the charge DRM, or may recall."""
-    now = frozenset(u for u in hit if board.units[u].hex == hex_ and board.units[u].disordered
-                    and board.units[u].kind == "cavalry")
-    if not now:
-        return c
-    return _with(c, rf_disordered=charging(c).rf_disordered | now)
-
 
 # --------------------------------------------------------------------------------------------- the charge shock
 
@@ -617,11 +537,8 @@ def rule_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
     """The shock of a charge (9.83–9.87); shock_events.rule_shock has already checked the common errors
     (``combat``: the activation's combat as rule_shock has it).  A charge names one hex; a pursuit charge may
     have two (9.87: another enemy also in the pursuers' front), shocked with one roll modified per hex (9.22)."""
-    from .owed import after_change, settle_shock
-    from .shock_events import shock_detail
     side, i = event["side"], int(event["assault"])
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c = combat if combat is not None else act.combat
     board = state.board
     a = c.assaults[i]
@@ -643,11 +560,10 @@ def rule_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
     spec = sk.shock_roll(board, attackers, targets, extra=extra)
     natural = dice.roll("roll", "shock")
     label = f"pursuit charge {a.nth}" if a.kind == "pursuit" else "charge"
-    roll = engine_roll(spec, natural, side, shock_detail(board, attackers, spec, label))
+    roll = engine_roll(spec, natural, side, sk.shock_detail(board, attackers, spec, label))
     if natural is None:
         return legal("shock", ["9.5", "9.83"], rolls=[roll]), state
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
-    from .secondary_events import note_outcome
     board, c, more, settled = settle_shock(board, c, spec, natural, targets, ids, charging=True)
     results += more
     pursued: tuple[str, tuple[str, ...]] | None = None
@@ -715,6 +631,7 @@ def _other_frontal_enemies(board: Board, at: str, facing: int | None, target: st
     return tuple(out)
 
 
+@VERBS.verb("pursuit", rules=("9.87",), actor=False)
 def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     ctx = _context(state, side, "9.87")
@@ -744,7 +661,7 @@ def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     if facing is not None:
         bad = facing_error(board, facing)
         if bad:
-            errors += _errs([bad])
+            errors += list([bad])
         elif target is not None and target not in board.grid.front(vac, facing):
             errors.append(Error("9.87", "pursuit_facing", f"the pursuers turn to face {target}",
                                 _facings_at(board, vac, target)))
@@ -784,7 +701,6 @@ def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
                      may_counter=cg.may_counter | counter)
         c = replace(c, assaults=c.assaults + (new,), committed={**c.committed, vac: True}, charging=cg)
         rules = ["9.87"]
-    from .owed import after_change
     c = after_change(board, c, act)
     charging_on = bool(target and pursuers and not event.get("stop"))
     return (legal("pursuit", rules, results=results, awaiting=_awaiting(c, act.side)
@@ -817,21 +733,16 @@ def rule_counter_charge_shock(state: TGState, event: Mapping[str, Any], dice: Ev
     attacker (its charge DRM, 9.83), the infantry's hexes it faces are the targets, one roll by the shocking
     side.  [inferred] It opens no pursuit, advance or counter-shock (it is an answer, not the cavalry's own
     charge), and the cavalry is Disordered after it (9.84) as in the default reading."""
-    from .owed import after_change, settle_shock
-    from .shock_events import shock_detail
     side, i = event["side"], int(event["assault"])
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     cav = counter_charger(c, i, board)
     assert cav is not None and cav.hex is not None
     ids = c.attackers_of(i, board)
     targets = list(dict.fromkeys(x for u in ids if (x := board.units[u].hex) and board.grid.adjacent(x, cav.hex)))
     spec = sk.shock_roll(board, [cav], targets, extra={h: ch.charge_modifiers([cav]) for h in targets})
-    natural = dice.roll("roll", "shock")
-    roll = engine_roll(spec, natural, side, shock_detail(board, [cav], spec, "counter-charge"))
-    if natural is None:
-        return legal("shock", ["9.86", "9.5"], rolls=[roll]), state
+    natural = need(dice, "roll", engine_roll(spec, None, side, sk.shock_detail(board, [cav], spec, "counter-charge")), ("9.86", "9.5"), purpose="shock")
+    roll = engine_roll(spec, natural, side, sk.shock_detail(board, [cav], spec, "counter-charge"))
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids), no_advance=c.no_advance | set(targets))
     board, c, results, _ = settle_shock(board, c, spec, natural, targets, [cav.id], charging=True)
     board, more = after_infantry_shock(board, c, i)                  # 9.84
@@ -854,12 +765,10 @@ def after_infantry_shock(board: Board, c: Combat, i: int) -> tuple[Board, list[R
 
 def leave_square_errors(state: TGState, side: str, uid: str) -> list[Error]:
     """9.85: a stack leaves square in its movement step for 1 MP, not while in an enemy ZOC."""
-    from .moves import may_act_error, orders_error
     err = may_act_error(state, side, uid) or orders_error(state, uid)
     if err is not None:
         return [err]
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     u = state.board.units[uid]
     if uid in act.acted:
         return [Error("9.85", "already_moved", f"{u.defn.name} has finished its movement step this activation")]
@@ -870,6 +779,7 @@ def leave_square_errors(state: TGState, side: str, uid: str) -> list[Error]:
     return []
 
 
+@VERBS.verb("leave_square", rules=("9.85",), actor=False)
 def rule_leave_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """9.85: the stack leaves square (every unit in the hex); the units of it that act now spend 1 MP of their
     movement (the move that may follow has one MP less) [inferred: the MP comes out of the named unit's and
@@ -878,8 +788,7 @@ def rule_leave_square(state: TGState, event: Mapping[str, Any], dice: EventDice)
     errors = leave_square_errors(state, side, uid)
     if errors:
         return illegal("leave_square", errors), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     stack = board.stack(board.units[uid].hex)  # type: ignore[arg-type]
     changes: dict[str, dict[str, Any]] = {}
@@ -910,8 +819,7 @@ MAX_CHARGES_LISTED = 3
 def charge_declarations(state: TGState) -> list[dict[str, Any]]:
     """A few single charges (9.81) the active side could declare now: Good-Order cavalry that has not acted,
     against enemy hexes 2–3 hexes away."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     out: list[dict[str, Any]] = []
     for uid in sorted(act.units):
@@ -933,8 +841,7 @@ def charge_declarations(state: TGState) -> list[dict[str, Any]]:
 
 def owed_charge_actions(state: TGState) -> list[dict[str, Any]]:
     """The charge moves (a few routes each) or the pursuit that must come next."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c, board = act.combat, state.board
     cg = charging(c)
     if cg.moves_owed:
@@ -952,16 +859,13 @@ def owed_charge_actions(state: TGState) -> list[dict[str, Any]]:
         _i, vac, pursuers, target = plan
         go = {"type": "pursuit", "side": act.side, "units": list(pursuers), "to": vac,
               **({"target": target} if target else {})}
-        from .legal import _accepted
-        return [go] + _accepted(state, [{**go, "stop": True}]) if target and pursuers else [go]  # 9.87 choice
+        return [go] + accepted(state, [{**go, "stop": True}]) if target and pursuers else [go]  # 9.87 choice
     return []
 
 
 def optional_charge_actions(state: TGState) -> list[dict[str, Any]]:
     """Square, counter-charge and recall attempts open now (each one checked by its rule)."""
-    from .legal import _accepted
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c, board = act.combat, state.board
     cg = charging(c)
     cands: list[dict[str, Any]] = []
@@ -986,4 +890,4 @@ def optional_charge_actions(state: TGState) -> list[dict[str, Any]]:
                       if u not in cg.recall_tried and (u in cg.rf_disordered or any(x.square for x in stack))]
         elif i not in cg.vs_infantry and stack[0].kind == "cavalry" and not stack[0].disordered:
             cands.append({"type": "counter_charge", "side": stack[0].side, "unit": stack[0].id})
-    return _accepted(state, cands)
+    return accepted(state, cands)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
+from referee.engine.verbs import check, refuse
 from referee.engine.ruling import Error, Roll, Ruling, illegal, legal, result, table_roll
 
 from .records import replace
@@ -15,6 +16,8 @@ from . import movement
 from . import scenario_rules as sr
 from .entering import displace_cincs, nearest_friendly_hex   # 5.63 is part of entering a hex
 from .state import CINC, TGState
+from .timing import turn_error
+from .verbs import VERBS
 
 def fixed_allowance(state: TGState, side: str) -> int | None:
     """5.62: the CinC's MA this turn — the scenario rule's value (Kutuzov 4), else the printed MA; None when it
@@ -27,18 +30,18 @@ def ma_roll(natural: int | None, side: str, name: str) -> Roll:
     return table_roll("napoleon_ma", natural, natural, side=side)
 
 
+@VERBS.verb("cinc_move", steps=(CINC,), rules=("5.62",), actor=False,
+             not_now=Error("5.62", "cinc_phase_only", "a commander-in-chief moves only in the CinC Movement Phase"))
 def rule_cinc_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     ts = state.two_sided
     if state.phase != CINC or ts is None:
-        return _bad("5.62", "cinc_phase_only", "a commander-in-chief moves only in the CinC Movement Phase"), state
-    if ts.order is None:
-        return _bad("4.0", "go_first_first", "who moves first in the CinC Movement Phase is not decided yet"), state
-    if ts.current != side:
-        return _bad("4.0", "not_your_turn", f"it is {ts.current}'s CinC movement"), state
+        refuse("5.62", "cinc_phase_only", "a commander-in-chief moves only in the CinC Movement Phase")
+    check(turn_error(state, side, first=("4.0", "who moves first in the CinC Movement Phase is not decided yet"),
+                     turn=("4.0", "CinC movement")))
     leader = state.cinc_of(side)
     if leader is None or leader.hex is None:
-        return _bad("5.62", "no_cinc", f"{side} has no commander-in-chief on the map"), state
+        refuse("5.62", "no_cinc", f"{side} has no commander-in-chief on the map")
     rolls: list[Roll] = []
     rules = ["5.62"]
     ma = ts.ma.get(side)
@@ -56,22 +59,14 @@ def rule_cinc_move(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
     spent = ts.mp_spent.get(side, 0)
     path = list(event.get("path", []))
     # The movement rules count the MP already spent this phase themselves (the leader's ``mp_spent``).
-    check = movement.check_move(state.board, leader.id, path, "normal", movement.MoveContext(allowance=ma))
-    if not check.legal:
-        errors = [_error(e) for e in check.errors]
+    move = movement.check_move(state.board, leader.id, path, "normal", movement.MoveContext(allowance=ma))
+    if not move.legal:
+        errors = list(move.errors)
         if any(e.code == "not_enough_mp" for e in errors):
             errors = [Error("5.62", "over_allowance", f"{leader.defn.name} has {ma - spent} MP left "
                             f"(MA {ma} this turn)", alternatives=errors[0].alternatives if errors else None)] + errors
         return illegal("cinc_move", errors, rules), state
-    board = movement.apply_move(state.board, check) if check.steps else state.board
-    new_ts = replace(ts, ma={**ts.ma, side: ma}, mp_spent={**ts.mp_spent, side: spent + check.mp_spent})
-    res = [result("moved", "5.62", leader.id, to=check.end)] if check.steps else []
+    board = movement.apply_move(state.board, move) if move.steps else state.board
+    new_ts = replace(ts, ma={**ts.ma, side: ma}, mp_spent={**ts.mp_spent, side: spent + move.mp_spent})
+    res = [result("moved", "5.62", leader.id, to=move.end)] if move.steps else []
     return legal("cinc_move", rules, rolls=rolls, results=res), replace(state, board=board, two_sided=new_ts)
-
-
-def _error(e: Any) -> Error:
-    return Error(e.rule, e.code, e.message, tuple(e.alternatives) if e.alternatives is not None else None)
-
-
-def _bad(rule: str, code: str, message: str) -> Ruling:
-    return illegal("cinc_move", [Error(rule, code, message)])

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Iterable, Literal, Sequence
 
 from .board import Board, UnitState
-from .errors import RuleError
+from referee.engine.ruling import Error
 from .facing import is_front
 from .rolls import Modifier, PassRoll, nonzero
 
@@ -106,20 +106,20 @@ def committed_units(board: Board, hex_id: str, declared: Iterable[str], passed: 
     return tuple(u.id for u in board.stack(hex_id) if u.id in want and u.kind != "artillery")
 
 
-def commitment_order_errors(declarations_closed: bool) -> list[RuleError]:
+def commitment_order_errors(declarations_closed: bool) -> list[Error]:
     """9.44: every assault and charge is declared before the first Commitment roll."""
     if declarations_closed:
         return []
-    return [RuleError("9.44", "commitment_before_declaration",
+    return [Error("9.44", "commitment_before_declaration",
                       "declare every assault and charge before rolling any Assault Probability Check")]
 
 
-def resolution_order_errors(unrolled: Iterable[str]) -> list[RuleError]:
+def resolution_order_errors(unrolled: Iterable[str]) -> list[Error]:
     """9.46: no assault is resolved while a declared hex's Commitment roll is still owed (``unrolled``: the top
     units still to roll)."""
     owed = tuple(unrolled)
     if not owed:
         return []
-    return [RuleError("9.46", "commitment_pending",
+    return [Error("9.46", "commitment_pending",
                       f"roll every Assault Probability Check before resolving an assault: {', '.join(owed)} still to roll",
                       owed)]

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
+from referee.engine.procedure import need
 from referee.engine.ruling import Error, Ruling, illegal, legal, result
 
 from .activation import DESTRUCTION
@@ -26,6 +27,8 @@ from .records import replace
 from .rolls import PassRoll
 from .stacking import stacking_errors
 from .state import ACTIVATION, TGState
+from .timing import activation_of
+from .verbs import VERBS
 
 FIRE_OUT_MAX = 3          # BOR-5: 0–3 the fire is out
 VILLAGES = frozenset({"village"})
@@ -75,6 +78,7 @@ def burn_errors(state: TGState, side: str, uid: str, village: str, to: str | Non
     return errors
 
 
+@VERBS.verb("burn_village", rules=("BOR-5",), actor=False)
 def rule_burn_village(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, village, to = event["side"], event["unit"], event["village"], event.get("to")
     err = _activation_error(state, side) or _used_error(state)
@@ -112,14 +116,14 @@ def in_enemy_effective_range(board: Board, u: UnitState) -> bool:
                for a in board.on_map_units())
 
 
+@VERBS.verb("destroy_bridge", rules=("BOR-5",), actor=False)
 def rule_destroy_bridge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, bridge = event["side"], event["unit"], list(event["bridge"])
     err = _activation_error(state, side) or _used_error(state)
     errors = [err] if err else bridge_errors(state, side, uid, bridge)
     if errors:
         return illegal("destroy_bridge", errors), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board.set_marker("bridges_destroyed", bridge)
     return (legal("destroy_bridge", ["BOR-5"], results=[result("bridge_destroyed", "BOR-5", None, hexes=bridge)]),
             replace(state, board=board, activation=replace(act, destruction_used=True)))
@@ -138,6 +142,7 @@ def fire_out_roll(village: str) -> PassRoll:
     return PassRoll("fire_out", FIRE_OUT_MAX, "BOR-5", f"fire in {village} goes out on", (), None)
 
 
+@VERBS.verb("fire_out", rules=("BOR-5",), actor=False)
 def rule_fire_out(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     err = _activation_error(state, side)
@@ -149,10 +154,8 @@ def rule_fire_out(state: TGState, event: Mapping[str, Any], dice: EventDice) -> 
     if err is not None:
         return illegal("fire_out", [err]), state
     assert act is not None and village is not None
-    natural = dice.roll("roll", "fire_out")
+    natural = need(dice, "roll", engine_roll(fire_out_roll(village), None, side), ("BOR-5",), purpose="fire_out")
     roll = engine_roll(fire_out_roll(village), natural, side)
-    if natural is None:
-        return legal("fire_out", ["BOR-5"], rolls=[roll]), state
     owed = tuple(v for v in act.fires_owed if v != village)
     board, res = state.board, []
     if roll.passed:
@@ -165,8 +168,7 @@ def rule_fire_out(state: TGState, event: Mapping[str, Any], dice: EventDice) -> 
 def destruction_actions(state: TGState) -> list[dict[str, Any]]:
     """Owed fire rolls first; then every village that may burn (with its first exit) and every bridge that may
     go; the activation may end at any time after the fire rolls."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     side = act.side
     if act.fires_owed:
         return [{"type": "fire_out", "side": side, "village": act.fires_owed[0]}]

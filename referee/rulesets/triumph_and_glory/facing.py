@@ -28,7 +28,7 @@ from typing import Iterable, Literal
 from modulebuilder.hexgrid import add_hours
 
 from .board import Board, UnitState
-from .errors import RuleError
+from referee.engine.ruling import Error
 
 __all__ = ["Role", "facing_error", "front_hours", "front_hexes", "rear_hexes", "flank_positions", "is_front",
            "all_round", "shared_facing_errors", "required_facing", "retreat_facing", "retreat_facing_errors"]
@@ -36,14 +36,14 @@ __all__ = ["Role", "facing_error", "front_hours", "front_hexes", "rear_hexes", "
 Role = Literal["attacker", "defender", "firer", "zoc"]
 
 
-def facing_error(board: Board, facing: object) -> RuleError | None:
+def facing_error(board: Board, facing: object) -> Error | None:
     """6.11: a facing must point at a vertex of the hex, never at a hexside."""
     grid = board.grid
     if isinstance(facing, bool) or not isinstance(facing, int) or not 1 <= facing <= 12:
-        return RuleError("6.11", "facing_not_an_hour", f"facing {facing!r} is not a clock hour 1-12",
+        return Error("6.11", "facing_not_an_hour", f"facing {facing!r} is not a clock hour 1-12",
                          tuple(grid.vertex_hours))
     if not grid.is_vertex(facing):
-        return RuleError("6.11", "facing_hexside",
+        return Error("6.11", "facing_hexside",
                          f"facing {facing} points at a hexside; a unit faces a vertex", tuple(grid.vertex_hours))
     return None
 
@@ -103,7 +103,7 @@ def flank_positions(board: Board, unit: UnitState) -> tuple[str, ...]:
     return board.grid.flank(unit.hex, unit.facing)
 
 
-def shared_facing_errors(units: Iterable[UnitState], facings: dict[str, int] | None = None) -> list[RuleError]:
+def shared_facing_errors(units: Iterable[UnitState], facings: dict[str, int] | None = None) -> list[Error]:
     """6.11 / 6.14: all infantry and cavalry in one hex share one facing; artillery may face its own way.
     ``facings`` overrides the facing of some units (to test a facing before applying it)."""
     facings = facings or {}
@@ -113,7 +113,7 @@ def shared_facing_errors(units: Iterable[UnitState], facings: dict[str, int] | N
         return []
     first = line[0][1]
     names = ", ".join(f"{u.defn.name} ({f})" for u, f in line)
-    return [RuleError("6.11", "stack_facing_differs",
+    return [Error("6.11", "stack_facing_differs",
                       f"units in one hex must share a facing (artillery excepted, 6.14): {names}", (first,))]
 
 
@@ -134,14 +134,14 @@ def retreat_facing(board: Board, unit: UnitState, dest: str) -> int | None:
     return unit.facing if need is None else need
 
 
-def retreat_facing_errors(board: Board, unit: UnitState, dest: str, facing: int | None) -> list[RuleError]:
+def retreat_facing_errors(board: Board, unit: UnitState, dest: str, facing: int | None) -> list[Error]:
     """9.62 / 9.64: a retreating unit may not turn; entering friends it takes their facing."""
     want = retreat_facing(board, unit, dest)
     if facing is None or facing == want:
         return []
     if want != unit.facing:
-        return [RuleError("9.64", "retreat_take_facing",
+        return [Error("9.64", "retreat_take_facing",
                           f"{unit.defn.name} retreats into {dest} and must take the facing {want} of the units "
                           f"there", (want,))]
-    return [RuleError("9.62", "retreat_keeps_facing",
+    return [Error("9.62", "retreat_keeps_facing",
                       f"{unit.defn.name} may not change facing while retreating (keeps {want})", (want,))]

@@ -17,7 +17,7 @@ from typing import Sequence
 
 from .board import Board, UnitState
 from .charge import is_heavy, is_light
-from .errors import RuleError
+from referee.engine.ruling import Error
 from .rolls import PassRoll
 from .stacking import stacking_errors_entering
 from .entering import barrier
@@ -61,29 +61,29 @@ def fall_back_roll(unit: UnitState) -> PassRoll:
     return PassRoll("cohesion_check", unit.value("cohesion") or 0, "9.31", f"cohesion of {unit.defn.name}", (), unit.id)
 
 
-def fall_back_errors(board: Board, unit: UnitState, path: Sequence[str], attackers: Sequence[UnitState]) -> list[RuleError]:
+def fall_back_errors(board: Board, unit: UnitState, path: Sequence[str], attackers: Sequence[UnitState]) -> list[Error]:
     """9.31: is falling back along ``path`` (one or two hexes) from ``attackers`` legal?"""
     name = unit.defn.name
     if not may_fall_back(unit, attackers):
-        return [RuleError("9.31", "may_not_fall_back", f"{name} may not retreat before this shock")]
+        return [Error("9.31", "may_not_fall_back", f"{name} may not retreat before this shock")]
     if is_skirmisher(unit) and len(path) > MAX_SKIRMISHER_FALL_BACK:
-        return [RuleError("9.32", "fall_back_distance", "skirmishers fall back one hex before a shock")]
+        return [Error("9.32", "fall_back_distance", "skirmishers fall back one hex before a shock")]
     if unit.hex is None or not 1 <= len(path) <= MAX_FALL_BACK:
-        return [RuleError("9.31", "fall_back_distance", "a retreat before shock is one or two hexes")]
+        return [Error("9.31", "fall_back_distance", "a retreat before shock is one or two hexes")]
     if len({unit.hex, *path}) != len(path) + 1:
-        return [RuleError("9.31", "fall_back_path", f"{name} falls back away from its hex, not back into it")]
-    errors: list[RuleError] = []
+        return [Error("9.31", "fall_back_path", f"{name} falls back away from its hex, not back into it")]
+    errors: list[Error] = []
     route = (unit.hex, *path)
     shockers = {a.id for a in attackers}
     for i, (a, b) in enumerate(zip(route, route[1:])):
         if not board.grid.adjacent(a, b):
-            return errors + [RuleError("9.31", "fall_back_path", f"{b} is not next to {a}")]
+            return errors + [Error("9.31", "fall_back_path", f"{b} is not next to {a}")]
         if barrier(board, (unit,), a, b) is not None:
-            errors.append(RuleError("9.31", "fall_back_blocked", f"{name} may not enter {b}"))
+            errors.append(Error("9.31", "fall_back_blocked", f"{name} may not enter {b}"))
             continue
         sources = zoc_sources(board, b, unit.side)
         if any(s.id not in shockers for s in sources):
-            errors.append(RuleError("9.31", "fall_back_other_zoc", f"{b} is in the ZOC of another enemy unit"))
+            errors.append(Error("9.31", "fall_back_other_zoc", f"{b} is in the ZOC of another enemy unit"))
         elif i < len(path) - 1 and sources:
-            errors.append(RuleError("9.31", "fall_back_through_zoc", f"{name} may not pass through {b}, in the attackers' ZOC"))
+            errors.append(Error("9.31", "fall_back_through_zoc", f"{name} may not pass through {b}, in the attackers' ZOC"))
     return errors + stacking_errors_entering(board, unit, path[-1])

@@ -26,7 +26,7 @@ from typing import Sequence
 from .board import Board, UnitState
 from .combat_tables import tables_of
 from .disorder import Effect, disorder_effect
-from .errors import RuleError
+from referee.engine.ruling import Error
 from .facing import front_hexes
 from .los import LosOptions, in_fire_arc, line_of_sight
 from .rolls import Modifier, PassRoll, TableRoll, nonzero
@@ -131,23 +131,23 @@ def fire_roll(board: Board, firers: Sequence[UnitState], target: str, barrage: b
 # --------------------------------------------------------------------------------------------- legality
 
 def position_errors(board: Board, firer: UnitState, target: str,
-                    options: FireOptions = DEFAULT_OPTIONS) -> list[RuleError]:
+                    options: FireOptions = DEFAULT_OPTIONS) -> list[Error]:
     """8.3 range, 8.4 LOS and arc, and the 8.4 rule that an adjacent frontal enemy must be the target."""
     name = firer.defn.name
     if firer.hex is None:
-        return [RuleError("8.1", "not_on_map", f"{name} is not on the map")]
+        return [Error("8.1", "not_on_map", f"{name} is not on the map")]
     d = board.grid.distance(firer.hex, target)
-    errors: list[RuleError] = []
+    errors: list[Error] = []
     if range_drm(d, firer.value("eff_range") or 0, firer.value("max_range") or 0, False) is None:
-        errors.append(RuleError("8.3", "out_of_range", f"{target} is {d} hexes from {name}, beyond its maximum range"))
+        errors.append(Error("8.3", "out_of_range", f"{target} is {d} hexes from {name}, beyond its maximum range"))
     if not in_fire_arc(board, firer, target):
-        errors.append(RuleError("8.4", "outside_arc", f"{target} is outside the firing arc of {name}"))
+        errors.append(Error("8.4", "outside_arc", f"{target} is outside the firing arc of {name}"))
     sight = line_of_sight(board, firer.hex, target, options.los)
     if not sight.clear:
-        errors.append(RuleError("8.4", "no_line_of_sight", f"{name} cannot see {target}: {sight.reason}"))
+        errors.append(Error("8.4", "no_line_of_sight", f"{name} cannot see {target}: {sight.reason}"))
     adjacent = tuple(h for h in front_hexes(board, firer, "firer") if board.has_enemy(h, firer.side))
     if adjacent and target not in adjacent:
-        errors.append(RuleError("8.4", "adjacent_enemy_first",
+        errors.append(Error("8.4", "adjacent_enemy_first",
                                 f"{name} has an enemy in an adjacent front hex and must fire at it", adjacent))
     return errors
 
@@ -166,30 +166,30 @@ def _connected(board: Board, units: Sequence[UnitState]) -> bool:
 
 
 def fire_errors(board: Board, firers: Sequence[UnitState], target: str, *, barrage: bool = False,
-                io_failed: bool = False, options: FireOptions = DEFAULT_OPTIONS) -> list[RuleError]:
+                io_failed: bool = False, options: FireOptions = DEFAULT_OPTIONS) -> list[Error]:
     """Every reason ``firers`` may not fire at ``target`` now (8.1–8.4, 9.61, 7.36, 5.28)."""
-    errors: list[RuleError] = []
+    errors: list[Error] = []
     if not firers:
-        return [RuleError("8.1", "no_firer", "name the artillery unit(s) that fire")]
+        return [Error("8.1", "no_firer", "name the artillery unit(s) that fire")]
     if io_failed:
-        errors.append(RuleError("5.28", "io_failed", "a group that failed its individual order may not fire"))
+        errors.append(Error("5.28", "io_failed", "a group that failed its individual order may not fire"))
     if not board.has_enemy(target, firers[0].side):
-        errors.append(RuleError("8.1", "no_enemy_target", f"{target} holds no enemy unit"))
+        errors.append(Error("8.1", "no_enemy_target", f"{target} holds no enemy unit"))
     if len(firers) > 1 and not barrage and (len(firers) > 2 or len({u.hex for u in firers}) > 1):
-        errors.append(RuleError("8.2", "not_stacked_pair", "only two artillery units stacked together fire as one"))
+        errors.append(Error("8.2", "not_stacked_pair", "only two artillery units stacked together fire as one"))
     if barrage and len(firers) > 1 and not _connected(board, firers):
-        errors.append(RuleError("8.2", "barrage_not_adjacent", "barrage fire combines stacked or adjacent batteries only"))
+        errors.append(Error("8.2", "barrage_not_adjacent", "barrage fire combines stacked or adjacent batteries only"))
     for u in firers:
         name = u.defn.name
         if u.kind != "artillery":
-            errors.append(RuleError("8.1", "not_artillery", f"{name} is not artillery"))
+            errors.append(Error("8.1", "not_artillery", f"{name} is not artillery"))
             continue
         if u.disordered:
-            errors.append(RuleError("9.61", "disordered_fire", f"{name} is Disordered and may not fire"))
+            errors.append(Error("9.61", "disordered_fire", f"{name} is Disordered and may not fire"))
         if u.moved:
-            errors.append(RuleError("7.36", "moved_then_fire", f"{name} has moved: artillery fires before moving"))
+            errors.append(Error("7.36", "moved_then_fire", f"{name} has moved: artillery fires before moving"))
         if u.fired:
-            errors.append(RuleError("8.1", "already_fired", f"{name} has already fired this activation"))
+            errors.append(Error("8.1", "already_fired", f"{name} has already fired this activation"))
         errors += position_errors(board, u, target, options)
     return errors
 
@@ -240,16 +240,16 @@ def reaction_fire_targets(board: Board, artillery: UnitState, attacker_hexes: Se
 
 
 def reaction_fire_errors(board: Board, artillery: UnitState, target: str, shocked_hexes: Sequence[str],
-                         attacker_hexes: Sequence[str]) -> list[RuleError]:
+                         attacker_hexes: Sequence[str]) -> list[Error]:
     """8.6: may ``artillery`` reaction-fire at ``target``?"""
     name = artillery.defn.name
     if artillery.hex not in shocked_hexes:
-        return [RuleError("8.6", "not_shocked", f"{name} is not in a hex being shocked")]
+        return [Error("8.6", "not_shocked", f"{name} is not in a hex being shocked")]
     if artillery.kind != "artillery" or artillery.disordered:
-        return [RuleError("8.6", "cannot_react", f"{name} is not Good-Order artillery")]
+        return [Error("8.6", "cannot_react", f"{name} is not Good-Order artillery")]
     allowed = reaction_fire_targets(board, artillery, attacker_hexes)
     if target not in allowed:
-        return [RuleError("8.6", "reaction_target", f"{target} is not an attacking hex in {name}'s front", allowed)]
+        return [Error("8.6", "reaction_target", f"{target} is not an attacking hex in {name}'s front", allowed)]
     return []
 
 
@@ -276,18 +276,18 @@ def cancelled_by_reaction_fire(board: Board, attacker_hex: str, disordered: Sequ
 # --------------------------------------------------------------------------------------------- 8.7, 8.8
 
 def counter_battery_errors(board: Board, battery: UnitState, target: str, fired_at_by: Sequence[str],
-                           used_this_activation: bool, options: FireOptions = DEFAULT_OPTIONS) -> list[RuleError]:
+                           used_this_activation: bool, options: FireOptions = DEFAULT_OPTIONS) -> list[Error]:
     """8.7: a Good-Order battery (not Disordered by the incoming fire) may return fire once per activation at
     an artillery unit that fired at it, under the normal range/LOS/arc rules."""
     name = battery.defn.name
-    errors: list[RuleError] = []
+    errors: list[Error] = []
     if battery.kind != "artillery" or battery.disordered:
-        errors.append(RuleError("8.7", "cannot_counter_battery", f"{name} is not Good-Order artillery"))
+        errors.append(Error("8.7", "cannot_counter_battery", f"{name} is not Good-Order artillery"))
     if used_this_activation:
-        errors.append(RuleError("8.7", "counter_battery_used", f"{name} already used counter-battery fire this activation"))
+        errors.append(Error("8.7", "counter_battery_used", f"{name} already used counter-battery fire this activation"))
     shooters = {board.unit(u).hex for u in fired_at_by if board.unit(u).kind == "artillery"}
     if target not in shooters:
-        errors.append(RuleError("8.7", "counter_battery_target", f"{target} holds no artillery that fired at {name}",
+        errors.append(Error("8.7", "counter_battery_target", f"{target} holds no artillery that fired at {name}",
                                 tuple(sorted(h for h in shooters if h))))
     if battery.hex is not None:
         errors += position_errors(board, battery, target, options)

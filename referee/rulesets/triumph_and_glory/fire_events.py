@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
+from referee.engine.procedure import need
 from referee.engine.ruling import Error, Result, Roll, Ruling, illegal, legal
 
 from .records import replace
@@ -31,22 +32,13 @@ from .orders import acting_status
 from .rolls import TableRoll
 from .owed import awaiting, owe_retreat
 from .state import ACTIVATION, RESERVE, SIDE_TURN, TGState
-
-
-def activation_error(state: TGState, side: str, rule: str = "3.0") -> Error | None:
-    """Fire and shock happen in the side's own activation (3.0 C, 5.53, Schevardino side turns)."""
-    act = state.activation
-    if state.phase not in (ACTIVATION, RESERVE, SIDE_TURN) or act is None:
-        return Error(rule, "no_activation", "fire and shock happen during an activation")
-    if act.side != side:
-        return Error(rule, "not_your_activation", f"the activation is {act.side}'s")
-    return None
+from .timing import activation_error, activation_of
+from .verbs import ACTING, VERBS
 
 
 def may_fire_units(state: TGState, side: str) -> frozenset[str]:
     """Who may fire now: the activated units, or every battery of the side under its Barrage marker (5.33)."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     if act.marker == barrage_marker(side):
         return frozenset(u.id for u in state.board.units_of(side) if u.kind == "artillery" and u.hex is not None)
     return act.units
@@ -56,8 +48,7 @@ def fire_errors(state: TGState, side: str, ids: list[str], target: str) -> list[
     err = activation_error(state, side, "8.1")
     if err:
         return [err]
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c = act.combat
     if c.declared:
         return [Error("9.44", "fire_after_declaration", "fire comes before the assaults are declared")]
@@ -70,25 +61,23 @@ def fire_errors(state: TGState, side: str, ids: list[str], target: str) -> list[
     barrage = act.marker == barrage_marker(side)
     io_failed = not barrage and any(acting_status(state, u) == "rally_only" for u in ids)
     firers = [state.unit(u) for u in ids]
-    return [Error(e.rule, e.code, e.message, e.alternatives)
-            for e in fr.fire_errors(state.board, firers, target, barrage=barrage, io_failed=io_failed)]
+    return fr.fire_errors(state.board, firers, target, barrage=barrage, io_failed=io_failed)
 
 
+@VERBS.verb("fire", steps=ACTING, rules=("8.1", "8.5"), actor=False,
+             not_now=Error("8.1", "no_activation", "fire and shock happen during an activation"))
 def rule_fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, ids, target = event["side"], list(event["units"]), event["target"]
     errors = fire_errors(state, side, ids, target)
     if errors:
         return illegal("fire", errors), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     barrage = act.marker == barrage_marker(side)
     firers = [board.units[u] for u in ids]
     spec = fr.fire_roll(board, firers, target, barrage)
-    natural = dice.roll("roll", "fire")
+    natural = need(dice, "roll", engine_roll(spec, None, side), ("8.1", "8.5"), purpose="fire")
     roll = engine_roll(spec, natural, side)
-    if natural is None:
-        return legal("fire", ["8.1", "8.5"], rolls=[roll]), state
     # 7.36: a battery that fired moves at most half its MA afterwards; Borodino reserve batteries lose overstack.
     board = board.update_many({u: {"fired": True, "overstack": False} for u in ids})
     board, c, results, checks = _resolve(board, act.combat, side, firers, target, natural, spec.result(natural))
@@ -140,17 +129,17 @@ def counter_battery_errors(state: TGState, side: str, uid: str, target: str) -> 
         return [Error("8.7", "not_your_unit", f"{uid} is not {side}'s")]
     if u.hex is None:
         return [Error("8.1", "not_on_map", f"{u.defn.name} is not on the map")]
-    return [Error(e.rule, e.code, e.message, e.alternatives)
-            for e in fr.counter_battery_errors(board, u, target, c.fired_at_by.get(u.hex, ()), uid in c.counter_fired)]
+    return fr.counter_battery_errors(board, u, target, c.fired_at_by.get(u.hex, ()), uid in c.counter_fired)
 
 
+@VERBS.verb("counter_battery", steps=ACTING, rules=("8.7", "8.5"), actor=False,
+             not_now=Error("8.7", "no_activation", "counter-battery fire answers fire during an activation"))
 def rule_counter_battery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, target = event["side"], event["unit"], event["target"]
     errors = counter_battery_errors(state, side, uid, target)
     if errors:
         return illegal("counter_battery", errors), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     battery = board.units[uid]
     spec, natural, roll = battery_fire_roll(board, battery, target, dice, side)

@@ -12,11 +12,11 @@ not listed now is listed once those before it have moved (or the activation ends
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterable
-
-from referee.engine.dice import EventDice
+from typing import Any
 
 from . import movement, orders, reserve
+from .cinc import fixed_allowance
+from .orders import acting_status
 from .activation import DESTRUCTION
 from .destruction import destruction_actions
 from .fire_events import counter_battery_actions, fire_actions
@@ -30,9 +30,8 @@ from .secondary_events import secondary_actions, shock_actions
 from .activation import cga_pending, command_choices, cup_markers, marker_side
 from .moves import may_act_error, move_context, orders_error
 from .state import ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, OVER, RESERVE, SIDE_TURN, TGState
-
-NO_DICE = EventDice({})          # rolls come back owed: the rule validates without rolling
-
+from .timing import two_sided_turn
+from .verbs import accepted
 
 def legal_actions(state: TGState) -> list[dict[str, Any]]:
     p = state.phase
@@ -70,16 +69,6 @@ def legal_actions(state: TGState) -> list[dict[str, Any]]:
     return []
 
 
-def _accepted(state: TGState, events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    from .dispatch import RULES
-    out = []
-    for e in events:
-        ruling, _ = RULES[e["type"]](state, e, NO_DICE)
-        if ruling.legal:
-            out.append(e)
-    return out
-
-
 def _orders_actions(state: TGState, side: str) -> list[dict[str, Any]]:
     o = state.orders[side]
     if o.delay == "owed":
@@ -88,7 +77,7 @@ def _orders_actions(state: TGState, side: str) -> list[dict[str, Any]]:
         # 5.29/5.24: each of last turn's Under-Orders groups keeps one piece; try the combinations of pieces.
         pieces = [[g for g, members in enumerate(o.groups) if set(members) & prev] for prev in o.previous_uo]
         choices = {tuple(sorted(set(combo))) for combo in itertools.product(*[p for p in pieces if p])}
-        return _accepted(state, [{"type": "orders", "side": side, "under_orders": [o.groups[g][0] for g in c]}
+        return accepted(state, [{"type": "orders", "side": side, "under_orders": [o.groups[g][0] for g in c]}
                                  for c in sorted(choices)][:16])
     army_rule = state.rules.army_orders if state.rules.army_orders and state.rules.army_orders.side == side else None
     candidates: list[dict[str, Any]] = [{"type": "orders", "side": side, "under_orders": []}]
@@ -102,7 +91,7 @@ def _orders_actions(state: TGState, side: str) -> list[dict[str, Any]]:
                 candidates.append({"type": "orders", "side": side, "under_orders": groups[i:i + k], **extra})
                 candidates.append({"type": "orders", "side": side, "under_orders": groups[i:i + k - 1],
                                    "barrage": True, **extra})
-    return _accepted(state, candidates)
+    return accepted(state, candidates)
 
 
 def _activation_actions(state: TGState) -> list[dict[str, Any]]:
@@ -126,7 +115,7 @@ def _activation_actions(state: TGState) -> list[dict[str, Any]]:
             if g is None or g in seen or g in tried:
                 continue
             seen.add(g)
-            out += _accepted(state, [{"type": "individual_order", "side": side, "unit": o.groups[g][0]}])
+            out += accepted(state, [{"type": "individual_order", "side": side, "unit": o.groups[g][0]}])
     listed = 0
     for uid in sorted(act.units):
         if listed >= MAX_UNITS_LISTED:
@@ -159,7 +148,6 @@ def paths_to_all(board: Any, uid: str, mode: str, ctx: movement.MoveContext) -> 
 
 
 def _unit_moves(state: TGState, uid: str) -> list[dict[str, Any]]:
-    from .orders import acting_status
     act = state.activation
     assert act is not None
     u = state.unit(uid)
@@ -177,7 +165,7 @@ def _two_sided_actions(state: TGState) -> list[dict[str, Any]]:
         if state.initiative is not None:
             return [{"type": "go_first", "side": state.initiative, "first": s} for s in sides]
         return [{"type": "go_first"}]
-    side = ts.current
+    side = two_sided_turn(ts)
     if side is None:
         return []
     end = [{"type": "end_phase", "side": side}]
@@ -193,7 +181,6 @@ def _two_sided_actions(state: TGState) -> list[dict[str, Any]]:
                     for g in reserve.candidate_groups(state, side)] + end
         return end
     # CinC Movement Phase
-    from .cinc import fixed_allowance
     leader = state.cinc_of(side)
     if leader is None or leader.hex is None:
         return end
@@ -266,7 +253,7 @@ def assault_actions(state: TGState) -> list[dict[str, Any]]:
         seen_hexes.add(u.hex)
         attackers = [x.id for x in board.stack(u.hex) if x.id in act.units and x.kind != "artillery"]
         for h in frontal_enemy_hexes(board, u):
-            singles += _accepted(state, [{"type": "assaults", "side": side,
+            singles += accepted(state, [{"type": "assaults", "side": side,
                                           "assaults": [{"attackers": attackers, "target": [h]}]}])
             if len(singles) >= MAX_ASSAULTS_LISTED:
                 break
@@ -275,5 +262,5 @@ def assault_actions(state: TGState) -> list[dict[str, Any]]:
     out = list(singles)
     if len(singles) > 1:
         combined = {"type": "assaults", "side": side, "assaults": [e["assaults"][0] for e in singles]}
-        out += _accepted(state, [combined])
-    return out + _accepted(state, charge_declarations(state)) + leave_square_actions(state)   # 9.81, 9.85
+        out += accepted(state, [combined])
+    return out + accepted(state, charge_declarations(state)) + leave_square_actions(state)   # 9.81, 9.85

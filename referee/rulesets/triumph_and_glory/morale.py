@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from .board import Board, UnitState
 from .disorder import ELIMINATED, RECOVERY, WITHDRAWN, Effect, disorder_effect
-from .errors import RuleError
+from referee.engine.ruling import Error
 from .rolls import PassRoll
 from .stacking import stacking_errors
 from .terrain import column_of
@@ -42,23 +42,23 @@ class RallyOptions:
 
 def rally_errors(board: Board, unit: UnitState, *, faced: bool = False, shocked: bool = False,
                  shock_cancelled: bool = False, reserve: bool = False, ag_collapsed: bool = False,
-                 options: RallyOptions = RallyOptions()) -> list[RuleError]:
+                 options: RallyOptions = RallyOptions()) -> list[Error]:
     """10.1 (with 3.0 C.3.d, 5.53, 10.52): may ``unit`` try to rally now?  ``moved``/``fired`` are read from the
     unit's activation flags; the rest are facts of this activation the engine passes in."""
     name = unit.defn.name
     if not unit.disordered:
-        return [RuleError("10.1", "not_disordered", f"{name} is in Good Order: nothing to rally")]
-    errors: list[RuleError] = []
+        return [Error("10.1", "not_disordered", f"{name} is in Good Order: nothing to rally")]
+    errors: list[Error] = []
     acted = unit.moved or unit.fired or faced or shocked or (shock_cancelled and options.cancelled_shock_counts)
     if acted:
-        errors.append(RuleError("10.1", "rally_after_acting",
+        errors.append(Error("10.1", "rally_after_acting",
                                 f"{name} moved, changed facing, fired or shocked this activation and may not rally"))
     if unit.hex is not None and board.adjacent_to_enemy(unit.hex, unit.side):
-        errors.append(RuleError("10.1", "rally_adjacent_enemy", f"{name} is adjacent to an enemy unit"))
+        errors.append(Error("10.1", "rally_adjacent_enemy", f"{name} is adjacent to an enemy unit"))
     if reserve:
-        errors.append(RuleError("5.53", "rally_in_reserve", "units activated in Reserve Activation may not rally"))
+        errors.append(Error("5.53", "rally_in_reserve", "units activated in Reserve Activation may not rally"))
     if ag_collapsed:
-        errors.append(RuleError("10.52", "rally_collapsed", f"{name}'s activation group has collapsed: it never rallies"))
+        errors.append(Error("10.52", "rally_collapsed", f"{name}'s activation group has collapsed: it never rallies"))
     return errors
 
 

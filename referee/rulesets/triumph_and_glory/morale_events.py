@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
+from referee.engine.procedure import need
 from referee.engine.ruling import Error, Result, Ruling, illegal, legal, result
 
 from .records import replace
@@ -20,35 +21,35 @@ from . import victory as vc
 from .combat import apply_effects, engine_roll
 from .entering import enter
 from .disorder import RECOVERY
-from .fire_events import activation_error
+from .timing import activation_error, activation_of
 from .state import MORALE, TGState
+from .verbs import ACTING, VERBS
 
 
 # --------------------------------------------------------------------------------------------- 10.1
 
+@VERBS.verb("rally", steps=ACTING, rules=("10.1",), actor=False,
+             not_now=Error("10.1", "no_activation", "fire and shock happen during an activation"))
 def rule_rally(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     err = activation_error(state, side, "10.1")
     if err:
         return illegal("rally", [err]), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     u = state.unit(uid)
     errors: list[Error] = []
     if uid not in act.units:
         errors.append(Error("5.31", "not_activated", f"{uid} is not activated"))
     if uid in act.rallied:
         errors.append(Error("10.1", "rally_twice", f"{u.defn.name} already tried to rally this activation"))
-    errors += [Error(e.rule, e.code, e.message, e.alternatives) for e in mo.rally_errors(
+    errors += mo.rally_errors(
         state.board, u, faced=uid in act.acted, shocked=uid in act.combat.shocked, reserve=act.reserve,
-        ag_collapsed=u.ag in state.collapsed)]
+        ag_collapsed=u.ag in state.collapsed)
     if errors:
         return illegal("rally", errors), state
     spec = mo.rally_roll(u)
-    natural = dice.roll("roll", "rally")
+    natural = need(dice, "roll", engine_roll(spec, None, side), ("10.1",), purpose="rally")
     roll = engine_roll(spec, natural, side)
-    if natural is None:
-        return legal("rally", ["10.1"], rolls=[roll]), state
     board, res = apply_effects(state.board, [e for e in [mo.rally_effect(u, bool(roll.passed))] if e])
     # A unit that tried to rally has acted: it neither moves nor shocks this activation (10.1).
     new_act = replace(act, rallied=act.rallied | {uid}, acted=act.acted | {uid})
@@ -109,6 +110,7 @@ def leave_morale(state: TGState) -> tuple[TGState, list[Result]]:
     return replace(state, board=board, morale_started=False, recovery_owed=()), []
 
 
+@VERBS.verb("recovery", rules=("10.2", "10.3"), actor=False)
 def rule_recovery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     if state.phase != MORALE or uid not in state.recovery_owed:
@@ -118,10 +120,8 @@ def rule_recovery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> 
     if u.side != side:
         return illegal("recovery", [Error("10.2", "not_your_unit", f"{uid} is {u.side}'s")]), state
     spec = mo.recovery_roll(u)
-    natural = dice.roll("roll", "recovery")
+    natural = need(dice, "roll", engine_roll(spec, None, side), ("10.2",), purpose="recovery")
     roll = engine_roll(spec, natural, side)
-    if natural is None:
-        return legal("recovery", ["10.2"], rolls=[roll]), state
     board = state.board
     owed = tuple(x for x in state.recovery_owed if x != uid)
     if not roll.passed:

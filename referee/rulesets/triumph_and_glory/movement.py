@@ -65,7 +65,7 @@ from typing import Iterable, Literal, NamedTuple, Sequence
 from modulebuilder.model import Leader
 
 from .board import Board, UnitState
-from .errors import RuleError
+from referee.engine.ruling import Error
 from .records import fast_init
 from .facing import facing_error, required_facing
 from .stacking import stack_after_entering, stacking_errors_entering, stacking_rules
@@ -124,7 +124,7 @@ class Effect:
 class MoveResult:
     unit: str
     legal: bool
-    errors: tuple[RuleError, ...]
+    errors: tuple[Error, ...]
     steps: tuple[Step, ...]
     mode: str
     allowance: int
@@ -235,8 +235,8 @@ class _Plan:
         return any(b.has_enemy(n, self.side) for n in b.grid.within(h, EXTENDED_DISTANCE))
 
 
-def _err(rule: str, code: str, msg: str, alt: Sequence | None = None) -> RuleError:
-    return RuleError(rule, code, msg, tuple(alt) if alt is not None else None)
+def _err(rule: str, code: str, msg: str, alt: Sequence | None = None) -> Error:
+    return Error(rule, code, msg, tuple(alt) if alt is not None else None)
 
 
 # ------------------------------------------------------------------------------------------- one step
@@ -348,7 +348,7 @@ def _edge(board: Board, column: str, a: str | None, b: str) -> _Edge:
     return hit
 
 
-def _step(plan: _Plan, a: str | None, b: str, first: bool) -> tuple[int, bool, tuple[str, ...], bool] | RuleError:
+def _step(plan: _Plan, a: str | None, b: str, first: bool) -> tuple[int, bool, tuple[str, ...], bool] | Error:
     """The MP to enter ``b`` from ``a`` (its hexside, hex, ZOC surcharges — not 7.38), whether it Disorders,
     the rules that priced it and whether ``b`` is in an enemy ZOC (6.33: the move stops there — returned so
     the caller need not ask again), or the rule against it."""
@@ -410,7 +410,7 @@ def _step(plan: _Plan, a: str | None, b: str, first: bool) -> tuple[int, bool, t
 
 # ------------------------------------------------------------------------------------------- whole move
 
-def _mode_errors(board: Board, unit: UnitState, mode: str, ctx: MoveContext) -> list[RuleError]:
+def _mode_errors(board: Board, unit: UnitState, mode: str, ctx: MoveContext) -> list[Error]:
     """7.1x / 5.26–5.28 / 5.53 / 9.61 / BOR-NO-EXTENDED: may this unit move, in this mode, now?"""
     name = unit.defn.name
     if not ctx.may_move:
@@ -467,7 +467,7 @@ def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None
     plan = _Plan(board, unit, mode, context) if mode in MODES else None
     rules = ["5.62" if unit.is_leader else _MODE_RULE.get(mode, "7.13")]
 
-    def result(errors: list[RuleError], steps=(), end=None, effects=(), zoc=False, minimum=False):
+    def result(errors: list[Error], steps=(), end=None, effects=(), zoc=False, minimum=False):
         return MoveResult(unit_id, not errors, tuple(errors), tuple(steps), mode, plan.allowance if plan else 0,
                           unit.hex, end if end is not None else unit.hex, facing, tuple(effects), zoc, minimum,
                           tuple(dict.fromkeys(rules)))
@@ -508,7 +508,7 @@ def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None
                                 sorted(reachable(board, unit_id, mode, context)) if alternatives else None)],
                           steps)
         step = _step(plan, prev, h, first=(i == 0))
-        if isinstance(step, RuleError):
+        if isinstance(step, Error):
             rules.append(step.rule)
             alt = sorted(reachable(board, unit_id, mode, context)) if alternatives else None
             return result([_err(step.rule, step.code, step.message, alt)], steps)
@@ -578,10 +578,10 @@ def _end_rules(plan: _Plan, end: str | None, facing: int | None) -> list[str]:
     return out
 
 
-def _end_errors(plan: _Plan, end: str | None, facing: int | None) -> list[RuleError]:
+def _end_errors(plan: _Plan, end: str | None, facing: int | None) -> list[Error]:
     """6.21 / 6.22 / 7.13 / 6.11 / 6.14 at the end of the move."""
     board, unit = plan.board, plan.unit
-    errors: list[RuleError] = []
+    errors: list[Error] = []
     if end is None:
         return errors
     if not plan.leader and end != plan.start:
@@ -649,7 +649,7 @@ def _search(board: Board, unit_id: str, mode: str | None, ctx: MoveContext) -> _
         firsts = [(unit.hex, n) for n in board.neighbours(unit.hex)]  # type: ignore[index]
     for a, b in firsts:
         st = _step(plan, a, b, first=True)
-        if isinstance(st, RuleError):
+        if isinstance(st, Error):
             continue
         mp = st[0]
         minimum = (mp > budget and a is not None and plan.spent_before == 0 and not unit.moved
@@ -673,7 +673,7 @@ def _search(board: Board, unit_id: str, mode: str | None, ctx: MoveContext) -> _
             if y in done or y == plan.start:
                 continue
             st = _step(plan, x, y, first=False)
-            if isinstance(st, RuleError):
+            if isinstance(st, Error):
                 continue
             ng = g + extra + st[0]
             if ng <= budget and ng < out.cost.get(y, 1 << 30):

@@ -20,11 +20,8 @@ from .orders import acting_status
 from .reserve import needs_check
 from .stacking import stack_order_errors
 from .state import TGState
-
-
-def to_error(e: Any) -> Error:
-    """The positional modules' RuleError as a ruling error."""
-    return Error(e.rule, e.code, e.message, tuple(e.alternatives) if e.alternatives is not None else None)
+from .timing import activation_of
+from .verbs import VERBS
 
 
 def may_act_error(state: TGState, side: str, uid: str) -> Error | None:
@@ -68,8 +65,7 @@ def move_context(state: TGState, uid: str, status: str | None = None, mode: str 
     reserve (5.53), and where the rest of its order group began (7.13 is all-or-nothing for the group).
     ``mode``: the move's mode when the caller knows it — the group's start hexes are read only by extended
     movement (7.13), so other modes skip collecting them (most moves); the default collects them."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     u = state.unit(uid)
     og_hexes: tuple[str, ...] = ()
     if mode in ("extended", "reinforcement"):
@@ -97,6 +93,7 @@ def _forbidden(state: TGState, side: str) -> frozenset[str]:
     return hit
 
 
+@VERBS.verb("move", rules=("7.0",), actor=False)
 def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     err = may_act_error(state, side, uid)
@@ -115,7 +112,7 @@ def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
     ctx = move_context(state, uid, status, mode)
     check = movement.check_move(state.board, uid, event["path"], mode, ctx, facing=event.get("facing"))
     if not check.legal:
-        return illegal("move", [to_error(e) for e in check.errors], check.rules), state
+        return illegal("move", list(check.errors), check.rules), state
     board = movement.apply_move(state.board, check)
     board, displaced = entered(board, check.path, side)    # 5.63: every hex entered, passed through or not
     results = [result(e.effect, e.rule, e.unit, **({"hex": e.hex} if e.hex else {})) for e in check.effects]
@@ -132,6 +129,7 @@ def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
             replace(state, board=board, activation=new_act))
 
 
+@VERBS.verb("face", rules=("6.12",), actor=False)
 def rule_face(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """6.12: a free change of facing, in the unit's movement step (A-12) — it counts as that step."""
     side, uid, facing = event["side"], event["unit"], event["facing"]
@@ -141,12 +139,11 @@ def rule_face(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
         err = Error("6.12", "already_moved", f"{uid} has finished its movement this activation; it turns as part "
                     "of its move")
     if err is None:
-        fe = facing_error(state.board, facing)
-        err = to_error(fe) if fe else None
+        err = facing_error(state.board, facing)
     if err is None:
         u = state.unit(uid)
         errs = shared_facing_errors(state.board.stack(u.hex), {uid: facing})  # type: ignore[arg-type]
-        err = to_error(errs[0]) if errs else None
+        err = errs[0] if errs else None
     if err is not None:
         return illegal("face", [err]), state
     assert act is not None
@@ -155,6 +152,7 @@ def rule_face(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
             replace(state, board=board, activation=replace(act, acted=act.acted | {uid})))
 
 
+@VERBS.verb("stack_order", rules=("6.24",), actor=False)
 def rule_stack_order(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """6.24: re-order a stack at the start of its units' activation (before any unit acted) or at its end
     (every activated unit of the stack has moved)."""
@@ -166,5 +164,5 @@ def rule_stack_order(state: TGState, event: Mapping[str, Any], dice: EventDice) 
     active_ag = next((state.unit(u).ag for u in active_here), None)
     errs = stack_order_errors(state.board, hex_id, order, side, active_ag, edge)
     if errs:
-        return illegal("stack_order", [to_error(e) for e in errs]), state
+        return illegal("stack_order", list(errs)), state
     return legal("stack_order", ["6.24"]), replace(state, board=state.board.restack(hex_id, order))

@@ -9,13 +9,16 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.engine.dice import EventDice
+from referee.engine.verbs import refuse
 from referee.engine.ruling import (Awaiting, Error, Modifier, Roll, Ruling, illegal, legal, pass_fail_roll,
                                    result)
 
 from .records import replace
 from . import scenario_rules as sr
+from .activation import marker_io_rating
 from .board import Board, UnitState
 from .state import ORDERS, TGState
+from .verbs import VERBS
 
 # --------------------------------------------------------------------------------------------- 5.12 order groups
 
@@ -123,18 +126,20 @@ def delay_roll(natural: int | None, rating: int, failures: int, cinc_name: str, 
                           base_rule="5.29", modifiers=delay_modifiers(failures), side=side)
 
 
+@VERBS.verb("orders_delay", steps=(ORDERS,), rules=("5.29",), actor=False,
+             not_now=Error("3.0", "wrong_phase", "the orders-delay roll is made in the Orders Phase"))
 def rule_orders_delay(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     o = state.orders[side]
     if state.phase != ORDERS:
-        return _illegal("orders_delay", "3.0", "wrong_phase", "the orders-delay roll is made in the Orders Phase"), state
+        refuse("3.0", "wrong_phase", "the orders-delay roll is made in the Orders Phase")
     if o.delay == "none":
         why = ("no orders-delay roll on the first turn" if state.turn == state.static.scenario.turns.first
                else f"{side}'s commander-in-chief never rolls for orders delay")
-        return _illegal("orders_delay", "5.29", "no_delay_roll", why), state
+        refuse("5.29", "no_delay_roll", why)
     if o.delay != "owed":
-        return _illegal("orders_delay", "5.29", "delay_already_rolled",
-                        f"{side} already rolled for orders delay this turn"), state
+        refuse("5.29", "delay_already_rolled",
+                        f"{side} already rolled for orders delay this turn")
     cinc = state.static.cinc[side]
     natural = dice.roll("roll", "orders_delay")
     roll = delay_roll(natural, cinc.delay_rating, o.failures, cinc.name, side)  # type: ignore[union-attr,arg-type]
@@ -240,16 +245,18 @@ def kept_orders_errors(state: TGState, side: str, chosen: Sequence[int], barrage
     return errors
 
 
+@VERBS.verb("orders", steps=(ORDERS,), rules=("5.21", "5.22"), actor=False,
+             not_now=Error("3.0", "wrong_phase", "orders are given in the Orders Phase (3.0 A)"))
 def rule_orders(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     if state.phase != ORDERS:
-        return _illegal("orders", "3.0", "wrong_phase", "orders are given in the Orders Phase (3.0 A)"), state
+        refuse("3.0", "wrong_phase", "orders are given in the Orders Phase (3.0 A)")
     o = state.orders[side]
     if o.given:
-        return _illegal("orders", "5.21", "already_given", f"{side} has already given orders this turn"), state
+        refuse("5.21", "already_given", f"{side} has already given orders this turn")
     if o.delay == "owed":
-        return _illegal("orders", "5.29", "delay_roll_first",
-                        f"{side} must roll for orders delay before giving orders"), state
+        refuse("5.29", "delay_roll_first",
+                        f"{side} must roll for orders delay before giving orders")
     barrage = int(event.get("barrage", 0))
     army = event.get("army")
     chosen, errors = resolve_groups(state, side, event.get("under_orders", []))
@@ -341,40 +348,40 @@ def io_roll(natural: int | None, io_rating: int, marker_name: str, modifiers: Se
                           base_rule="5.28", modifiers=modifiers, unit=unit)
 
 
+@VERBS.verb("individual_order", rules=("5.28",), actor=False)
 def rule_individual_order(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     act = state.activation
     u = state.unit(uid)
     if act is None or u.is_leader or uid not in act.units or u.side != side:
-        return _illegal("individual_order", "5.28", "not_activated",
-                        f"{uid} is not activated now: an individual order is tried when its AM is drawn"), state
+        refuse("5.28", "not_activated",
+                        f"{uid} is not activated now: an individual order is tried when its AM is drawn")
     if act.reserve:
-        return _illegal("individual_order", "5.53", "reserve_no_io",
-                        "reserve-activated units may not attempt an individual order"), state
+        refuse("5.53", "reserve_no_io",
+                        "reserve-activated units may not attempt an individual order")
     o = state.orders[side]
     g = o.group_of.get(uid)
     members = o.groups[g] if g is not None else (uid,)
     if g is not None and g in o.under_orders:
-        return _illegal("individual_order", "5.28", "already_under_orders",
-                        f"the group of {uid} is Under Orders"), state
+        refuse("5.28", "already_under_orders",
+                        f"the group of {uid} is Under Orders")
     if g in act.io:
-        return _illegal("individual_order", "5.28", "io_already_tried",
-                        f"the group of {uid} already tried an individual order this activation"), state
+        refuse("5.28", "io_already_tried",
+                        f"the group of {uid} already tried an individual order this activation")
     if any(m in act.acted for m in members):
-        return _illegal("individual_order", "5.28", "group_has_acted",
-                        "an individual order is tried before the group acts"), state
+        refuse("5.28", "group_has_acted",
+                        "an individual order is tried before the group acts")
     ag = state.static.ags[u.ag]  # type: ignore[index]
     if ag.id in state.rules.guard_ags:
-        return _illegal("individual_order", "BOR-GUARD", "guard_no_io",
-                        "the Guard acts only under Napoleon's orders, never by an individual order"), state
+        refuse("BOR-GUARD", "guard_no_io",
+                        "the Guard acts only under Napoleon's orders, never by an individual order")
     if sr.reserve_without_orders_frozen(state.rules, ag, False):
-        return _illegal("individual_order", "BOR-RUSSIAN-ORDERS", "reserve_no_io",
-                        "a Reserve-army command without orders may not try to change its orders"), state
-    from .activation import marker_io_rating
+        refuse("BOR-RUSSIAN-ORDERS", "reserve_no_io",
+                        "a Reserve-army command without orders may not try to change its orders")
     rating = marker_io_rating(state, act.marker, ag.id)
     if rating is None:
-        return _illegal("individual_order", "5.28", "no_io_rating",
-                        f"the {act.marker} AM carries no IO rating"), state
+        refuse("5.28", "no_io_rating",
+                        f"the {act.marker} AM carries no IO rating")
     mods = io_modifiers(state, members, event.get("use_cinc", True) is not False)
     natural = dice.roll("roll", "individual_order")
     roll = io_roll(natural, rating, ag.name if act.marker == ag.id else act.marker, mods, uid)
@@ -425,7 +432,3 @@ def commitment_order_modifiers(state: TGState, uid: str, use_cinc: bool = True) 
         rule = "5.53" if state.activation is not None and state.activation.reserve else "5.27"
         return (Modifier(1, rule, "no orders, out of the commander-in-chief's range"),)
     return ()
-
-
-def _illegal(type_: str, rule: str, code: str, message: str) -> Ruling:
-    return illegal(type_, [Error(rule, code, message)])

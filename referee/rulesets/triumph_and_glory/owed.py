@@ -16,16 +16,20 @@ from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, lega
 
 from .records import replace
 from . import advance as adv
+from . import reserve
 from . import retreat as rt
 from . import shock as sk
 from .board import Board
-from .errors import RuleError
 from .combat import Combat, OwedAdvance, OwedCheck, OwedRetreat, apply_effects, engine_roll
 from .disorder import disorder_effect
 from .facing import facing_error
-from .fire import fire_check
+from .charging import is_charging_hex, reaction_fire_hit
+from .fire import cancelled_by_reaction_fire, fire_check
 from .rolls import Modifier, PassRoll, TableRoll
+from .secondary_events import after_advance, rule_optional_advance   # 9.72: after a retreat before shock
 from .state import Activation, TGState
+from .timing import activation_of
+from .verbs import VERBS
 
 FORCED = ("destroyed", "rout")     # 9.63: retreat outcomes the owner has no choice about
 
@@ -121,8 +125,7 @@ def check_roll(board: Board, k: OwedCheck) -> PassRoll:
 
 def rule_combat_check(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """A cohesion check fire or shock owes (8.5 Disorder, 8.8, 9.62 retreat, 9.65 passed-through)."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c = act.combat
     uid = event["unit"]
     k = next(k for k in c.checks if k.unit == uid)
@@ -144,7 +147,6 @@ def rule_combat_check(state: TGState, event: Mapping[str, Any], dice: EventDice)
         else:
             board, results = apply_effects(board, [disorder_effect(u, board.rules, k.rule)])
             if k.rule == "8.6" and u.hex is not None:       # Disordered by reaction fire: no shock (8.6, 9.24)
-                from .shock_events import cancel_if_disordered
                 c = cancel_if_disordered(board, c, u.hex, [uid])
     c = after_change(board, c, act)
     new = replace(state, board=board, activation=replace(act, combat=c))
@@ -163,6 +165,7 @@ def after_change(board: Board, c: Combat, act: Activation) -> Combat:
     return c
 
 
+@VERBS.verb("retreat", rules=("9.62", "9.63", "9.64"), actor=False)
 def rule_retreat(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """9.62–9.65: the owner retreats the stack one hex (or through friends) away from the attack."""
     act = state.activation
@@ -180,7 +183,7 @@ def rule_retreat(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     path = (to,) if isinstance(to, str) else tuple(to)
     errors = rt.retreat_errors(board, r.hex, path, r.sources)
     if errors:
-        return illegal("retreat", [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]), state
+        return illegal("retreat", list(errors)), state
     step = next(s for s in rt.legal_retreats(rt.retreat_steps(board, r.hex, r.sources), rt.options_of(board))
                 if s.path == path or (len(path) == 1 and s.to == path[0]))
     effects = rt.retreat_effects(board, r.hex, step, r.rule)
@@ -196,6 +199,7 @@ def rule_retreat(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
             replace(state, board=board, activation=replace(act, combat=c)))
 
 
+@VERBS.verb("advance", rules=("9.71", "9.72"), actor=False)
 def rule_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """9.71–9.72: the best attacking stack advances into the hex the defenders vacated."""
     act = state.activation
@@ -203,7 +207,6 @@ def rule_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     to = event["to"]
     a = next((a for a in (c.advances if c else ()) if a.into == to), None)
     if a is None and c is not None and any(x.into == to for x in c.optional_advances):
-        from .secondary_events import rule_optional_advance        # 9.72: after a retreat before shock
         return rule_optional_advance(state, event, dice)
     if a is None or act is None or c is None:
         return illegal("advance", [Error("9.71", "no_advance_owed", f"no advance into {to} is owed",
@@ -213,18 +216,17 @@ def rule_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     board = state.board
     units = [board.units[u] for u in event["units"]]
     errors = adv.advance_errors(board, adv.AdvanceRule(a.into, a.hexes, True), units, to)
-    errors += [RuleError("9.71", "not_an_attacker", f"{u.id} did not take part in the assault")
+    errors += [Error("9.71", "not_an_attacker", f"{u.id} did not take part in the assault")
                for u in units if u.id not in a.attackers]
     facing = event.get("facing")                     # 9.71: it may re-face on entering (then no breakthrough)
     if facing is not None and (fe := facing_error(board, facing)) is not None:
         errors.append(fe)
     if errors:
-        return illegal("advance", [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]), state
+        return illegal("advance", list(errors)), state
     board, results = apply_effects(board, adv.advance_effects(board, units, to))
     # 9.71: a stack advances into one hex only; another emptied hex that only it could have entered (a shock
     # against two hexes, both cleared) stays empty, so that owed advance lapses.
     c = replace(c, advances=tuple(x for x in c.advances if x is not a and advance_choices(board, x)))
-    from .secondary_events import after_advance
     board, c = after_advance(board, c, [u.id for u in units], to, facing)
     return (legal("advance", ["9.71"], results=results, awaiting=awaiting(c)),
             replace(state, board=board, activation=replace(act, combat=c)))
@@ -238,3 +240,22 @@ def advance_choices(board: Board, a: OwedAdvance) -> list[list[str]]:
         if units:
             out.append(units)
     return out
+
+
+@VERBS.verb("cohesion_check", rules=("5.54", "8.5", "9.62"), actor=False)
+def rule_cohesion_check(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """A cohesion check owed by fire or shock (8.5, 8.8, 9.62, 9.65), else the reserve disorder check (5.54)."""
+    act = state.activation
+    if act is not None and any(k.unit == event["unit"] for k in act.combat.checks):
+        return rule_combat_check(state, event, dice)
+    return reserve.rule_cohesion_check(state, event, dice)
+
+
+def cancel_if_disordered(board: Board, c: Combat, attacker_hex: str, hit: list[str]) -> Combat:
+    """8.6 / 9.24: infantry (or non-charging cavalry) Disordered by reaction fire lose their shock, with every
+    unit stacked with them: the hex no longer takes part.  Charging cavalry carry on or recall (charge_events)."""
+    if is_charging_hex(c, attacker_hex, board):
+        return reaction_fire_hit(board, c, attacker_hex, hit)
+    if cancelled_by_reaction_fire(board, attacker_hex, hit, charging=False):
+        return replace(c, committed={**c.committed, attacker_hex: False})
+    return c

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from referee.engine.dice import EventDice
+from referee.engine.verbs import check, refuse
 from referee.engine.ruling import (Awaiting, Error, Result, Roll, Ruling, illegal, legal, pass_fail_roll,
                                    result)
 
@@ -15,6 +16,8 @@ from .records import replace
 from .activation import reset_activation_flags
 from .board import Board, UnitState
 from .state import RESERVE, Activation, TGState
+from .timing import turn_error
+from .verbs import VERBS
 
 # --------------------------------------------------------------------------------------------- eligibility
 
@@ -84,21 +87,21 @@ def failed_check(board: Board, unit: UnitState, militia_rule: bool) -> tuple[Boa
 # --------------------------------------------------------------------------------------------- events
 
 
+@VERBS.verb("reserve", steps=(RESERVE,), rules=("5.51", "5.52", "5.53"), actor=False,
+             not_now=Error("3.0", "wrong_phase", "reserve activation happens in the Reserve Activation Phase"))
 def rule_reserve(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ts = state.two_sided
     if state.phase != RESERVE or ts is None:
-        return _bad("3.0", "wrong_phase", "reserve activation happens in the Reserve Activation Phase"), state
-    if ts.order is None:
-        return _bad("5.51", "go_first_first", "who goes first in the Reserve Phase is not decided yet"), state
-    if ts.current != side:
-        return _bad("5.51", "not_your_turn", f"it is {ts.current}'s reserve activation"), state
+        refuse("3.0", "wrong_phase", "reserve activation happens in the Reserve Activation Phase")
+    check(turn_error(state, side, first=("5.51", "who goes first in the Reserve Phase is not decided yet"),
+                     turn=("5.51", "reserve activation")))
     if side in ts.reserve_used:
-        return _bad("5.51", "one_group", f"{side} has already activated a group in reserve"), state
+        refuse("5.51", "one_group", f"{side} has already activated a group in reserve")
     u = state.unit(uid)
     o = state.orders[side]
     if u.side != side or u.is_leader or uid not in o.group_of:
-        return _bad("5.51", "not_your_group", f"{uid} is not in one of {side}'s order groups"), state
+        refuse("5.51", "not_your_group", f"{uid} is not in one of {side}'s order groups")
     g = o.group_of[uid]
     errors = group_eligibility_errors(state, side, g)
     if errors:
@@ -166,7 +169,3 @@ def no_check_owed(act: Activation | None, uid: str) -> Error:
 
 def owed_check_awaiting(act: Activation) -> list[Awaiting]:
     return [Awaiting("cohesion_check", act.side, "5.54", u) for u in act.checks_owed]
-
-
-def _bad(rule: str, code: str, message: str) -> Ruling:
-    return illegal("reserve", [Error(rule, code, message)])

@@ -30,7 +30,7 @@ from typing import Literal, Sequence
 from .board import Board, UnitState
 from .disorder import ELIMINATED, WITHDRAWN, Effect, disorder_effect
 from .entering import barrier
-from .errors import RuleError
+from referee.engine.ruling import Error
 from .facing import is_front, retreat_facing
 from .rolls import PassRoll
 from .stacking import stacking_errors
@@ -162,7 +162,7 @@ def legal_retreats(steps: Sequence[RetreatStep], options: RetreatOptions = DEFAU
 
 
 def retreat_errors(board: Board, hex_id: str, to: str | Sequence[str], sources: Sequence[str],
-                   options: RetreatOptions | None = None) -> list[RuleError]:
+                   options: RetreatOptions | None = None) -> list[Error]:
     """Is retreating the stack of ``hex_id`` to ``to`` (a hex, or the path through friends) legal?  The error
     lists the allowed hexes, each with what it leads to when that is not a plain retreat."""
     options = options or options_of(board)
@@ -176,7 +176,7 @@ def retreat_errors(board: Board, hex_id: str, to: str | Sequence[str], sources: 
                   "destroyed": " (destroyed, 9.63)"}.get(kinds[h], "") for h in alternatives]
     kind = legal[0].kind
     rule = {"empty": "9.63", "friendly": "9.64", "through": "9.65", "rout": "9.63", "destroyed": "9.63"}[kind]
-    return [RuleError(rule, "retreat_not_allowed",
+    return [Error(rule, "retreat_not_allowed",
                       f"the units in {hex_id} may not retreat to {'-'.join(path)}; allowed: "
                       f"{', '.join(named) or 'none (destroyed)'}", alternatives)]
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from referee.engine.dice import EventDice
+from referee.engine.procedure import need
 from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal
 
 from .records import replace
@@ -43,6 +44,8 @@ from .disorder import Effect, disorder_effect
 from .facing import facing_error
 from .shock import ShockOutcome, frontal_enemy_hexes
 from .state import ACTIVATION, RESERVE, SIDE_TURN, TGState
+from .timing import activation_of
+from .verbs import VERBS, accepted
 
 __all__ = ["secondary_used", "rule_fall_back", "rule_optional_advance", "rule_breakthrough", "rule_counter_shock",
            "after_advance", "shock_begins", "note_outcome", "assault_side", "acting_side", "shock_order_errors",
@@ -52,7 +55,7 @@ SECONDARY = ("breakthrough", "counter_shock")
 
 
 def _errs(errors: Any) -> list[Error]:
-    return [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]
+    return list(errors)
 
 
 # --------------------------------------------------------------------------------------------- 9.73 once a phase
@@ -131,8 +134,7 @@ def fall_back_errors(state: TGState, side: str, uid: str, path: Sequence[str]) -
     err = _combat_error(state, "9.31")
     if err:
         return [err]
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c, board = act.combat, state.board
     if side == act.side:
         return [Error("9.31", "defender_only", "a retreat before shock is the defender's")]
@@ -152,6 +154,7 @@ def fall_back_errors(state: TGState, side: str, uid: str, path: Sequence[str]) -
     return _errs(fb.fall_back_errors(board, u, list(path), _shockers(board, assaults)))
 
 
+@VERBS.verb("fall_back", rules=("9.31",), actor=False)
 def rule_fall_back(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, to = event["side"], event["unit"], event["to"]
     path = [to] if isinstance(to, str) else list(to)
@@ -168,10 +171,8 @@ def rule_fall_back(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
     rolls = []
     failed = False
     if fb.fall_back_check_needed(u, attackers, charging):
-        natural = dice.roll("roll", "cohesion_check")
+        natural = need(dice, "roll", engine_roll(fb.fall_back_roll(u), None, side), ("9.31",), purpose="cohesion_check")
         roll = engine_roll(fb.fall_back_roll(u), natural, side)
-        if natural is None:
-            return legal("fall_back", ["9.31"], rolls=[roll]), state
         rolls, failed = [roll], not roll.passed
     left = u.hex
     assert left is not None
@@ -344,14 +345,14 @@ def breakthrough_errors(state: TGState, side: str, ids: Sequence[str], targets: 
     return errors
 
 
+@VERBS.verb("breakthrough", rules=("9.73",), actor=False)
 def rule_breakthrough(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, ids = event["side"], list(event["units"])
     targets = [event["target"]] if isinstance(event["target"], str) else list(event["target"])
     errors = breakthrough_errors(state, side, ids, targets)
     if errors:
         return illegal("breakthrough", errors), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c = act.combat
     assault = Assault(tuple(ids), tuple(targets), kind="breakthrough", side=None if side == act.side else side)
     c = replace(c, assaults=c.assaults + (assault,), breakthrough_ready=c.breakthrough_ready - set(ids))
@@ -405,14 +406,14 @@ def counter_shock_errors(state: TGState, side: str, ids: Sequence[str], to: str 
     return errors, after
 
 
+@VERBS.verb("counter_shock", rules=("9.73",), actor=False)
 def rule_counter_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, ids, to = event["side"], list(event["units"]), event.get("to")
     targets = [event["target"]] if isinstance(event["target"], str) else list(event["target"])
     errors, _after = counter_shock_errors(state, side, ids, to, targets, event.get("facing"))
     if errors:
         return illegal("counter_shock", errors), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c, board = act.combat, state.board
     results: list[Result] = []
     if to is not None:
@@ -427,18 +428,16 @@ def rule_counter_shock(state: TGState, event: Mapping[str, Any], dice: EventDice
 
 # --------------------------------------------------------------------------------------------- legal actions
 
-NO_DICE = EventDice({})
 MAX_FALL_BACKS = 6
 
 
 def _ok(state: TGState, rule: Any, events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [e for e in events if rule(state, e, NO_DICE)[0].legal]
+    return accepted(state, events, rule)
 
 
 def fall_back_actions(state: TGState) -> list[dict[str, Any]]:
     """9.31: every unit that may fall back, to each hex next to it and a few two-hex routes."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c, board = act.combat, state.board
     if not c.declared or c.committed or c.owes:
         return []
@@ -464,8 +463,7 @@ def fall_back_actions(state: TGState) -> list[dict[str, Any]]:
 
 
 def optional_advance_actions(state: TGState) -> list[dict[str, Any]]:
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c, board = act.combat, state.board
     if c.committed or c.owes:
         return []
@@ -479,8 +477,7 @@ def optional_advance_actions(state: TGState) -> list[dict[str, Any]]:
 
 
 def breakthrough_actions(state: TGState) -> list[dict[str, Any]]:
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c, board = act.combat, state.board
     if not c.breakthrough_ready or c.owes:
         return []
@@ -499,8 +496,7 @@ def breakthrough_actions(state: TGState) -> list[dict[str, Any]]:
 
 
 def counter_shock_actions(state: TGState) -> list[dict[str, Any]]:
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c, board = act.combat, state.board
     if not c.counter_shock_open or c.owes:
         return []

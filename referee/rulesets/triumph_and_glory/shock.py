@@ -33,10 +33,11 @@ from dataclasses import dataclass
 from typing import Iterable, Literal, Mapping, Sequence
 
 from .board import Board, UnitState
+from .combat import ShockDetail, natural_bands
 from .combat_tables import OddsTable, ShockTerrain, tables_of
 from .commitment import defender_front
 from .disorder import ELIMINATED, Effect, disorder_effect
-from .errors import RuleError
+from referee.engine.ruling import Error
 from .facing import flank_positions, is_front
 from .rolls import Modifier, TableRoll, TargetRoll, nonzero
 from .zoc import zoc_sources
@@ -109,55 +110,55 @@ def _under_disordered(board: Board, unit: UnitState) -> bool:
 def declaration_errors(board: Board, attackers: Sequence[UnitState], targets: Sequence[str], *,
                        active_ag: str | None, charge: bool = False,
                        start_hexes: Mapping[str, str] | None = None, io_failed: bool = False,
-                       disordered_by_reaction_fire: Iterable[str] = ()) -> list[RuleError]:
+                       disordered_by_reaction_fire: Iterable[str] = ()) -> list[Error]:
     """Every reason the declared shock ``attackers`` → ``targets`` is illegal (9.21–9.25, 9.41, 9.44, 6.13,
     6.23, 5.28, BOR-MILITIA).  ``start_hexes`` maps a cavalry unit to its hex when the activation began
     (9.21); a charge's position checks are charge.py's (the charger is not adjacent yet)."""
-    errors: list[RuleError] = []
+    errors: list[Error] = []
     if io_failed:
-        errors.append(RuleError("5.28", "io_failed", "an order group that failed its individual order may only rally"))
+        errors.append(Error("5.28", "io_failed", "an order group that failed its individual order may only rally"))
     if not attackers:
-        return errors + [RuleError("9.44", "no_attackers", "an assault needs at least one attacking unit")]
+        return errors + [Error("9.44", "no_attackers", "an assault needs at least one attacking unit")]
     if not targets:
-        return errors + [RuleError("9.44", "no_targets", "an assault needs at least one target hex")]
+        return errors + [Error("9.44", "no_targets", "an assault needs at least one target hex")]
     exempt = set(disordered_by_reaction_fire)
     groups = {shock_group(u, charge) for u in attackers if u.kind != "artillery"}
     if len(groups) > 1:
-        errors.append(RuleError("9.23", "mixed_groups",
+        errors.append(Error("9.23", "mixed_groups",
                                 "infantry, charging cavalry and non-charging cavalry shock separately"))
     for h in targets:
         if not board.has_enemy(h, attackers[0].side):
-            errors.append(RuleError("9.21", "no_enemy_target", f"{h} holds no enemy unit"))
+            errors.append(Error("9.21", "no_enemy_target", f"{h} holds no enemy unit"))
     for u in attackers:
         name = u.defn.name
         if u.hex is None:
-            errors.append(RuleError("9.21", "not_on_map", f"{name} is not on the map"))
+            errors.append(Error("9.21", "not_on_map", f"{name} is not on the map"))
             continue
         top = board.top(u.hex)
         if top is not None and top.ag != active_ag:
-            errors.append(RuleError("6.23", "top_not_active",
+            errors.append(Error("6.23", "top_not_active",
                                     f"the top unit in {u.hex} ({top.defn.name}) is not of the active group"))
         if u.kind == "artillery":
-            errors.append(RuleError("9.25", "artillery_shock", f"{name} is artillery: artillery never shocks"))
+            errors.append(Error("9.25", "artillery_shock", f"{name} is artillery: artillery never shocks"))
             continue
         if "militia" in u.flags and board.rules.militia_alone:
-            errors.append(RuleError("BOR-MILITIA", "militia_attack", f"{name} is militia: militia never attack"))
+            errors.append(Error("BOR-MILITIA", "militia_attack", f"{name} is militia: militia never attack"))
         if u.disordered and not (charge and u.id in exempt):
-            errors.append(RuleError("9.61", "disordered_attack", f"{name} is Disordered and may not shock"))
+            errors.append(Error("9.61", "disordered_attack", f"{name} is Disordered and may not shock"))
         elif _under_disordered(board, u):
-            errors.append(RuleError("9.24", "under_disordered", f"{name} is stacked under a Disordered unit"))
+            errors.append(Error("9.24", "under_disordered", f"{name} is stacked under a Disordered unit"))
         if charge:
             continue
         for h in targets:
             if not board.grid.adjacent(u.hex, h) or not is_front(board, u, h, "attacker"):
-                errors.append(RuleError("6.13", "target_not_front", f"{h} is not a front hex of {name}",
+                errors.append(Error("6.13", "target_not_front", f"{h} is not a front hex of {name}",
                                         frontal_enemy_hexes(board, u)))
             elif impassable_between(board, u.hex, h):
-                errors.append(RuleError("9.21", "impassable_hexside", f"{name} may not shock across an impassable hexside"))
+                errors.append(Error("9.21", "impassable_hexside", f"{name} may not shock across an impassable hexside"))
             elif u.kind == "cavalry":
                 start = (start_hexes or {}).get(u.id, u.hex)
                 if not board.grid.adjacent(start, h):
-                    errors.append(RuleError("9.21", "cavalry_not_adjacent_at_start",
+                    errors.append(Error("9.21", "cavalry_not_adjacent_at_start",
                                             f"{name} was not adjacent to {h} when its activation began: it may only charge"))
     return errors
 
@@ -380,3 +381,16 @@ def shock_outcome(board: Board, result: str, attackers: Sequence[UnitState], tar
     infantry = any(a.kind == "infantry" for a in attackers)
     return ShockOutcome(result, effects, tuple(checks), tuple(retreats), spec.counter_shock,
                         spec.secondary and infantry and not charging, spec.secondary and charging)
+
+
+# --------------------------------------------------------------------------------------------- the report
+
+def shock_detail(board: Board, attackers: list[UnitState], spec: TableRoll, label: str = "shock") -> ShockDetail:
+    """Attackers, defenders and the natural rolls per result, for the text report (3: a shock as a player reads it)."""
+    defenders = [u for t in spec.targets for u in board.stack(t.hex)]       # 9.51: summed over the targets
+    odds = odds_modifier(assault_strength(attackers), assault_strength(defenders), tables_of(board).odds)
+    return ShockDetail(
+        attackers=tuple((u.id, u.defn.name, u.hex or "") for u in attackers),
+        defenders={t.hex: tuple((u.id, u.defn.name) for u in board.stack(t.hex)) for t in spec.targets},
+        bands={t.hex: natural_bands(spec.table, t.total_modifier) for t in spec.targets}, label=label,
+        odds=odds.reason)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
+from referee.engine.procedure import need
 from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal
 
 from .records import replace
@@ -19,18 +20,19 @@ from . import commitment as cm
 from . import fire as fr
 from . import shock as sk
 from . import secondary_events as sec
-from .board import Board, UnitState
-from .combat_tables import tables_of
-from .combat import Assault, OwedCheck, ShockDetail, apply_effects, engine_roll, natural_bands
-from .fire_events import activation_error, battery_fire_roll
+from .charging import assault_group, charging
+from .combat import Assault, OwedCheck, apply_effects, engine_roll
+from .timing import activation_error, activation_of
+from .fire_events import battery_fire_roll
 from .orders import acting_status
-from .rolls import PassRoll, TableRoll
-from .owed import after_change, awaiting, owe_retreat, settle_shock
+from .rolls import PassRoll
+from .owed import after_change, awaiting, cancel_if_disordered, owe_retreat, settle_shock
 from .state import TGState
+from .verbs import ACTING, VERBS
 
 
 def _errs(errors: Any) -> list[Error]:
-    return [Error(e.rule, e.code, e.message, e.alternatives) for e in errors]
+    return list(errors)
 
 
 # --------------------------------------------------------------------------------------------- 9.44
@@ -39,8 +41,7 @@ def declaration_errors(state: TGState, side: str, assaults: list[Assault]) -> li
     err = activation_error(state, side, "9.44")
     if err:
         return [err]
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     if act.combat.declared:
         return [Error("9.44", "already_declared", "the assaults of this activation are already declared")]
     if act.combat.owes or act.checks_owed:
@@ -62,7 +63,7 @@ def declaration_errors(state: TGState, side: str, assaults: list[Assault]) -> li
             seen_units.add(u)
             if board.units[u].square:
                 errors.append(Error("9.85", "square_no_shock", f"{u} is in square and may not shock"))
-        group = charge_events.assault_group(a, board)      # 9.23: each group shocks one defender apart
+        group = assault_group(a, board)      # 9.23: each group shocks one defender apart
         for h in a.targets:
             if (h, group) in seen_targets:
                 errors.append(Error("9.22", "hex_attacked_twice", f"{h} is the target of two assaults"))
@@ -79,6 +80,7 @@ def declaration_errors(state: TGState, side: str, assaults: list[Assault]) -> li
     return errors
 
 
+@VERBS.verb("assaults", rules=("9.44",), actor=False)
 def rule_assaults(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     assaults = [Assault(tuple(a["attackers"]), tuple(a["target"] if isinstance(a["target"], list) else [a["target"]]),
@@ -86,8 +88,7 @@ def rule_assaults(state: TGState, event: Mapping[str, Any], dice: EventDice) -> 
     errors = declaration_errors(state, side, assaults)
     if errors:
         return illegal("assaults", errors), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     owed = tuple(dict.fromkeys(top.id for a in assaults for u in a.attackers
                                if (top := board.top(board.units[u].hex)) is not None))  # type: ignore[arg-type]
@@ -101,8 +102,7 @@ def rule_assaults(state: TGState, event: Mapping[str, Any], dice: EventDice) -> 
 
 def commitment_spec(state: TGState, uid: str, use_cinc: bool = True) -> PassRoll:
     """The APC of the top unit ``uid`` against every hex its hex's declared units attack (9.41–9.43)."""
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     u = board.units[uid]
     targets = tuple(dict.fromkeys(h for a in act.combat.assaults if any(board.units[x].hex == u.hex for x in a.attackers)
@@ -119,13 +119,14 @@ def commitment_spec(state: TGState, uid: str, use_cinc: bool = True) -> PassRoll
                               cinc=state.cinc_of(u.side), group=group, charge=charge, use_cinc=use_cinc)
 
 
+@VERBS.verb("commitment", steps=ACTING, rules=("9.41", "9.42", "9.43"), actor=False,
+             not_now=Error("9.41", "no_activation", "fire and shock happen during an activation"))
 def rule_commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     err = activation_error(state, side, "9.41")
     if err:
         return illegal("commitment", [err]), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c = act.combat
     if not c.declared:
         return illegal("commitment", _errs(cm.commitment_order_errors(False))), state
@@ -133,10 +134,8 @@ def rule_commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -
         return illegal("commitment", [Error("9.41", "no_commitment_owed", f"{uid} owes no Assault Probability Check",
                                             c.commit_owed)]), state
     spec = commitment_spec(state, uid, bool(event.get("use_cinc", True)))
-    natural = dice.roll("roll", "commitment")
+    natural = need(dice, "roll", engine_roll(spec, None, side), ("9.41", "9.42", "9.43"), purpose="commitment")
     roll = engine_roll(spec, natural, side)
-    if natural is None:
-        return legal("commitment", ["9.41", "9.42", "9.43"], rolls=[roll]), state
     hex_ = state.unit(uid).hex
     passed = bool(roll.passed)
     c = replace(c, commit_owed=tuple(x for x in c.commit_owed if x != uid),
@@ -145,7 +144,7 @@ def rule_commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -
     # 9.45: the hex's declared units assault or drop out with its roll; the roll's outcome says which, and
     # the declaration names them, so no result of its own (DESIGN §5's effects are state changes).
     waits = [Awaiting("commitment", side, "9.41", u) for u in c.commit_owed]
-    waits += charge_events.charging(c).awaiting(True)          # 9.81: the passed chargers' moves
+    waits += charging(c).awaiting(True)          # 9.81: the passed chargers' moves
     if not c.commit_owed:
         waits += [Awaiting("shock", side, "9.5") for i in range(len(c.assaults)) if c.attackers_of(i, state.board)]
     return (legal("commitment", ["9.41", "9.42", "9.43"], rolls=[roll], awaiting=waits),
@@ -158,8 +157,7 @@ def shock_errors(state: TGState, side: str, i: int) -> list[Error]:
     err = activation_error(state, sec.acting_side(state, side, i), "9.5")   # 9.73: a counter-shock is the defender's
     if err:
         return [err]
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c = act.combat
     if not c.declared or not (0 <= i < len(c.assaults)):
         return [Error("9.44", "no_such_assault", f"no assault {i} was declared", tuple(range(len(c.assaults))))]
@@ -177,22 +175,22 @@ def shock_errors(state: TGState, side: str, i: int) -> list[Error]:
         return [Error("9.21", "no_enemy_target", "the target hexes hold no enemy any more")]
     # 9.23: against one defender the charge goes first, then the cavalry shock, then the infantry shock.
     board = state.board
-    rank = sk.GROUP_ORDER.index(charge_events.assault_group(c.assaults[i], board))  # type: ignore[arg-type]
+    rank = sk.GROUP_ORDER.index(assault_group(c.assaults[i], board))  # type: ignore[arg-type]
     first = [j for j in c.shocks_left(board, side) if j != i and set(c.assaults[j].targets) & set(c.assaults[i].targets)
-             and sk.GROUP_ORDER.index(charge_events.assault_group(c.assaults[j], board)) < rank]  # type: ignore[arg-type]
+             and sk.GROUP_ORDER.index(assault_group(c.assaults[j], board)) < rank]  # type: ignore[arg-type]
     if first:
         return [Error("9.23", "group_order", "against the same defender the charge is resolved first, then the "
                       "cavalry shock, then the infantry shock", tuple(first))]
     return []
 
 
+@VERBS.verb("shock", rules=("9.5", "9.6"), actor=False)
 def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, i = event["side"], int(event["assault"])
     errors = shock_errors(state, side, i)
     if errors:
         return illegal("shock", errors), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     c = sec.shock_begins(act.combat, i)          # 9.73: another shock closes the counter-shock chances
     if c.assaults[i].charge:
         return charge_events.rule_charge_shock(state, event, dice, c)   # 9.83–9.87
@@ -215,10 +213,8 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
         return (legal("shock", ["9.25"], results=results, awaiting=awaiting(c)),
                 replace(state, board=board, activation=replace(act, combat=c)))
     spec = sk.shock_roll(board, attackers, targets, extra=charge_events.infantry_shock_extra(c, i, board))  # 9.86
-    natural = dice.roll("roll", "shock")
-    roll = engine_roll(spec, natural, side, shock_detail(board, attackers, spec, sec.shock_label(c.assaults[i])))
-    if natural is None:
-        return legal("shock", ["9.5"], rolls=[roll]), state
+    natural = need(dice, "roll", engine_roll(spec, None, side, sk.shock_detail(board, attackers, spec, sec.shock_label(c.assaults[i]))), ("9.5",), purpose="shock")
+    roll = engine_roll(spec, natural, side, sk.shock_detail(board, attackers, spec, sec.shock_label(c.assaults[i])))
     c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
     rules = ["9.5", "9.51", "9.6"]
     board, c, more, settled = settle_shock(board, c, spec, natural, targets, ids)
@@ -230,17 +226,6 @@ def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
     c = after_change(board, c, act)
     return (legal("shock", rules, rolls=[roll], results=results, awaiting=awaiting(c)),
             replace(state, board=board, activation=replace(act, combat=c)))
-
-
-def shock_detail(board: Board, attackers: list[UnitState], spec: TableRoll, label: str = "shock") -> ShockDetail:
-    """Attackers, defenders and the natural rolls per result, for the text report (3: a shock as a player reads it)."""
-    defenders = [u for t in spec.targets for u in board.stack(t.hex)]       # 9.51: summed over the targets
-    odds = sk.odds_modifier(sk.assault_strength(attackers), sk.assault_strength(defenders), tables_of(board).odds)
-    return ShockDetail(
-        attackers=tuple((u.id, u.defn.name, u.hex or "") for u in attackers),
-        defenders={t.hex: tuple((u.id, u.defn.name) for u in board.stack(t.hex)) for t in spec.targets},
-        bands={t.hex: natural_bands(spec.table, t.total_modifier) for t in spec.targets}, label=label,
-        odds=odds.reason)
 
 
 # --------------------------------------------------------------------------------------------- 8.6
@@ -279,13 +264,13 @@ def _shocked_and_attacking(state: TGState, c, side: str | None = None) -> tuple[
     return shocked, attacking  # type: ignore[return-value]
 
 
+@VERBS.verb("reaction_fire", rules=("8.6", "8.5"), actor=False)
 def rule_reaction_fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, target = event["side"], event["unit"], event["target"]
     errors = reaction_fire_errors(state, side, uid, target)
     if errors:
         return illegal("reaction_fire", errors), state
-    act = state.activation
-    assert act is not None
+    act = activation_of(state)
     board = state.board
     battery = board.units[uid]
     spec, natural, roll = battery_fire_roll(board, battery, target, dice, side)
@@ -305,16 +290,6 @@ def rule_reaction_fire(state: TGState, event: Mapping[str, Any], dice: EventDice
         results += more
     return (legal("reaction_fire", ["8.6", "8.5"], rolls=[roll], results=results, awaiting=awaiting(c)),
             replace(state, board=board, activation=replace(act, combat=c)))
-
-
-def cancel_if_disordered(board: Board, c, attacker_hex: str, hit: list[str]):
-    """8.6 / 9.24: infantry (or non-charging cavalry) Disordered by reaction fire lose their shock, with every
-    unit stacked with them: the hex no longer takes part.  Charging cavalry carry on or recall (charge_events)."""
-    if charge_events.is_charging_hex(c, attacker_hex, board):
-        return charge_events.reaction_fire_hit(board, c, attacker_hex, hit)
-    if fr.cancelled_by_reaction_fire(board, attacker_hex, hit, charging=False):
-        return replace(c, committed={**c.committed, attacker_hex: False})
-    return c
 
 
 def reaction_fire_actions(state: TGState) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from .board import Board, RuleSwitches, UnitState
-from .errors import RuleError
+from referee.engine.ruling import Error
 from .zoc import in_enemy_zoc
 
 __all__ = ["stacking_errors", "stacking_errors_entering", "stacking_rules", "stack_after_entering", "enemy_hex_error", "stack_order_errors", "line_kind"]
@@ -49,51 +49,51 @@ def _names(units: Iterable[UnitState]) -> str:
     return ", ".join(u.defn.name for u in units)
 
 
-def stacking_errors(units: Sequence[UnitState], rules: RuleSwitches) -> list[RuleError]:
+def stacking_errors(units: Sequence[UnitState], rules: RuleSwitches) -> list[Error]:
     """Every 6.21 / BOR limit that the combat units ``units`` (one hex) break; [] when the stack is legal."""
     units = [u for u in units if u.is_combat]
     if len(units) <= 1:
         return []
     if len({u.side for u in units}) > 1:
-        return [RuleError("6.22", "enemy_in_hex", f"units of both sides in one hex: {_names(units)}")]
+        return [Error("6.22", "enemy_in_hex", f"units of both sides in one hex: {_names(units)}")]
     if rules.militia_alone and any("militia" in u.flags for u in units):
-        return [RuleError("BOR-MILITIA", "militia_stacked",
+        return [Error("BOR-MILITIA", "militia_stacked",
                           f"militia never stack with another unit: {_names(units)}")]
     art = [u for u in units if u.kind == "artillery"]
     line = [u for u in units if u.kind != "artillery"]
     if not line and all(u.overstack for u in art):
         if len(art) > rules.overstack_max:
-            return [RuleError("BOR-ART-RESERVE", "stack_too_many",
+            return [Error("BOR-ART-RESERVE", "stack_too_many",
                               f"at most {rules.overstack_max} reserve batteries per hex: {_names(art)}")]
         return []
-    errors: list[RuleError] = []
+    errors: list[Error] = []
     if len(units) > MAX_UNITS:
-        errors.append(RuleError("6.21", "stack_too_many", f"more than {MAX_UNITS} units in a hex: {_names(units)}"))
+        errors.append(Error("6.21", "stack_too_many", f"more than {MAX_UNITS} units in a hex: {_names(units)}"))
     if line:
         kinds = {line_kind(u) for u in line}
         if len(kinds) > 1:
-            errors.append(RuleError("6.21", "stack_infantry_cavalry",
+            errors.append(Error("6.21", "stack_infantry_cavalry",
                                     f"infantry (skirmishers included) and cavalry never stack: {_names(line)}"))
         if len(art) > 1:
-            errors.append(RuleError("6.21", "stack_artillery_with_line",
+            errors.append(Error("6.21", "stack_artillery_with_line",
                                     f"at most one artillery unit with infantry or cavalry: {_names(art)}"))
         if len(line) >= 3 and not _same_brigade(line):
-            errors.append(RuleError("6.21", "stack_three_not_brigade",
+            errors.append(Error("6.21", "stack_three_not_brigade",
                                     f"three {line[0].kind} units stack only if of one brigade: {_names(line)}"))
         if len(line) == 2 and art and not _same_brigade(line):
-            errors.append(RuleError("6.21", "stack_artillery_brigade",
+            errors.append(Error("6.21", "stack_artillery_brigade",
                                     f"artillery joins two units only if they are of one brigade: {_names(line)}"))
         return errors
     if len(art) > MAX_ARTILLERY:
-        errors.append(RuleError("6.21", "stack_artillery_count",
+        errors.append(Error("6.21", "stack_artillery_count",
                                 f"at most {MAX_ARTILLERY} artillery units in a hex: {_names(art)}"))
     if len({u.ag for u in art}) > 1:
-        errors.append(RuleError("6.21", "stack_artillery_ag",
+        errors.append(Error("6.21", "stack_artillery_ag",
                                 f"stacked artillery must belong to one activation group: {_names(art)}"))
     total = sum(u.fire for u in art)
     if total > rules.artillery_cap:
         rule = "BOR-STACK" if rules.artillery_cap != 6 else "6.21"
-        errors.append(RuleError(rule, "stack_artillery_fire",
+        errors.append(Error(rule, "stack_artillery_fire",
                                 f"stacked artillery fire {total} exceeds {rules.artillery_cap}: {_names(art)}"))
     return errors
 
@@ -117,10 +117,10 @@ def stacking_rules(units: Sequence[UnitState], rules: RuleSwitches) -> tuple[str
     return tuple(out)
 
 
-def enemy_hex_error(board: Board, unit: UnitState, hex_id: str) -> RuleError | None:
+def enemy_hex_error(board: Board, unit: UnitState, hex_id: str) -> Error | None:
     """6.22 (7.32): a unit may never enter or pass through a hex holding an enemy combat unit."""
     if board.has_enemy(hex_id, unit.side):
-        return RuleError("6.22", "enemy_occupied", f"{unit.defn.name} may not enter {hex_id}: enemy units there")
+        return Error("6.22", "enemy_occupied", f"{unit.defn.name} may not enter {hex_id}: enemy units there")
     return None
 
 
@@ -130,7 +130,7 @@ def stack_after_entering(board: Board, unit: UnitState, hex_id: str) -> tuple[Un
     return tuple(u for u in board.stack(hex_id) if u.id != unit.id) + (mover,)
 
 
-def stacking_errors_entering(board: Board, unit: UnitState, hex_id: str) -> list[RuleError]:
+def stacking_errors_entering(board: Board, unit: UnitState, hex_id: str) -> list[Error]:
     """6.21 / 6.22 for ``unit`` ending its move in ``hex_id`` (where it goes to the bottom, 6.24)."""
     ids = board.stacks.get(hex_id)
     if not ids or ids == (unit.id,):
@@ -144,21 +144,21 @@ def stacking_errors_entering(board: Board, unit: UnitState, hex_id: str) -> list
 
 
 def stack_order_errors(board: Board, hex_id: str, order: Sequence[str], side: str,
-                       active_ag: str | None, at_activation_edge: bool) -> list[RuleError]:
+                       active_ag: str | None, at_activation_edge: bool) -> list[Error]:
     """6.24: may ``side`` re-order the stack in ``hex_id`` to ``order`` (unit ids, top first) now?
 
     ``active_ag`` is the AG whose activation starts or ends; ``at_activation_edge`` says whether this is the
     start or end of that activation (the only times a stack may be re-ordered)."""
     current = board.stacks.get(hex_id, ())
     if sorted(order) != sorted(current):
-        return [RuleError("6.24", "stack_order_units",
+        return [Error("6.24", "stack_order_units",
                           f"{list(order)} is not an ordering of the units in {hex_id}", (tuple(current),))]
     if not current or board.units[current[0]].side != side:
-        return [RuleError("6.24", "stack_order_owner", f"{side} has no stack in {hex_id}")]
-    errors: list[RuleError] = []
+        return [Error("6.24", "stack_order_owner", f"{side} has no stack in {hex_id}")]
+    errors: list[Error] = []
     if not at_activation_edge or active_ag not in {board.units[u].ag for u in current}:
-        errors.append(RuleError("6.24", "stack_order_timing",
+        errors.append(Error("6.24", "stack_order_timing",
                                 "a stack is re-ordered only at the start or end of the activation of its units"))
     if in_enemy_zoc(board, hex_id, side):
-        errors.append(RuleError("6.24", "stack_order_zoc", f"{hex_id} is in an enemy ZOC: its stack order is fixed"))
+        errors.append(Error("6.24", "stack_order_zoc", f"{hex_id} is in an enemy ZOC: its stack order is fixed"))
     return errors

@@ -3,9 +3,15 @@ drawn this turn), and the JSON ``state`` of ``referee check``."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Mapping
 
 from .state import TGState
+
+
+def shows_back(unit: Mapping[str, Any]) -> bool:
+    """The board hook (referee.service.board): a counter shows its back when the unit is Disordered (6.4: the
+    back of a T&G counter is its Disordered side)."""
+    return unit.get("status") == "disordered"
 
 
 def unit_view(u: Any) -> dict[str, Any]:

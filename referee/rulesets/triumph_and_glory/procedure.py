@@ -1,0 +1,149 @@
+"""The procedure of Triumph & Glory on the engine's dispatcher (``referee.engine.procedure``): the pending
+decision as a :class:`Step`, the guards that hold for every verb, and what follows a legal, complete ruling.
+
+* :func:`step` — the phase of 3.0 pending, who must act in it and what to tell them (the step's name is the
+  phase; the verbs say in which phases they are allowed, ``verbs``);
+* :data:`GUARDS` — a side the scenario does not have (3.0), and the acts that must wait while fire or shock owes
+  something, or once the assaults are declared (9.44, 9.6, 3.0);
+* :func:`after` — the automatic transitions of the sequence of play (``sequence.advance``), the victory when
+  the game ends, and the rolls the sequence of play now requires (its ``awaiting``);
+* :func:`cite_what_decided` — the last touch on every ruling: it cites every rule that decided it.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.engine.procedure import OVER, Step
+from referee.engine.ruling import Error, Ruling
+
+from .records import replace
+from . import sequence
+from .activation import cga_pending
+from .state import ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, RESERVE, SIDE_TURN, TGState
+from .timing import two_sided_turn
+from .morale_events import victory_results
+
+_GAME_OVER = Step(OVER, "the game is over", rule="3.0")
+
+
+def step(state: TGState) -> Step:
+    """The decision pending: the phase, who must act, and the prompt.  The acts fire and shock leave owed
+    are the ruling's ``awaiting``; the step names the side whose phase or activation it is."""
+    p = state.phase
+    if p == OVER:
+        return _GAME_OVER
+    sides = state.static.sides
+    if p == ACTIVATION or p == SIDE_TURN:                  # most events: one Step per (marker, side), kept
+        act = state.activation
+        key = (p, sides, None, None) if act is None else (p, sides, act.marker, act.side)
+        hit = _ACTING_STEPS.get(key)
+        if hit is None:
+            if len(_ACTING_STEPS) > 1024:
+                _ACTING_STEPS.clear()
+            hit = _ACTING_STEPS[key] = _acting_step(p, sides, act)
+        return hit
+    if p == ORDERS:
+        return Step(p, "give orders", tuple(s for s in sides if not state.orders[s].given), "5.21")
+    if p == INITIATIVE:
+        if not state.initiative_decided:
+            return Step(p, "both sides roll for the initiative", sides, "4.0")
+        pending = cga_pending(state)
+        if pending:
+            return Step(p, "declare or decline a CGA", (pending[0],), "5.35")
+        holder = state.initiative
+        return Step(p, "pick the first activation marker", (holder,) if holder else sides, "4.0")
+    if p == RESERVE or p == CINC:
+        ts = state.two_sided
+        if ts is None or ts.order is None:
+            holder = state.initiative
+            return Step(p, "decide who goes first", (holder,) if holder else sides, "5.51" if p == RESERVE else "4.0")
+        current = two_sided_turn(ts)
+        what = "activate a reserve order group, or end the phase" if p == RESERVE else "move the CinC, or end the phase"
+        return Step(p, what, (current,) if current else (), "5.51" if p == RESERVE else "5.62")
+    if p == MORALE:
+        return Step(p, "roll for recovery", tuple(dict.fromkeys(state.unit(u).side for u in state.recovery_owed)),
+                    "10.2")
+    if p == COMMAND:
+        cmd = state.rules.command_activation
+        return Step(p, "activate a command, or end the step", (cmd.chooser,) if cmd else sides, "SCH-COMMAND")
+    return Step(p, p, sides, "3.0")
+
+
+_ACTING_STEPS: dict[tuple[Any, ...], Step] = {}
+
+
+def _acting_step(p: str, sides: tuple[str, ...], act: Any) -> Step:
+    if act is None:
+        return Step(p, "draw the next activation marker from the cup", sides, "5.31")
+    who = (act.side,) if act.side is not None else sides
+    return Step(p, f"act with {act.marker}, or end its activation", who, "5.31")
+
+
+# ------------------------------------------------------------------------------------ guards for every verb
+
+def unknown_side(state: TGState, event: Mapping[str, Any]) -> Error | None:
+    side = event.get("side")
+    if side is not None and side not in state.static.sides:
+        return Error("3.0", "unknown_side", f"no side '{side}'", alternatives=state.static.sides)
+    return None
+
+
+# Acts that may not happen while fire or shock owes something, or (movement) once assaults are declared (9.44).
+_BLOCKED_BY_COMBAT = {"move": "9.44", "face": "9.44", "stack_order": "9.44", "end_activation": "3.0",
+                      "end_phase": "3.0", "individual_order": "9.44", "rally": "9.44", "leave_square": "9.44"}
+
+
+def combat_block(state: TGState, event: Mapping[str, Any]) -> Error | None:
+    act = state.activation
+    type_ = event.get("type")
+    if act is None or type_ not in _BLOCKED_BY_COMBAT:
+        return None
+    c = act.combat
+    if type_ in ("end_activation", "end_phase"):
+        if c.is_open(state.board, act.side):
+            return Error("3.0", "combat_open", "the declared assaults and the acts they owe come first")
+        return None
+    if c.owes:
+        return Error("9.6", "acts_owed", "the owed checks, retreats and advances come first")
+    if c.declared and type_ != "rally":
+        return Error("9.44", "after_declaration", "movement ends when the assaults are declared")
+    return None
+
+
+GUARDS = (unknown_side, combat_block)
+
+
+# ------------------------------------------------------------------------- after a legal, complete ruling
+
+def after(ruling: Ruling, new: TGState) -> tuple[Ruling, TGState]:
+    """The automatic transitions of the sequence of play, whose results join the ruling (DESIGN §5); the
+    victory when the game ends; the rolls the sequence of play now requires."""
+    new, results = sequence.advance(new)
+    if new.over and new.victory is not None:
+        results = list(results) + victory_results(new.victory)
+    if results:
+        ruling = replace(ruling, results=ruling.results + tuple(results))
+    owed = sequence.rolls_owed(new)
+    if owed:                                         # 10.2 & co: what the sequence of play now requires
+        have = set(ruling.awaiting)
+        ruling = replace(ruling, awaiting=ruling.awaiting + tuple(a for a in owed if a not in have))
+    return ruling, new
+
+
+def cite_what_decided(ruling: Ruling) -> Ruling:
+    """A ruling cites every rule that decided it (issue 18, point 3), structurally: besides the rules the rule
+    function named, the rule of every result it produced (a CinC displaced by 5.63, a collapse by 10.5) and of
+    every roll's target and modifier.  Errors cite themselves (``illegal``); the acts a ruling says are owed
+    next carry their own rules in ``awaiting`` (they decide what comes next, not this act)."""
+    results, rolls = ruling.results, ruling.rolls
+    if not results and not rolls:               # most rulings: a move, a draw, an end of activation
+        return ruling
+    extra = [r.rule for r in results]
+    for roll in rolls:
+        if roll.base_rule:
+            extra.append(roll.base_rule)
+        extra += [m.rule for m in roll.modifiers]
+    have = ruling.rules
+    if not extra or all(x in have for x in extra):
+        return ruling
+    return replace(ruling, rules=tuple(dict.fromkeys(have + tuple(extra))))
