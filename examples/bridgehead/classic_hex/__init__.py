@@ -83,5 +83,12 @@ class ClassicHex(ProcedureRuleset):
         actors = self.step(state).actors
         return actors[0] if len(actors) == 1 else event.get("side")
 
+    def conceal(self, state: State, viewer: str) -> State:
+        """The state as ``viewer`` may know it (the engine's hook for a hosted game's "what if",
+        referee.engine.hidden): nothing is hidden in these rules — every unit is on the map face up, there are no
+        secret orders or choices (README 2.0-8.0), and a die is rolled only when its attack is declared — so a
+        side may know the whole state."""
+        return state
+
 
 RULESET = ClassicHex()

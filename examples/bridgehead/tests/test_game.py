@@ -79,3 +79,33 @@ def test_a_log_naming_a_unit_the_game_does_not_have_is_bad_input(bridgehead, tmp
     assert out.returncode == 1
     assert "events[0].unit: no unit 'us-99' in the scenario" in out.stderr
     assert "events[1]" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_hosted_game_answers_what_if_at_an_earlier_position(bridgehead, tmp_path):
+    """The service hosts a classic-hex game and answers a side's "what if" at any earlier position: this
+    ruleset hides nothing (its ``conceal`` hook), so the answer is the rules' own; without the hook the service
+    refused every what-if (409 no_conceal_hook)."""
+    from modulebuilder.definitions import resolve
+    from referee.service import create_app
+    from referee.service.extension import ext
+
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'referee.sqlite'}", "TESTING": True})
+    try:
+        client = app.test_client()
+        game = client.post("/api/v1/games", json={"scenario": resolve(bridgehead), "dice": "players"}).json
+        auth = {"Authorization": f"Bearer {game['tokens']['American']}"}
+        moved = {"type": "move", "side": "American", "unit": "us-14-tk", "path": ["0405", "0505", "0605"]}
+        resp = client.post(f"/api/v1/games/{game['id']}/events", json={"expected_index": 0, "events": [moved]},
+                           headers=auth)
+        assert resp.status_code == 200 and resp.json["rulings"][0]["verdict"] == "legal", resp.json
+        # At step 0 the tank has not moved yet, so the same move is legal there; now it has moved, and is not.
+        before = client.post(f"/api/v1/games/{game['id']}/whatif", json={"step": 0, "event": moved}, headers=auth)
+        assert before.status_code == 200, before.json
+        assert before.json["step"] == 0 and before.json["ruling"]["verdict"] == "legal"
+        now = client.post(f"/api/v1/games/{game['id']}/whatif", json={"event": moved}, headers=auth)
+        assert now.status_code == 200 and now.json["ruling"]["verdict"] == "illegal", now.json
+        board = client.get(f"/api/v1/games/{game['id']}/board?step=0", headers=auth)
+        assert board.status_code == 200, board.json
+    finally:
+        with app.app_context():
+            ext().close()
