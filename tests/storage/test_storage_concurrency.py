@@ -146,6 +146,10 @@ def test_killing_an_appender_mid_series_leaves_the_database_consistent(database_
         game_id = new_game(setup)
     size = 5
     acked: list[tuple[str, int]] = []
+    # The batch each kill may have left in flight.  Its commit can become visible only *after* the check that
+    # follows the kill: PostgreSQL finishes a COMMIT whose client has died; SQLite's WAL can hold a killed
+    # writer's commit frame that the shared-memory index does not show until a later connection rebuilds it.
+    in_flight: set[tuple[str, int]] = set()
     for round_ in range(3):
         writer = f"r{round_}"
         [proc] = _start_appenders(database_url, game_id, 10_000, size, [writer])
@@ -161,14 +165,17 @@ def test_killing_an_appender_mid_series_leaves_the_database_consistent(database_
         rest, err = proc.communicate(timeout=30)
         assert proc.returncode == -signal.SIGKILL, f"appender ended by itself: {err}"
         lines += rest.splitlines()
-        acked += _acks(lines)
+        mine = _acks(lines)
+        acked += mine
+        in_flight.add((writer, len(mine)))                 # seqs are acknowledged in order from 0
         with open_storage(database_url) as check:
             events = check.list_events(game_id)
             check_log(events, acked, size)
             assert check.get_game(game_id).event_count == len(events)
-        # At most the batch in flight at the kill may be stored without having been acknowledged.
-        assert len(acked) * size <= len(events) <= (len(acked) + 1) * size
-        acked = [(e.event["writer"], e.event["seq"]) for e in events if e.event["part"] == 0]
+        # Stored without having been acknowledged: at most the batch each kill left in flight.
+        stored = {(e.event["writer"], e.event["seq"]) for e in events if e.event["part"] == 0}
+        unacknowledged = stored - set(acked)
+        assert unacknowledged <= in_flight, sorted(unacknowledged - in_flight)[:5]
     # After the last kill the game still takes events at the next index.
     with open_storage(database_url) as after:
         n = after.get_game(game_id).event_count
