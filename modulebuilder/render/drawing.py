@@ -103,7 +103,8 @@ def _colour(c: Colour | str | None) -> Colour | None:
     return rgb(c)
 
 
-def _flat(xy: Sequence[float] | Sequence[Point]) -> tuple[float, ...]:
+def flat_points(xy: Sequence[float] | Sequence[Point]) -> tuple[float, ...]:
+    """``[(x, y), ...]`` or ``[x, y, ...]`` as ``(x, y, ...)``, the two forms Pillow's drawing calls take."""
     out: list[float] = []
     for v in xy:
         if isinstance(v, (tuple, list)):
@@ -121,17 +122,17 @@ class Recorder:
 
     def rectangle(self, xy: Sequence[float], fill: Colour | None = None, outline: Colour | None = None,
                   width: float = 1) -> None:
-        self.shapes.append(Shape("rectangle", _flat(xy), _colour(fill), _colour(outline), width))
+        self.shapes.append(Shape("rectangle", flat_points(xy), _colour(fill), _colour(outline), width))
 
     def polygon(self, xy: Sequence[Point], fill: Colour | None = None) -> None:
-        self.shapes.append(Shape("polygon", _flat(xy), _colour(fill)))
+        self.shapes.append(Shape("polygon", flat_points(xy), _colour(fill)))
 
     def line(self, xy: Sequence[float], fill: Colour | None = None, width: float = 1) -> None:
-        self.shapes.append(Shape("line", _flat(xy), _colour(fill), None, width))
+        self.shapes.append(Shape("line", flat_points(xy), _colour(fill), None, width))
 
     def ellipse(self, xy: Sequence[float], fill: Colour | None = None, outline: Colour | None = None,
                 width: float = 1) -> None:
-        self.shapes.append(Shape("ellipse", _flat(xy), _colour(fill), _colour(outline), width))
+        self.shapes.append(Shape("ellipse", flat_points(xy), _colour(fill), _colour(outline), width))
 
     def take(self) -> tuple[Shape, ...]:
         out, self.shapes = tuple(self.shapes), []

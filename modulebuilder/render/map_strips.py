@@ -40,6 +40,8 @@ from typing import Any, Callable, Protocol, Sequence
 
 from PIL import Image, ImageDraw
 
+from modulebuilder.render.drawing import flat_points
+
 RGB = tuple[int, int, int]
 
 # A strip holds about this many pixels (4 bytes each in Pillow's RGB).  Smaller strips draw the calls
@@ -67,16 +69,6 @@ class Canvas:
 
     def paste(self, art: Image.Image, xy: tuple[int, int]) -> None:
         self.img.paste(art, xy, art)
-
-
-def _flat(xy: Any) -> list[float]:
-    out: list[float] = []
-    for v in xy:
-        if isinstance(v, (tuple, list)):
-            out.extend(v)
-        else:
-            out.append(v)
-    return out
 
 
 def _shifted(flat: list[int], off: int) -> list[int]:
@@ -113,7 +105,7 @@ class _Ops:
     def add_drawn(self, kind: int, extra: Any, xy: Any, pad: float) -> None:
         """A call with coordinates, truncated as Pillow's ``(int)`` cast truncates them (towards zero);
         its pixels may reach ``pad`` beyond them (half its line width and more)."""
-        coords = [int(v) for v in _flat(xy)]
+        coords = [int(v) for v in flat_points(xy)]
         ys = coords[1::2]
         self.add(kind, extra, min(ys) - math.ceil(pad), max(ys) + math.ceil(pad), coords)
 
@@ -146,7 +138,7 @@ class _CoreRecorder:
                 (x, y), (mask, ink) = xy, rest                  # integers already, as Pillow passes them
                 self._ops.add(BITMAP, (x, y, mask, ink), y, y + mask.size[1])
                 return
-            flat = _flat(xy)
+            flat = list(flat_points(xy))
             pad = 2 + (rest[width_at] if width_at is not None and len(rest) > width_at else 1)
             if name == "draw_lines" and len(flat) > 4 and rest[1] > 1:
                 segments = [flat[i:i + 4] for i in range(0, len(flat) - 2, 2)]   # wide: each drawn on its own

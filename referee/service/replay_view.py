@@ -37,7 +37,7 @@ import threading
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, TypeVar
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
@@ -158,15 +158,21 @@ def _not_found(key: str) -> ApiError:
 
 
 _views_lock = threading.Lock()
+T_ = TypeVar("T_")
+
+
+def _per_app(key: str, make: Callable[[], T_]) -> T_:
+    """The application's one ``key`` object, made on first use (two threads asking at once get the same one)."""
+    found = current_app.extensions.get(key)
+    if found is None:
+        with _views_lock:
+            found = current_app.extensions.setdefault(key, make())
+    return found
 
 
 def views() -> Views:
     """This application's replays (made on first use)."""
-    found = current_app.extensions.get("referee.replay_view")
-    if found is None:
-        with _views_lock:
-            found = current_app.extensions.setdefault("referee.replay_view", Views())
-    return found
+    return _per_app("referee.replay_view", Views)
 
 
 # ------------------------------------------------------------------ uploaded logs
@@ -399,11 +405,8 @@ class History:
 
 
 def history() -> History:
-    found = current_app.extensions.get("referee.hosted_history")
-    if found is None:
-        with _views_lock:
-            found = current_app.extensions.setdefault("referee.hosted_history", History())
-    return found
+    """This application's positions of hosted games (made on first use)."""
+    return _per_app("referee.hosted_history", History)
 
 
 @dataclass(frozen=True)
