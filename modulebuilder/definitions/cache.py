@@ -54,7 +54,7 @@ MAX_ENTRIES = 64
 STALE_TEMP_S = 3600            # a temporary file this old is left over from a writer that died
 OFF = ("0", "off", "no", "false")
 PACKAGE = Path(__file__).resolve().parents[1]          # modulebuilder/
-CODE = ("model.py", "hexgrid.py", "definitions/*.py", "schemas/*.json", "schemas/*/*.json")
+CODE = ("model.py", "records.py", "hexgrid.py", "definitions/*.py", "schemas/*.json", "schemas/*/*.json")
 
 
 def cache_dir() -> Path | None:
