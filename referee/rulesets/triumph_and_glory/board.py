@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import re
 from operator import attrgetter
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from types import MappingProxyType
 from typing import Any, Iterable, Literal, Mapping
 
+from modulebuilder.records import record
 from modulebuilder.hexgrid import HexGrid
 from modulebuilder.model import Leader, MapDef, Scenario, Unit
 
@@ -56,7 +57,7 @@ def brigade_of(defn: Unit) -> str | None:
 
 # --------------------------------------------------------------------------------------------- switches
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class RuleSwitches:
     """Scenario rule switches the positional rules read (special-rule ids as in the digests).
 
@@ -125,7 +126,7 @@ class RuleSwitches:
 # --------------------------------------------------------------------------------------------- units
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class UnitState:
     """One counter's position and state.  ``defn`` is the printed counter (model.Unit) or a CinC
     (model.Leader).  Exactly one of ``hex`` / ``box`` is set.  The per-activation flags (``moved``,
@@ -339,7 +340,7 @@ def _board_map(scenario: Scenario) -> BoardMap:
 
 # --------------------------------------------------------------------------------------------- board
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class Board:
     """An immutable position.  Build with :meth:`from_scenario`; change with the methods that return a new
     Board.  Unknown unit ids raise ``KeyError`` (the engine refuses such events as bad input, DESIGN §6)."""

@@ -59,9 +59,10 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Iterable, Literal, NamedTuple, Sequence
 
+from modulebuilder.records import record
 from modulebuilder.model import Leader
 
 from .board import Board, UnitState
@@ -83,7 +84,7 @@ SQUARE_MAX_COST = 2          # 9.85
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class MoveContext:
     """What the state machine knows about the mover's activation (the Board knows the position)."""
     under_orders: bool = True                 # its order group is Under Orders (or won an IO), 5.26
@@ -97,7 +98,7 @@ class MoveContext:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Step:
     hex: str
     cost: int                                 # MP paid for this hex (terrain + hexside + ZOC + pass-through)
@@ -105,7 +106,7 @@ class Step:
     notes: tuple[str, ...] = ()               # the rules that priced it, e.g. ("7.22 road", "6.34 leave ZOC")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Effect:
     unit: str
     effect: str                               # DESIGN §5 result effect: "disordered"
@@ -120,7 +121,7 @@ class Effect:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class MoveResult:
     unit: str
     legal: bool
@@ -636,7 +637,7 @@ def apply_move(board: Board, result: MoveResult) -> Board:
 
 # ------------------------------------------------------------------------------------------- search
 
-@dataclass
+@record
 class _Search:
     cost: dict[str, int] = field(default_factory=dict)
     prev: dict[str, str | None] = field(default_factory=dict)
