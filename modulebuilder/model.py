@@ -5,9 +5,11 @@ the YAML.  All containers are tuples or read-only mappings so a loaded model can
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal, Mapping
+
+from modulebuilder.records import record
 
 Orientation = Literal["pointy", "flat"]
 Shift = Literal["even", "odd"]
@@ -90,7 +92,7 @@ def thaw(v: Any) -> Any:
 
 # --------------------------------------------------------------------------------------------- counters
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ActivationGroup:
     id: str
     name: str
@@ -104,7 +106,7 @@ class ActivationGroup:
     flags: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Face:
     """Values printed on one face of a unit counter.  ``None`` = not printed on that face."""
     assault: int | None = None
@@ -116,7 +118,7 @@ class Face:
     max_range: int | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Unit:
     id: str
     name: str
@@ -164,7 +166,7 @@ class Unit:
         return self.kind == "artillery" and (self.ma or 0) >= 8
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Leader:
     id: str
     name: str
@@ -182,7 +184,7 @@ class Leader:
     fields: Values = NO_VALUES       # fields its ruleset declares beyond these
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Marker:
     id: str
     name: str
@@ -195,7 +197,7 @@ class Marker:
     source: str = field(default="", compare=False)   # provenance, not part of the value
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CounterSet:
     """Everything defined in one or more counters files."""
     activation_groups: tuple[ActivationGroup, ...] = ()
@@ -213,7 +215,7 @@ class CounterSet:
 
 # --------------------------------------------------------------------------------------------- map
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Grid:
     orientation: Orientation
     shifted: Shift
@@ -224,26 +226,26 @@ class Grid:
     digits: int = 2                  # zero-padding of column and row in hex names
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Hexside:
     hexes: tuple[str, str]
     feature: str                     # stream, river, bridge, ford, steep, ...
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Road:
     hexes: tuple[str, ...]
     kind: str = "road"               # road | path
     name: str = ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MapMarker:
     type: str                        # on_fire | rubble | bridge_destroyed
     hexes: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MapStyle:
     hex_size: float = 64.0           # pixels from centre to vertex at the default rendering size
     colours: Mapping[str, str] = field(default_factory=lambda: EMPTY)
@@ -251,7 +253,7 @@ class MapStyle:
     symbols: Mapping[str, str] = field(default_factory=lambda: EMPTY)   # terrain id -> bundled symbol or image path
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MapDef:
     id: str
     title: str
@@ -277,26 +279,26 @@ class MapDef:
 
 # --------------------------------------------------------------------------------------------- game
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SideStyle:
     colour: str | None = None        # "#rrggbb"
     text_colour: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class UnitType:
     id: str                          # the kind as units write it (armor)
     name: str = ""                   # for charts and the order of battle (Armor)
     symbol: str | None = None        # NATO symbol: a type name or an APP-6 / 2525 id; None = the id
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Factor:
     id: str                          # the field as units write it (attack)
     name: str = ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GameDef:
     """What a game declares for all its scenarios (a game file, or ``game:`` inline in the scenario).
     Empty when the scenario declares nothing: the ruleset's unit types and fields are the game's."""
@@ -313,7 +315,7 @@ class GameDef:
 
 # --------------------------------------------------------------------------------------------- scenario
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Placement:
     """Where a unit or leader starts.  Exactly one of ``hex`` and ``box`` is set."""
     unit: str
@@ -324,7 +326,7 @@ class Placement:
     formation: Formation | None = None   # Musket & Pike: the formation it starts in (None = the ruleset's default)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Reinforcement:
     units: tuple[str, ...]
     entry: tuple[str, ...]           # entry hexes
@@ -333,7 +335,7 @@ class Reinforcement:
     ag: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TurnTrack:
     first: int
     last: int
@@ -348,14 +350,14 @@ class TurnTrack:
         return f"{(t // 60) % 24:02d}{t % 60:02d}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SideDef:
     name: str
     cinc: str | None = None
     options: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Scenario:
     id: str
     name: str

@@ -45,7 +45,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .files import display_name
 
@@ -54,16 +54,64 @@ MAX_ENTRIES = 64
 STALE_TEMP_S = 3600            # a temporary file this old is left over from a writer that died
 OFF = ("0", "off", "no", "false")
 PACKAGE = Path(__file__).resolve().parents[1]          # modulebuilder/
-CODE = ("model.py", "hexgrid.py", "definitions/*.py", "schemas/*.json", "schemas/*/*.json")
+CODE = ("model.py", "records.py", "hexgrid.py", "definitions/*.py", "schemas/*.json", "schemas/*/*.json")
 
 
-def cache_dir() -> Path | None:
-    """The folder of entries, or None when the cache is switched off."""
+def cache_dir(kind: str = "scenarios") -> Path | None:
+    """The folder of entries (of parsed scenarios, or of another ``kind``), or None when the cache is off."""
     if os.environ.get("HEXWARGAME_CACHE", "").strip().lower() in OFF:
         return None
     base = os.environ.get("HEXWARGAME_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "hexwargame")
-    return Path(base) / "scenarios"
+    return Path(base) / kind
+
+
+def remembered_json(kind: str, key: bytes, compute: Callable[[], Any]) -> Any:
+    """``compute()`` (a JSON value), or the one it gave last time ``key`` was the same.
+
+    One entry per ``kind``, in its own folder beside the scenarios' (``cache_dir(kind)``), written as the
+    scenarios' are (temporary file, ``os.replace``, a hash of the content, read only from a private folder);
+    a cache that is off, unreadable or unwritable just computes."""
+    where = cache_dir(kind)
+    digest = _digest(key).encode()
+    entry = None if where is None else where / "entry.json"
+    if entry is not None and _private(where):
+        try:
+            blob = entry.read_bytes()
+            head, _, body = blob.partition(b"\n")
+            if head == digest + b" " + _digest(body).encode():
+                return json.loads(body)
+        except (OSError, ValueError):
+            pass
+    value = compute()
+    if entry is not None:
+        body = json.dumps(value, sort_keys=True).encode()
+        _write(where, entry, digest + b" " + _digest(body).encode() + b"\n" + body)
+    return value
+
+
+def _write(where: Path, entry: Path, blob: bytes) -> bool:
+    """Best effort, atomic: ``blob`` in ``entry`` (in the private folder ``where``), or nothing."""
+    import tempfile
+    tmp = None
+    try:
+        where.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _private(where):
+            return False
+        fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-", suffix=entry.suffix)
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, entry)
+        tmp = None
+        return True
+    except OSError:
+        return False
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def load_scenario(path: str | os.PathLike[str]) -> Any:

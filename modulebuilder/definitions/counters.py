@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Iterable, Sequence
 
+from modulebuilder.records import record
 from ..model import ActivationGroup, CounterSet, Face, Leader, Marker, Unit, Values
 from .entries import Entry, entries
 from .game import unknown_kinds
@@ -38,7 +39,7 @@ def derive_brigade(name: str) -> str | None:
     return m.group(1) if m else None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CounterEntries:
     """Every definition of a game's counters files, in file order."""
     activation_groups: tuple[Entry, ...]

@@ -8,9 +8,10 @@ into the counters schema after the ruleset's (:func:`~.schemas.combined`).
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Iterable, Sequence
 
+from modulebuilder.records import record
 from ..model import Factor, GameDef, SideStyle, UnitType, Values
 from .entries import Entry
 from .problems import Path, Problem
@@ -21,7 +22,7 @@ SHARED_UNIT_FIELDS = frozenset({"id", "name", "short_name", "kind", "side", "ag"
                                 "count", "echelon", "back"})
 
 
-@dataclass
+@record
 class CheckedGame:
     problems: list[Problem] = field(default_factory=list)
     game: GameDef = GameDef()

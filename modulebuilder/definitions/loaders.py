@@ -6,9 +6,10 @@ the problems of all its files before it reports; the ``load_*`` functions raise 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Iterable, Mapping
 
+from modulebuilder.records import record
 from ..hexgrid import HexGrid
 from ..model import CounterSet, GameDef, Grid, MapDef, frozen_mapping
 from .counters import CounterEntries, build_counters, check_counters
@@ -25,7 +26,7 @@ from .yamlpos import Located
 PathLike = str | os.PathLike[str]
 
 
-@dataclass
+@record
 class CheckedMap:
     doc: Located | None
     problems: list[Problem] = field(default_factory=list)
@@ -52,7 +53,7 @@ def check_map(path: PathLike) -> CheckedMap:
     return CheckedMap(doc, problems, refs, grid, hexes)
 
 
-@dataclass
+@record
 class CheckedCounters:
     docs: list[Located]
     problems: list[Problem]
@@ -91,7 +92,7 @@ def check_counter_files(paths: Iterable[PathLike], ruleset: str | None = None,
     return CheckedCounters(docs, problems + check_counters(found, tuple(dict.fromkeys(kinds))), found, factors)
 
 
-@dataclass
+@record
 class CheckedTables:
     doc: Located | None
     problems: list[Problem]

@@ -7,9 +7,10 @@ into the same :class:`MapRefs`, so one set of checks and one builder serve both.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Iterable, Mapping
 
+from modulebuilder.records import record
 from ..hexgrid import HexGrid
 from ..model import Grid, Hexside, MapDef, MapMarker, MapStyle, Road, frozen_mapping
 from .geometry import HexRef, broken_paths, non_adjacent_pairs, off_map
@@ -17,7 +18,7 @@ from .problems import Path, Problem
 from .yamlpos import Located
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HexsideRef:
     path: Path                      # the second hex of the pair, where a wrong number usually is
     a: str
@@ -25,7 +26,7 @@ class HexsideRef:
     feature: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RoadRef:
     path: Path                      # the list of hexes
     hexes: tuple[str, ...]
@@ -33,7 +34,7 @@ class RoadRef:
     name: str = ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TerrainRef:
     path: Path
     hex: str
@@ -41,7 +42,7 @@ class TerrainRef:
     at_key: bool = False            # the hex is a mapping key (resolved notation)
 
 
-@dataclass
+@record
 class MapRefs:
     """Everything a map says about hexes, with where it says it."""
     default_terrain: str = "clear"

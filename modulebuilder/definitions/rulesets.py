@@ -19,10 +19,11 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata, resources
 from typing import Any, Mapping
+
+from modulebuilder.records import record
 
 ENTRY_POINT_GROUP = "modulebuilder.rulesets"
 
@@ -31,7 +32,7 @@ class ContributionError(Exception):
     """A ruleset's contribution cannot be read (missing file, not JSON, not a schema object)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SetupRules:
     """What a ruleset says about facings in a set-up (the contribution's ``x-setup``): whether a unit on the
     map must be given one (a classic hex-and-counter game has none), and the flags of pieces that face
@@ -40,7 +41,7 @@ class SetupRules:
     faceless_flags: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Contribution:
     ruleset: str
     schema: Mapping[str, Any]

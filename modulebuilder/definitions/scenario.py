@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Iterable, Mapping
 
+from modulebuilder.records import record
 from ..model import Scenario
 from . import assemble
 from .entries import Entry, entries
@@ -22,7 +23,7 @@ from .schemas import schema_problems
 from .yamlpos import Located
 
 
-@dataclass
+@record
 class CheckedScenario:
     problems: list[Problem] = field(default_factory=list)
     scenario: Scenario | None = None
@@ -78,7 +79,7 @@ def _resolved(doc: Located) -> CheckedScenario:
     return CheckedScenario(problems, None if problems else load_resolved(doc.file), [doc.file])
 
 
-@dataclass
+@record
 class FileRefs:
     """The files a scenario names that exist, as paths usable from here; ``problems`` for those that do not."""
     map: str | None = None

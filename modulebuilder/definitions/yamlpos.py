@@ -7,16 +7,17 @@ is read again by ruamel.yaml (:mod:`yaml_ruamel`), the reference for data, posit
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Mapping
 
+from modulebuilder.records import record
 from .problems import Path, Problem, format_path
 from .yaml_libyaml import Unusual, parse_with_libyaml
 
 Position = tuple[int, int]          # 1-based line, column
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Located:
     """A parsed document: plain ``data`` plus where each node starts in ``file``.
 

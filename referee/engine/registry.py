@@ -1,20 +1,66 @@
-"""Finding rulesets: the ``referee.rulesets`` entry-point group (importlib.metadata)."""
+"""Finding rulesets: the ``referee.rulesets`` entry-point group (importlib.metadata).
+
+``importlib.metadata`` is the authority, but importing it (email, zipfile, csv...) is ~20 ms of a ~0.2 s
+``referee check``, which needs one entry point.  So the group's entry points are remembered in the user's
+cache (``modulebuilder.definitions.cache.remembered_json``) under a fingerprint of everything they are read
+from: the import path, and for each folder on it, when it last changed (installing or removing a
+distribution adds or removes a folder there) and when each distribution's ``entry_points.txt`` last changed
+(an entry point edited in place).  Taking the fingerprint is a directory listing and a ``stat`` per
+installed distribution (~1 ms); any other difference, or a cache that is off, asks importlib.metadata."""
 from __future__ import annotations
 
-from functools import lru_cache
-from importlib.metadata import entry_points
+import hashlib
+import os
+import sys
+from functools import lru_cache, reduce
+from importlib import import_module
 from typing import Any
 
 GROUP = "referee.rulesets"
+METADATA = (".dist-info", ".egg-info")
 
 
 class UnknownRuleset(LookupError):
     pass
 
 
+def _fingerprint() -> bytes:
+    """What the group's entry points are read from, as importlib.metadata finds distributions."""
+    h = hashlib.blake2b(GROUP.encode(), digest_size=20)
+    for folder in sys.path:
+        h.update(f"\0{folder}".encode())
+        try:
+            h.update(f"\0{os.stat(folder or '.').st_mtime_ns}".encode())
+            with os.scandir(folder or ".") as it:
+                dists = sorted(e.path for e in it if e.name.endswith(METADATA))
+        except OSError:                     # gone, a zip file or a path hook's name: its mtime (or none) says
+            continue
+        for dist in dists:
+            try:
+                st = os.stat(os.path.join(dist, "entry_points.txt"))
+                h.update(f"\0{dist}\0{st.st_mtime_ns}\0{st.st_size}".encode())
+            except OSError:
+                h.update(f"\0{dist}".encode())
+    return h.digest()
+
+
+def _read_entry_points() -> dict[str, str]:
+    from importlib.metadata import entry_points
+    return {ep.name: ep.value for ep in entry_points(group=GROUP)}
+
+
 @lru_cache(maxsize=None)
-def _entry_points() -> dict[str, Any]:
-    return {ep.name: ep for ep in entry_points(group=GROUP)}
+def _entry_points() -> dict[str, str]:
+    """Ruleset id -> ``module:attribute``, from importlib.metadata or the cache of its last answer."""
+    from modulebuilder.definitions.cache import remembered_json
+    found = remembered_json("entry-points", _fingerprint(), _read_entry_points)
+    return {str(k): str(v) for k, v in found.items()}
+
+
+def _load(value: str) -> Any:
+    """What an entry point's ``module:attr.attr`` names (as ``importlib.metadata.EntryPoint.load``)."""
+    module, _, attrs = value.partition(":")
+    return reduce(getattr, filter(None, attrs.strip().split(".")), import_module(module.strip()))
 
 
 def available() -> list[str]:
@@ -25,11 +71,11 @@ def available() -> list[str]:
 @lru_cache(maxsize=None)
 def get(ruleset_id: str) -> Any:
     """The ruleset object registered under ``ruleset_id``."""
-    ep = _entry_points().get(ruleset_id)
-    if ep is None:
+    value = _entry_points().get(ruleset_id)
+    if value is None:
         known = ", ".join(available()) or "none installed"
         raise UnknownRuleset(f"no ruleset '{ruleset_id}' (known: {known})")
-    ruleset = ep.load()
+    ruleset = _load(value)
     if getattr(ruleset, "id", None) != ruleset_id:
         raise UnknownRuleset(f"entry point '{ruleset_id}' loads a ruleset whose id is "
                              f"'{getattr(ruleset, 'id', None)}'")

@@ -11,9 +11,10 @@ import gc
 import secrets
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, TypeVar
 
+from modulebuilder.records import record
 from referee.engine.dice import EventDice, commitment, faces, set_slot
 from referee.engine.ruleset import Ruleset
 from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal
@@ -25,7 +26,7 @@ UNREADABLE = "unreadable"   # a line a log reader could not read (step, line, wh
 GC_THRESHOLD = 50_000  # allocations between young-generation collections during a replay (default 700)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Pending:
     """An event waiting for rolls: its log index, the event with the rolls paid so far, the owed slots."""
     index: int
@@ -35,7 +36,7 @@ class Pending:
     dies: Mapping[str, str] = field(default_factory=dict)           # slot -> die, where it is not a d10
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Game(Generic[S]):
     """The engine's state: the ruleset's state plus what the roll protocol needs."""
     ruleset: Ruleset[S]
@@ -217,7 +218,7 @@ def _awaiting_rolls(event: Mapping[str, Any], ruling: Ruling | None,
     return tuple(out)
 
 
-@dataclass
+@record
 class Replay(Generic[S]):
     """The outcome of replaying a log."""
     rulings: list[Ruling] = field(default_factory=list)

@@ -5,11 +5,13 @@ constructors at the bottom (``legal``, ``illegal``) and the roll helpers (``pass
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Iterable, Mapping, Sequence
 
+from modulebuilder.records import record
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class Modifier:
     """A die-roll modifier and the rule that grants it."""
     value: int
@@ -20,7 +22,7 @@ class Modifier:
         return {"value": self.value, "rule": self.rule, "reason": self.reason}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Error:
     """Why an event is illegal.  ``alternatives`` lists what would be legal, where that helps."""
     rule: str
@@ -35,7 +37,7 @@ class Error:
         return d
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Roll:
     """One d10 roll a rule requires.
 
@@ -123,7 +125,7 @@ def table_roll(purpose: str, natural: int | None, result: Any, *, modifiers: Ite
                 result=result if natural is not None else None, table=True)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Result:
     """A state change the rules produced: ``{unit?, effect, rule, ...}``."""
     effect: str
@@ -145,7 +147,7 @@ def result(effect: str, rule: str, unit: str | None = None, **extra: Any) -> Res
     return Result(effect=effect, rule=rule, unit=unit, extra=extra)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Awaiting:
     """What the rules require next: ``{type, side, unit?, rule}``."""
     type: str
@@ -161,7 +163,7 @@ class Awaiting:
         return d
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Ruling:
     index: int
     type: str

@@ -23,9 +23,10 @@ ruling itself.  One error type, :class:`referee.engine.ruling.Error`, is used th
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Iterable, Iterator, Mapping, NoReturn
 
+from modulebuilder.records import record
 from referee.engine.ruling import Error, Ruling
 
 #: A verb's signature: (state, event, dice) -> (ruling, new state).
@@ -55,7 +56,7 @@ def check(error: Error | None) -> None:
         raise Illegal(error)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Verb:
     type: str
     handler: Handler

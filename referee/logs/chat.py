@@ -18,9 +18,10 @@ message says what was not understood.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Mapping, Union
 
+from modulebuilder.records import record
 from .notation import GENERIC, Notation, of_scenario
 
 ARROW = ">"
@@ -36,7 +37,7 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Roster:
     """The scenario's names: units and their sides, sides, markers, named commands, hex digits -- and the
     notation whose commands read them."""
@@ -125,7 +126,7 @@ def _one(found: list[str], token: str, what: str) -> str:
 
 # --------------------------------------------------------------------------------------------- what a line says
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Declared:
     """A complete event, except perhaps its ``side`` (the reader knows who typed it).
 
@@ -135,7 +136,7 @@ class Declared:
     markers: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Claim:
     """An event that waits for ``unit``'s next move on the board to give it ``field`` (``to`` or ``path``)."""
     unit: str
@@ -143,12 +144,12 @@ class Claim:
     event: dict[str, Any]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SetSide:
     side: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SetScenario:
     scenario: str
 

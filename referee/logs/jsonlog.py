@@ -9,13 +9,14 @@ from __future__ import annotations
 import io
 import re
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
 import jsonschema_rs
 
+from modulebuilder.records import record
 from referee.engine import registry
 from referee.logs.problems import InputError
 
@@ -28,7 +29,7 @@ ROLL_EVENT_SCHEMA = {
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Log:
     scenario: Any                     # modulebuilder.model.Scenario
     ruleset: Any                      # the ruleset plugin
@@ -138,7 +139,7 @@ def find_scenario(ref: str, base_dir: Path | None = None) -> Path | None:
     return next((c for c in candidates if c.is_file()), None)
 
 
-@dataclass
+@record
 class _EventValidator:
     """A compiled fast check for the common case (a valid event) and jsonschema for the messages.
 

@@ -26,8 +26,10 @@ never imports the log reader to register.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from modulebuilder.records import record
 
 if TYPE_CHECKING:       # annotations only: chat and vassal_events import this module
     from .chat import Meaning, Roster, Tokens
@@ -57,7 +59,7 @@ def straight_path(state: Any, read: "ReadEvent") -> dict[str, Any]:
     return {**read.event, "path": [read.destination]} if read.destination is not None else read.event
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Notation:
     verbs: Mapping[str, Callable[["Tokens"], "Meaning"]] = field(default_factory=dict)
     flags: frozenset[str] = frozenset()               # words that end a list of units (``barrage``...)

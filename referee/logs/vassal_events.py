@@ -17,9 +17,10 @@ Whatever cannot be understood is a problem naming its log step; nothing is dropp
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Iterable
 
+from modulebuilder.records import record
 from modulebuilder.vassal.facing import facing_hour
 from modulebuilder.vassal.pieces import DISORDER_LAYER
 from modulebuilder.vassal.savefile import PieceInfo
@@ -36,7 +37,7 @@ ROLL_DIE = "d10"
 UNREADABLE = "unreadable"           # the engine rules it illegal and changes nothing (referee.engine.replay)
 
 
-@dataclass
+@record
 class ReadEvent:
     """One event and the log step it came from; ``destination`` is set while a move's path is unknown."""
     step: int
@@ -54,14 +55,14 @@ def unreadable(step: int, line: str, why: str) -> ReadEvent:
     return ReadEvent(step, {"type": UNREADABLE, "step": step, "line": line, "why": why}, line=line)
 
 
-@dataclass
+@record
 class Reading:
     events: list[ReadEvent] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
 
-@dataclass
+@record
 class _Context:
     roster: chat.Roster
     board: BoardGeometry

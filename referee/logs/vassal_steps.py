@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Iterable, Iterator, Union
 
+from modulebuilder.records import record
 from modulebuilder.vassal import seqenc
 from modulebuilder.vassal.errors import VassalFileError
 from modulebuilder.vassal.savefile import GameFile, PieceInfo, Step, parse_piece
@@ -39,7 +40,7 @@ UNDO_REPORT = "CHAT* UNDO: "       # the root of a step the engine's Undo logged
 MOVE_REPORT = re.compile(r"^\*\s*(?P<name>.+?) moves (?P<src>.*?) -> (?P<dst>.*?)\s*\*$")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PieceChange:
     step: int
     before: PieceInfo | None        # None: the step created the piece
@@ -47,14 +48,14 @@ class PieceChange:
     player: str | None = None       # the mover's user id (``M/`` commands carry it)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Said:
     step: int
     player: str
     text: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rolled:
     step: int
     die: str                        # the dice button's name, e.g. ``d10``
@@ -62,20 +63,20 @@ class Rolled:
     player: str | None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Reported:
     step: int
     text: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Unreadable:
     step: int
     message: str
     line: str | None = None         # a chat line (ruled as unreadable); None: a command (the file is refused)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PropertyChanged:
     """A module property the step set (a dice button logs its result this way)."""
     step: int
@@ -83,14 +84,14 @@ class PropertyChanged:
     value: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Undone:
     """Step ``step`` is the engine's Undo of step ``undone``: neither is read."""
     step: int
     undone: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Drawn:
     """``piece`` was drawn from the deck named ``deck`` (a drag out of it, at random or chosen)."""
     step: int
@@ -99,7 +100,7 @@ class Drawn:
     player: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Returned:
     """``piece`` went back into the deck named ``deck``."""
     step: int
@@ -107,7 +108,7 @@ class Returned:
     piece: PieceInfo
 
 
-@dataclass
+@record
 class Deck:
     id: str
     name: str

@@ -18,9 +18,9 @@ victory...) > ``board``, ``terrain``, ``rolls``, ``scenario_rules``, ``records``
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Mapping
 
+from modulebuilder.records import record
 from referee.engine.procedure import ProcedureRuleset
 
 # Importing the verb modules declares their verbs in the registry (``verbs``), each beside its rules.
@@ -43,7 +43,7 @@ _FIELD_KIND = {**{f: "unit" for f in UNIT_FIELDS}, **{f: "units" for f in UNIT_L
                "marker": "marker", "ags": "ags", "command": "command"}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Names:
     scenario: Any
     units: frozenset[str]

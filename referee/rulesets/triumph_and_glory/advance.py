@@ -14,9 +14,9 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from modulebuilder.records import record
 from .board import Board, UnitState
 from .disorder import Effect
 from referee.engine.ruling import Error
@@ -29,7 +29,7 @@ __all__ = ["AdvanceRule", "advance_rule", "advance_errors", "advance_effects", "
            "counter_shock_move_errors", "secondary_shock_errors"]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class AdvanceRule:
     """Who may advance into ``into``: the units of any stack in ``hexes`` (the attacker picks one when several
     tie), and whether it must (9.71) or may (9.72)."""

@@ -23,9 +23,9 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from modulebuilder.records import record
 from .board import Board, UnitState
 from .disorder import Effect, disorder_effect
 from referee.engine.ruling import Error
@@ -44,7 +44,7 @@ __all__ = ["ChargeOptions", "is_heavy", "is_light", "charge_errors", "charge_mod
 MAX_CHARGE_COST = 2          # 9.81: MP per hex entered, target hex included
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ChargeOptions:
     no_charge_terrain: frozenset[str] = frozenset({"marsh", "woods", "village", "chateau", "castle", "redoubt",
                                                    "rubble"})

@@ -4,9 +4,10 @@ which group an assault shocks with (9.23), whether a hex holds open chargers, wh
 (8.6, 9.24)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Mapping, Sequence
 
+from modulebuilder.records import record
 from referee.engine.ruling import Awaiting
 
 from .board import Board
@@ -14,7 +15,7 @@ from .combat import Assault, Combat
 from .records import replace
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Charging:
     """The charges of one activation (kept in ``Combat.charging``).
 

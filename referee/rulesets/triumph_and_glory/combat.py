@@ -13,9 +13,10 @@ specification into the ruling's roll (DESIGN §5).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Iterable, Mapping, Sequence
 
+from modulebuilder.records import record
 from referee.engine.ruling import Roll, Result, pass_fail_roll, result, table_roll
 
 from .board import Board
@@ -24,7 +25,7 @@ from .entering import enter
 from .rolls import PassRoll, TableRoll
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Assault:
     """One declared assault (9.44): attacking units, the target hex(es), a cavalry charge or not."""
     attackers: tuple[str, ...]
@@ -38,7 +39,7 @@ class Assault:
     nth: int = 0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OwedCheck:
     """A cohesion check somebody must roll: 8.5 (fire 9–12), 9.62 (retreat check), 9.65 (passed through).
     ``sources``: the hexes a failed 9.62 check retreats away from."""
@@ -48,7 +49,7 @@ class OwedCheck:
     sources: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OwedRetreat:
     """The stack in ``hex`` must retreat one hex away from ``sources`` and its owner chooses where (9.62)."""
     hex: str
@@ -57,7 +58,7 @@ class OwedRetreat:
     rule: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OwedAdvance:
     """9.71: a stack of ``hexes`` (the attacker picks among ties) advances into the vacated ``into``."""
     into: str
@@ -66,7 +67,7 @@ class OwedAdvance:
     side: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Combat:
     """Fire and shock in the activation so far (see the module docstring)."""
     declared: bool = False
@@ -126,7 +127,7 @@ NO_COMBAT = Combat()
 
 # --------------------------------------------------------------------------------------------- rolls
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ShockDetail:
     """Who fought whom, for the text report (not part of the ruling's JSON): attacking units with their hexes,
     each target hex's defenders, and per target the natural rolls that give each table result."""
@@ -137,7 +138,7 @@ class ShockDetail:
     odds: str = ""                                               # "odds 5:5 -> 1:1" (9.51), shown even at ±0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TargetsRoll(Roll):
     """A table roll with per-target modifiers (DESIGN §5: a shock against several hexes carries one natural roll
     and, per target hex, its own ``modifiers``, ``modified`` and ``result`` under ``targets``; against one hex

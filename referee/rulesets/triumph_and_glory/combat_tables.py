@@ -15,10 +15,10 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
+from modulebuilder.records import record
 from .board import Board
 from .rolls import BandTable
 
@@ -39,7 +39,7 @@ DEFAULT_FIRE_RESULTS: tuple[dict[str, Any], ...] = (
     {"min": 13, "max": 14, "result": "disordered"}, {"min": 15, "result": "disordered_retreat"})
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class OddsTable:
     """9.51: ratios (exact fractions), highest first, with their DRMs."""
     rows: tuple[tuple[Fraction, int], ...]
@@ -69,7 +69,7 @@ class OddsTable:
         return self.rows[-1]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ShockTerrain:
     rows: Mapping[str, int]
     hexsides: Mapping[str, int]
@@ -81,7 +81,7 @@ class ShockTerrain:
                    {k: int(v) for k, v in (raw.get("hexsides") or {}).items()})
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CombatTables:
     odds: OddsTable
     shock_terrain: ShockTerrain

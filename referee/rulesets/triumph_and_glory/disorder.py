@@ -14,9 +14,9 @@ the engine applies them (``Board.update`` / ``Board.remove``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
 
+from modulebuilder.records import record
 from .board import RuleSwitches, UnitState
 
 __all__ = ["Effect", "disorder_effect", "WITHDRAWN", "RECOVERY", "ELIMINATED"]
@@ -26,7 +26,7 @@ WITHDRAWN, RECOVERY, ELIMINATED = "withdrawn", "recovery", "eliminated"
 EffectName = Literal["disordered", "routed", "destroyed", "eliminated"]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Effect:
     """One state change on one unit (DESIGN §5 ``results`` entry).  ``box`` is where it goes off-map, if it
     leaves the map; ``to`` a hex for movements (retreat, advance)."""

@@ -20,9 +20,9 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Sequence
 
+from modulebuilder.records import record
 from .board import Board, UnitState
 from .combat_tables import tables_of
 from .disorder import Effect, disorder_effect
@@ -41,7 +41,7 @@ __all__ = ["FireOptions", "range_drm", "range_modifier", "strength_modifiers", "
 MISGUIDED_MAX_NATURAL = 2      # 8.8: an unadjusted roll of 0–2
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class FireOptions:
     """Engine defaults (gaps §5 [inferred] items).  ``no_retreat_terrain``: terrain where the ≥ 15 result does
     not make units retreat.  ``misguided_on_any_result``: 8.8 check whenever the natural roll is 0–2 (default)
@@ -201,7 +201,7 @@ def fire_check(unit: UnitState) -> PassRoll:
     return PassRoll("cohesion_check", unit.value("cohesion") or 0, "8.5", f"cohesion of {unit.defn.name}", (), unit.id)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class FireOutcome:
     """The consequences of a fire result on the target hex: ``effects`` now, ``checks`` (per-unit cohesion
     rolls, 8.5) and ``retreat`` (the stack retreats one hex away from the firer, 9.63–9.65 apply)."""
@@ -318,7 +318,7 @@ def misguided_checks(board: Board, firer_hex: str, target: str, side: str, natur
 
 # --------------------------------------------------------------------------------------------- 7.36 facts
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class AfterFire:
     """7.36 / 8.1: what firing leaves of a battery's movement: at most ``max_mp`` (half its MA, rounded up —
     gaps §18.1 default) and never ending adjacent to an enemy.  A battery that moved may not fire at all."""

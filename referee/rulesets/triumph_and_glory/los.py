@@ -20,16 +20,16 @@ Every rule here is symmetric when firer and target stand at the same height.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from modulebuilder.records import record
 from .board import Board, UnitState
 from .facing import front_hexes
 
 __all__ = ["LosOptions", "Sight", "line_of_sight", "in_fire_arc", "hex_blocks"]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class LosOptions:
     blocking_terrain: frozenset[str] = frozenset({"woods"})
     blocking_hexsides: frozenset[str] = frozenset({"steep", "steep_slope"})
@@ -39,7 +39,7 @@ class LosOptions:
 DEFAULT_OPTIONS = LosOptions()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Sight:
     """The answer: ``clear``; when blocked, what blocks (a hex, or a hexside ``"a|b"``) and why."""
     clear: bool

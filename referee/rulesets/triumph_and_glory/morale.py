@@ -20,7 +20,7 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from modulebuilder.records import record
 from .board import Board, UnitState
 from .disorder import ELIMINATED, RECOVERY, WITHDRAWN, Effect, disorder_effect
 from referee.engine.ruling import Error
@@ -35,7 +35,7 @@ __all__ = ["RallyOptions", "rally_errors", "rally_roll", "rally_effect", "disord
 RETURN_DISTANCE = 3          # 10.3: within 3 of own AG, at least 3 from any enemy
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class RallyOptions:
     cancelled_shock_counts: bool = True
 
@@ -150,7 +150,7 @@ def collapses(lost: int, counted: int) -> bool:
     return counted > 0 and 3 * lost >= 2 * counted
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CollapseOutcome:
     ag: str
     collapsed: bool

@@ -59,9 +59,10 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Iterable, Literal, NamedTuple, Sequence
 
+from modulebuilder.records import record
 from modulebuilder.model import Leader
 
 from .board import Board, UnitState
@@ -83,7 +84,7 @@ SQUARE_MAX_COST = 2          # 9.85
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class MoveContext:
     """What the state machine knows about the mover's activation (the Board knows the position)."""
     under_orders: bool = True                 # its order group is Under Orders (or won an IO), 5.26
@@ -97,7 +98,7 @@ class MoveContext:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Step:
     hex: str
     cost: int                                 # MP paid for this hex (terrain + hexside + ZOC + pass-through)
@@ -105,7 +106,7 @@ class Step:
     notes: tuple[str, ...] = ()               # the rules that priced it, e.g. ("7.22 road", "6.34 leave ZOC")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Effect:
     unit: str
     effect: str                               # DESIGN §5 result effect: "disordered"
@@ -120,7 +121,7 @@ class Effect:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class MoveResult:
     unit: str
     legal: bool
@@ -548,8 +549,13 @@ def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None
         rules.append("9.85")
         return result([_err("9.85", "square_move", "a unit in square moves one hex of cost 2 or less, never "
                                                    "from or into an enemy ZOC")], steps)
-    errors = _end_errors(plan, end, facing) if steps or facing is not None else []
-    rules.extend(_end_rules(plan, end, facing))
+    if end is not None and not board._stacks.get(end):     # most moves end alone: nothing to stack with
+        errors = _lone_end_errors(plan, facing)
+        if not plan.leader and facing is not None and facing != unit.facing:
+            rules.append("6.12")
+    else:
+        errors = _end_errors(plan, end, facing) if steps or facing is not None else []
+        rules.extend(_end_rules(plan, end, facing))
     if errors:
         rules.extend(e.rule for e in errors)
         return result(errors, steps, end)
@@ -576,6 +582,15 @@ def _end_rules(plan: _Plan, end: str | None, facing: int | None) -> list[str]:
     if final is not None and final != unit.facing:
         out.append("6.12")
     return out
+
+
+def _lone_end_errors(plan: _Plan, facing: int | None) -> list[Error]:
+    """``_end_errors`` for a move that ends in a hex without combat units: no stacking (6.21, 6.22, 7.13) and
+    no facing to share (6.11), so only the facing itself is judged (6.12)."""
+    if facing is None or plan.leader:
+        return []
+    fe = facing_error(plan.board, facing)
+    return [fe] if fe else []
 
 
 def _end_errors(plan: _Plan, end: str | None, facing: int | None) -> list[Error]:
@@ -609,18 +624,20 @@ def apply_move(board: Board, result: MoveResult) -> Board:
     unit = board.units[result.unit]
     facing = result.facing
     if facing is None and result.end:
-        facing = required_facing(board, unit, result.end) or unit.facing
-    changes = {"mode": result.mode, "mp_spent": unit.mp_spent + result.mp_spent}
-    if result.effects and any(e.effect == "disordered" for e in result.effects):
-        changes["status"] = "disordered"
+        facing = (required_facing(board, unit, result.end) if board._stacks.get(result.end) else None) \
+            or unit.facing
+    mp_spent = unit.mp_spent + result.mp_spent
+    status = "disordered" if result.effects and any(e.effect == "disordered" for e in result.effects) \
+        else unit.status
     if result.end == unit.hex or result.end is None:
-        return board.update(result.unit, facing=facing, moved=bool(result.steps) or unit.moved, **changes)
-    return board.move(result.unit, result.end, facing, **changes)
+        return board.update(result.unit, facing=facing, moved=bool(result.steps) or unit.moved, mode=result.mode,
+                            mp_spent=mp_spent, status=status)
+    return board.relocate(unit.after_move(result.end, facing, result.mode, mp_spent, status))
 
 
 # ------------------------------------------------------------------------------------------- search
 
-@dataclass
+@record
 class _Search:
     cost: dict[str, int] = field(default_factory=dict)
     prev: dict[str, str | None] = field(default_factory=dict)

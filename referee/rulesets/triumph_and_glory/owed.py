@@ -8,9 +8,9 @@ owner's ``retreat`` event.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from modulebuilder.records import record
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal
 
@@ -58,7 +58,7 @@ def owe_retreat(board: Board, combat: Combat, hex_id: str, sources: Sequence[str
     return board, replace(combat, retreats=combat.retreats + (OwedRetreat(hex_id, side, tuple(sources), rule),)), []
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Settled:
     """One target hex of a shock after its result was applied: the outcome, the position just before it and the
     hex's defenders then (for the 9.73 / 9.87 follow-ups the callers open)."""

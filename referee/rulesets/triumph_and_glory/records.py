@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, TypeVar
 
+from modulebuilder.records import is_record
+
 T = TypeVar("T")
 _new = object.__new__
 _set = object.__setattr__      # the records are frozen: their own __setattr__ refuses
@@ -42,8 +44,8 @@ def replace(obj: T, /, **changes: Any) -> T:
 
 
 def fast_init(cls: type[T]) -> type[T]:
-    """Class decorator (put it above ``@dataclass(frozen=True, slots=True)``): a faster ``__init__`` for a
-    hot frozen slots record.
+    """Class decorator (put it above ``@dataclass(frozen=True, slots=True)`` or ``@record(...)``): a faster
+    ``__init__`` for a hot frozen slots record (a ``modulebuilder.records.record`` has it already).
 
     The generated frozen ``__init__`` sets each field through ``object.__setattr__``, looked up afresh per
     field; this one calls each slot's own descriptor setter, bound once here — about half the cost per
@@ -55,6 +57,8 @@ def fast_init(cls: type[T]) -> type[T]:
     if not hasattr(cls, "__slots__") or hasattr(cls, "__post_init__") or any(
             not f.init or f.default_factory is not dataclasses.MISSING for f in fs):
         raise TypeError(f"fast_init does not fit {cls.__name__}")
+    if is_record(cls):
+        return cls      # a slots record's __init__ is already this one, compiled on its first call
     ns: dict[str, Any] = {}
     params, body = [], []
     for i, f in enumerate(fs):

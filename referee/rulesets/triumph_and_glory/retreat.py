@@ -24,9 +24,9 @@ happens to units that cannot (9.63, 9.66).  Main digest §8.3, gaps §5 (8.5) an
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal, Sequence
 
+from modulebuilder.records import record
 from .board import Board, UnitState
 from .disorder import ELIMINATED, WITHDRAWN, Effect, disorder_effect
 from .entering import barrier
@@ -43,7 +43,7 @@ _TIER: dict[str, int] = {"empty": 0, "friendly": 1, "through": 2, "rout": 3, "de
 _MAX_THROUGH = 3        # 9.65 repeats; three friendly hexes in a row is more than any legal position needs
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class RetreatOptions:
     """Engine defaults (main digest A-10; see module docstring)."""
     away_from_every: bool = True
@@ -59,7 +59,7 @@ def options_of(board: Board) -> RetreatOptions:
     return _BEFORE_ROUT if board.rules.retreat_into_friends == "before_rout" else DEFAULT_OPTIONS
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class RetreatStep:
     """One way to retreat: ``path`` the hexes entered (one, or more through friends, 9.65), ``kind`` what it
     leads to, ``checks`` the friendly units passed through (9.65), ``facing`` the facing taken (9.62 / 9.64)."""

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 # One Modifier type and one pass arithmetic for the engine and every rule: the ruling shows what the rules used.
+from modulebuilder.records import record
 from referee.engine.ruling import Modifier, p_success, pass_max
 
 __all__ = ["Modifier", "PassRoll", "TableRoll", "TargetRoll", "BandTable", "Band", "mod", "check_natural",
@@ -42,7 +42,7 @@ def check_natural(natural: int | None) -> None:
         raise ValueError(f"a natural d10 roll is 0-9, not {natural!r}")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PassRoll:
     """A "pass on natural + ΣDRM ≤ base" roll.  ``base_label`` says what the base is ("cohesion of Guy a")."""
     purpose: str
@@ -102,7 +102,7 @@ _BAND_TEXT = re.compile(r"^\s*(?:(?P<op><=|>=|<|>)\s*(?P<v>-?\d+)|(?P<lo>-?\d+)\
                         r"(?P<one>-?\d+))\s*$")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Band:
     """``lo ≤ modified ≤ hi`` (either end may be open: ±inf) gives ``result``."""
     lo: float
@@ -134,7 +134,7 @@ def _parse_band(row: Mapping[str, Any]) -> Band:
             ">=": Band(v, math.inf, result), ">": Band(v + 1, math.inf, result)}[op]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class BandTable:
     """A "modified roll → result" table.  Bands must cover every integer exactly once (checked on build),
     so a lookup never falls through."""
@@ -165,7 +165,7 @@ class BandTable:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class TargetRoll:
     """One target hex of a table roll: its own modifiers (9.22: one die, modified separately per hex)."""
     hex: str
@@ -176,7 +176,7 @@ class TargetRoll:
         return sum(m.value for m in self.modifiers)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class TableRoll:
     """A table roll.  With one target its modifiers are ``targets[0].modifiers`` and the ruling shows them
     flat; with several the ruling carries ``targets`` (DESIGN §5)."""

@@ -11,9 +11,10 @@ Rule functions that only a scenario rule needs live here, next to their data, ea
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Iterable, Mapping
 
+from modulebuilder.records import record
 from modulebuilder.model import ActivationGroup, Leader, Scenario
 
 # Canonical ids (digest names) and the other spellings scenarios use (Borodino special-rule numbers).
@@ -35,7 +36,7 @@ DEFAULT_ARMY_OPTIONS: Mapping[str, int] = {"1st": 3, "2nd": 2, "reserve": 1}
 DEFAULT_BARRAGE_ARMIES = frozenset({"1st", "2nd"})       # "under the first two options"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ArmyOrders:
     """BOR-1: each Orders Phase the Russian puts orders on the commands of exactly one army."""
     side: str = "Russian"
@@ -45,7 +46,7 @@ class ArmyOrders:
     reserve_army: str = "reserve"       # its AGs without orders may neither move nor try 5.28
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CavalryReserve:
     """BOR-2 (Murat): the cavalry reserve AGs; one of Napoleon's orders lets Murat put ``direct_orders`` of
     their order groups Under Orders; the others roll 5.28 against Murat's AM rating."""
@@ -57,7 +58,7 @@ class CavalryReserve:
     markers: int = 2
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CommandActivation:
     """*Schevardino* (gaps §13.1): no AMs, orders or CinCs; commands become active and stay active.
     ``commands``: command id -> (side, unit ids) (option ``commands``; without it every AG is a command);
@@ -74,7 +75,7 @@ class CommandActivation:
     restrictions: tuple[Mapping[str, Any], ...] = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ScenarioRules:
     """Every special rule in force, parsed once per game."""
     ids: frozenset[str]

@@ -29,9 +29,9 @@ secondary shocks the result opens (9.73).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, Literal, Mapping, Sequence
 
+from modulebuilder.records import record
 from .board import Board, UnitState
 from .combat import ShockDetail, natural_bands
 from .combat_tables import OddsTable, ShockTerrain, tables_of
@@ -52,7 +52,7 @@ ShockGroup = Literal["charge", "cavalry", "infantry"]
 GROUP_ORDER: tuple[ShockGroup, ...] = ("charge", "cavalry", "infantry")      # 9.23
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ShockOptions:
     """Engine defaults where the rules are silent (main digest §12, gaps digest).
 
@@ -319,7 +319,7 @@ def shock_roll(board: Board, attackers: Sequence[UnitState], target_hexes: Seque
 
 # --------------------------------------------------------------------------------------------- results
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ResultSpec:
     """What a Shock Results Table line does (gaps §8 / §18.4)."""
     disorder: Literal["attacker", "defender"]
@@ -344,7 +344,7 @@ RESULTS.update({
 })
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ShockOutcome:
     """The consequences of one result on one target hex.  ``checks``: (hex, unit) retreat cohesion checks to
     roll (9.62, one per hex by its top infantry/cavalry unit, A-4); ``retreats``: hexes whose units retreat one

@@ -8,10 +8,11 @@ only says what the state *is* and answers read-only questions about it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Literal, Mapping
 
+from modulebuilder.records import record
 from modulebuilder.model import ActivationGroup, Leader, Scenario
 
 from .board import Board, UnitState
@@ -34,7 +35,7 @@ Delay = Literal["none", "owed", "passed", "failed"]
 OrderStatus = Literal["UO", "NO"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Static:
     """What never changes during a game: the scenario and everything derived from it once."""
     scenario: Scenario
@@ -76,7 +77,7 @@ class Static:
         return next((s for s in self.sides if s != side), side)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SideOrders:
     """One side's orders for the turn (5.21–5.29).
 
@@ -99,7 +100,7 @@ class SideOrders:
         return "UO" if g is not None and g in self.under_orders else "NO"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Activation:
     """The activation in progress (5.31, 5.5x, Schevardino side turns).
 
@@ -120,7 +121,7 @@ class Activation:
     destruction_used: bool = False                     # BOR-5: one burn or one bridge per draw
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TwoSided:
     """Reserve Activation and CinC Movement: who goes first (4.0, 5.51), whose turn it is, what is used."""
     order: tuple[str, ...] | None = None              # None until go_first
@@ -136,7 +137,7 @@ class TwoSided:
         return next((s for s in self.order if s not in self.done), None)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TGState:
     static: Static
     board: Board

@@ -19,15 +19,16 @@ missing ``commander`` cell uses the infantry cell.  ``river`` and ``impassable``
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any, Mapping
+
+from modulebuilder.records import record
 
 __all__ = ["Cost", "PROHIBITED", "FREE", "MovementTable", "parse_cost", "column_of", "DEFAULT_MOVEMENT_COSTS"]
 
 COLUMNS = ("infantry", "cavalry", "artillery", "commander")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Cost:
     """MP to enter a hex or cross a hexside; ``mp is None`` = prohibited."""
     mp: int | None

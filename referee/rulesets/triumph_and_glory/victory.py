@@ -12,9 +12,9 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from modulebuilder.records import record
 from .board import Board
 
 __all__ = ["VP_PER_AG", "GUARD_VP", "OBJECTIVE_HEX", "OBJECTIVE_VP", "VpAward", "occupier", "borodino_vp",
@@ -26,7 +26,7 @@ OBJECTIVE_HEX = "3417"
 OBJECTIVE_VP = 10
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class VpAward:
     side: str
     vp: int

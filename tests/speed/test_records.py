@@ -1,0 +1,169 @@
+"""``modulebuilder.records.record`` makes the class ``dataclasses.dataclass`` would (docs/speed.md §1): each
+declaration below is made both ways and every behaviour a record's user sees is compared."""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+from dataclasses import field
+
+import pytest
+from hypothesis import given, strategies as st
+
+from modulebuilder.records import is_record, record
+
+
+def both(**options):
+    """The same class body declared by the stdlib and by ``record``."""
+    def make(body):
+        return dataclasses.dataclass(**options)(body()), record(**options)(body())
+    return make
+
+
+def point():
+    class Point:
+        """A point."""
+        x: int
+        y: int = 0
+        tags: tuple = field(default_factory=tuple)
+        note: str = field(default="", compare=False, repr=False)
+    return Point
+
+
+def one():
+    class One:
+        value: object
+    return One
+
+
+def empty():
+    class Empty:
+        pass
+    return Empty
+
+
+def unhashed():
+    class Unhashed:
+        """Not compared: hashes and equals by identity."""
+        a: int
+        b: list = field(default_factory=list)
+    return Unhashed
+
+
+def hidden():
+    class Hidden:
+        """A field the caller never passes."""
+        a: int
+        cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+        count: int = field(default=7, init=False)
+    return Hidden
+
+
+DECLS = [(decl, opts) for decl in (point, one, empty, hidden)
+         for opts in ({}, {"frozen": True}, {"frozen": True, "slots": True}, {"slots": True})]
+DECLS += [(unhashed, {"eq": False}), (unhashed, {"frozen": True, "eq": False}),
+          (unhashed, {"frozen": True, "slots": True, "eq": False})]
+
+
+def args_for(cls):
+    return {"Point": ((3,), {"y": 4, "tags": ("a",), "note": "n"}), "One": ((float("nan"),), {}),
+            "Empty": ((), {}), "Unhashed": ((1,), {}), "Hidden": ((2,), {})}[cls.__name__]
+
+
+@pytest.mark.parametrize("decl,opts", DECLS, ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_a_record_behaves_as_the_dataclass(decl, opts):
+    std, rec = both(**opts)(decl)
+    assert is_record(rec) and not is_record(std)
+    args, kwargs = args_for(std)
+    a, b = std(*args, **kwargs), rec(*args, **kwargs)
+    assert [f.name for f in dataclasses.fields(std)] == [f.name for f in dataclasses.fields(rec)]
+    assert dataclasses.is_dataclass(rec) and dataclasses.asdict(a).keys() == dataclasses.asdict(b).keys()
+    assert repr(a).replace("nan", "NAN") == repr(b).replace("nan", "NAN")
+    assert std.__match_args__ == rec.__match_args__
+    assert hasattr(std, "__slots__") == hasattr(rec, "__slots__")
+    if not hasattr(std, "__slots__"):
+        assert list(vars(a)) == list(vars(b))                 # the same keys in the same order
+    assert (std.__hash__ is None) == (rec.__hash__ is None)
+    if std.__hash__ is not None and opts.get("eq", True):
+        assert hash(a) == hash(b)                             # the same value: sets iterate alike
+    same = rec(*args, **kwargs)
+    assert (b == same) == (a == std(*args, **kwargs))
+    assert (b == copy.copy(b)) == (a == copy.copy(a))
+    assert b != object() and (b == b)
+    for obj in (b, copy.deepcopy(b)):
+        assert repr(obj).replace("nan", "NAN") == repr(b).replace("nan", "NAN")
+    if opts.get("frozen"):
+        # A new attribute (the stdlib's frozen slots class fails there with a TypeError of its own: its
+        # __setattr__ names the class before __slots__ replaced it), then a field.
+        names = ([] if opts.get("slots") else ["z"]) + [f.name for f in dataclasses.fields(rec)][:1]
+        for name in names:
+            for obj in (a, b):
+                with pytest.raises(dataclasses.FrozenInstanceError, match=f"cannot assign to field '{name}'"):
+                    setattr(obj, name, 1)
+                with pytest.raises(dataclasses.FrozenInstanceError, match=f"cannot delete field '{name}'"):
+                    delattr(obj, name)
+    fields = [f.name for f in dataclasses.fields(rec) if f.init]
+    if fields:
+        changed = dataclasses.replace(b, **{fields[0]: 99})
+        assert getattr(changed, fields[0]) == 99 and type(changed) is rec
+
+
+def test_the_init_refuses_what_the_stdlib_refuses():
+    std, rec = both(frozen=True)(point)
+    for cls in (std, rec):
+        with pytest.raises(TypeError):
+            cls()
+        with pytest.raises(TypeError):
+            cls(1, 2, (), "", 5)
+        with pytest.raises(TypeError):
+            cls(1, nope=2)
+    assert rec(1).tags == () and rec(1, tags=[1]).tags == [1]
+    assert rec(1).__init__.__func__ is rec.__init__        # compiled on the first call, then the class's own
+
+
+def test_a_subclass_adds_fields_after_its_base_s():
+    @record(frozen=True)
+    class Base:
+        a: int
+        b: int = 2
+
+    @record(frozen=True, slots=True)
+    class Sub(Base):
+        c: int = 3
+
+    s = Sub(1, c=5)
+    assert (s.a, s.b, s.c) == (1, 2, 5) and repr(s) == "test_a_subclass_adds_fields_after_its_base_s.<locals>.Sub(a=1, b=2, c=5)"
+    assert copy.deepcopy(Base(4)) == Base(4) and copy.copy(s) == s and s != Base(1)
+
+
+@record(frozen=True, slots=True)
+class FrozenSlots:
+    a: int
+    b: tuple = ()
+
+
+@record(frozen=True)
+class Frozen:
+    a: int
+    b: FrozenSlots = FrozenSlots(0)
+
+
+@pytest.mark.parametrize("obj", [FrozenSlots(1, (2,)), Frozen(3, FrozenSlots(4))], ids=repr)
+def test_frozen_records_pickle_and_copy(obj):
+    for again in (pickle.loads(pickle.dumps(obj)), copy.copy(obj), copy.deepcopy(obj)):
+        assert again == obj and repr(again) == repr(obj) and hash(again) == hash(obj)
+
+
+def test_order_is_the_stdlib_s():
+    @record(frozen=True, order=True)
+    class Rank:
+        n: int
+    assert Rank(1) < Rank(2) and sorted([Rank(3), Rank(1)]) == [Rank(1), Rank(3)]
+
+
+@given(st.integers(), st.text(), st.tuples(st.integers()))
+def test_hash_and_equality_are_the_stdlib_s(x, y, tags):
+    std, rec = both(frozen=True)(point)
+    assert hash(std(x, y, tags)) == hash(rec(x, y, tags))
+    assert (rec(x, y, tags) == rec(x, y, tags)) and (rec(x, y, tags) != rec(x, y, tags + (1,)))
+    assert repr(std(x, y, tags)) == repr(rec(x, y, tags))

@@ -1,0 +1,94 @@
+"""The ruleset registry remembers importlib.metadata's answer under a fingerprint of the import path
+(referee/engine/registry.py): a check that finds it imports no importlib.metadata, and any change to what the
+entry points are read from is seen."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json, sys
+from referee.engine import registry
+ids = registry.available()
+metadata = "importlib.metadata" in sys.modules
+from importlib.metadata import entry_points   # after the registry has answered: the truth to compare with
+truth = sorted(ep.name for ep in entry_points(group="referee.rulesets"))
+print(json.dumps({"ids": ids, "truth": truth, "values": registry._entry_points(), "metadata": metadata}))
+"""
+
+
+@pytest.fixture
+def env(tmp_path):
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    return {**os.environ, "HEXWARGAME_CACHE_DIR": str(tmp_path / "cache"), "HEXWARGAME_CACHE": "",
+            "PYTHONPATH": os.pathsep.join([str(ROOT), str(plugins)])}, plugins
+
+
+def probe(env: dict, *, metadata_imported: bool) -> dict:
+    out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, env=env, cwd=ROOT,
+                         check=True)
+    result = json.loads(out.stdout)
+    assert result["ids"] == result["truth"]
+    assert result["metadata"] == metadata_imported
+    return result
+
+
+def plugin(plugins: Path, name: str, value: str) -> Path:
+    info = plugins / f"{name}_ruleset-1.0.dist-info"
+    info.mkdir(exist_ok=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}-ruleset\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[referee.rulesets]\n{name} = {value}\n")
+    return info
+
+
+def test_a_warm_registry_imports_no_importlib_metadata(env):
+    env, _ = env
+    cold = probe(env, metadata_imported=True)
+    warm = probe(env, metadata_imported=False)
+    assert warm["values"] == cold["values"] and "triumph-and-glory" in warm["ids"]
+
+
+def test_a_distribution_installed_or_edited_afterwards_is_seen(env):
+    env, plugins = env
+    probe(env, metadata_imported=True)
+    probe(env, metadata_imported=False)
+    info = plugin(plugins, "newcomer", "newcomer_pkg:RULESET")
+    assert "newcomer" in probe(env, metadata_imported=True)["ids"]
+    (info / "entry_points.txt").write_text("[referee.rulesets]\nnewcomer = newcomer_pkg.v2:RULESET\n")
+    os.utime(info / "entry_points.txt", ns=(1, 1))          # an edit in place, even one that sets the time back
+    assert probe(env, metadata_imported=True)["values"]["newcomer"] == "newcomer_pkg.v2:RULESET"
+    for f in info.iterdir():
+        f.unlink()
+    info.rmdir()
+    assert "newcomer" not in probe(env, metadata_imported=True)["ids"]
+
+
+@pytest.mark.parametrize("damage", [b"", b"garbage", b"0" * 40 + b" " + b"0" * 40 + b"\n{}"])
+def test_a_damaged_entry_is_recomputed(env, tmp_path, damage):
+    env, _ = env
+    good = probe(env, metadata_imported=True)
+    (tmp_path / "cache" / "entry-points" / "entry.json").write_bytes(damage)
+    assert probe(env, metadata_imported=True)["values"] == good["values"]
+    assert probe(env, metadata_imported=False)["values"] == good["values"]
+
+
+def test_off_means_importlib_metadata_every_time(env):
+    env, _ = env
+    env = {**env, "HEXWARGAME_CACHE": "off"}
+    probe(env, metadata_imported=True)
+    probe(env, metadata_imported=True)
+
+
+def test_an_entry_in_a_folder_others_may_write_is_not_read(env, tmp_path):
+    env, _ = env
+    probe(env, metadata_imported=True)
+    os.chmod(tmp_path / "cache" / "entry-points", 0o777)
+    probe(env, metadata_imported=True)
