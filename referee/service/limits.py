@@ -118,6 +118,7 @@ class BodyLimit:
                 return _refuse(start_response, self.limit)
             return self.inner(environ, start_response)
         if chunked or environ.get("wsgi.input_terminated"):
+            environ.pop("referee.read_body", None)      # the body is read here: not the worker's to read again
             stream, data = environ["wsgi.input"], bytearray()
             while True:
                 part = stream.read(READ_CHUNK)

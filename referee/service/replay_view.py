@@ -53,7 +53,7 @@ from referee.service.extension import ext
 from referee.service.fastpath import bearer, parse_json
 from referee.service.luck import luck
 from referee.service.replays import EVERY, Replayed
-from referee.service.logs import Upload, read, upload_from
+from referee.service.logs import Upload, upload_from
 
 bp = Blueprint("replay_view", __name__)
 
@@ -182,8 +182,10 @@ def create() -> tuple[Response, int]:
     pool = heavy.pool_for(current_app.config)
     pool.admit()                               # 503 busy before the body is read, as POST /check
     try:
+        # Read and checked in the checking workers: seconds of CPU for the largest log allowed, which this
+        # route, like POST /check, may be asked for by anyone without a token (heavy.read_for_page).
         upload = upload_from(request)
-        log = read(upload, int(current_app.config["MAX_YAML_LENGTH"]))
+        log = heavy.read_for_page(pool, upload)
     except BaseException:
         pool.release()
         raise

@@ -39,8 +39,11 @@ from typing import Any, Iterator
 
 from gunicorn import http, util
 from gunicorn.http import wsgi
+from gunicorn.http.body import LengthReader
 from gunicorn.http.errors import NoMoreData
 from gunicorn.workers import base
+
+from referee.service.buffers import receive_buffer
 
 
 def _parser(cfg: Any, sock: socket.socket, client: Any) -> Any:
@@ -77,6 +80,41 @@ class FairGate:
 
 OUTSIDE_GATE = "referee.outside_gate"
 CLOSE_CONNECTION = "referee.close_connection"
+READ_BODY = "referee.read_body"
+
+
+def body_reader(req: Any, sock: socket.socket, environ: dict[str, Any]) -> Any:
+    """``read(length)``: a request's body of ``length`` bytes read straight from the socket into one buffer,
+    for the heavy routes' large uploads (docs/service.md, Performance: the flood).
+
+    gunicorn's reader and werkzeug's stream copy a body several times over, in C while holding the GIL:
+    a 16 MiB log cost the submissions' threads ~0.1 s of GIL in pieces of several milliseconds each, which is
+    where their latency tail under a flood of ``/check`` came from.  Here the bytes that came with the
+    headers are taken from gunicorn's read-ahead once, the rest goes from the kernel into the buffer
+    (``recv_into``, the GIL released), and the connection is closed after the answer (its reader's state is
+    no longer gunicorn's to resume).  A body that ends early is returned short, as the stream would."""
+    if not isinstance(getattr(req.body, "reader", None), LengthReader) or not hasattr(req.unreader, "take_buffered"):
+        return None                                  # chunked, or a gunicorn that reads otherwise: its own path
+
+    def read(length: int) -> Any:
+        environ[CLOSE_CONNECTION] = True
+        buf = receive_buffer(length)
+        view = memoryview(buf)
+        held = req.unreader.take_buffered()
+        got = min(len(held), length)
+        view[:got] = held[:got]
+        try:
+            while got < length:
+                k = sock.recv_into(view[got:])
+                if not k:
+                    break
+                got += k
+        except OSError:
+            pass                                     # a client gone or too slow: a short body, as below
+        finally:
+            view.release()
+        return buf if got == length else bytes(buf[:got])
+    return read
 
 
 class ConnectionWorker(base.Worker):
@@ -198,6 +236,9 @@ class ConnectionWorker(base.Worker):
             # The heavy routes wait for their worker process and read large bodies: no CPU of this process,
             # so they give their place at the gate to the requests that need it meanwhile (heavy.py).
             environ[OUTSIDE_GATE] = self._outside_gate
+            reader = body_reader(req, sock, environ)
+            if reader is not None:
+                environ[READ_BODY] = reader
             self.nr += 1
             if self.nr >= self.max_requests:
                 if self.alive:
@@ -207,6 +248,8 @@ class ConnectionWorker(base.Worker):
             if not self.alive or not self.cfg.keepalive:
                 resp.force_close()
             respiter = self.wsgi(environ, resp.start_response)
+            if environ.get(CLOSE_CONNECTION):
+                resp.force_close()                  # say so in the answer's headers: "Connection: close"
             try:
                 if isinstance(respiter, environ["wsgi.file_wrapper"]):
                     resp.write_file(respiter)
