@@ -32,6 +32,7 @@ import selectors
 import socket
 import sys
 import threading
+import time
 from collections import deque
 from contextlib import contextmanager
 from datetime import datetime
@@ -81,6 +82,32 @@ class FairGate:
 OUTSIDE_GATE = "referee.outside_gate"
 CLOSE_CONNECTION = "referee.close_connection"
 READ_BODY = "referee.read_body"
+BODY_READ = "referee.body_read"
+LINGER_SECONDS = 2.0
+LINGER_BYTES = 32 * 1024 * 1024
+
+
+def linger(sock: socket.socket) -> None:
+    """Close a connection whose request was refused before its body was read (503 busy, 413, 400) so that
+    the client gets the answer: closing with unread bytes makes the kernel send a reset, which can reach the
+    client before it has read the refusal (it sees "connection reset" instead of a sentence).  So: stop
+    sending, then read and drop what the client still sends, for at most ``LINGER_SECONDS`` and
+    ``LINGER_BYTES`` (the GIL is released while waiting; a 16 MiB body costs a few ms of copying)."""
+    try:
+        sock.shutdown(socket.SHUT_WR)
+        deadline = time.monotonic() + LINGER_SECONDS
+        sink, got = bytearray(1 << 16), 0
+        while got < LINGER_BYTES:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            sock.settimeout(left)
+            n = sock.recv_into(sink)
+            if not n:
+                break
+            got += n
+    except OSError:
+        pass
 
 
 def body_reader(req: Any, sock: socket.socket, environ: dict[str, Any]) -> Any:
@@ -98,6 +125,7 @@ def body_reader(req: Any, sock: socket.socket, environ: dict[str, Any]) -> Any:
 
     def read(length: int) -> Any:
         environ[CLOSE_CONNECTION] = True
+        environ[BODY_READ] = True
         buf = receive_buffer(length)
         view = memoryview(buf)
         held = req.unreader.take_buffered()
@@ -205,8 +233,10 @@ class ConnectionWorker(base.Worker):
                 if not req:
                     break
                 with self._gate:
-                    keep = self._handle(req, sock, client, server)
+                    keep, unread = self._handle(req, sock, client, server)
                 if not keep:
+                    if unread:
+                        linger(sock)
                     break
         except (StopIteration, NoMoreData, socket.timeout):
             pass                                             # the client closed, or stayed idle too long
@@ -224,8 +254,9 @@ class ConnectionWorker(base.Worker):
             with self._connections_lock:
                 self._connections.discard(threading.current_thread())
 
-    def _handle(self, req: Any, sock: socket.socket, client: Any, server: Any) -> bool:
-        """Answer one request (as gunicorn's gthread worker does); whether the connection stays open."""
+    def _handle(self, req: Any, sock: socket.socket, client: Any, server: Any) -> tuple[bool, bool]:
+        """Answer one request (as gunicorn's gthread worker does): whether the connection stays open, and
+        whether it was refused with its body unread."""
         environ: dict[str, Any] = {}
         resp = None
         try:
@@ -262,18 +293,19 @@ class ConnectionWorker(base.Worker):
                 if hasattr(respiter, "close"):
                     respiter.close()
             # A refusal that left the body unread (503 busy, 413) closes the connection instead of reading it.
-            return not resp.should_close() and not environ.get(CLOSE_CONNECTION)
+            refused = bool(environ.get(CLOSE_CONNECTION)) and not environ.get(BODY_READ)
+            return not resp.should_close() and not environ.get(CLOSE_CONNECTION), refused
         except OSError:
             util.reraise(*sys.exc_info())
         except (Exception, SystemExit):
             if resp is not None and resp.headers_sent:
                 # The answer has begun: a 500 written now would corrupt it.  Close the connection instead.
                 self.log.exception("Error handling request")
-                return False
+                return False, False
             raise
         finally:
             try:
                 self.cfg.post_request(self, req, environ, resp)
             except Exception:  # noqa: BLE001
                 self.log.exception("Exception in post_request hook")
-        return False
+        return False, False

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
+import sys
+
 from live import Gunicorn
 from referee.service import api, buffers, create_app, heavy, logs
 
@@ -117,3 +119,41 @@ def test_through_gunicorn_large_bodies_read_directly_answer_as_in_process(tmp_pa
         assert json.loads(body) == expected.json
     assert short.startswith(b"HTTP/1.1 400"), short[:300]
     assert json.loads(short.partition(b"\r\n\r\n")[2])["error"]["message"] == "the body ended before its Content-Length"
+
+
+def _chunked_request(port: int, body: bytes, size: int) -> tuple[bytes, float]:
+    framed = b"".join(b"%x\r\n" % len(body[i:i + size]) + body[i:i + size] + b"\r\n"
+                      for i in range(0, len(body), size)) + b"0\r\n\r\n"
+    return _raw(port, b"POST /api/v1/check HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                      b"Transfer-Encoding: chunked\r\n\r\n" + framed), 0.0
+
+
+def test_a_chunked_body_in_tiny_chunks_is_refused_within_a_bounded_cpu(tmp_path: Path) -> None:
+    """100,000 one-byte chunks cost the server's process 0.62 s of CPU to read (gunicorn's chunk parser is
+    Python): a 16 MiB body so cut, sent by anyone to /check, would have held the submissions' process for
+    about 100 s.  Past limits.CHUNKED_READ_CPU it is a 400; the same body in chunks of 4 KiB is read."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import bench_service
+    body = b'{"note": "' + b"y" * 400_000 + b'"}'
+    with Gunicorn(f"sqlite:///{tmp_path / 'r.sqlite'}", workers=1, threads=2) as server:
+        before = bench_service.server_cpu(server)
+        fine, _ = _chunked_request(server.port, body, 1)
+        spent = bench_service.server_cpu(server) - before
+        coarse, _ = _chunked_request(server.port, body, 4096)
+    assert fine.startswith(b"HTTP/1.1 400"), fine[:300]
+    assert json.loads(fine.partition(b"\r\n\r\n")[2])["error"]["code"] == "chunks_too_small"
+    assert spent < 1.5, spent                     # 0.25 s of reading, then the refusal (about 2.5 s without)
+    assert coarse.startswith(b"HTTP/1.1 422"), coarse[:300]        # read whole: no scenario in it
+    assert b"scenario: missing" in coarse
+
+
+def test_a_refusal_before_the_body_is_read_reaches_a_client_still_sending(tmp_path: Path) -> None:
+    """413 for a Content-Length over the limit is answered from the headers, and the connection closed with
+    the body unread: the kernel then resets it, and a client still sending its 17 MiB saw "connection reset
+    by peer" instead of the refusal.  The worker stops sending and drops what comes (worker.linger)."""
+    big = b"x" * (17 * 2 ** 20)
+    with Gunicorn(f"sqlite:///{tmp_path / 'r.sqlite'}", workers=1, threads=2) as server:
+        answer = _raw(server.port, b"POST /api/v1/check HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                                   b"Content-Length: %d\r\n\r\n" % len(big) + big)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:300]
+    assert json.loads(answer.partition(b"\r\n\r\n")[2])["error"]["code"] == "payload_too_large"
