@@ -160,6 +160,13 @@ class UnitState:
             raise TypeError(f"UnitState has no field {e.args[0]!r}") from None
         return UnitState(*values)
 
+    def after_move(self, hex_id: str, facing: int | None, mode: str, mp_spent: int, status: str) -> "UnitState":
+        """The state after a completed move into ``hex_id`` (``movement.apply_move``): moved, the mode and MP
+        recorded, a Borodino reserve battery's overstack allowance gone.  ``evolve`` with these changes, built
+        in one call: a move is most events of a game."""
+        return UnitState(self.id, self.defn, hex_id, None, self.facing if facing is None else facing, status,
+                         True, self.fired, mode, self.started_in_zoc, mp_spent, self.square, False)
+
     @property
     def side(self) -> str:
         return self.defn.side
@@ -601,6 +608,48 @@ class Board:
         Borodino reserve battery loses its overstack allowance."""
         changes.setdefault("moved", True)
         return self.place(uid, hex_id, facing, overstack=False, **changes)
+
+    def relocate(self, new: UnitState) -> "Board":
+        """``new`` (a unit's next state, on the map) replaces the unit of its id, which goes to the bottom of
+        the stack in ``new.hex`` (6.24): ``place`` for a caller that built the new state itself (a completed
+        move, ``UnitState.after_move``) — one dict copy per index and no keyword plumbing."""
+        uid, hex_id = new.id, new.hex
+        units = self._units.copy()
+        old = units[uid]
+        units[uid] = new
+        leader = isinstance(old.defn, Leader)
+        index = self.leaders_by_hex.copy() if leader else self._stacks.copy()
+        self._detach(old, index)
+        here = index.get(hex_id)               # type: ignore[arg-type]
+        if here is None:                       # most moves end in an empty hex
+            index[hex_id] = (uid,)             # type: ignore[index]
+        else:
+            index[hex_id] = tuple(x for x in here if x != uid) + (uid,)   # type: ignore[index]
+        return self._derive(units, None if leader else index, index if leader else None, (old.hex, hex_id))
+
+    def _derive(self, units: dict[str, UnitState], stacks: dict[str, tuple[str, ...]] | None,
+                leaders: dict[str, tuple[str, ...]] | None, changed: tuple[str | None, ...]) -> "Board":
+        """``_with`` for a change of units and one index, markers untouched (a move: once per event)."""
+        b = _new_board(Board)
+        _set_static(b, self.static)
+        _set_units(b, MappingProxyType(units))
+        _set_udict(b, units)
+        if stacks is None:
+            _set_stacks(b, self.stacks)
+            _set_sdict(b, self._stacks)
+        else:
+            _set_stacks(b, MappingProxyType(stacks))
+            _set_sdict(b, stacks)
+        _set_leaders(b, self.leaders_by_hex if leaders is None else MappingProxyType(leaders))
+        _set_on_fire(b, self.on_fire)
+        _set_rubble(b, self.rubble)
+        _set_bridges(b, self.bridges_destroyed)
+        _set_cache(b, {})
+        up = self.inherited
+        depth = up[3] + 1 if up is not None else 1
+        stale = tuple(h for h in changed if h is not None)
+        _set_inherited(b, (self.cache, stale, up, depth) if depth <= MEMO_CHAIN else (self.cache, stale, None, 1))
+        return b
 
     def remove(self, uid: str, box: str) -> "Board":
         """``uid`` leaves the map for an off-map box (withdrawn, recovery, eliminated, destroyed ...)."""

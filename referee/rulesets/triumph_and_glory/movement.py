@@ -549,8 +549,13 @@ def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None
         rules.append("9.85")
         return result([_err("9.85", "square_move", "a unit in square moves one hex of cost 2 or less, never "
                                                    "from or into an enemy ZOC")], steps)
-    errors = _end_errors(plan, end, facing) if steps or facing is not None else []
-    rules.extend(_end_rules(plan, end, facing))
+    if end is not None and not board._stacks.get(end):     # most moves end alone: nothing to stack with
+        errors = _lone_end_errors(plan, facing)
+        if not plan.leader and facing is not None and facing != unit.facing:
+            rules.append("6.12")
+    else:
+        errors = _end_errors(plan, end, facing) if steps or facing is not None else []
+        rules.extend(_end_rules(plan, end, facing))
     if errors:
         rules.extend(e.rule for e in errors)
         return result(errors, steps, end)
@@ -577,6 +582,15 @@ def _end_rules(plan: _Plan, end: str | None, facing: int | None) -> list[str]:
     if final is not None and final != unit.facing:
         out.append("6.12")
     return out
+
+
+def _lone_end_errors(plan: _Plan, facing: int | None) -> list[Error]:
+    """``_end_errors`` for a move that ends in a hex without combat units: no stacking (6.21, 6.22, 7.13) and
+    no facing to share (6.11), so only the facing itself is judged (6.12)."""
+    if facing is None or plan.leader:
+        return []
+    fe = facing_error(plan.board, facing)
+    return [fe] if fe else []
 
 
 def _end_errors(plan: _Plan, end: str | None, facing: int | None) -> list[Error]:
@@ -610,13 +624,15 @@ def apply_move(board: Board, result: MoveResult) -> Board:
     unit = board.units[result.unit]
     facing = result.facing
     if facing is None and result.end:
-        facing = required_facing(board, unit, result.end) or unit.facing
-    changes = {"mode": result.mode, "mp_spent": unit.mp_spent + result.mp_spent}
-    if result.effects and any(e.effect == "disordered" for e in result.effects):
-        changes["status"] = "disordered"
+        facing = (required_facing(board, unit, result.end) if board._stacks.get(result.end) else None) \
+            or unit.facing
+    mp_spent = unit.mp_spent + result.mp_spent
+    status = "disordered" if result.effects and any(e.effect == "disordered" for e in result.effects) \
+        else unit.status
     if result.end == unit.hex or result.end is None:
-        return board.update(result.unit, facing=facing, moved=bool(result.steps) or unit.moved, **changes)
-    return board.move(result.unit, result.end, facing, **changes)
+        return board.update(result.unit, facing=facing, moved=bool(result.steps) or unit.moved, mode=result.mode,
+                            mp_spent=mp_spent, status=status)
+    return board.relocate(unit.after_move(result.end, facing, result.mode, mp_spent, status))
 
 
 # ------------------------------------------------------------------------------------------- search

@@ -1,0 +1,43 @@
+"""``Board.relocate`` + ``UnitState.after_move`` (the move's fast path, used by ``movement.apply_move``) give the
+very position ``Board.move`` gives: same units, same stacks in the same order (6.24: to the bottom), same leader
+index — for combat units and CinCs, into empty hexes, friendly stacks and the hex they stand in."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from referee.rulesets.triumph_and_glory.board import Board
+
+from .helpers import RU, art, at, board, inf, leader
+
+
+def _same(a: Board, b: Board) -> None:
+    assert dict(a.units) == dict(b.units)
+    assert dict(a.stacks) == dict(b.stacks)
+    assert dict(a.leaders_by_hex) == dict(b.leaders_by_hex)
+    assert a._units == b._units and a._stacks == b._stacks
+
+
+_START = board(at(inf("a"), "0404"), at(inf("b"), "0404"), at(art("g"), "0405"), at(inf("r", side=RU), "0707"),
+               at(leader("nap"), "0404"), at(leader("kut", side=RU), "0808"))
+_HEXES = ("0404", "0405", "0406", "0505", "0707", "0808")
+
+
+@settings(max_examples=200, deadline=None)
+@given(uid=st.sampled_from(("a", "b", "g", "r", "nap", "kut")), hex_id=st.sampled_from(_HEXES),
+       facing=st.one_of(st.none(), st.integers(1, 6)), mode=st.sampled_from(("normal", "limited", "extended")),
+       mp=st.integers(0, 9), disordered=st.booleans())
+def test_relocate_equals_move(uid, hex_id, facing, mode, mp, disordered):
+    u = _START.units[uid]
+    status = "disordered" if disordered else u.status
+    fast = _START.relocate(u.after_move(hex_id, facing, mode, mp, status))
+    slow = _START.move(uid, hex_id, facing, mode=mode, mp_spent=mp, status=status)
+    _same(fast, slow)
+    assert fast.units[uid].moved and not fast.units[uid].overstack
+    assert fast.stacks.get(hex_id, (uid,))[-1] == uid or u.is_leader      # 6.24: the bottom of the stack
+
+
+def test_relocate_leaves_the_old_board_and_its_memo_chain_alone():
+    b2 = _START.relocate(_START.units["a"].after_move("0406", 3, "normal", 2, "good"))
+    assert [u.id for u in _START.stack("0404")] == ["a", "b"] and "0406" not in _START.stacks
+    assert b2.stack("0404")[0].id == "b" and b2.stack("0406")[0].facing == 3
+    assert b2.inherited is not None and b2.inherited[0] is _START.cache and set(b2.inherited[1]) == {"0404", "0406"}
