@@ -100,6 +100,7 @@ def test_a_warm_check_imports_neither_importlib_metadata_nor_an_import_hook_find
     code, modules = imported("check", str(LOGS / "sample-borodino.json"), "--format", "json", env=warm)
     assert code == 0
     assert "importlib.metadata" not in modules
+    assert "importlib.resources" not in modules      # the event schema is read from the package's folder
     assert not any(m.startswith("__editable__") for m in modules)
 
 
@@ -116,3 +117,20 @@ def test_a_check_compiles_almost_no_code_at_start_up(warm):
     result = probe("check", str(one), "--format", "json", env=warm)
     assert result["code"] == 0
     assert result["compiled"] <= 120, result["compiled"]
+
+
+def test_a_ruleset_s_event_schema_is_read_from_a_zipped_package_too(tmp_path, monkeypatch):
+    """procedure._package_file reads the package's folder, and goes through importlib.resources where the
+    package is not on the file system."""
+    import importlib
+    import zipfile
+
+    from referee.engine.procedure import _package_file
+    archive = tmp_path / "zipped.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("zipped_pkg/__init__.py", "")
+        z.writestr("zipped_pkg/events.schema.json", '{"zipped": true}')
+    monkeypatch.syspath_prepend(str(archive))
+    importlib.import_module("zipped_pkg")
+    assert json.loads(_package_file("zipped_pkg", "events.schema.json")) == {"zipped": True}
+    assert json.loads(_package_file("referee.rulesets.triumph_and_glory", "events.schema.json"))["$defs"]
