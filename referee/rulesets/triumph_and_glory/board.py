@@ -294,6 +294,16 @@ class BoardMap:
             hit = self._around[hex_id] = frozenset((hex_id, *self.adjacent.get(hex_id, ())))
         return hit
 
+    def ring2(self, hex_id: str) -> frozenset[str]:
+        """The on-map hexes two steps from ``hex_id`` through an on-map neighbour (``around`` excluded), built
+        once per hex: the 5.12 chain link's second ring (``orders.order_groups``)."""
+        key = ("ring2", hex_id)
+        hit = self.memo.get(key)
+        if hit is None:
+            adjacent = self.adjacent
+            hit = self.memo[key] = frozenset(h for n in adjacent[hex_id] for h in adjacent[n]) - self.around(hex_id)
+        return hit
+
     def disc(self, hex_id: str, radius: int) -> frozenset[str]:
         """On-map hexes at most ``radius`` from ``hex_id`` (``HexGrid.within`` as a set), built once per hex and
         radius: the recovery placement (10.3) takes the union of one disc per enemy unit."""
@@ -464,10 +474,12 @@ class Board:
         hit = self.cache.get(key)
         if hit is None:
             inh = self.inherited
-            around = self.static.around
-            while inh is not None:
+            if inh is None:
+                return None
+            near = self.static.around(hex_id)     # h is next to hex_id iff hex_id is next to h (adjacency is
+            while inh is not None:                # symmetric): one neighbourhood for the whole chain
                 for h in inh[1]:                          # valid while no change came near hex_id
-                    if hex_id in around(h):
+                    if h in near:
                         return None
                 hit = inh[0].get(key)
                 if hit is not None:

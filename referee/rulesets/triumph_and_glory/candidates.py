@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Callable, Hashable, Iterator, TypeVar
+from typing import Any, Callable, Container, Hashable, Iterator, TypeVar
 
 __all__ = ["SideRegion", "kept", "from_scratch", "hits"]
 
@@ -76,23 +76,31 @@ class SideRegion:
     stands there and what that unit is (its ZOC, its front): the movement search, of every hex it tries to enter.
 
     ``read``: hexes whose every occupant was read (a friend there counts too: pass-through, stacking and facing
-    at the end of a move), so any change there is stale.  ``watched``: hexes read for enemies only; a change
-    there is stale when an enemy stood there when the entry was computed (``enemies``) or stands there now — with
-    no enemy at either position, what was read there (no enemy) is the same."""
+    at the end of a move), so any change there is stale.  Watched: the hexes within ``radius`` of one of
+    ``centres``, read for enemies only; a change there is stale when an enemy stood there when the entry was
+    computed or stands there now — with no enemy at either position, what was read there (no enemy) is the
+    same.  The watched disc is tested only for a change that involves an enemy (most changes in an activation
+    are the active side's own), and the position then is kept as its two index dicts (never changed once a
+    Board is built), not as the Board, whose memo would chain every earlier position's."""
 
-    __slots__ = ("read", "watched", "enemies", "side")
+    __slots__ = ("read", "centres", "radius", "side", "stacks", "units")
 
-    def __init__(self, board: Any, side: str, read: frozenset[str], watched: frozenset[str]) -> None:
-        self.read, self.watched, self.side = read, watched, side
-        has_enemy = board.has_enemy
-        self.enemies = frozenset(h for h in watched if has_enemy(h, side))
+    def __init__(self, board: Any, side: str, read: Container[str], centres: Container[str], radius: int) -> None:
+        self.read, self.centres, self.radius, self.side = read, centres, radius, side
+        self.stacks, self.units = board._stacks, board._units     # noqa: SLF001 — the dicts behind the views
 
     def stale(self, board: Any, changed: list[str]) -> bool:
+        side = self.side
         for h in changed:
             if h in self.read:
                 return True
-            if h in self.watched and (h in self.enemies or board.has_enemy(h, self.side)):
-                return True
+            ids = self.stacks.get(h)
+            if not (ids and self.units[ids[0]].defn.side != side) and not board.has_enemy(h, side):
+                continue                            # no enemy there, then or now
+            centres = self.centres
+            for c in board.static.disc(h, self.radius):
+                if c in centres:
+                    return True
         return False
 
 

@@ -847,8 +847,7 @@ def _first_charge_target(board: Board, u: UnitState) -> tuple[str | None, SideRe
     at its end); of the rest within three of ``u`` only the enemies (the target, ZOC 9.81) — units never block the
     line of sight (8.4)."""
     near = {h for n in board.neighbours(u.hex) for m in board.neighbours(n) for h in (m, *board.neighbours(m))}
-    disc = board.static.disc
-    region = SideRegion(board, u.side, disc(u.hex, 2) - {u.hex}, disc(u.hex, 3))  # type: ignore[arg-type]
+    region = SideRegion(board, u.side, board.static.disc(u.hex, 2) - {u.hex}, (u.hex,), 3)  # type: ignore[arg-type]
     for h in sorted(near):
         if board.has_enemy(h, u.side) and board.grid.distance(u.hex, h) in (2, 3) \
                 and charge_options(board, u, h, limit=1):

@@ -218,7 +218,7 @@ def _first_target(board: Board, u: UnitState, barrage: bool, io_failed: bool) ->
     enemy, 8.4) — units never block the line of sight (8.4, ``los``), and the range, the LOS's terrain and the
     arc are the map's and the battery's own."""
     reach = u.value("max_range") or 0
-    region = SideRegion(board, u.side, frozenset(), board.static.disc(u.hex, reach))  # type: ignore[arg-type]
+    region = SideRegion(board, u.side, (), (u.hex,), reach)
     for h in board.grid.within(u.hex, reach):  # type: ignore[arg-type]
         if board.has_enemy(h, u.side) and not fr.fire_errors(board, [u], h, barrage=barrage, io_failed=io_failed):
             return h, region

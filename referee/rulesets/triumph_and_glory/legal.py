@@ -163,12 +163,8 @@ def _search_paths(board: Any, uid: str, mode: str,
         while (p := s.prev.get(path[-1])) is not None and p != start:
             path.append(p)
         out.append((dest, tuple(path[::-1])))
-    disc = board.static.disc
-    watched: set[str] = set()
-    for h in (start, *s.cost, *ctx.entry_hexes, *(board.static.entry_hexes if start is None else ())):
-        if h is not None and board.on_map(h):
-            watched.update(disc(h, 2))
-    return tuple(out), SideRegion(board, u.side, frozenset(s.cost), frozenset(watched))
+    centres = {start, *s.cost, *ctx.entry_hexes, *(board.static.entry_hexes if start is None else ())}
+    return tuple(out), SideRegion(board, u.side, s.cost, centres, 2)
 
 
 def _unit_moves(state: TGState, uid: str) -> list[dict[str, Any]]:
@@ -263,6 +259,12 @@ def combat_actions(state: TGState) -> list[dict[str, Any]]:
 MAX_ASSAULTS_LISTED = 4
 
 
+def _frontal_enemies(board: Any, u: Any) -> tuple[tuple[str, ...], SideRegion]:
+    """``frontal_enemy_hexes`` as an entry of the candidate table: it asks of the six hexes around ``u`` only
+    whether an enemy stands there (the front and the hexsides are ``u``'s own and the map's)."""
+    return frontal_enemy_hexes(board, u), SideRegion(board, u.side, (), (u.hex,), 1)
+
+
 def assault_actions(state: TGState) -> list[dict[str, Any]]:
     """A representative set of declarations (9.44): single assaults by each active stack against each enemy hex
     in its front (the first few that the rules accept), and all of them together when they do not overlap."""
@@ -277,7 +279,7 @@ def assault_actions(state: TGState) -> list[dict[str, Any]]:
             continue
         seen_hexes.add(u.hex)
         attackers = [x.id for x in board.stack(u.hex) if x.id in act.units and x.kind != "artillery"]
-        for h in frontal_enemy_hexes(board, u):
+        for h in kept(board, ("front", uid), u, lambda: _frontal_enemies(board, u)):
             singles += accepted(state, [{"type": "assaults", "side": side,
                                           "assaults": [{"attackers": attackers, "target": [h]}]}])
             if len(singles) >= MAX_ASSAULTS_LISTED:
