@@ -52,6 +52,7 @@ from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, lega
 from . import charge as ch
 from . import shock as sk
 from .board import Board, UnitState
+from .candidates import SideRegion, kept
 from .charging import Charging, assault_group, charging, is_charging_hex, reaction_fire_hit
 from .charging import with_charging as _with
 from .combat import Assault, Combat, apply_effects, engine_roll
@@ -818,7 +819,11 @@ MAX_CHARGES_LISTED = 3
 
 def charge_declarations(state: TGState) -> list[dict[str, Any]]:
     """A few single charges (9.81) the active side could declare now: Good-Order cavalry that has not acted,
-    against enemy hexes 2–3 hexes away."""
+    against enemy hexes 2–3 hexes away.
+
+    Each unit's first target is an entry of the listing's candidate table (``candidates``): ``charge_options``
+    reads the board within three hexes of the charger (targets, LOS, routes, the ZOC and stacking along them),
+    so the entry is kept while nothing changes there that it read and the unit itself does not."""
     act = activation_of(state)
     board = state.board
     out: list[dict[str, Any]] = []
@@ -827,16 +832,27 @@ def charge_declarations(state: TGState) -> list[dict[str, Any]]:
         if (u.kind != "cavalry" or u.hex is None or u.disordered or uid in act.acted or u.moved
                 or u.started_in_zoc or board.top(u.hex) is None or board.top(u.hex).id != uid):  # type: ignore[union-attr]
             continue
-        near = {h for n in board.neighbours(u.hex) for m in board.neighbours(n) for h in (m, *board.neighbours(m))}
-        for h in sorted(near):
-            if board.has_enemy(h, u.side) and board.grid.distance(u.hex, h) in (2, 3) \
-                    and charge_options(board, u, h, limit=1):
-                out.append({"type": "assaults", "side": act.side,
-                            "assaults": [{"attackers": [uid], "target": [h], "charge": True}]})
-                break
+        h = kept(board, ("charge", uid), u, lambda: _first_charge_target(board, u))
+        if h is not None:
+            out.append({"type": "assaults", "side": act.side,
+                        "assaults": [{"attackers": [uid], "target": [h], "charge": True}]})
         if len(out) >= MAX_CHARGES_LISTED:
             break
     return out
+
+
+def _first_charge_target(board: Board, u: UnitState) -> tuple[str | None, SideRegion]:
+    """The first enemy hex (in hex order) 2–3 hexes from ``u`` that it has a charge route to, and the region read:
+    the hexes of the route (one or two, within two of ``u``) are read whole (6.22, 6.21 stacking and 6.11 facing
+    at its end); of the rest within three of ``u`` only the enemies (the target, ZOC 9.81) — units never block the
+    line of sight (8.4)."""
+    near = {h for n in board.neighbours(u.hex) for m in board.neighbours(n) for h in (m, *board.neighbours(m))}
+    region = SideRegion(board, u.side, board.static.disc(u.hex, 2) - {u.hex}, (u.hex,), 3)  # type: ignore[arg-type]
+    for h in sorted(near):
+        if board.has_enemy(h, u.side) and board.grid.distance(u.hex, h) in (2, 3) \
+                and charge_options(board, u, h, limit=1):
+            return h, region
+    return None, region
 
 
 def owed_charge_actions(state: TGState) -> list[dict[str, Any]]:

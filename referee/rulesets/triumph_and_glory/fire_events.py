@@ -27,6 +27,7 @@ from .records import replace
 from . import fire as fr
 from .activation import barrage_marker
 from .board import Board, UnitState
+from .candidates import SideRegion, kept
 from .combat import Combat, OwedCheck, apply_effects, engine_roll
 from .orders import acting_status
 from .rolls import TableRoll
@@ -182,23 +183,43 @@ def counter_battery_actions(state: TGState) -> list[dict[str, Any]]:
 
 def fire_actions(state: TGState, limit: int = 6) -> list[dict[str, Any]]:
     """Legal fire events now (for ``legal_actions``): each battery that may fire at each legal target, at most
-    ``limit`` in all — a bounded but representative set (every battery is listed before any gets a second)."""
+    ``limit`` in all — a bounded but representative set (every battery is listed before any gets a second).
+
+    Each battery's first target is an entry of the listing's candidate table (``candidates``): what
+    ``fire_errors`` asks beyond the activation's guards (checked here once) is where enemies stand within the
+    battery's maximum range (8.3 range, 8.4 LOS, arc and adjacent enemies), so the entry is kept while no enemy
+    comes, goes or changes there and the battery itself does not."""
     act = state.activation
     if act is None or act.side is None or act.combat.declared or act.combat.owes or act.checks_owed:
         return []
     side = act.side
+    if activation_error(state, side, "8.1"):
+        return []                  # fire_errors refuses every battery with this one error
     board = state.board
     out: list[dict[str, Any]] = []
     batteries = sorted(u for u in may_fire_units(state, side)
                        if (x := board.units[u]).kind == "artillery" and not x.fired and not x.moved
                        and not x.disordered and x.hex is not None)
+    barrage = act.marker == barrage_marker(side)
     for uid in batteries:
         u = board.units[uid]
-        reach = u.value("max_range") or 0
-        for h in board.grid.within(u.hex, reach):  # type: ignore[arg-type]
-            if board.has_enemy(h, side) and not fire_errors(state, side, [uid], h):
-                out.append({"type": "fire", "side": side, "units": [uid], "target": h})
-                break
+        io_failed = not barrage and acting_status(state, uid) == "rally_only"
+        h = kept(board, ("fire", uid, barrage, io_failed), u, lambda: _first_target(board, u, barrage, io_failed))
+        if h is not None:
+            out.append({"type": "fire", "side": side, "units": [uid], "target": h})
         if len(out) >= limit:
             break
     return out
+
+
+def _first_target(board: Board, u: UnitState, barrage: bool, io_failed: bool) -> tuple[str | None, SideRegion]:
+    """The first hex (in ``within`` order) that battery ``u`` may fire at alone, and the region the answer read:
+    of the hexes within its maximum range, only whether an enemy stands there (a target, 8.1; an adjacent front
+    enemy, 8.4) — units never block the line of sight (8.4, ``los``), and the range, the LOS's terrain and the
+    arc are the map's and the battery's own."""
+    reach = u.value("max_range") or 0
+    region = SideRegion(board, u.side, (), (u.hex,), reach)
+    for h in board.grid.within(u.hex, reach):  # type: ignore[arg-type]
+        if board.has_enemy(h, u.side) and not fr.fire_errors(board, [u], h, barrage=barrage, io_failed=io_failed):
+            return h, region
+    return None, region

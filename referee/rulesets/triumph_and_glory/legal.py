@@ -15,6 +15,7 @@ import itertools
 from typing import Any
 
 from . import movement, orders, reserve
+from .candidates import SideRegion, kept
 from .cinc import fixed_allowance
 from .orders import acting_status
 from .activation import DESTRUCTION
@@ -136,15 +137,34 @@ def paths_to_all(board: Any, uid: str, mode: str, ctx: movement.MoveContext) -> 
     """Every legal destination with its cheapest path, from one search (``cheapest_path`` per destination
     would repeat the search for each).  Uses the movement module's search, which ``reachable`` and
     ``cheapest_path`` share."""
+    return {dest: list(path) for dest, path in _kept_paths(board, uid, mode, ctx)}
+
+
+def _kept_paths(board: Any, uid: str, mode: str, ctx: movement.MoveContext) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``paths_to_all`` as an immutable entry of the candidate table (``candidates``), kept while no hex of the
+    search's region changes and the unit itself does not."""
+    return kept(board, ("moves", uid, mode, ctx), board.units[uid], lambda: _search_paths(board, uid, mode, ctx))
+
+
+def _search_paths(board: Any, uid: str, mode: str,
+                  ctx: movement.MoveContext) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], frozenset[str]]:
+    """The search's destinations and paths, and the region it read (a ``SideRegion``).  Of every hex the search
+    tries to enter (a neighbour of a hex it reached or of the start, or an entry hex) it asks whether an enemy
+    stands there or next to it (6.22, ZOC 6.33/6.34, enemy adjacency 7.36/7.37); of the hexes it reached it also
+    asks who else stands there (7.38 pass-through, 6.21 stacking and 6.11 facing at the end).  So the hexes
+    given a cost are read whole, and the discs of radius 2 around them, the start and the entry hexes are
+    watched for enemies."""
     s = movement._search(board, uid, mode, ctx)   # noqa: SLF001 — same search as reachable/cheapest_path
-    start = board.units[uid].hex
-    out = {}
+    u = board.units[uid]
+    start = u.hex
+    out = []
     for dest in sorted(s.ends):
         path = [dest]
         while (p := s.prev.get(path[-1])) is not None and p != start:
             path.append(p)
-        out[dest] = path[::-1]
-    return out
+        out.append((dest, tuple(path[::-1])))
+    centres = {start, *s.cost, *ctx.entry_hexes, *(board.static.entry_hexes if start is None else ())}
+    return tuple(out), SideRegion(board, u.side, s.cost, centres, 2)
 
 
 def _unit_moves(state: TGState, uid: str) -> list[dict[str, Any]]:
@@ -153,8 +173,9 @@ def _unit_moves(state: TGState, uid: str) -> list[dict[str, Any]]:
     u = state.unit(uid)
     mode = "normal" if acting_status(state, uid) == "UO" and not act.reserve else "limited"
     ctx = move_context(state, uid)
-    return [{"type": "move", "side": u.side, "unit": uid, "path": path, "mode": mode}
-            for dest, path in paths_to_all(state.board, uid, mode, ctx).items()]
+    side = u.side
+    return [{"type": "move", "side": side, "unit": uid, "path": list(path), "mode": mode}
+            for dest, path in _kept_paths(state.board, uid, mode, ctx)]
 
 
 def _two_sided_actions(state: TGState) -> list[dict[str, Any]]:
@@ -238,6 +259,12 @@ def combat_actions(state: TGState) -> list[dict[str, Any]]:
 MAX_ASSAULTS_LISTED = 4
 
 
+def _frontal_enemies(board: Any, u: Any) -> tuple[tuple[str, ...], SideRegion]:
+    """``frontal_enemy_hexes`` as an entry of the candidate table: it asks of the six hexes around ``u`` only
+    whether an enemy stands there (the front and the hexsides are ``u``'s own and the map's)."""
+    return frontal_enemy_hexes(board, u), SideRegion(board, u.side, (), (u.hex,), 1)
+
+
 def assault_actions(state: TGState) -> list[dict[str, Any]]:
     """A representative set of declarations (9.44): single assaults by each active stack against each enemy hex
     in its front (the first few that the rules accept), and all of them together when they do not overlap."""
@@ -252,7 +279,7 @@ def assault_actions(state: TGState) -> list[dict[str, Any]]:
             continue
         seen_hexes.add(u.hex)
         attackers = [x.id for x in board.stack(u.hex) if x.id in act.units and x.kind != "artillery"]
-        for h in frontal_enemy_hexes(board, u):
+        for h in kept(board, ("front", uid), u, lambda: _frontal_enemies(board, u)):
             singles += accepted(state, [{"type": "assaults", "side": side,
                                           "assaults": [{"attackers": attackers, "target": [h]}]}])
             if len(singles) >= MAX_ASSAULTS_LISTED:
