@@ -45,8 +45,9 @@ Pixels
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
+
+from modulebuilder.records import record
 
 if TYPE_CHECKING:  # keep this module importable without the rest of the package
     from modulebuilder.model import Grid
@@ -98,7 +99,7 @@ def _check_hour(hour: object) -> int:
 
 # ------------------------------------------------------------------------------------------------ cube
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Cube:
     """Cube coordinates of a hex; ``q + r + s == 0``."""
     q: int

@@ -14,7 +14,7 @@ Why hand-written: no well-kept library gives a dataclass without the ``exec`` (a
 So the stdlib still does the declaration's real work (fields, inheritance, ``field()`` options, ``__slots__``,
 ``__match_args__``) with every method generator turned off, and this module adds the methods:
 
-* ``__eq__``, ``__hash__``, ``__repr__``, frozen ``__setattr__``/``__delattr__``: one shared function each,
+* ``__eq__``, ``__hash__``, ``__repr__``, ``order``'s comparisons, frozen ``__setattr__``/``__delattr__``: one shared function each,
   closed over the class's field names (``operator.attrgetter``) — nothing to compile.  Hash values are the
   stdlib's (the hash of the tuple of the compared fields), so sets and dicts of records iterate alike.
 * ``__init__``: needs its exact parameters, so it is compiled — on its first call, not at declaration: most
@@ -23,7 +23,7 @@ So the stdlib still does the declaration's real work (fields, inheritance, ``fie
   gave the hot T&G records: about half the cost of the stdlib's ``object.__setattr__`` per field); any other
   class's gives the instance its whole ``__dict__`` at once, keys in field order as the stdlib's would be.
 
-``order=True`` is left entirely to the stdlib (one class uses it)."""
+``order=True`` compares the tuples of the compared fields, as the stdlib's generated methods do."""
 from __future__ import annotations
 
 import dataclasses
@@ -41,10 +41,11 @@ _object_setattr = object.__setattr__
 def record(cls: type[T] | None = None, /, *, init: bool = True, repr: bool = True, eq: bool = True,
            order: bool = False, frozen: bool = False, slots: bool = False) -> Any:
     """``@record`` / ``@record(frozen=True, slots=True, eq=False, ...)``: as ``@dataclasses.dataclass``."""
+    if order and not eq:
+        raise ValueError("eq must be true if order is true")
+
     def wrap(c: type[T]) -> type[T]:
-        if order:
-            return dataclasses.dataclass(c, init=init, repr=repr, eq=eq, order=True, frozen=frozen, slots=slots)
-        return _declare(c, init, repr, eq, frozen, slots)
+        return _declare(c, init, repr, eq, order, frozen, slots)
     return wrap if cls is None else wrap(cls)
 
 
@@ -53,7 +54,7 @@ def is_record(cls: type) -> bool:
     return "__record_init__" in cls.__dict__
 
 
-def _declare(cls: type, init: bool, repr_: bool, eq: bool, frozen: bool, slots: bool) -> type:
+def _declare(cls: type, init: bool, repr_: bool, eq: bool, order: bool, frozen: bool, slots: bool) -> type:
     own = cls.__dict__
     class_hash = own.get("__hash__", _MISSING)
     explicit_hash = not (class_hash is _MISSING or (class_hash is None and "__eq__" in own))
@@ -73,6 +74,13 @@ def _declare(cls: type, init: bool, repr_: bool, eq: bool, frozen: bool, slots: 
         cls.__repr__ = _repr_fn(tuple(f.name for f in fs if f.repr))  # type: ignore[method-assign]
     if eq and not own_eq:
         cls.__eq__ = _eq_fn(tuple(f.name for f in fs if f.compare))  # type: ignore[method-assign]
+    if order:
+        compared = tuple(f.name for f in fs if f.compare)
+        for name, op in (("__lt__", "<"), ("__le__", "<="), ("__gt__", ">"), ("__ge__", ">=")):
+            if name in own:
+                raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}. Consider using "
+                                "functools.total_ordering")
+            setattr(cls, name, _order_fn(name, op, compared))
     if eq and not explicit_hash:
         if frozen:
             cls.__hash__ = _hash_fn(tuple(f.name for f in fs           # type: ignore[method-assign]
@@ -179,6 +187,20 @@ def _eq_fn(names: tuple[str, ...]) -> Callable[[Any, Any], Any]:
             return values(self) == values(other)
         return NotImplemented
     return __eq__
+
+
+_OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def _order_fn(name: str, op: str, names: tuple[str, ...]) -> Callable[[Any, Any], Any]:
+    values, compare = _getter(names), _OPS[op]
+
+    def method(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return compare(values(self), values(other))
+        return NotImplemented
+    method.__name__ = method.__qualname__ = name
+    return method
 
 
 def _hash_fn(names: tuple[str, ...]) -> Callable[[Any], int]:

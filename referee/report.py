@@ -16,15 +16,16 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Iterable, Mapping, Sequence
 
+from modulebuilder.records import record
 from referee.engine.ruling import Awaiting, Error, Modifier, Result, Roll, Ruling
 
 
 # ----------------------------------------------------------------------------------------- names and words
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Words:
     """How the report names things: printed names by id, and the ruleset's wording hook (or None)."""
     names: Mapping[str, str] = field(default_factory=dict)

@@ -14,6 +14,8 @@ fi
 stamp=.venv/.installed-$(sha1sum pyproject.toml | cut -c1-12)-$want_test
 if [ ! -f "$stamp" ]; then
   if [ $want_test = 1 ]; then extras='.[test]'; else extras='.'; fi
+  # Editable, as a plain .pth line naming the project (pyproject's package-dir), not setuptools' import-hook
+  # finder, which every Python process of the venv imported at start (~20 ms, docs/speed.md section 1).
   .venv/bin/python -m pip install -q -e "$extras"
   touch "$stamp"
 fi

@@ -26,9 +26,8 @@ class UnknownRuleset(LookupError):
 
 def _fingerprint() -> bytes:
     """What the group's entry points are read from, as importlib.metadata finds distributions."""
-    h = hashlib.blake2b(GROUP.encode(), digest_size=20)
+    h = hashlib.blake2b(_import_path(), digest_size=20)
     for folder in sys.path:
-        h.update(f"\0{folder}".encode())
         try:
             h.update(f"\0{os.stat(folder or '.').st_mtime_ns}".encode())
             with os.scandir(folder or ".") as it:
@@ -44,6 +43,11 @@ def _fingerprint() -> bytes:
     return h.digest()
 
 
+def _import_path() -> bytes:
+    """Which entry: one per import path (a venv, a script's folder or the current one for ``-m``)."""
+    return "\0".join([GROUP, *sys.path]).encode()
+
+
 def _read_entry_points() -> dict[str, str]:
     from importlib.metadata import entry_points
     return {ep.name: ep.value for ep in entry_points(group=GROUP)}
@@ -53,7 +57,7 @@ def _read_entry_points() -> dict[str, str]:
 def _entry_points() -> dict[str, str]:
     """Ruleset id -> ``module:attribute``, from importlib.metadata or the cache of its last answer."""
     from modulebuilder.definitions.cache import remembered_json
-    found = remembered_json("entry-points", _fingerprint(), _read_entry_points)
+    found = remembered_json("entry-points", _import_path(), _fingerprint(), _read_entry_points)
     return {str(k): str(v) for k, v in found.items()}
 
 

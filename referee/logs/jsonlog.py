@@ -168,14 +168,22 @@ def _compile(schema: Mapping[str, Any]) -> _EventValidator:
 
 
 @lru_cache(maxsize=None)
-def _validators(ruleset_id: str) -> dict[str, _EventValidator]:
-    """One validator per event type, each resolving ``$ref``s against the ruleset's whole schema."""
+def _event_schemas(ruleset_id: str) -> dict[str, tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    """Each event type's schema, with the ruleset's whole schema its ``$ref``s resolve against."""
     schema = registry.get(ruleset_id).event_schema()
-    out = {"roll": _compile(ROLL_EVENT_SCHEMA)}
+    out: dict[str, tuple[Mapping[str, Any], Mapping[str, Any]]] = {"roll": (ROLL_EVENT_SCHEMA, {})}
     for name, sub in schema.get("$defs", {}).get("events", {}).get("properties", {}).items():
-        # Local $refs inlined once: resolving them per event is most of jsonschema's time on long logs.
-        out[name] = _compile(_inline(sub, schema))
+        out[name] = (sub, schema)
     return out
+
+
+@lru_cache(maxsize=None)
+def _validator(ruleset_id: str, event_type: str) -> _EventValidator:
+    """The validator of one event type, compiled when a log first has one (most logs use a few of the ~40
+    types, and compiling them all was ~25 ms of a short ``check``)."""
+    sub, root = _event_schemas(ruleset_id)[event_type]
+    # Local $refs inlined once: resolving them per event is most of jsonschema's time on long logs.
+    return _compile(_inline(sub, root) if root else sub)
 
 
 def _inline(node: Any, root: Mapping[str, Any]) -> Any:
@@ -195,11 +203,12 @@ def _inline(node: Any, root: Mapping[str, Any]) -> Any:
 
 
 def event_types(ruleset: Any) -> list[str]:
-    return sorted(_validators(ruleset.id))
+    return sorted(_event_schemas(ruleset.id))
 
 
 def check_events(ruleset: Any, scenario: Any, events: list[Any]) -> list[str]:
-    validators = _validators(ruleset.id)
+    schemas = _event_schemas(ruleset.id)
+    validators: dict[str, _EventValidator] = {}
     problems: list[str] = []
     for i, event in enumerate(events):
         where = f"events[{i}]"
@@ -207,11 +216,13 @@ def check_events(ruleset: Any, scenario: Any, events: list[Any]) -> list[str]:
             problems.append(f"{where}: expected an object with a 'type'")
             continue
         type_ = event.get("type")
-        if not isinstance(type_, str) or type_ not in validators:      # a list or object is no type (nor hashable)
-            known = ", ".join(sorted(validators))
+        if not isinstance(type_, str) or type_ not in schemas:      # a list or object is no type (nor hashable)
+            known = ", ".join(sorted(schemas))
             problems.append(f"{where}.type: unknown event type {type_!r} (known: {known})")
             continue
-        v = validators[type_]
+        v = validators.get(type_)
+        if v is None:
+            v = validators[type_] = _validator(ruleset.id, type_)
         errors = [] if v.is_valid(event) else sorted(v.iter_errors(event), key=lambda e: list(e.absolute_path))
         if errors:
             problems.extend(_describe(where, e) for e in errors)

@@ -21,7 +21,7 @@ from referee.engine import registry
 from referee.logs.jsonlog import event_types
 from referee.service import heavy, scenarios
 from referee.service.errors import ApiError
-from referee.service.logs import upload_from
+from referee.service.logs import request_body
 
 # Keys the service's gunicorn worker puts in the environ (worker.py; absent under other servers).
 OUTSIDE_GATE = "referee.outside_gate"
@@ -73,11 +73,14 @@ def _heavy(kind: str, step: int = 0) -> Response:
         raise
     try:
         with request.environ.get(OUTSIDE_GATE, nullcontext)():
-            upload = upload_from(request)
-            answer = pool.run(heavy.Job(kind, upload.data, upload.filename, upload.module, step))
+            # The body goes to the worker unread (logs.upload_of_body): parsing it is the worker's CPU.
+            body = request_body(request)
+            answer = pool.run(heavy.Job(kind, body, "", None, step,
+                                        content_type=request.headers.get("Content-Type", "")))
     finally:
         pool.release()
-    resp = Response(answer.body, status=answer.status, mimetype=answer.mimetype)
+    resp = Response(heavy.pieces(answer.body), status=answer.status, mimetype=answer.mimetype)
+    resp.headers["Content-Length"] = str(len(answer.body))
     resp.headers.update(answer.headers)
     return resp
 

@@ -58,7 +58,7 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 if TYPE_CHECKING:
     from referee.engine.replay import Game
@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from referee.service.logs import Upload
     from referee.service.replays import Replayed
 
+from referee.service.buffers import receive_buffer
 from referee.service.errors import ApiError
 
 DEFAULT_WORKERS = 1
@@ -109,13 +110,25 @@ class Job:
     filename: str
     module: bytes | None
     step: int = 0
+    content_type: str | None = None    # set: ``data`` is the request's raw body, made an Upload in the worker
+
+
+ANSWER_PIECE = 1024 * 1024
+
+
+def pieces(body: bytes | bytearray) -> Iterator[bytes]:
+    """An answer's bytes as a WSGI body in pieces of ``ANSWER_PIECE``: each is one short copy, and the GIL is
+    free while the server sends it, where one ``bytes`` copy of a 33 MB answer held it for milliseconds."""
+    view = memoryview(body)
+    for i in range(0, len(view), ANSWER_PIECE):
+        yield bytes(view[i:i + ANSWER_PIECE])
 
 
 @dataclass(frozen=True)
 class Answer:
     status: int
     mimetype: str
-    body: bytes
+    body: bytes | bytearray       # a bytearray as received from the worker (see :func:`pieces`)
     headers: Mapping[str, str]
     value: Any = None              # for the server's process: ``_PageParts``, ``_ReadParts`` (or "vassal")
 
@@ -213,14 +226,14 @@ class _Channel:
     def poll(self, timeout: float) -> bool:
         return bool(select.select([self.sock], [], [], max(0.0, timeout))[0])
 
-    def recv(self, timeout: float | None = None) -> tuple[Any, bytearray]:
+    def recv(self, timeout: float | None = None) -> tuple[Any, Any]:
         self.sock.settimeout(timeout)
         n_head, n_blob = self._HEAD.unpack(self._exactly(self._HEAD.size))
         obj = pickle.loads(self._exactly(n_head))
         return obj, self._exactly(n_blob)
 
-    def _exactly(self, n: int) -> bytearray:
-        buf = bytearray(n)
+    def _exactly(self, n: int) -> Any:
+        buf = receive_buffer(n)
         view, got = memoryview(buf), 0
         while got < n:
             k = self.sock.recv_into(view[got:])
@@ -264,10 +277,11 @@ def _answer(job: Job, cache: Any, max_yaml: int) -> Answer:
     from referee.service import board
     from referee.service.encoding import dumps
     from referee.service.errors import describe
-    from referee.service.logs import Upload, read
+    from referee.service.logs import Upload, read, upload_of_body
     from referee.service.replays import replay_log
     try:
-        upload = Upload(job.data, job.filename, job.module)
+        upload = (Upload(job.data, job.filename, job.module) if job.content_type is None
+                  else upload_of_body(job.content_type, job.data))
         if job.kind == "read":
             parts = _read_parts(upload, max_yaml)
             return Answer(200, "application/x-python-pickle", b"", {}, parts if parts is not None else "vassal")
@@ -377,7 +391,7 @@ class HeavyPool:
                 raise ApiError(503, "over_budget", f"ruling this log took more than {self.budget:g} s, the budget "
                                                    "of one request here; check it with `referee check`",
                                headers={"Retry-After": RETRY_AFTER}) from None
-            answer: Answer = replace(head, body=bytes(body))     # bytes: a WSGI server writes nothing else
+            answer: Answer = replace(head, body=body)
             return answer
         except (EOFError, OSError, BrokenPipeError):
             if worker is not None:
@@ -491,7 +505,7 @@ def _error_of(answer: Answer) -> ApiError:
     """An error answer of the worker as the ``ApiError`` that gives the same answer again (code, message, the
     other fields such as ``problems``, the headers)."""
     try:
-        err = dict(json.loads(answer.body)["error"])
+        err = dict(json.loads(bytes(answer.body))["error"])
         code, message = str(err.pop("code")), str(err.pop("message"))
     except (ValueError, KeyError, TypeError):
         code, message, err = "internal_error", "internal error (logged); please report it", {}

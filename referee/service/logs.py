@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 import orjson
 from flask import Request
+from werkzeug.wrappers import Request as WerkzeugRequest
 
 from referee.logs import Log, parse_log
 from referee.logs.jsonlog import parse_text
@@ -21,6 +23,8 @@ from referee.service.errors import ApiError
 
 VASSAL_SUFFIXES = (".vlog", ".vsav")
 TEXT_SUFFIXES = (".json", ".yaml", ".yml")
+# The service's gunicorn worker puts a direct body reader here (worker.READ_BODY; absent under other servers).
+READ_BODY = "referee.read_body"
 JSON_TYPES = ("application/json", "application/yaml", "application/x-yaml", "text/yaml", "text/plain")
 
 
@@ -56,24 +60,52 @@ def upload_from(request: Request) -> Upload:
                    f"got {mimetype or 'no content type'!r}")
 
 
+def upload_of_body(content_type: str, data: bytes) -> Upload:
+    """:func:`upload_from` of a request's raw body and Content-Type, as the checking workers see it: the
+    server's process forwards a heavy route's body unread (heavy.Job.content_type), so that parsing it, a
+    multipart form above all, costs the submissions' process nothing.  The same uploads and the same errors
+    as :func:`upload_from` (werkzeug's form limits are Flask's defaults)."""
+    environ = {"REQUEST_METHOD": "POST", "CONTENT_TYPE": content_type, "CONTENT_LENGTH": str(len(data)),
+               "wsgi.input": io.BytesIO(data), "SERVER_NAME": "checking-worker", "SERVER_PORT": "0",
+               "wsgi.url_scheme": "http"}
+    return upload_from(WerkzeugRequest(environ))  # type: ignore[arg-type]
+
+
+def request_body(request: Request) -> bytes:
+    """The raw body of a request (see :func:`_body`)."""
+    return _body(request)
+
+
 def _body(request: Request) -> bytes:
-    """The body, in as few reads as the server allows.  ``request.get_data`` reads 64 KiB at a time, and
-    gunicorn's reader copies everything it holds ahead (up to 1 MiB) on each read: a 16 MiB log cost the
-    server's process ~0.2 s of CPU that way (profiled under bench/bench_service.py --flood), ~0.01 s in one
-    read.  The same bytes, and the same 400 when the client sends less than its Content-Length."""
+    """The body, in as few reads and copies as the server allows.  ``request.get_data`` reads 64 KiB at a
+    time, and gunicorn's reader copies everything it holds ahead (up to 1 MiB) on each read: a 16 MiB log cost
+    the server's process ~0.2 s of CPU that way (profiled under bench/bench_service.py --flood), ~0.01 s in
+    one read.  Under the service's own gunicorn worker the body goes from the socket into one buffer with the
+    GIL released (``READ_BODY``, worker.py), so a flood of large uploads does not hold up the submissions'
+    threads.  The same bytes, and the same answer when the client sends less than its Content-Length."""
     length = request.content_length
     if length is None or getattr(request, "_cached_data", None) is not None:
         return request.get_data(cache=True)
-    stream, parts, got = request.stream, [], 0
-    while got < length:
-        part = stream.read(length - got)
-        if not part:
-            break
-        parts.append(part)
-        got += len(part)
-    data = b"".join(parts)
+    limit = request.max_content_length
+    if limit is not None and length > limit:
+        raise ApiError(413, "payload_too_large", f"the body is over the limit of {limit} bytes "
+                                                 "(REFEREE_MAX_CONTENT_LENGTH)")
+    direct = request.environ.pop(READ_BODY, None)
+    if direct is not None:
+        data = direct(length)
+    else:
+        stream, parts, got = request.stream, [], 0
+        while got < length:
+            part = stream.read(length - got)
+            if not part:
+                break
+            parts.append(part)
+            got += len(part)
+        data = b"".join(parts)
+    if len(data) < length:
+        raise ApiError(400, "bad_request", "the body ended before its Content-Length")
     request._cached_data = data          # what get_data(cache=True) keeps: later readers get the same bytes
-    return data
+    return data  # type: ignore[return-value]   # a bytearray from the direct read: read-only from here on
 
 
 def read(upload: Upload, max_yaml_length: int = limits.DEFAULT_MAX_YAML_LENGTH) -> Log:

@@ -42,7 +42,7 @@ from typing import Any, Callable, Mapping, TypeVar
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from referee.engine import actors, hidden
-from referee.engine.replay import Game, fewer_collections, final_state, new_game, step
+from referee.engine.replay import Game, new_game, step
 from referee.logs import Log
 from referee.logs.jsonlog import check_events
 from referee.logs.problems import InputError
@@ -52,8 +52,8 @@ from referee.service.errors import ApiError
 from referee.service.extension import ext
 from referee.service.fastpath import bearer, parse_json
 from referee.service.luck import luck
-from referee.service.replays import EVERY, Replayed
-from referee.service.logs import Upload, read, upload_from
+from referee.service.replays import EVERY, Replayed, replay_log
+from referee.service.logs import Upload, upload_from
 
 bp = Blueprint("replay_view", __name__)
 
@@ -85,22 +85,11 @@ def unit_table(scenario: Any) -> dict[str, dict[str, Any]]:
 
 
 def build(log: Log) -> ReplayView:
-    """Rule on every event (as ``replays.replay_log``), keeping snapshots, and word every ruling."""
+    """Rule on every event (``replays.replay_log``, keeping snapshots) and word every ruling."""
     words = words_for(log.scenario, log.ruleset)
-    game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
-    rulings: list[dict[str, Any]] = []
     lines: list[list[str]] = []
-    places: list[tuple[str, str]] = []
-    snapshots = [game]
-    with fewer_collections():
-        for i, event in enumerate(log.events):
-            places.append(log.ruleset.progress(game.state))
-            ruling, game, played = step(game, i, event)
-            rulings.append(ruling.to_dict())
-            lines.append(ruling_lines(ruling, played, words))
-            if (i + 1) % EVERY == 0:
-                snapshots.append(game)
-    return ReplayView(Replayed(log, rulings, final_state(game), places, snapshots), lines, words)
+    replayed = replay_log(log, lambda ruling, played: lines.append(ruling_lines(ruling, played, words)))
+    return ReplayView(replayed, lines, words)
 
 
 class Views:
@@ -182,8 +171,10 @@ def create() -> tuple[Response, int]:
     pool = heavy.pool_for(current_app.config)
     pool.admit()                               # 503 busy before the body is read, as POST /check
     try:
+        # Read and checked in the checking workers: seconds of CPU for the largest log allowed, which this
+        # route, like POST /check, may be asked for by anyone without a token (heavy.read_for_page).
         upload = upload_from(request)
-        log = read(upload, int(current_app.config["MAX_YAML_LENGTH"]))
+        log = heavy.read_for_page(pool, upload)
     except BaseException:
         pool.release()
         raise

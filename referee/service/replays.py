@@ -11,9 +11,10 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Callable
 
 from referee.engine.replay import Game, fewer_collections, final_state, new_game, step
+from referee.engine.ruling import Ruling
 from referee.logs import Log
 from referee.service.encoding import dumps
 
@@ -51,8 +52,9 @@ class Replayed:
         return game
 
 
-def replay_log(log: Log) -> Replayed:
-    """Rule on every event (as ``referee.engine.replay.replay``) and keep snapshots on the way."""
+def replay_log(log: Log, each: Callable[[Ruling, Any], None] | None = None) -> Replayed:
+    """Rule on every event (as ``referee.engine.replay.replay``) and keep snapshots on the way; ``each`` is
+    called with every ruling and the event as played (the page words them: replay_view.build)."""
     game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
     rulings: list[dict[str, Any]] = []
     places: list[tuple[str, str]] = []
@@ -60,8 +62,10 @@ def replay_log(log: Log) -> Replayed:
     with fewer_collections():
         for i, event in enumerate(log.events):
             places.append(log.ruleset.progress(game.state))
-            ruling, game, _ = step(game, i, event)
+            ruling, game, played = step(game, i, event)
             rulings.append(ruling.to_dict())
+            if each is not None:
+                each(ruling, played)
             if (i + 1) % EVERY == 0:
                 snapshots.append(game)
     return Replayed(log, rulings, final_state(game), places, snapshots)

@@ -32,6 +32,7 @@ import selectors
 import socket
 import sys
 import threading
+import time
 from collections import deque
 from contextlib import contextmanager
 from datetime import datetime
@@ -39,8 +40,11 @@ from typing import Any, Iterator
 
 from gunicorn import http, util
 from gunicorn.http import wsgi
+from gunicorn.http.body import LengthReader
 from gunicorn.http.errors import NoMoreData
 from gunicorn.workers import base
+
+from referee.service.buffers import receive_buffer
 
 
 def _parser(cfg: Any, sock: socket.socket, client: Any) -> Any:
@@ -77,6 +81,68 @@ class FairGate:
 
 OUTSIDE_GATE = "referee.outside_gate"
 CLOSE_CONNECTION = "referee.close_connection"
+READ_BODY = "referee.read_body"
+BODY_READ = "referee.body_read"
+LINGER_SECONDS = 2.0
+LINGER_BYTES = 32 * 1024 * 1024
+
+
+def linger(sock: socket.socket) -> None:
+    """Close a connection whose request was refused before its body was read (503 busy, 413, 400) so that
+    the client gets the answer: closing with unread bytes makes the kernel send a reset, which can reach the
+    client before it has read the refusal (it sees "connection reset" instead of a sentence).  So: stop
+    sending, then read and drop what the client still sends, for at most ``LINGER_SECONDS`` and
+    ``LINGER_BYTES`` (the GIL is released while waiting; a 16 MiB body costs a few ms of copying)."""
+    try:
+        sock.shutdown(socket.SHUT_WR)
+        deadline = time.monotonic() + LINGER_SECONDS
+        sink, got = bytearray(1 << 16), 0
+        while got < LINGER_BYTES:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            sock.settimeout(left)
+            n = sock.recv_into(sink)
+            if not n:
+                break
+            got += n
+    except OSError:
+        pass
+
+
+def body_reader(req: Any, sock: socket.socket, environ: dict[str, Any]) -> Any:
+    """``read(length)``: a request's body of ``length`` bytes read straight from the socket into one buffer,
+    for the heavy routes' large uploads (docs/service.md, Performance: the flood).
+
+    gunicorn's reader and werkzeug's stream copy a body several times over, in C while holding the GIL:
+    a 16 MiB log cost the submissions' threads ~0.1 s of GIL in pieces of several milliseconds each, which is
+    where their latency tail under a flood of ``/check`` came from.  Here the bytes that came with the
+    headers are taken from gunicorn's read-ahead once, the rest goes from the kernel into the buffer
+    (``recv_into``, the GIL released), and the connection is closed after the answer (its reader's state is
+    no longer gunicorn's to resume).  A body that ends early is returned short, as the stream would."""
+    if not isinstance(getattr(req.body, "reader", None), LengthReader) or not hasattr(req.unreader, "take_buffered"):
+        return None                                  # chunked, or a gunicorn that reads otherwise: its own path
+
+    def read(length: int) -> Any:
+        environ[CLOSE_CONNECTION] = True
+        environ[BODY_READ] = True
+        buf = receive_buffer(length)
+        view = memoryview(buf)
+        held = req.unreader.take_buffered()
+        got = min(len(held), length)
+        view[:got] = held[:got]
+        try:
+            while got < length:
+                k = sock.recv_into(view[got:])
+                if not k:
+                    break
+                got += k
+        except OSError:
+            pass                                     # a client gone or too slow: a short body, as below
+        finally:
+            view.release()
+        return buf if got == length else bytes(buf[:got])
+    return read
 
 
 class ConnectionWorker(base.Worker):
@@ -167,8 +233,10 @@ class ConnectionWorker(base.Worker):
                 if not req:
                     break
                 with self._gate:
-                    keep = self._handle(req, sock, client, server)
+                    keep, unread = self._handle(req, sock, client, server)
                 if not keep:
+                    if unread:
+                        linger(sock)
                     break
         except (StopIteration, NoMoreData, socket.timeout):
             pass                                             # the client closed, or stayed idle too long
@@ -186,8 +254,9 @@ class ConnectionWorker(base.Worker):
             with self._connections_lock:
                 self._connections.discard(threading.current_thread())
 
-    def _handle(self, req: Any, sock: socket.socket, client: Any, server: Any) -> bool:
-        """Answer one request (as gunicorn's gthread worker does); whether the connection stays open."""
+    def _handle(self, req: Any, sock: socket.socket, client: Any, server: Any) -> tuple[bool, bool]:
+        """Answer one request (as gunicorn's gthread worker does): whether the connection stays open, and
+        whether it was refused with its body unread."""
         environ: dict[str, Any] = {}
         resp = None
         try:
@@ -198,6 +267,9 @@ class ConnectionWorker(base.Worker):
             # The heavy routes wait for their worker process and read large bodies: no CPU of this process,
             # so they give their place at the gate to the requests that need it meanwhile (heavy.py).
             environ[OUTSIDE_GATE] = self._outside_gate
+            reader = body_reader(req, sock, environ)
+            if reader is not None:
+                environ[READ_BODY] = reader
             self.nr += 1
             if self.nr >= self.max_requests:
                 if self.alive:
@@ -207,6 +279,8 @@ class ConnectionWorker(base.Worker):
             if not self.alive or not self.cfg.keepalive:
                 resp.force_close()
             respiter = self.wsgi(environ, resp.start_response)
+            if environ.get(CLOSE_CONNECTION):
+                resp.force_close()                  # say so in the answer's headers: "Connection: close"
             try:
                 if isinstance(respiter, environ["wsgi.file_wrapper"]):
                     resp.write_file(respiter)
@@ -219,18 +293,19 @@ class ConnectionWorker(base.Worker):
                 if hasattr(respiter, "close"):
                     respiter.close()
             # A refusal that left the body unread (503 busy, 413) closes the connection instead of reading it.
-            return not resp.should_close() and not environ.get(CLOSE_CONNECTION)
+            refused = bool(environ.get(CLOSE_CONNECTION)) and not environ.get(BODY_READ)
+            return not resp.should_close() and not environ.get(CLOSE_CONNECTION), refused
         except OSError:
             util.reraise(*sys.exc_info())
         except (Exception, SystemExit):
             if resp is not None and resp.headers_sent:
                 # The answer has begun: a 500 written now would corrupt it.  Close the connection instead.
                 self.log.exception("Error handling request")
-                return False
+                return False, False
             raise
         finally:
             try:
                 self.cfg.post_request(self, req, environ, resp)
             except Exception:  # noqa: BLE001
                 self.log.exception("Exception in post_request hook")
-        return False
+        return False, False

@@ -155,10 +155,20 @@ def test_frozen_records_pickle_and_copy(obj):
 
 
 def test_order_is_the_stdlib_s():
-    @record(frozen=True, order=True)
-    class Rank:
-        n: int
-    assert Rank(1) < Rank(2) and sorted([Rank(3), Rank(1)]) == [Rank(1), Rank(3)]
+    def rank():
+        class Rank:
+            n: int
+            label: str = field(default="", compare=False)
+        return Rank
+    std, rec = both(frozen=True, order=True)(rank)
+    pairs = [((1, "b"), (2, "a")), ((2, "a"), (2, "z")), ((3, ""), (1, ""))]
+    for x, y in pairs:
+        for op in ("__lt__", "__le__", "__gt__", "__ge__", "__eq__"):
+            assert getattr(std(*x), op)(std(*y)) == getattr(rec(*x), op)(rec(*y))
+    assert rec(1).__lt__(object()) is NotImplemented
+    assert sorted([rec(3), rec(1)]) == [rec(1), rec(3)]
+    with pytest.raises(ValueError):
+        record(order=True, eq=False)
 
 
 @given(st.integers(), st.text(), st.tuples(st.integers()))

@@ -75,7 +75,8 @@ def test_a_distribution_installed_or_edited_afterwards_is_seen(env):
 def test_a_damaged_entry_is_recomputed(env, tmp_path, damage):
     env, _ = env
     good = probe(env, metadata_imported=True)
-    (tmp_path / "cache" / "entry-points" / "entry.json").write_bytes(damage)
+    entry, = (tmp_path / "cache" / "entry-points").glob("*.json")
+    entry.write_bytes(damage)
     assert probe(env, metadata_imported=True)["values"] == good["values"]
     assert probe(env, metadata_imported=False)["values"] == good["values"]
 
@@ -92,3 +93,13 @@ def test_an_entry_in_a_folder_others_may_write_is_not_read(env, tmp_path):
     probe(env, metadata_imported=True)
     os.chmod(tmp_path / "cache" / "entry-points", 0o777)
     probe(env, metadata_imported=True)
+
+
+def test_two_import_paths_keep_an_entry_each(env, tmp_path):
+    env, plugins = env
+    other = {**env, "PYTHONPATH": str(ROOT)}         # without the plugins folder
+    probe(env, metadata_imported=True)
+    probe(other, metadata_imported=True)
+    probe(env, metadata_imported=False)
+    probe(other, metadata_imported=False)
+    assert len(list((tmp_path / "cache" / "entry-points").glob("*.json"))) == 2

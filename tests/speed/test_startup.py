@@ -4,6 +4,7 @@ Each check runs in a fresh interpreter, so the modules it imported are exactly t
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,20 +16,31 @@ LOGS = ROOT / "tests" / "fixtures" / "logs"
 
 PROBE = """
 import json, os, sys
+compiled = []
+def count(event, args):
+    # Code compiled from text while the process runs (dataclasses' and namedtuple's generated methods,
+    # typing's forward references, records' __init__), not a module's source read from its file.
+    if event == "compile" and not str(args[1]).endswith(".py"):
+        compiled.append(str(args[1]))
+sys.addaudithook(count)
 from referee.cli import main
 code = main(sys.argv[2:])
 with open(sys.argv[1], "w") as f:
-    json.dump({"code": code, "modules": sorted(sys.modules)}, f)
+    json.dump({"code": code, "modules": sorted(sys.modules), "compiled": len(compiled)}, f)
 """
 
 
-def imported(*argv: str, cwd: Path = ROOT) -> tuple[int, set[str]]:
+def probe(*argv: str, cwd: Path = ROOT, env: dict | None = None) -> dict:
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "modules.json"
         subprocess.run([sys.executable, "-c", PROBE, str(report), *argv], cwd=cwd, stdout=subprocess.DEVNULL,
-                       check=True)
-        result = json.loads(report.read_text(encoding="utf-8"))
+                       check=True, env=env)
+        return json.loads(report.read_text(encoding="utf-8"))
+
+
+def imported(*argv: str, cwd: Path = ROOT, env: dict | None = None) -> tuple[int, set[str]]:
+    result = probe(*argv, cwd=cwd, env=env)
     return result["code"], set(result["modules"])
 
 
@@ -71,3 +83,54 @@ def test_the_service_commands_are_still_there():
     run = subprocess.run([sys.executable, "-m", "referee.cli", "verify", "--help"], cwd=ROOT, capture_output=True,
                          text=True)
     assert run.returncode == 0 and "--head" in run.stdout
+
+
+@pytest.fixture
+def warm(tmp_path):
+    """A cache folder of its own, warmed by one check (the parsed scenario and the registry's entry points)."""
+    env = {**os.environ, "HEXWARGAME_CACHE_DIR": str(tmp_path / "cache"), "HEXWARGAME_CACHE": ""}
+    assert imported("check", str(LOGS / "sample-borodino.json"), "--format", "json", env=env)[0] == 0
+    return env
+
+
+def test_a_warm_check_imports_neither_importlib_metadata_nor_an_import_hook_finder(warm):
+    """The registry's entry points come from the cache (referee/engine/registry.py: importing
+    importlib.metadata was ~20 ms); an editable install is a .pth line (pyproject's package-dir: setuptools'
+    finder module was ~20 ms of every start)."""
+    code, modules = imported("check", str(LOGS / "sample-borodino.json"), "--format", "json", env=warm)
+    assert code == 0
+    assert "importlib.metadata" not in modules
+    assert "importlib.resources" not in modules      # the event schema is read from the package's folder
+    assert not any(m.startswith("__editable__") for m in modules)
+
+
+def test_a_check_compiles_almost_no_code_at_start_up(warm):
+    """Records (modulebuilder.records) compile nothing when declared, only an __init__ on its first call:
+    a 1-event check compiled ~570 pieces of generated code with dataclasses (each an exec, 0.1-0.2 ms),
+    ~70 with records (namedtuple's, typing's and the records' __init__ of the classes it builds).  A count,
+    not a time, so that a loaded machine cannot make it fail."""
+    doc = json.loads((LOGS / "sample-borodino.json").read_text(encoding="utf-8"))
+    doc["events"] = doc["events"][:1]
+    one = Path(warm["HEXWARGAME_CACHE_DIR"]) / "one-event.json"
+    one.write_text(json.dumps(doc), encoding="utf-8")
+    imported("check", str(one), "--format", "json", env=warm)        # its scenario cached
+    result = probe("check", str(one), "--format", "json", env=warm)
+    assert result["code"] == 0
+    assert result["compiled"] <= 120, result["compiled"]
+
+
+def test_a_ruleset_s_event_schema_is_read_from_a_zipped_package_too(tmp_path, monkeypatch):
+    """procedure._package_file reads the package's folder, and goes through importlib.resources where the
+    package is not on the file system."""
+    import importlib
+    import zipfile
+
+    from referee.engine.procedure import _package_file
+    archive = tmp_path / "zipped.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("zipped_pkg/__init__.py", "")
+        z.writestr("zipped_pkg/events.schema.json", '{"zipped": true}')
+    monkeypatch.syspath_prepend(str(archive))
+    importlib.import_module("zipped_pkg")
+    assert json.loads(_package_file("zipped_pkg", "events.schema.json")) == {"zipped": True}
+    assert json.loads(_package_file("referee.rulesets.triumph_and_glory", "events.schema.json"))["$defs"]

@@ -10,15 +10,15 @@ facing north, R is east of L).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from modulebuilder.records import record
 from modulebuilder.hexgrid import HexGrid, add_hours
 
 from .profile import Arm, Profile
 from .state import COLUMN, HEDGEHOG, UnitState
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Zones:
     front: tuple[str, ...]
     flank: tuple[str, ...]

@@ -5,8 +5,8 @@ handlers in ``turning`` check the turn order and MP and apply the outcome.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from modulebuilder.records import record
 from modulebuilder.hexgrid import HexGrid, add_hours
 
 from referee.engine.ruling import Error
@@ -51,7 +51,7 @@ def face_cost(profile: Profile, unit: UnitState, new: int) -> int | None:
     return min(options) if options else None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Wheel:
     """A two-hex wheel: the new left half, the new facing, the hex the moving half enters and from where."""
     left: str

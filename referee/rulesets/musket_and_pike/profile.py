@@ -8,9 +8,10 @@ rules reads a wagon's values.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
+
+from modulebuilder.records import record
 
 
 class Arm(str, Enum):
@@ -22,7 +23,7 @@ class Arm(str, Enum):
     WAGON = "wagon"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Profile:
     id: str
     name: str

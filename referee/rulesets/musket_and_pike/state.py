@@ -5,9 +5,10 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Mapping
 
+from modulebuilder.records import record
 from modulebuilder.hexgrid import HexGrid
 
 from .profile import Profile, profile_of
@@ -22,7 +23,7 @@ FORMATIONS = (NORMAL, SHAKEN, BROKEN, HEDGEHOG, OPEN, COLUMN)
 RALLY, MAKE_READY = "rally", "make_ready"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class UnitState:
     hex: str | None                    # the hex, or the left half L of a two-hex unit; None when off the map
     facing: int | None                 # vertex clock hour the counter points at (None: wagons, limbered guns);
@@ -42,7 +43,7 @@ class UnitState:
         return self.hex is not None and self.box is None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Static:
     scenario: Any
     grid: HexGrid
@@ -77,7 +78,7 @@ class Static:
         return self.options.get(name, default)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Activation:
     """The wing being activated (G-M1: activation is by wing)."""
     wing: str
@@ -86,7 +87,7 @@ class Activation:
     acted: bool = False                # any action taken (a wing that acted has not passed)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MPState:
     static: Static
     units: Mapping[str, UnitState]

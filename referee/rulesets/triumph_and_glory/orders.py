@@ -51,7 +51,8 @@ def order_groups(board: Board, side: str) -> tuple[tuple[str, ...], ...]:
     for uid in mine:
         u = units[uid]                        # stacks hold combat units only: u.defn is a Unit with an AG
         by_ag_hex.setdefault(u.defn.ag, {}).setdefault(u.hex, []).append(uid)  # type: ignore[arg-type]
-    adjacent = board.static.adjacent
+    static = board.static
+    adjacent = static.adjacent
     enemy_free: dict[str, bool] = {}
 
     def free(n: str) -> bool:
@@ -62,7 +63,10 @@ def order_groups(board: Board, side: str) -> tuple[tuple[str, ...], ...]:
 
     groups: list[list[str]] = []
     for hexes in by_ag_hex.values():
+        # The candidates of a hex are the AG's other hexes or the 18 hexes around it, whichever are fewer; one
+        # links if adjacent, or in the second ring with a common neighbour free of enemies.
         seen: set[str] = set()
+        few = len(hexes) <= 18
         for first in hexes:
             if first in seen:
                 continue
@@ -72,17 +76,13 @@ def order_groups(board: Board, side: str) -> tuple[tuple[str, ...], ...]:
                 h = todo.pop()
                 members.extend(hexes[h])
                 ring1 = adjacent[h]
-                for n in ring1:
-                    if n in hexes and n not in seen:
-                        seen.add(n)
-                        todo.append(n)
-                for n in ring1:
-                    if not free(n):
+                ring2 = static.ring2(h)
+                for h2 in hexes if few else (*ring1, *ring2):
+                    if h2 in seen or h2 not in hexes:
                         continue
-                    for h2 in adjacent[n]:
-                        if h2 in hexes and h2 not in seen:
-                            seen.add(h2)
-                            todo.append(h2)
+                    if h2 in ring1 or (h2 in ring2 and any(free(n) for n in ring1 if n in static.around(h2))):
+                        seen.add(h2)
+                        todo.append(h2)
             groups.append(sorted(members, key=order.__getitem__))
     return tuple(tuple(g) for g in sorted(groups, key=lambda g: order[g[0]]))
 

@@ -41,3 +41,39 @@ def test_relocate_leaves_the_old_board_and_its_memo_chain_alone():
     assert [u.id for u in _START.stack("0404")] == ["a", "b"] and "0406" not in _START.stacks
     assert b2.stack("0404")[0].id == "b" and b2.stack("0406")[0].facing == 3
     assert b2.inherited is not None and b2.inherited[0] is _START.cache and set(b2.inherited[1]) == {"0404", "0406"}
+
+
+def _borodino_board() -> Board:
+    from pathlib import Path
+
+    from referee.logs.jsonlog import load_scenario
+    return Board.from_scenario(load_scenario("borodino", Path(__file__).resolve().parents[2]))
+
+
+def test_ring2_is_the_second_ring_through_on_map_neighbours_on_the_whole_borodino_map():
+    """``BoardMap.ring2`` (order groups, 5.12) = the hexes at grid distance 2 with an on-map common neighbour."""
+    b = _borodino_board()
+    static, grid = b.static, b.grid
+    for h, ring1 in static.adjacent.items():
+        expected = {x for n in ring1 for x in static.adjacent[n] if grid.distance(h, x) == 2}
+        assert static.ring2(h) == expected, h
+
+
+def test_local_memo_refuses_answers_near_a_change_and_takes_them_from_afar():
+    """``Board.local_memo``: an answer memoised on an earlier Board is taken unless a changed hex is at or next to
+    the hex asked about (both directions of the adjacency agree)."""
+    b = _borodino_board()
+    uid = next(u.id for u in b.on_map_units())
+    start = b.units[uid].hex
+    far = next(h for h in b.static.adjacent if b.grid.distance(h, start) > 3 and h not in b.stacks)
+    b.cache[("probe", far)] = "far"
+    b.cache[("probe", start)] = "start"
+    nxt = next(n for n in b.static.adjacent[start] if n not in b.stacks)
+    b.cache[("probe", nxt)] = "next"
+    b2 = b.relocate(b.units[uid].after_move(far, None, "normal", 1, "good"))
+    assert b2.local_memo(("probe", start), start) is None          # the hex it left
+    assert b2.local_memo(("probe", nxt), nxt) is None              # next to the hex it left
+    assert b2.local_memo(("probe", far), far) is None              # the hex it entered
+    quiet = next(h for h in b.static.adjacent if b.grid.distance(h, start) > 2 and b.grid.distance(h, far) > 2)
+    b.cache[("probe", quiet)] = "quiet"
+    assert b2.local_memo(("probe", quiet), quiet) == "quiet"

@@ -1,0 +1,174 @@
+"""What a heavy upload costs the submissions' process: its CPU and the longest time it holds the GIL.
+
+    .venv/bin/python bench/bench_heavy_io.py [--mib 15.8] [--rounds 5]
+
+A ``POST /check`` of the largest log allowed is ruled in a checking worker (referee/service/heavy.py), but its
+body is read, and its answer written, by a thread of the server's process, beside the threads that answer the
+hosted games' submissions.  A copy of 16 MiB in C holds the GIL for milliseconds, and every submission waiting
+for the GIL waits that long: that was the latency tail under ``bench_service.py --flood``.  This bench runs both
+ways of reading a body, over a real socket, through gunicorn's own HTTP parser and the service's ``logs._body``:
+
+* **stream**: werkzeug's stream over gunicorn's body reader (what any WSGI server gives);
+* **direct**: the service worker's ``READ_BODY`` (worker.body_reader: one ``buffers.receive_buffer``,
+  ``recv_into``),
+
+and both ways of passing a worker's answer (33 MB for the largest log) on to the client: received into a
+``bytearray`` and written as one ``bytes`` copy (before), or received into ``buffers.receive_buffer`` and written
+as ``heavy.pieces`` (now).  A probe thread that wakes every 0.2 ms measures how late it wakes: its
+worst lateness is the longest stall a submission would have seen.  CPU is the reading thread's own
+(``time.thread_time``), so the machine's other load changes it little; the stalls are medians of the rounds.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT)]
+
+from gunicorn.config import Config  # noqa: E402
+from gunicorn.http import wsgi  # noqa: E402
+from gunicorn.http.parser import RequestParser  # noqa: E402
+from werkzeug.wrappers import Request  # noqa: E402
+
+from referee.service import heavy, logs  # noqa: E402
+from referee.service.worker import READ_BODY, body_reader  # noqa: E402
+
+
+def _child(sock: socket.socket, code: str) -> subprocess.Popen[bytes]:
+    """A fresh interpreter running ``code`` with ``s``, the socket ``sock`` (another process, so that the
+    other end of the socket takes nothing of this process's GIL, and no ``fork`` of it)."""
+    return subprocess.Popen([sys.executable, "-c", "import os, socket, sys; sys.path[:0] = [sys.argv[2]]; "
+                             f"s = socket.socket(fileno=int(sys.argv[1])); {code}", str(sock.fileno()), str(ROOT)],
+                            pass_fds=[sock.fileno()])
+
+
+class Probe(threading.Thread):
+    """Wakes every ``tick`` seconds and keeps its worst lateness."""
+
+    def __init__(self, tick: float = 0.0002) -> None:
+        super().__init__(daemon=True)
+        self.tick, self.worst, self.running = tick, 0.0, True
+
+    def run(self) -> None:
+        while self.running:
+            t = time.perf_counter()
+            time.sleep(self.tick)
+            self.worst = max(self.worst, time.perf_counter() - t - self.tick)
+
+
+def one_read(body: bytes, direct: bool) -> tuple[float, float]:
+    """(CPU s of the reading thread, worst probe lateness s) reading ``body`` as a request."""
+    server, client = socket.socketpair()
+    head = (f"POST /api/v1/check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode()
+    sender = _child(client, f"s.sendall({head!r}); s.sendall(b'{{\"note\": \"' + b'x' * {len(body) - 12} + b'\"}}')")
+    client.close()
+    probe = Probe()
+    probe.start()
+    time.sleep(0.02)
+    probe.worst = 0.0
+    c = time.thread_time()
+    req = next(RequestParser(Config(), server, ("127.0.0.1", 1)))
+    _, environ = wsgi.create(req, server, ("127.0.0.1", 1), ("127.0.0.1", 2), Config())
+    if direct:
+        environ[READ_BODY] = body_reader(req, server, environ)
+    data = logs.request_body(Request(environ))  # type: ignore[arg-type]
+    cpu = time.thread_time() - c
+    probe.running = False
+    probe.join()
+    sender.wait()
+    assert len(data) == len(body) and data[:64] == body[:64] and data[-64:] == body[-64:]
+    server.close()
+    return cpu, probe.worst
+
+
+def _old_exactly(sock: socket.socket, n: int) -> bytearray:
+    """How the server received a worker's answer before (heavy._Channel._exactly with ``bytearray(n)``)."""
+    buf = bytearray(n)
+    view, got = memoryview(buf), 0
+    while got < n:
+        got += sock.recv_into(view[got:])
+    return buf
+
+
+def one_answer(answer: bytes, now: bool) -> tuple[float, float]:
+    """(CPU s, worst lateness s) receiving a worker's ``answer`` and writing it to a client, as the server
+    does: before, into a ``bytearray`` then one ``bytes`` copy written at once; now, ``heavy._Channel``'s
+    receive buffer written as ``heavy.pieces``."""
+    w_server, w_worker = socket.socketpair()        # the checking worker's channel
+    c_server, c_client = socket.socketpair()        # the client's connection
+    worker = _child(w_worker, f"from referee.service import heavy; heavy._Channel(s).send('answer', "
+                              f"os.urandom(1 << 20) * {len(answer) >> 20})")
+    client = _child(c_client, "any(iter(lambda: not s.recv(1 << 20), True))")
+    w_worker.close()
+    c_client.close()
+    probe = Probe()
+    probe.start()
+    time.sleep(0.02)
+    probe.worst = 0.0
+    c = time.thread_time()
+    if now:
+        _, body = heavy._Channel(w_server).recv()
+        items = heavy.pieces(body)
+    else:
+        n_head, n_blob = heavy._Channel._HEAD.unpack(_old_exactly(w_server, heavy._Channel._HEAD.size))
+        _old_exactly(w_server, n_head)
+        items = [bytes(_old_exactly(w_server, n_blob))]
+    for item in items:
+        c_server.sendall(item)
+    cpu = time.thread_time() - c
+    c_server.close()
+    w_server.close()
+    probe.running = False
+    probe.join()
+    worker.wait()
+    client.wait()
+    return cpu, probe.worst
+
+
+def one_idle() -> tuple[float, float]:
+    """The probe alone for 50 ms: how late it wakes on this machine when nothing in this process runs."""
+    probe = Probe()
+    probe.start()
+    time.sleep(0.02)
+    probe.worst = 0.0
+    time.sleep(0.05)
+    probe.running = False
+    probe.join()
+    return 0.0, probe.worst
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mib", type=float, default=15.8)
+    parser.add_argument("--answer-mib", type=float, default=31.5)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    body = (b'{"note": "' + b"x" * int(args.mib * 2 ** 20) + b'"}')
+    answer = b"x" * (int(args.answer_mib) << 20)
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; body {len(body) / 2 ** 20:.1f} MiB, "
+          f"answer {len(answer) / 2 ** 20:.1f} MiB, {args.rounds} rounds, medians")
+    cases = {"nothing (the probe alone)": one_idle, "body, stream": lambda: one_read(body, False), "body, direct": lambda: one_read(body, True),
+             "answer, before": lambda: one_answer(answer, False),
+             "answer, now": lambda: one_answer(answer, True)}
+    got: dict[str, list[tuple[float, float]]] = {k: [] for k in cases}
+    for _ in range(args.rounds):
+        for name, run in cases.items():                 # interleaved
+            got[name].append(run())
+    for name, runs in got.items():
+        cpu = statistics.median(r[0] for r in runs)
+        worst = statistics.median(r[1] for r in runs)
+        print(f"{name:26s} CPU {1000 * cpu:7.1f} ms   longest stall of the other threads {1000 * worst:6.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
