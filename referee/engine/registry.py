@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 from functools import lru_cache, reduce
 from importlib import import_module
@@ -61,10 +62,17 @@ def _entry_points() -> dict[str, str]:
     return {str(k): str(v) for k, v in found.items()}
 
 
+# importlib.metadata.EntryPoint.pattern: ``module[:attr.attr][ [extras]]``
+_VALUE = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extras>\[.*\])\s*)?$")
+
+
 def _load(value: str) -> Any:
-    """What an entry point's ``module:attr.attr`` names (as ``importlib.metadata.EntryPoint.load``)."""
-    module, _, attrs = value.partition(":")
-    return reduce(getattr, filter(None, attrs.strip().split(".")), import_module(module.strip()))
+    """What an entry point's value names (as ``importlib.metadata.EntryPoint.load``)."""
+    match = _VALUE.match(value)
+    if match is None:
+        raise UnknownRuleset(f"entry point value {value!r} names no module")
+    attrs = filter(None, (match.group("attr") or "").split("."))
+    return reduce(getattr, attrs, import_module(match.group("module")))
 
 
 def available() -> list[str]:

@@ -103,3 +103,11 @@ def test_two_import_paths_keep_an_entry_each(env, tmp_path):
     probe(env, metadata_imported=False)
     probe(other, metadata_imported=False)
     assert len(list((tmp_path / "cache" / "entry-points").glob("*.json"))) == 2
+
+
+@pytest.mark.parametrize("value", ["json:dumps", "json : dumps", "json:JSONDecoder.decode", "json", "json:dumps [extra]"])
+def test_an_entry_point_value_loads_as_importlib_metadata_loads_it(value):
+    from importlib.metadata import EntryPoint
+
+    from referee.engine import registry
+    assert registry._load(value) is EntryPoint(name="x", value=value, group="g").load()
