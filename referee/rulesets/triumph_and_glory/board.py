@@ -218,7 +218,10 @@ class UnitState:
 
 
 _UNIT_FIELDS = tuple(f.name for f in fields(UnitState))
-MEMO_CHAIN = 6            # how many earlier positions a Board may take local answers from
+# How many earlier positions a Board may take local answers from.  An activation's units are asked about again
+# after the few events of the previous activation (its moves, its end, the draw): 6 lost most of them, 16 keeps
+# them (replay ~7% faster, measured against 6 and 24/40, whose longer walks on a miss cost more than they find).
+MEMO_CHAIN = 16
 _set = object.__setattr__
 _GET_FIELDS = attrgetter(*_UNIT_FIELDS)
 _FIELD_INDEX = {n: i for i, n in enumerate(_UNIT_FIELDS)}

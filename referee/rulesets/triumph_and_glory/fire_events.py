@@ -218,8 +218,17 @@ def _first_target(board: Board, u: UnitState, barrage: bool, io_failed: bool) ->
     enemy, 8.4) — units never block the line of sight (8.4, ``los``), and the range, the LOS's terrain and the
     arc are the map's and the battery's own."""
     reach = u.value("max_range") or 0
-    region = SideRegion(board, u.side, (), (u.hex,), reach)
-    for h in board.grid.within(u.hex, reach):  # type: ignore[arg-type]
-        if board.has_enemy(h, u.side) and not fr.fire_errors(board, [u], h, barrage=barrage, io_failed=io_failed):
+    side = u.side
+    region = SideRegion(board, side, (), (u.hex,), reach)
+    memo = board.static.memo                  # the hexes in range, in ``within`` order: the map's, never changing
+    key = ("within", u.hex, reach)
+    hexes = memo.get(key)
+    if hexes is None:
+        hexes = memo[key] = tuple(board.grid.within(u.hex, reach))  # type: ignore[arg-type]
+    stacks, units = board._stacks, board._units   # noqa: SLF001 — board.has_enemy inlined: ~100 hexes a battery
+    for h in hexes:
+        ids = stacks.get(h)
+        if ids and units[ids[0]].defn.side != side \
+                and not fr.fire_errors(board, [u], h, barrage=barrage, io_failed=io_failed):
             return h, region
     return None, region

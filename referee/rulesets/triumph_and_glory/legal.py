@@ -278,8 +278,11 @@ def assault_actions(state: TGState) -> list[dict[str, Any]]:
         if u.hex is None or u.hex in seen_hexes or u.kind == "artillery" or u.disordered:
             continue
         seen_hexes.add(u.hex)
+        fronts = kept(board, ("front", uid), u, lambda: _frontal_enemies(board, u))
+        if not fronts:
+            continue                   # most stacks have no enemy in front
         attackers = [x.id for x in board.stack(u.hex) if x.id in act.units and x.kind != "artillery"]
-        for h in kept(board, ("front", uid), u, lambda: _frontal_enemies(board, u)):
+        for h in fronts:
             singles += accepted(state, [{"type": "assaults", "side": side,
                                           "assaults": [{"attackers": attackers, "target": [h]}]}])
             if len(singles) >= MAX_ASSAULTS_LISTED:
