@@ -127,3 +127,36 @@ def test_kept_paths_follow_every_change_of_friends_and_enemies(start, changes):
         got = listing(b)
         with candidates.from_scratch():
             assert got == listing(b)
+
+
+def test_kept_entries_hold_no_board_and_the_chain_stays_bounded():
+    """Memory: listing at every position keeps entries in the positions' own memos, linked at most
+    ``MEMO_CHAIN`` positions back, and no entry holds a Board (whose memo would chain every earlier position)."""
+    from referee.rulesets.triumph_and_glory.board import MEMO_CHAIN, Board
+
+    class LastMoving:
+        state: Any = None
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(RULESET, name)
+
+        def legal_actions(self, state: Any) -> list[dict[str, Any]]:
+            got = RULESET.legal_actions(state)
+            if any(a["type"] == "move" for a in got):
+                self.state = state
+            return got
+
+    ruleset = LastMoving()
+    play_game(ruleset, skirmish(3, turns=2), 3)
+    board = ruleset.state.board
+    depth, inh = 0, board.inherited
+    while inh is not None:
+        depth += 1
+        for entry in inh[0].values():
+            if isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[1], candidates.SideRegion):
+                region = entry[1]
+                assert not any(isinstance(getattr(region, s), Board) for s in candidates.SideRegion.__slots__)
+        inh = inh[2]
+    assert 1 <= depth <= MEMO_CHAIN
+    kinds = {k[0] for k in board.cache if isinstance(k, tuple) and k and k[0] in ("moves", "fire", "charge", "front")}
+    assert kinds                                   # the final position's listing kept entries of its own
