@@ -24,6 +24,7 @@ DEFAULT_CHECK_MEMORY = 2 * 1024 ** 3
 # Their CPU priority: "idle" (SCHED_IDLE: only CPU nothing else wants; nice 19 where there is no SCHED_IDLE) or
 # a nice value 0-19.
 DEFAULT_CHECK_PRIORITY = "idle"
+DEFAULT_CHECK_CPUS = "auto"       # referee/service/cpus.py
 
 # Engine states kept per worker for hosted games (each a few hundred kB at Borodino scale).
 DEFAULT_GAME_CACHE_SIZE = 64
@@ -44,6 +45,7 @@ def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "CHECK_BUDGET": float(env.get("REFEREE_CHECK_BUDGET", DEFAULT_CHECK_BUDGET)),
         "CHECK_MEMORY": int(env.get("REFEREE_CHECK_MEMORY", DEFAULT_CHECK_MEMORY)),
         "CHECK_PRIORITY": env.get("REFEREE_CHECK_PRIORITY", DEFAULT_CHECK_PRIORITY),
+        "CHECK_CPUS": env.get("REFEREE_CHECK_CPUS", DEFAULT_CHECK_CPUS),
         "GAME_CACHE_SIZE": DEFAULT_GAME_CACHE_SIZE,
         "REPLAY_CACHE_SIZE": DEFAULT_REPLAY_CACHE_SIZE,
         # Flask's JSON provider sorts keys by default; rulings keep the contract's field order instead.

@@ -9,7 +9,9 @@ to 24/s).  So they run here:
   threaded server) at the **lowest CPU priority** (``REFEREE_CHECK_PRIORITY``, default ``idle``: Linux's
   ``SCHED_IDLE``, which runs a process only on CPU that nothing else wants, falling back to ``nice`` 19
   elsewhere; or a nice value 0–19), so the server's own process keeps the CPU it needs for submissions: the
-  operating system, not the GIL, shares the cores.  (At ``nice`` +10 a checking worker still had about a
+  operating system, not the GIL, shares the cores; and on **CPUs of their own** (``REFEREE_CHECK_CPUS``,
+  cpus.py: at ``SCHED_IDLE`` alone, the server's threads still woke on the core a check had just filled
+  with its log).  (At ``nice`` +10 a checking worker still had about a
   tenth of a contended core — CFS's weights, 110 against 1,024 — and was preempted less promptly.)
   On a machine with no idle CPU a check then waits, and past its budget it is 503 ``over_budget``: the
   hosted games come first;
@@ -66,6 +68,7 @@ if TYPE_CHECKING:
     from referee.service.logs import Upload
     from referee.service.replays import Replayed
 
+from referee.service import cpus
 from referee.service.buffers import receive_buffer
 from referee.service.errors import ApiError
 
@@ -249,6 +252,7 @@ class _Channel:
 def _serve(conn: _Channel, settings: Mapping[str, Any]) -> None:
     """A worker process: answer jobs until the pipe closes.  Every failure is an answer, never an exit."""
     lower_priority(str(settings.get("priority", DEFAULT_PRIORITY)))     # before the imports: they are CPU too
+    cpus.place(frozenset(settings.get("cpus", ())))                       # a CPU of their own (cpus.py)
     memory = int(settings["memory"])
     if memory > 0:
         try:
@@ -347,11 +351,13 @@ class HeavyPool:
 
     def __init__(self, workers: int = DEFAULT_WORKERS, waiting: int = DEFAULT_QUEUE, budget: float = DEFAULT_BUDGET,
                  memory: int = DEFAULT_MEMORY, cache: int = 8, max_yaml: int = 64 * 1024,
-                 priority: str = DEFAULT_PRIORITY) -> None:
+                 priority: str = DEFAULT_PRIORITY, cpu_setting: str = cpus.DEFAULT) -> None:
         if priority != "idle" and not (priority.isdigit() and 0 <= int(priority) <= 19):
             raise ValueError(f"REFEREE_CHECK_PRIORITY: 'idle' or a nice value 0-19, not {priority!r}")
+        placed = cpus.split(cpu_setting, max(1, workers), cpus.allowed())
         self.workers, self.waiting, self.budget = max(1, workers), max(0, waiting), budget
-        self.settings = {"memory": memory, "cache": cache, "max_yaml": max_yaml, "priority": priority}
+        self.settings = {"memory": memory, "cache": cache, "max_yaml": max_yaml, "priority": priority,
+                         "cpus": sorted(placed[1]) if placed else []}
         self._admitted = threading.BoundedSemaphore(self.workers + self.waiting)
         self._idle: queue.Queue[_Worker | None] = queue.Queue()
         for _ in range(self.workers):
@@ -520,7 +526,8 @@ def pool_for(config: Mapping[str, Any]) -> HeavyPool:
     """One pool per process and settings (apps made with the same settings share their workers)."""
     key = (int(config["CHECK_WORKERS"]), int(config["CHECK_QUEUE"]), float(config["CHECK_BUDGET"]),
            int(config["CHECK_MEMORY"]), int(config["REPLAY_CACHE_SIZE"]), int(config["MAX_YAML_LENGTH"]),
-           str(config.get("CHECK_PRIORITY", DEFAULT_PRIORITY)), os.getpid())
+           str(config.get("CHECK_PRIORITY", DEFAULT_PRIORITY)), str(config.get("CHECK_CPUS", cpus.DEFAULT)),
+           os.getpid())
     with _pools_lock:
         pool = _pools.get(key)
         if pool is None:

@@ -44,6 +44,7 @@ from gunicorn.http.body import LengthReader
 from gunicorn.http.errors import NoMoreData
 from gunicorn.workers import base
 
+from referee.service import cpus
 from referee.service.buffers import receive_buffer
 
 
@@ -157,6 +158,7 @@ class ConnectionWorker(base.Worker):
         super().init_process()
 
     def run(self) -> None:
+        self._keep_off_the_checking_cpus()
         selector = selectors.DefaultSelector()
         for listener in self.sockets:
             listener.setblocking(False)
@@ -181,6 +183,20 @@ class ConnectionWorker(base.Worker):
         for listener in self.sockets:
             listener.close()
         self._wait_for_connections()
+
+    def _keep_off_the_checking_cpus(self) -> None:
+        """Run this process on the CPUs the checking workers leave (referee/service/cpus.py), when the
+        server's processes fit there."""
+        config = getattr(self.wsgi, "config", None)
+        if config is None:
+            return
+        try:
+            placed = cpus.of_config(config)
+        except ValueError as exc:
+            self.log.warning("%s; the server's processes are not placed", exc)
+            return
+        if placed and placed[0] and int(self.cfg.workers) <= len(placed[0]):
+            cpus.place(placed[0])
 
     @contextmanager
     def _outside_gate(self) -> Iterator[None]:

@@ -18,6 +18,7 @@ from service_scenario import SMALL
 # are about answers, so their workers (in-process apps and the gunicorn they start) run at normal priority.
 # The default itself is tested in test_service_limits.py (test_the_checking_workers_use_only_idle_cpu).
 os.environ.setdefault("REFEREE_CHECK_PRIORITY", "0")
+os.environ.setdefault("REFEREE_CHECK_CPUS", "all")       # the suite's checks may use every CPU (cpus.py; tested on its own)
 
 
 @pytest.fixture
