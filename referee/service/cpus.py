@@ -8,7 +8,7 @@ load 2–4).  It is not the server's own work: a ``referee check`` of the same 1
 ``SCHED_IDLE`` busy loops did nothing (15–43 ms).  What a check does is fill the caches with a large log, and
 Linux counts a CPU that runs only ``SCHED_IDLE`` work as idle when it picks a CPU to wake a thread on, so the
 server's threads kept waking on the core the check had just used, behind its cache misses.  With the checking
-workers on a CPU of their own and the server's process on the others, the same flood gave p99 34–35 ms.
+workers on a CPU of their own and the server's process on the others, the same flood gave p99 14–33 ms (157–570 ms unplaced, runs alternated).
 
 So by default (``auto``) the checking workers share the last CPUs the process may use (one per worker, at most
 all but one), and each process of the service's gunicorn worker the rest — when the server's processes fit
