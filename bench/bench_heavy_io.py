@@ -57,6 +57,21 @@ class Probe(threading.Thread):
         super().__init__(daemon=True)
         self.tick, self.worst, self.running = tick, 0.0, True
 
+    @classmethod
+    def started(cls) -> "Probe":
+        """A running probe, its worst lateness counted from now (not from its own start)."""
+        probe = cls()
+        probe.start()
+        time.sleep(0.02)
+        probe.worst = 0.0
+        return probe
+
+    def stop(self) -> float:
+        """Stop the probe; its worst lateness, in seconds."""
+        self.running = False
+        self.join()
+        return self.worst
+
     def run(self) -> None:
         while self.running:
             t = time.perf_counter()
@@ -71,10 +86,7 @@ def one_read(body: bytes, direct: bool) -> tuple[float, float]:
             f"Content-Length: {len(body)}\r\n\r\n").encode()
     sender = _child(client, f"s.sendall({head!r}); s.sendall(b'{{\"note\": \"' + b'x' * {len(body) - 12} + b'\"}}')")
     client.close()
-    probe = Probe()
-    probe.start()
-    time.sleep(0.02)
-    probe.worst = 0.0
+    probe = Probe.started()
     c = time.thread_time()
     req = next(RequestParser(Config(), server, ("127.0.0.1", 1)))
     _, environ = wsgi.create(req, server, ("127.0.0.1", 1), ("127.0.0.1", 2), Config())
@@ -82,12 +94,11 @@ def one_read(body: bytes, direct: bool) -> tuple[float, float]:
         environ[READ_BODY] = body_reader(req, server, environ)
     data = logs.request_body(Request(environ))  # type: ignore[arg-type]
     cpu = time.thread_time() - c
-    probe.running = False
-    probe.join()
+    worst = probe.stop()
     sender.wait()
     assert len(data) == len(body) and data[:64] == body[:64] and data[-64:] == body[-64:]
     server.close()
-    return cpu, probe.worst
+    return cpu, worst
 
 
 def _old_exactly(sock: socket.socket, n: int) -> bytearray:
@@ -110,10 +121,7 @@ def one_answer(answer: bytes, now: bool) -> tuple[float, float]:
     client = _child(c_client, "any(iter(lambda: not s.recv(1 << 20), True))")
     w_worker.close()
     c_client.close()
-    probe = Probe()
-    probe.start()
-    time.sleep(0.02)
-    probe.worst = 0.0
+    probe = Probe.started()
     c = time.thread_time()
     if now:
         _, body = heavy._Channel(w_server).recv()
@@ -127,23 +135,17 @@ def one_answer(answer: bytes, now: bool) -> tuple[float, float]:
     cpu = time.thread_time() - c
     c_server.close()
     w_server.close()
-    probe.running = False
-    probe.join()
+    worst = probe.stop()
     worker.wait()
     client.wait()
-    return cpu, probe.worst
+    return cpu, worst
 
 
 def one_idle() -> tuple[float, float]:
     """The probe alone for 50 ms: how late it wakes on this machine when nothing in this process runs."""
-    probe = Probe()
-    probe.start()
-    time.sleep(0.02)
-    probe.worst = 0.0
+    probe = Probe.started()
     time.sleep(0.05)
-    probe.running = False
-    probe.join()
-    return 0.0, probe.worst
+    return 0.0, probe.stop()
 
 
 def main() -> int:

@@ -19,8 +19,8 @@ So the stdlib still does the declaration's real work (fields, inheritance, ``fie
   stdlib's (the hash of the tuple of the compared fields), so sets and dicts of records iterate alike.
 * ``__init__``: needs its exact parameters, so it is compiled — on its first call, not at declaration: most
   record classes are never built in a short ``check`` (unpickling a scenario calls no ``__init__``).  A
-  slots class's ``__init__`` sets each field through its slot's own descriptor (what ``records.fast_init``
-  gave the hot T&G records: about half the cost of the stdlib's ``object.__setattr__`` per field); any other
+  slots class's ``__init__`` sets each field through its slot's own descriptor (what T&G's former ``records.fast_init``
+  gave its hot records: about half the cost of the stdlib's ``object.__setattr__`` per field); any other
   class's gives the instance its whole ``__dict__`` at once, keys in field order as the stdlib's would be.
 
 ``order=True`` compares the tuples of the compared fields, as the stdlib's generated methods do."""

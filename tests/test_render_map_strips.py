@@ -67,6 +67,18 @@ def test_print_resolution_maps_are_drawn_in_strips_too(monkeypatch: pytest.Monke
     assert img.tobytes() == whole(mapdef, 24).tobytes()
 
 
+def _image_sizes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int]]:
+    """(mode, width, height) of every image ``Image.new`` makes from here on, in order."""
+    sizes: list[tuple[str, int, int]] = []
+    new = Image.new
+
+    def spy(mode, size, *args, **kw):  # type: ignore[no-untyped-def]
+        sizes.append((mode, *size))
+        return new(mode, size, *args, **kw)
+    monkeypatch.setattr(Image, "new", spy)
+    return sizes
+
+
 def test_no_image_as_large_as_the_supersampled_canvas(monkeypatch: pytest.MonkeyPatch) -> None:
     """The largest image drawn is the result itself; every strip (and every wide outline's mask, which
     ImageDraw makes canvas-sized) holds about STRIP_PIXELS.  Before strips, Borodino's module map drew
@@ -75,13 +87,7 @@ def test_no_image_as_large_as_the_supersampled_canvas(monkeypatch: pytest.Monkey
     mapdef = load_map_source(str(ROOT / "maps/borodino.yaml"))
     layout, (w, h) = M.map_layout(mapdef)
     assert M.supersampling(mapdef) == 2
-    sizes: list[tuple[str, int, int]] = []
-    new = Image.new
-
-    def spy(mode, size, *args, **kw):  # type: ignore[no-untyped-def]
-        sizes.append((mode, *size))
-        return new(mode, size, *args, **kw)
-    monkeypatch.setattr(Image, "new", spy)
+    sizes = _image_sizes(monkeypatch)
     img, _ = M.render_map(mapdef)
     assert img.size == (w, h)
     largest = sorted(sizes, key=lambda s: s[1] * s[2])[-2:]
@@ -115,13 +121,7 @@ def test_a_map_twice_as_large_needs_strips_no_taller_and_a_recording_twice_as_lo
         M.paint_map(m, layout, M.supersampling(m), rec)
         calls[n] = len(rec)
     assert 1.8 < calls[2] / calls[1] < 2.2, calls
-    sizes: list[tuple[str, int, int]] = []
-    new = Image.new
-
-    def spy(mode, size, *args, **kw):  # type: ignore[no-untyped-def]
-        sizes.append((mode, *size))
-        return new(mode, size, *args, **kw)
-    monkeypatch.setattr(Image, "new", spy)
+    sizes = _image_sizes(monkeypatch)
     data = module_map_png(maps[2], None, 58)
     w, h = Image.open(__import__("io").BytesIO(data)).size
     assert (w, h) == M.map_layout(maps[2])[1] and w > 1.9 * M.map_layout(maps[1])[1][0]

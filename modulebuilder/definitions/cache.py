@@ -294,43 +294,31 @@ def _put(where: Path, key: str, deps: list[list[str]] | None, scenario: Any) -> 
     """Best effort: a cache that cannot be written leaves the scenario loaded, uncached."""
     if deps is None:
         return
-    import tempfile
-    tmp = None
     try:
-        where.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not _private(where):
-            return
         body = json.dumps(deps).encode() + b"\n" + _pickle(scenario)
-        fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-", suffix=".pickle")
-        with os.fdopen(fd, "wb") as f:
-            f.write(FORMAT + hashlib.blake2b(body, digest_size=20).digest() + body)
-        os.replace(tmp, where / f"{key}.pickle")
-        tmp = None
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return
+    if _write(where, where / f"{key}.pickle", FORMAT + hashlib.blake2b(body, digest_size=20).digest() + body):
         _prune(where)
-    except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
-        pass
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
 
 
 def _prune(where: Path, suffix: str = ".pickle") -> None:
     """Keep the MAX_ENTRIES most recently used entries; remove temporary files whose writer died."""
     entries, now = [], time.time()
-    with os.scandir(where) as it:
-        for e in it:
-            try:
-                mtime = e.stat().st_mtime
-            except OSError:
-                continue
-            if e.name.startswith(".tmp-"):
-                if now - mtime > STALE_TEMP_S:
-                    _remove(e.path)
-            elif e.name.endswith(suffix):
-                entries.append((mtime, e.path))
+    try:
+        with os.scandir(where) as it:
+            for e in it:
+                try:
+                    mtime = e.stat().st_mtime
+                except OSError:
+                    continue
+                if e.name.startswith(".tmp-"):
+                    if now - mtime > STALE_TEMP_S:
+                        _remove(e.path)
+                elif e.name.endswith(suffix):
+                    entries.append((mtime, e.path))
+    except OSError:              # best effort, as the writes: a folder that cannot be listed is left as it is
+        return
     for _, path in sorted(entries, reverse=True)[MAX_ENTRIES:]:
         _remove(path)
 

@@ -30,6 +30,8 @@ MAX_DEPTH = 64                 # a log's deepest value is ~6 levels (log > event
 MAX_DIGITS = 300               # rolls are one digit, indices a few; a seed (a string) at most 256 characters
 MAX_YAML_ALIASES = 64          # YAML aliases (*name) make a small text a huge document; logs use none
 DEFAULT_MAX_YAML_LENGTH = 64 * 1024
+# The service's gunicorn worker puts a direct body reader here (worker.body_reader; absent under other servers).
+READ_BODY = "referee.read_body"
 READ_CHUNK = 8 * 1024           # a chunked body is read in these steps, its CPU checked after each
 CHUNKED_READ_CPU = 0.25         # seconds of the reading thread's CPU a chunked body may take (BodyLimit)
 
@@ -126,7 +128,7 @@ class BodyLimit:
                 return _refuse(start_response, self.limit)
             return self.inner(environ, start_response)
         if chunked or environ.get("wsgi.input_terminated"):
-            environ.pop("referee.read_body", None)      # the body is read here: not the worker's to read again
+            environ.pop(READ_BODY, None)                # the body is read here: not the worker's to read again
             stream, data = environ["wsgi.input"], bytearray()
             started = time.thread_time()
             while True:

@@ -23,8 +23,6 @@ from referee.service.errors import ApiError
 
 VASSAL_SUFFIXES = (".vlog", ".vsav")
 TEXT_SUFFIXES = (".json", ".yaml", ".yml")
-# The service's gunicorn worker puts a direct body reader here (worker.READ_BODY; absent under other servers).
-READ_BODY = "referee.read_body"
 JSON_TYPES = ("application/json", "application/yaml", "application/x-yaml", "text/yaml", "text/plain")
 
 
@@ -54,7 +52,7 @@ def upload_from(request: Request) -> Upload:
         module = request.files.get("module")
         return Upload(file.read(), name, module.read() if module is not None else None)
     if mimetype in JSON_TYPES or mimetype.endswith("+json"):
-        return Upload(_body(request), "")
+        return Upload(request_body(request), "")
     raise ApiError(415, "unsupported_media_type",
                    f"send the log as application/json (or YAML), or as multipart/form-data with a 'log' file; "
                    f"got {mimetype or 'no content type'!r}")
@@ -72,12 +70,7 @@ def upload_of_body(content_type: str, data: bytes) -> Upload:
 
 
 def request_body(request: Request) -> bytes:
-    """The raw body of a request (see :func:`_body`)."""
-    return _body(request)
-
-
-def _body(request: Request) -> bytes:
-    """The body, in as few reads and copies as the server allows.  ``request.get_data`` reads 64 KiB at a
+    """The raw body, in as few reads and copies as the server allows.  ``request.get_data`` reads 64 KiB at a
     time, and gunicorn's reader copies everything it holds ahead (up to 1 MiB) on each read: a 16 MiB log cost
     the server's process ~0.2 s of CPU that way (profiled under bench/bench_service.py --flood), ~0.01 s in
     one read.  Under the service's own gunicorn worker the body goes from the socket into one buffer with the
@@ -90,7 +83,7 @@ def _body(request: Request) -> bytes:
     if limit is not None and length > limit:
         raise ApiError(413, "payload_too_large", f"the body is over the limit of {limit} bytes "
                                                  "(REFEREE_MAX_CONTENT_LENGTH)")
-    direct = request.environ.pop(READ_BODY, None)
+    direct = request.environ.pop(limits.READ_BODY, None)
     if direct is not None:
         data = direct(length)
     else:

@@ -45,6 +45,7 @@ from gunicorn.http.errors import NoMoreData
 from gunicorn.workers import base
 
 from referee.service import cpus
+from referee.service.limits import READ_BODY
 from referee.service.buffers import receive_buffer
 
 
@@ -82,7 +83,6 @@ class FairGate:
 
 OUTSIDE_GATE = "referee.outside_gate"
 CLOSE_CONNECTION = "referee.close_connection"
-READ_BODY = "referee.read_body"
 BODY_READ = "referee.body_read"
 LINGER_SECONDS = 2.0
 LINGER_BYTES = 32 * 1024 * 1024

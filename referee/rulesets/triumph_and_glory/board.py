@@ -31,7 +31,6 @@ from modulebuilder.records import record
 from modulebuilder.hexgrid import HexGrid
 from modulebuilder.model import Leader, MapDef, Scenario, Unit
 
-from .records import fast_init
 from .scenario_rules import option_choice, option_whole
 from .terrain import MovementTable
 
@@ -125,7 +124,6 @@ class RuleSwitches:
 
 # --------------------------------------------------------------------------------------------- units
 
-@fast_init
 @record(frozen=True, slots=True)
 class UnitState:
     """One counter's position and state.  ``defn`` is the printed counter (model.Unit) or a CinC
@@ -519,7 +517,7 @@ class Board:
               leaders: dict[str, tuple[str, ...]] | None = None, changed: Iterable[str | None] | None = None,
               **markers: Any) -> "Board":
         # Built slot by slot rather than through the frozen dataclass __init__ (one Board per event), each slot
-        # through its own descriptor (see records.fast_init: cheaper than object.__setattr__ by name).
+        # through its own descriptor (cheaper than object.__setattr__ by name, as a slots record's __init__).
         b = _new_board(Board)
         _set_static(b, self.static)
         if units is None:
@@ -640,31 +638,7 @@ class Board:
             index[hex_id] = (uid,)             # type: ignore[index]
         else:
             index[hex_id] = tuple(x for x in here if x != uid) + (uid,)   # type: ignore[index]
-        return self._derive(units, None if leader else index, index if leader else None, (old.hex, hex_id))
-
-    def _derive(self, units: dict[str, UnitState], stacks: dict[str, tuple[str, ...]] | None,
-                leaders: dict[str, tuple[str, ...]] | None, changed: tuple[str | None, ...]) -> "Board":
-        """``_with`` for a change of units and one index, markers untouched (a move: once per event)."""
-        b = _new_board(Board)
-        _set_static(b, self.static)
-        _set_units(b, MappingProxyType(units))
-        _set_udict(b, units)
-        if stacks is None:
-            _set_stacks(b, self.stacks)
-            _set_sdict(b, self._stacks)
-        else:
-            _set_stacks(b, MappingProxyType(stacks))
-            _set_sdict(b, stacks)
-        _set_leaders(b, self.leaders_by_hex if leaders is None else MappingProxyType(leaders))
-        _set_on_fire(b, self.on_fire)
-        _set_rubble(b, self.rubble)
-        _set_bridges(b, self.bridges_destroyed)
-        _set_cache(b, {})
-        up = self.inherited
-        depth = up[3] + 1 if up is not None else 1
-        stale = tuple(h for h in changed if h is not None)
-        _set_inherited(b, (self.cache, stale, up, depth) if depth <= MEMO_CHAIN else (self.cache, stale, None, 1))
-        return b
+        return self._with(units, None if leader else index, index if leader else None, changed=(old.hex, hex_id))
 
     def remove(self, uid: str, box: str) -> "Board":
         """``uid`` leaves the map for an off-map box (withdrawn, recovery, eliminated, destroyed ...)."""

@@ -67,7 +67,6 @@ from modulebuilder.model import Leader
 
 from .board import Board, UnitState
 from referee.engine.ruling import Error
-from .records import fast_init
 from .facing import facing_error, required_facing
 from .stacking import stack_after_entering, stacking_errors_entering, stacking_rules
 from .terrain import Cost, column_of
@@ -83,7 +82,6 @@ ENTRY_EXCLUSION = 2          # 7.44
 SQUARE_MAX_COST = 2          # 9.85
 
 
-@fast_init
 @record(frozen=True, slots=True)
 class MoveContext:
     """What the state machine knows about the mover's activation (the Board knows the position)."""
@@ -97,7 +95,6 @@ class MoveContext:
     forbidden_hexes: frozenset[str] = frozenset()   # 7.44 (see entry_exclusion) and scenario limits
 
 
-@fast_init
 @record(frozen=True, slots=True)
 class Step:
     hex: str
@@ -120,7 +117,6 @@ class Effect:
         return out
 
 
-@fast_init
 @record(frozen=True, slots=True)
 class MoveResult:
     unit: str

@@ -10,8 +10,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, TypeVar
 
-from modulebuilder.records import is_record
-
 T = TypeVar("T")
 _new = object.__new__
 _set = object.__setattr__      # the records are frozen: their own __setattr__ refuses
@@ -41,36 +39,3 @@ def replace(obj: T, /, **changes: Any) -> T:
     new = _new(type(obj))
     _set(new, "__dict__", d)
     return new
-
-
-def fast_init(cls: type[T]) -> type[T]:
-    """Class decorator (put it above ``@dataclass(frozen=True, slots=True)`` or ``@record(...)``): a faster
-    ``__init__`` for a hot frozen slots record (a ``modulebuilder.records.record`` has it already).
-
-    The generated frozen ``__init__`` sets each field through ``object.__setattr__``, looked up afresh per
-    field; this one calls each slot's own descriptor setter, bound once here — about half the cost per
-    instance.  ``UnitState``, ``Step``, ``MoveContext`` and ``MoveResult`` are built tens of thousands of times
-    a replay.  Same parameters and defaults, same instance (equality, hash, repr and immutability are the
-    dataclass's).  Only for plain records: no default factories, no ``init=False`` fields, no
-    ``__post_init__``."""
-    fs = dataclasses.fields(cls)  # type: ignore[arg-type]
-    if not hasattr(cls, "__slots__") or hasattr(cls, "__post_init__") or any(
-            not f.init or f.default_factory is not dataclasses.MISSING for f in fs):
-        raise TypeError(f"fast_init does not fit {cls.__name__}")
-    if is_record(cls):
-        return cls      # a slots record's __init__ is already this one, compiled on its first call
-    ns: dict[str, Any] = {}
-    params, body = [], []
-    for i, f in enumerate(fs):
-        ns[f"_set{i}"] = cls.__dict__[f.name].__set__
-        if f.default is dataclasses.MISSING:
-            params.append(f.name)
-        else:
-            ns[f"_default{i}"] = f.default
-            params.append(f"{f.name}=_default{i}")
-        body.append(f"    _set{i}(self, {f.name})")
-    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body) + "\n", ns)
-    init = ns["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[misc]
-    return cls
