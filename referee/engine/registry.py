@@ -3,8 +3,8 @@
 ``importlib.metadata`` is the authority, but importing it (email, zipfile, csv...) is ~20 ms of a ~0.2 s
 ``referee check``, which needs one entry point.  So the group's entry points are remembered in the user's
 cache (``modulebuilder.definitions.cache.remembered_json``) under a fingerprint of everything they are read
-from: the import path, and for each folder on it, when it last changed (installing or removing a
-distribution adds or removes a folder there) and when each distribution's ``entry_points.txt`` last changed
+from: the import path, and for each folder on it, the distributions it holds (installing or removing one
+adds or removes its ``.dist-info``/``.egg-info`` there) and when each one's ``entry_points.txt`` last changed
 (an entry point edited in place).  Taking the fingerprint is a directory listing and a ``stat`` per
 installed distribution (~1 ms); any other difference, or a cache that is off, asks importlib.metadata."""
 from __future__ import annotations
@@ -30,7 +30,9 @@ def _fingerprint() -> bytes:
     h = hashlib.blake2b(_import_path(), digest_size=20)
     for folder in sys.path:
         try:
-            h.update(f"\0{os.stat(folder or '.').st_mtime_ns}".encode())
+            # The distributions a folder holds, not its mtime: the project's own folder is on the path (its
+            # editable install) and changes whenever a file is made there (a database, a build), which made
+            # every such change a miss (a check then imported importlib.metadata).
             with os.scandir(folder or ".") as it:
                 dists = sorted(e.path for e in it if e.name.endswith(METADATA))
         except OSError:                     # gone, a zip file or a path hook's name: its mtime (or none) says

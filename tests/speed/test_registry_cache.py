@@ -111,3 +111,21 @@ def test_an_entry_point_value_loads_as_importlib_metadata_loads_it(value):
 
     from referee.engine import registry
     assert registry._load(value) is EntryPoint(name="x", value=value, group="g").load()
+
+
+def test_a_file_made_in_a_folder_of_the_import_path_is_no_reason_to_ask_importlib_metadata_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The project's own folder is on the import path (its editable install) and gets files all the time (a
+    database, a build, the tests' own): when the fingerprint held each folder's mtime, every one made the next
+    check a miss (seen as a flaky test_startup under pytest -n 2 in a fresh clone).  A distribution added
+    there still changes it."""
+    from referee.engine import registry
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    before = registry._fingerprint()
+    (tmp_path / "referee.sqlite-wal").write_bytes(b"x")
+    (tmp_path / "build").mkdir()
+    assert registry._fingerprint() == before
+    dist = tmp_path / "newgame-1.0.dist-info"
+    dist.mkdir()
+    (dist / "entry_points.txt").write_text("[referee.rulesets]\nnewgame = newgame:RULESET\n")
+    assert registry._fingerprint() != before
