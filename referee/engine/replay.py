@@ -11,10 +11,9 @@ import gc
 import secrets
 import threading
 from contextlib import contextmanager
-from dataclasses import field, replace
 from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, TypeVar
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record, replace
 from referee.engine.dice import EventDice, commitment, faces, set_slot
 from referee.engine.ruleset import Ruleset
 from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal

@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import re
 from operator import attrgetter
-from dataclasses import field, fields
 from types import MappingProxyType
 from typing import Any, Iterable, Literal, Mapping
 
-from modulebuilder.records import record
+from modulebuilder.records import field, fields, record
 from modulebuilder.hexgrid import HexGrid
 from modulebuilder.model import Leader, MapDef, Scenario, Unit
 
