@@ -22,7 +22,11 @@ from referee.logs import InputError
 VASSAL_SUFFIXES = (".vlog", ".vsav")
 OWN_COMMANDS = ("check", "rulesets")    # the commands defined here; the others are the service's
 CHUNK = 256                             # rulings encoded at a time (write_json)
+# Up to this many events, write_json encodes with the standard library alone: ~13 µs a ruling, where importing
+# orjson (and the dataclasses, inspect, uuid and platform modules it imports) is ~15-30 ms (jsonout's docstring).
+STDLIB_EVENTS = 500
 SPOOL_BYTES = 32 << 20                  # output held in memory before it goes to a temporary file
+COPY_BYTES = 1 << 20                    # copied to stdout at a time
 
 
 def build_parser(service: bool = True) -> argparse.ArgumentParser:
@@ -154,13 +158,14 @@ def write_json(log) -> bool:
     whole list of rulings nor their dicts, so its memory does not grow with the log's length beyond the log
     itself and the encoded output (docs/speed.md), and nothing reaches stdout if the replay fails half-way.
     The loop is ``referee.engine.replay.replay``'s; tests/speed/test_check_stream.py holds the two to the
-    same bytes."""
-    import shutil
-    import tempfile
+    same bytes.  A short log (``STDLIB_EVENTS``) is encoded by the standard library into memory: its output is
+    a few hundred kilobytes at most, and orjson, tempfile and shutil are ~20 ms to import."""
+    import io
     from referee.engine.replay import fewer_collections, final_state, new_game, step
     from referee.jsonout import dumps_indent1, write_items_indent1
     game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
     any_illegal = False
+    fast = len(log.events) > STDLIB_EVENTS
 
     def chunks():
         nonlocal game, any_illegal
@@ -175,13 +180,20 @@ def write_json(log) -> bool:
                     batch = []
         yield batch
 
-    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+    if fast:
+        import tempfile
+        spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)
+    else:
+        spool = io.BytesIO()
+    with spool:
         spool.write(b'{\n "rulings": [')
-        spool.write(b"\n ]" if write_items_indent1(spool, chunks(), 2) else b"]")
-        spool.write(b',\n "state": ' + dumps_indent1(final_state(game)).replace(b"\n", b"\n ") + b"\n}\n")
+        spool.write(b"\n ]" if write_items_indent1(spool, chunks(), 2, fast) else b"]")
+        spool.write(b',\n "state": ' + dumps_indent1(final_state(game), fast).replace(b"\n", b"\n ") + b"\n}\n")
         spool.seek(0)
         sys.stdout.flush()
-        shutil.copyfileobj(spool, sys.stdout.buffer)
+        out = sys.stdout.buffer
+        while block := spool.read(COPY_BYTES):
+            out.write(block)
     return any_illegal
 
 
