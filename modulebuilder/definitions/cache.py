@@ -33,7 +33,6 @@ the content of the files behind it) and bring more than they would save in start
 from __future__ import annotations
 
 import copyreg
-import hashlib
 import io
 import json
 import os
@@ -48,6 +47,13 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from .files import display_name
+
+try:
+    # The type hashlib.blake2b is; importing hashlib also loads OpenSSL's _hashlib (~4 ms of a short check) for
+    # constructors no entry uses.  A Python without _blake2 gets it from hashlib.
+    from _blake2 import blake2b
+except ImportError:                 # pragma: no cover - CPython always builds _blake2
+    from hashlib import blake2b
 
 FORMAT = b"hexwargame parsed scenario 1\n"
 MAX_ENTRIES = 64
@@ -167,12 +173,12 @@ def load_resolved(doc: Mapping[str, Any], source: str = "<inline>") -> Any:
 
 
 def _digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
+    return blake2b(data, digest_size=20).hexdigest()
 
 
 @lru_cache(maxsize=1)
 def code_fingerprint() -> bytes:
-    h = hashlib.blake2b(FORMAT, digest_size=20)
+    h = blake2b(FORMAT, digest_size=20)
     h.update(sys.version.encode())
     for rel, st in _code_files():
         h.update(f"\0{rel}\0{st.st_size}\0{st.st_mtime_ns}".encode())
@@ -211,7 +217,7 @@ def _scan(folder: Path) -> list[os.DirEntry]:
 
 
 def _key(kind: bytes, name: bytes, data: bytes) -> str:
-    h = hashlib.blake2b(code_fingerprint(), digest_size=20)
+    h = blake2b(code_fingerprint(), digest_size=20)
     for part in (kind, name, data):
         h.update(len(part).to_bytes(8, "little"))
         h.update(part)
@@ -259,7 +265,7 @@ def _get(where: Path, key: str) -> Any:
     except OSError:
         return None
     head = len(FORMAT) + 20
-    if not blob.startswith(FORMAT) or hashlib.blake2b(blob[head:], digest_size=20).digest() != blob[len(FORMAT):head]:
+    if not blob.startswith(FORMAT) or blake2b(blob[head:], digest_size=20).digest() != blob[len(FORMAT):head]:
         return None
     deps_line, sep, payload = blob[head:].partition(b"\n")
     try:
@@ -298,7 +304,7 @@ def _put(where: Path, key: str, deps: list[list[str]] | None, scenario: Any) -> 
         body = json.dumps(deps).encode() + b"\n" + _pickle(scenario)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
-    if _write(where, where / f"{key}.pickle", FORMAT + hashlib.blake2b(body, digest_size=20).digest() + body):
+    if _write(where, where / f"{key}.pickle", FORMAT + blake2b(body, digest_size=20).digest() + body):
         _prune(where)
 
 

@@ -148,6 +148,10 @@ NOT_ON_THE_CHECK_PATH = {
     "argparse": "a plain check command line is read by referee.cli.plain_check",
     "tempfile": "a short log's JSON is written to memory, not to a spooled file",
     "shutil": "(the same)",
+    "_hashlib": "OpenSSL: blake2b (the caches) and sha256 (the dice commitment) from CPython's own modules",
+    "hashlib": "(the same)",
+    "secrets": "a seed is drawn only when a referee-dice log has none (engine.replay.new_game)",
+    "threading": "the replay's gc lock is a _thread lock",
 }
 
 
