@@ -279,6 +279,7 @@ def _get(where: Path, key: str) -> Any:
         os.utime(entry)              # most recently used: kept longest
     except OSError:
         pass
+    _remember(scenario, where, key, deps)
     return scenario
 
 
@@ -305,7 +306,56 @@ def _put(where: Path, key: str, deps: list[list[str]] | None, scenario: Any) -> 
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
     if _write(where, where / f"{key}.pickle", FORMAT + blake2b(body, digest_size=20).digest() + body):
+        _remember(scenario, where, key, deps)
         _prune(where)
+
+
+# Scenarios this process read from or wrote to the cache, by identity (each kept alive with its entry's place):
+# what ``derived`` needs to write an entry again.  A process holds a few scenarios, so this stays small.
+_ENTRIES: dict[int, tuple[Any, Path, str, list[list[str]]]] = {}
+ENTRIES_KEPT = 32
+DERIVED = "__cache_derived__"       # the scenario's instance attribute that holds what ``derived`` kept
+
+
+def _remember(scenario: Any, where: Path, key: str, deps: list[list[str]]) -> None:
+    if len(_ENTRIES) >= ENTRIES_KEPT and id(scenario) not in _ENTRIES:
+        _ENTRIES.clear()
+    _ENTRIES[id(scenario)] = (scenario, where, key, deps)
+
+
+def derived(scenario: Any, name: str, stamp: bytes, build: Callable[[], Any]) -> Any:
+    """``build()``, a value made from ``scenario`` alone (a ruleset's static map of it), kept in the scenario's
+    cache entry: a later process that reads the entry gets it back instead of building it, when it was kept
+    with the same ``stamp`` — the caller's fingerprint of the code that builds it (the entry's own key covers
+    the scenario's files and the loader's code, not the caller's).
+
+    On a miss the value is built, put in the scenario's instance ``__dict__`` (the scenario's fields, equality
+    and repr do not see it; pickle does) and the entry is written again with it: atomic, hashed, private, as
+    every entry.  A scenario that did not come through the cache (off, an entry that could not be written, a
+    scenario built in memory) just gets ``build()``."""
+    kept = scenario.__dict__.get(DERIVED)
+    hit = kept.get(name) if kept else None
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    value = build()
+    entry = _ENTRIES.get(id(scenario))
+    if entry is not None and entry[0] is scenario:
+        kept = dict(kept or {})
+        kept[name] = (stamp, value)
+        scenario.__dict__[DERIVED] = kept
+        _put(entry[1], entry[2], entry[3], scenario)
+    return value
+
+
+def code_stamp(folder: str | os.PathLike[str]) -> bytes:
+    """A fingerprint of the Python files in ``folder`` (name, size, modification time: the test Python applies
+    to its own ``.pyc``), for :func:`derived`'s ``stamp``."""
+    h = blake2b(sys.version.encode(), digest_size=20)
+    for e in sorted(_scan(Path(folder)), key=lambda e: e.name):
+        if e.name.endswith(".py"):
+            st = e.stat()
+            h.update(f"\0{e.name}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    return h.digest()
 
 
 def _prune(where: Path, suffix: str = ".pickle") -> None:
