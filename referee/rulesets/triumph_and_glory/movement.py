@@ -232,7 +232,8 @@ class _Plan:
         ids = self.board._stacks.get(h)    # noqa: SLF001 — the dict behind Board.stacks, for speed
         if not ids:
             return False                   # most hexes entered are empty
-        return any(i != self.unit.id for i in ids) and self.board.side_at(h) == self.side
+        # someone besides the mover (ids are distinct), and of its side (sides never mix in a hex, 6.22)
+        return ids != (self.unit.id,) and self.board._units[ids[0]].defn.side == self.side   # noqa: SLF001
 
     def pass_through(self, h: str) -> int:
         """7.38: +1 to go on from an intermediate hex holding friends (CinCs are not units: free)."""
