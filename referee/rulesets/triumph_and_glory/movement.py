@@ -59,10 +59,9 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import field
 from typing import Iterable, Literal, NamedTuple, Sequence
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from modulebuilder.model import Leader
 
 from .board import Board, UnitState
