@@ -5,11 +5,10 @@ the YAML.  All containers are tuples or read-only mappings so a loaded model can
 """
 from __future__ import annotations
 
-from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal, Mapping
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 
 Orientation = Literal["pointy", "flat"]
 Shift = Literal["even", "odd"]

@@ -8,23 +8,31 @@ Exit codes: 0 ruled on the whole log (illegal moves are rulings); 3 with ``--str
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Sequence
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    import argparse
 
 from referee.logs import InputError
 
 VASSAL_SUFFIXES = (".vlog", ".vsav")
 OWN_COMMANDS = ("check", "rulesets")    # the commands defined here; the others are the service's
 CHUNK = 256                             # rulings encoded at a time (write_json)
+# Up to this many events, write_json encodes with the standard library alone: ~13 µs a ruling, where importing
+# orjson (and the dataclasses, inspect, uuid and platform modules it imports) is ~15-30 ms (jsonout's docstring).
+STDLIB_EVENTS = 500
 SPOOL_BYTES = 32 << 20                  # output held in memory before it goes to a temporary file
+COPY_BYTES = 1 << 20                    # copied to stdout at a time
 
 
 def build_parser(service: bool = True) -> argparse.ArgumentParser:
     """The whole command line; ``service=False`` leaves out ``serve`` and ``verify``, whose registration imports
     the service package and with it Flask (~0.1 s of a ``check``'s start-up, docs/speed.md)."""
+    import argparse
     parser = argparse.ArgumentParser(prog="referee", description="Replay a game log under its ruleset and rule "
                                                                  "on every move.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -44,6 +52,56 @@ def build_parser(service: bool = True) -> argparse.ArgumentParser:
         from referee.service.commands import register as register_service
         register_service(sub)  # serve --host H --port P; verify GAME_EXPORT [--head H] (alias verify-dice)
     return parser
+
+
+CHECK_FORMATS = ("json", "text")
+CHECK_FLAGS = {"--strict": "strict", "--no-cache": "no_cache"}
+CHECK_VALUES = {"--format": "format", "--module": "module"}
+
+
+def plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
+    """What ``build_parser(service=False).parse_args(argv)`` gives for a plain ``check`` command line, without
+    argparse: importing it and building the parser is ~10 ms of a one-event check (docs/speed.md §1).
+
+    Only the plain spellings are taken: the full option names (``--format json`` or ``--format=json``,
+    ``--module M``, ``--strict``, ``--no-cache``) and log names that do not start with ``-``, given together.
+    Anything else — help, an abbreviation, ``--``, an unknown option or format, a missing value, log names
+    split by options, which argparse refuses — returns None, and argparse parses it and words its errors.
+    tests/test_cli_args.py holds the two to the same answers on generated command lines."""
+    if not argv or argv[0] != "check":
+        return None
+    args = {"command": "check", "log": [], "module": None, "format": "json", "strict": False, "no_cache": False}
+    logs_ended = False
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        if not word.startswith("-"):
+            if logs_ended:
+                return None                  # argparse takes one run of log names only
+            args["log"].append(word)
+            i += 1
+            continue
+        if args["log"]:
+            logs_ended = True
+        name, eq, value = word.partition("=")
+        if name in CHECK_FLAGS and not eq:
+            args[CHECK_FLAGS[name]] = True
+            i += 1
+        elif name in CHECK_VALUES:
+            if not eq:
+                if i + 1 >= len(argv) or argv[i + 1].startswith("-"):
+                    return None
+                value = argv[i + 1]
+                i += 1
+            if name == "--format" and value not in CHECK_FORMATS:
+                return None
+            args[CHECK_VALUES[name]] = value
+            i += 1
+        else:
+            return None
+    if not args["log"]:
+        return None
+    return SimpleNamespace(**args, func=cmd_check)
 
 
 def _command(argv: Sequence[str]) -> str | None:
@@ -72,7 +130,7 @@ def read_logs(paths: Sequence[str], module: str | None):
     return read_parts([Path(p) for p in paths], None if module is None else Path(module))
 
 
-def cmd_check(args: argparse.Namespace) -> int:
+def cmd_check(args: argparse.Namespace | SimpleNamespace) -> int:
     if args.no_cache:
         os.environ["HEXWARGAME_CACHE"] = "off"
     log = read_logs(args.log, args.module)
@@ -100,13 +158,14 @@ def write_json(log) -> bool:
     whole list of rulings nor their dicts, so its memory does not grow with the log's length beyond the log
     itself and the encoded output (docs/speed.md), and nothing reaches stdout if the replay fails half-way.
     The loop is ``referee.engine.replay.replay``'s; tests/speed/test_check_stream.py holds the two to the
-    same bytes."""
-    import shutil
-    import tempfile
+    same bytes.  A short log (``STDLIB_EVENTS``) is encoded by the standard library into memory: its output is
+    a few hundred kilobytes at most, and orjson, tempfile and shutil are ~20 ms to import."""
+    import io
     from referee.engine.replay import fewer_collections, final_state, new_game, step
     from referee.jsonout import dumps_indent1, write_items_indent1
     game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
     any_illegal = False
+    fast = len(log.events) > STDLIB_EVENTS
 
     def chunks():
         nonlocal game, any_illegal
@@ -121,13 +180,20 @@ def write_json(log) -> bool:
                     batch = []
         yield batch
 
-    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+    if fast:
+        import tempfile
+        spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)
+    else:
+        spool = io.BytesIO()
+    with spool:
         spool.write(b'{\n "rulings": [')
-        spool.write(b"\n ]" if write_items_indent1(spool, chunks(), 2) else b"]")
-        spool.write(b',\n "state": ' + dumps_indent1(final_state(game)).replace(b"\n", b"\n ") + b"\n}\n")
+        spool.write(b"\n ]" if write_items_indent1(spool, chunks(), 2, fast) else b"]")
+        spool.write(b',\n "state": ' + dumps_indent1(final_state(game), fast).replace(b"\n", b"\n ") + b"\n}\n")
         spool.seek(0)
         sys.stdout.flush()
-        shutil.copyfileobj(spool, sys.stdout.buffer)
+        out = sys.stdout.buffer
+        while block := spool.read(COPY_BYTES):
+            out.write(block)
     return any_illegal
 
 
@@ -140,9 +206,10 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    # Help, usage errors and the service's commands get the whole parser; check and rulesets need none of it.
-    parser = build_parser(service=_command(argv) not in OWN_COMMANDS)
-    args = parser.parse_args(argv)
+    args = plain_check(argv)
+    if args is None:
+        # Help, usage errors and the service's commands get the whole parser; check and rulesets need none of it.
+        args = build_parser(service=_command(argv) not in OWN_COMMANDS).parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except InputError as exc:

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import field
 from typing import Any, Iterable, Mapping, Sequence
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from referee.engine.ruling import Awaiting, Error, Modifier, Result, Roll, Ruling
 
 

@@ -33,7 +33,6 @@ the content of the files behind it) and bring more than they would save in start
 from __future__ import annotations
 
 import copyreg
-import hashlib
 import io
 import json
 import os
@@ -48,6 +47,13 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from .files import display_name
+
+try:
+    # The type hashlib.blake2b is; importing hashlib also loads OpenSSL's _hashlib (~4 ms of a short check) for
+    # constructors no entry uses.  A Python without _blake2 gets it from hashlib.
+    from _blake2 import blake2b
+except ImportError:                 # pragma: no cover - CPython always builds _blake2
+    from hashlib import blake2b
 
 FORMAT = b"hexwargame parsed scenario 1\n"
 MAX_ENTRIES = 64
@@ -167,12 +173,12 @@ def load_resolved(doc: Mapping[str, Any], source: str = "<inline>") -> Any:
 
 
 def _digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
+    return blake2b(data, digest_size=20).hexdigest()
 
 
 @lru_cache(maxsize=1)
 def code_fingerprint() -> bytes:
-    h = hashlib.blake2b(FORMAT, digest_size=20)
+    h = blake2b(FORMAT, digest_size=20)
     h.update(sys.version.encode())
     for rel, st in _code_files():
         h.update(f"\0{rel}\0{st.st_size}\0{st.st_mtime_ns}".encode())
@@ -211,7 +217,7 @@ def _scan(folder: Path) -> list[os.DirEntry]:
 
 
 def _key(kind: bytes, name: bytes, data: bytes) -> str:
-    h = hashlib.blake2b(code_fingerprint(), digest_size=20)
+    h = blake2b(code_fingerprint(), digest_size=20)
     for part in (kind, name, data):
         h.update(len(part).to_bytes(8, "little"))
         h.update(part)
@@ -259,7 +265,7 @@ def _get(where: Path, key: str) -> Any:
     except OSError:
         return None
     head = len(FORMAT) + 20
-    if not blob.startswith(FORMAT) or hashlib.blake2b(blob[head:], digest_size=20).digest() != blob[len(FORMAT):head]:
+    if not blob.startswith(FORMAT) or blake2b(blob[head:], digest_size=20).digest() != blob[len(FORMAT):head]:
         return None
     deps_line, sep, payload = blob[head:].partition(b"\n")
     try:
@@ -273,6 +279,7 @@ def _get(where: Path, key: str) -> Any:
         os.utime(entry)              # most recently used: kept longest
     except OSError:
         pass
+    _remember(scenario, where, key, deps)
     return scenario
 
 
@@ -298,8 +305,57 @@ def _put(where: Path, key: str, deps: list[list[str]] | None, scenario: Any) -> 
         body = json.dumps(deps).encode() + b"\n" + _pickle(scenario)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
-    if _write(where, where / f"{key}.pickle", FORMAT + hashlib.blake2b(body, digest_size=20).digest() + body):
+    if _write(where, where / f"{key}.pickle", FORMAT + blake2b(body, digest_size=20).digest() + body):
+        _remember(scenario, where, key, deps)
         _prune(where)
+
+
+# Scenarios this process read from or wrote to the cache, by identity (each kept alive with its entry's place):
+# what ``derived`` needs to write an entry again.  A process holds a few scenarios, so this stays small.
+_ENTRIES: dict[int, tuple[Any, Path, str, list[list[str]]]] = {}
+ENTRIES_KEPT = 32
+DERIVED = "__cache_derived__"       # the scenario's instance attribute that holds what ``derived`` kept
+
+
+def _remember(scenario: Any, where: Path, key: str, deps: list[list[str]]) -> None:
+    if len(_ENTRIES) >= ENTRIES_KEPT and id(scenario) not in _ENTRIES:
+        _ENTRIES.clear()
+    _ENTRIES[id(scenario)] = (scenario, where, key, deps)
+
+
+def derived(scenario: Any, name: str, stamp: bytes, build: Callable[[], Any]) -> Any:
+    """``build()``, a value made from ``scenario`` alone (a ruleset's static map of it), kept in the scenario's
+    cache entry: a later process that reads the entry gets it back instead of building it, when it was kept
+    with the same ``stamp`` — the caller's fingerprint of the code that builds it (the entry's own key covers
+    the scenario's files and the loader's code, not the caller's).
+
+    On a miss the value is built, put in the scenario's instance ``__dict__`` (the scenario's fields, equality
+    and repr do not see it; pickle does) and the entry is written again with it: atomic, hashed, private, as
+    every entry.  A scenario that did not come through the cache (off, an entry that could not be written, a
+    scenario built in memory) just gets ``build()``."""
+    kept = scenario.__dict__.get(DERIVED)
+    hit = kept.get(name) if kept else None
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    value = build()
+    entry = _ENTRIES.get(id(scenario))
+    if entry is not None and entry[0] is scenario:
+        kept = dict(kept or {})
+        kept[name] = (stamp, value)
+        scenario.__dict__[DERIVED] = kept
+        _put(entry[1], entry[2], entry[3], scenario)
+    return value
+
+
+def code_stamp(folder: str | os.PathLike[str]) -> bytes:
+    """A fingerprint of the Python files in ``folder`` (name, size, modification time: the test Python applies
+    to its own ``.pyc``), for :func:`derived`'s ``stamp``."""
+    h = blake2b(sys.version.encode(), digest_size=20)
+    for e in sorted(_scan(Path(folder)), key=lambda e: e.name):
+        if e.name.endswith(".py"):
+            st = e.stat()
+            h.update(f"\0{e.name}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    return h.digest()
 
 
 def _prune(where: Path, suffix: str = ".pickle") -> None:

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import replace
 from typing import Iterable, Sequence
 
-from modulebuilder.records import record
+from modulebuilder.records import record, replace
 from ..model import ActivationGroup, CounterSet, Face, Leader, Marker, Unit, Values
 from .entries import Entry, entries
 from .game import unknown_kinds

@@ -8,10 +8,9 @@ into the counters schema after the ruleset's (:func:`~.schemas.combined`).
 from __future__ import annotations
 
 import difflib
-from dataclasses import field
 from typing import Any, Iterable, Sequence
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from ..model import Factor, GameDef, SideStyle, UnitType, Values
 from .entries import Entry
 from .problems import Path, Problem

@@ -6,10 +6,9 @@ the problems of all its files before it reports; the ``load_*`` functions raise 
 from __future__ import annotations
 
 import os
-from dataclasses import field
 from typing import Any, Iterable, Mapping
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from ..hexgrid import HexGrid
 from ..model import CounterSet, GameDef, Grid, MapDef, frozen_mapping
 from .counters import CounterEntries, build_counters, check_counters

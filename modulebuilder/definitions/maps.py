@@ -7,10 +7,9 @@ into the same :class:`MapRefs`, so one set of checks and one builder serve both.
 """
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any, Iterable, Mapping
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from ..hexgrid import HexGrid
 from ..model import Grid, Hexside, MapDef, MapMarker, MapStyle, Road, frozen_mapping
 from .geometry import HexRef, broken_paths, non_adjacent_pairs, off_map

@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import os
-from dataclasses import field
 from typing import Iterable, Mapping
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from ..model import Scenario
 from . import assemble
 from .entries import Entry, entries

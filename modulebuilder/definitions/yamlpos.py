@@ -7,10 +7,9 @@ is read again by ruamel.yaml (:mod:`yaml_ruamel`), the reference for data, posit
 """
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any, Mapping
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from .problems import Path, Problem, format_path
 from .yaml_libyaml import Unusual, parse_with_libyaml
 

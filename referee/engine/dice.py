@@ -11,9 +11,10 @@ referee rolls (``dice: referee``) or the roll is recorded as owed (``dice: playe
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
 from typing import Any, Mapping
+
+# hashlib and hmac are imported where a roll or a commitment is made: importing hashlib loads OpenSSL (~4 ms), which
+# a log whose rolls are all in the log (or that needs none yet) never uses.
 
 _LIMIT = (1 << 256) - (1 << 256) % 10     # largest multiple of 10 below 2**256: rejection bound
 
@@ -29,12 +30,19 @@ def faces(die: str) -> range:
 
 def commitment(seed: str) -> str:
     """The published hash of the secret seed."""
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+    try:
+        # CPython's own SHA-256, the same digest as hashlib's OpenSSL one without loading OpenSSL (~4 ms of a
+        # short check, whose final state publishes the commitment).  Elsewhere (3.12 renamed it) hashlib's.
+        from _sha256 import sha256
+    except ImportError:
+        from hashlib import sha256
+    return sha256(seed.encode("utf-8")).hexdigest()
 
 
 def natural(seed: str, index: int, purpose: str, die: str = "d10") -> int:
     """Roll number ``index`` (0-based, counted over the whole game) for ``purpose``: a fair d10, 0–9 (or the
     named die: a d6 reads 1–6).  The d10 is exactly the roll this function always gave."""
+    import hmac
     n, low = DICE[die]
     limit = _LIMIT if n == 10 else (1 << 256) - (1 << 256) % n
     key = seed.encode("utf-8")
@@ -50,6 +58,7 @@ def natural(seed: str, index: int, purpose: str, die: str = "d10") -> int:
 
 def verify(seed: str, published: str) -> bool:
     """Whether ``seed`` is the one the published commitment was made for."""
+    import hmac
     return hmac.compare_digest(commitment(seed), published)
 
 

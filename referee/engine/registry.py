@@ -9,7 +9,6 @@ adds or removes its ``.dist-info``/``.egg-info`` there) and when each one's ``en
 installed distribution (~1 ms); any other difference, or a cache that is off, asks importlib.metadata."""
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import sys
@@ -27,7 +26,8 @@ class UnknownRuleset(LookupError):
 
 def _fingerprint() -> bytes:
     """What the group's entry points are read from, as importlib.metadata finds distributions."""
-    h = hashlib.blake2b(_import_path(), digest_size=20)
+    from modulebuilder.definitions.cache import blake2b        # hashlib's, without loading OpenSSL
+    h = blake2b(_import_path(), digest_size=20)
     for folder in sys.path:
         try:
             # The distributions a folder holds, not its mtime: the project's own folder is on the path (its

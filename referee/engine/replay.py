@@ -8,13 +8,11 @@ ruleset's.
 from __future__ import annotations
 
 import gc
-import secrets
-import threading
+import _thread
 from contextlib import contextmanager
-from dataclasses import field, replace
 from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, TypeVar
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record, replace
 from referee.engine.dice import EventDice, commitment, faces, set_slot
 from referee.engine.ruleset import Ruleset
 from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal
@@ -53,6 +51,7 @@ class Game(Generic[S]):
 
 def new_game(ruleset: Ruleset[S], scenario: Any, dice: str = "players", seed: str | None = None) -> Game[S]:
     if dice == "referee" and seed is None:
+        import secrets                          # only here: it imports hmac, hashlib and OpenSSL (~5 ms)
         seed = secrets.token_hex(16)            # a fresh secret; revealed in the final state
     return Game(ruleset=ruleset, state=ruleset.initial_state(scenario), dice=dice,
                 seed=seed if dice == "referee" else None)
@@ -248,7 +247,7 @@ def replay(ruleset: Ruleset[S], scenario: Any, events: Iterable[Mapping[str, Any
     return out
 
 
-_gc_lock = threading.Lock()
+_gc_lock = _thread.allocate_lock()         # threading.Lock, without importing threading
 _gc_users = 0
 _gc_saved: tuple[int, ...] = ()
 

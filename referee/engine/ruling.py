@@ -5,10 +5,9 @@ constructors at the bottom (``legal``, ``illegal``) and the roll helpers (``pass
 """
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any, Iterable, Mapping, Sequence
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 
 
 @record(frozen=True)

@@ -23,10 +23,9 @@ ruling itself.  One error type, :class:`referee.engine.ruling.Error`, is used th
 """
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any, Callable, Iterable, Iterator, Mapping, NoReturn
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from referee.engine.ruling import Error, Ruling
 
 #: A verb's signature: (state, event, dice) -> (ruling, new state).

@@ -18,10 +18,9 @@ message says what was not understood.
 from __future__ import annotations
 
 import re
-from dataclasses import field
 from typing import Any, Mapping, Union
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from .notation import GENERIC, Notation, of_scenario
 
 ARROW = ">"

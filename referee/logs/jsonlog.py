@@ -9,14 +9,13 @@ from __future__ import annotations
 import io
 import re
 import json
-from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
 import jsonschema_rs
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from referee.engine import registry
 from referee.logs.problems import InputError
 

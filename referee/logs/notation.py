@@ -26,10 +26,9 @@ never imports the log reader to register.
 from __future__ import annotations
 
 import importlib
-from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 
 if TYPE_CHECKING:       # annotations only: chat and vassal_events import this module
     from .chat import Meaning, Roster, Tokens

@@ -15,10 +15,9 @@ without entities or network access: a module is untrusted input like any upload.
 """
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any, Mapping
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from modulebuilder.vassal.errors import VassalFileError
 from modulebuilder.vassal.gridmap import location_name, vassal_grid
 from modulebuilder.vassal.modulefile import MapGeometry, Zone, module_build_file, parse_build_file

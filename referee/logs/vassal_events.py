@@ -17,10 +17,9 @@ Whatever cannot be understood is a problem naming its log step; nothing is dropp
 """
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any, Iterable
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from modulebuilder.vassal.facing import facing_hour
 from modulebuilder.vassal.pieces import DISORDER_LAYER
 from modulebuilder.vassal.savefile import PieceInfo

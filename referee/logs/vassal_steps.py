@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import replace
 from typing import Iterable, Iterator, Union
 
-from modulebuilder.records import record
+from modulebuilder.records import record, replace
 from modulebuilder.vassal import seqenc
 from modulebuilder.vassal.errors import VassalFileError
 from modulebuilder.vassal.savefile import GameFile, PieceInfo, Step, parse_piece

@@ -38,9 +38,13 @@ class Out:
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
 @pytest.mark.parametrize("chunk", [1, 7, 256])
-def test_streamed_bytes_are_the_whole_replay_s(path, chunk, monkeypatch):
+@pytest.mark.parametrize("stdlib_events", [0, 10**9], ids=["orjson", "stdlib"])
+def test_streamed_bytes_are_the_whole_replay_s(path, chunk, stdlib_events, monkeypatch):
+    """Both encoders: orjson and a spooled file for a long log, the standard library and memory for a short
+    one (cli.STDLIB_EVENTS)."""
     log = read_log(path)
     out = Out()
+    monkeypatch.setattr(cli, "STDLIB_EVENTS", stdlib_events)
     monkeypatch.setattr(cli, "CHUNK", chunk)
     monkeypatch.setattr(cli, "SPOOL_BYTES", 1000)      # the spool goes to a temporary file early
     monkeypatch.setattr(sys, "stdout", out)

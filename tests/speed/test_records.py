@@ -177,3 +177,152 @@ def test_hash_and_equality_are_the_stdlib_s(x, y, tags):
     assert hash(std(x, y, tags)) == hash(rec(x, y, tags))
     assert (rec(x, y, tags) == rec(x, y, tags)) and (rec(x, y, tags) != rec(x, y, tags + (1,)))
     assert repr(std(x, y, tags)) == repr(rec(x, y, tags))
+
+
+# --- records' own field processing (no dataclasses import) ----------------------------------------------------
+
+from typing import ClassVar  # noqa: E402
+
+from modulebuilder import records  # noqa: E402
+
+
+def own_point():
+    class Point:
+        """A point, declared with records.field."""
+        x: int
+        y: int = 0
+        tags: tuple = records.field(default_factory=tuple)
+        note: str = records.field(default="", compare=False, repr=False)
+        cache: dict = records.field(default_factory=dict, init=False, repr=False, compare=False)
+    return Point
+
+
+def std_point():
+    class Point:
+        """A point, declared with records.field."""
+        x: int
+        y: int = 0
+        tags: tuple = field(default_factory=tuple)
+        note: str = field(default="", compare=False, repr=False)
+        cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    return Point
+
+
+FIELD_ATTRS = ("name", "type", "default", "default_factory", "init", "repr", "hash", "compare", "kw_only")
+
+
+def same_field(std_f, own_f, stdlib_missing=dataclasses.MISSING):
+    for attr in FIELD_ATTRS:
+        a, b = getattr(std_f, attr), getattr(own_f, attr)
+        if a is stdlib_missing:
+            assert b is stdlib_missing or b is records.MISSING, (attr, a, b)
+        else:
+            assert a == b, (attr, a, b)
+
+
+@pytest.mark.parametrize("opts", [{}, {"frozen": True}, {"frozen": True, "slots": True}, {"slots": True}],
+                         ids=repr)
+def test_records_field_makes_the_stdlib_s_fields(opts):
+    std, rec = dataclasses.dataclass(**opts)(std_point()), record(**opts)(own_point())
+    std_fields, own_fields, rec_std_fields = dataclasses.fields(std), records.fields(rec), dataclasses.fields(rec)
+    assert [f.name for f in std_fields] == [f.name for f in own_fields] == [f.name for f in rec_std_fields]
+    for a, b, c in zip(std_fields, own_fields, rec_std_fields):
+        same_field(a, b)
+        same_field(a, c)
+        assert isinstance(c, dataclasses.Field)           # what dataclasses.fields gives is the stdlib's own
+    # class attributes: a field() default is the class attribute; a factory's is removed, as the stdlib does
+    for name in ("x", "y", "tags", "note", "cache"):
+        if not opts.get("slots"):
+            assert getattr(std, name, "-") == getattr(rec, name, "-"), name
+    a, b = std(1, 2, ("t",), "n"), rec(1, 2, ("t",), "n")
+    assert repr(a).split("(", 1)[1] == repr(b).split("(", 1)[1]
+    assert dataclasses.asdict(a) == dataclasses.asdict(b) == {"x": 1, "y": 2, "tags": ("t",), "note": "n",
+                                                              "cache": {}}
+    for replace in (dataclasses.replace, records.replace):
+        changed = replace(b, y=5)
+        assert type(changed) is rec and (changed.x, changed.y, changed.tags, changed.note) == (1, 5, ("t",), "n")
+        with pytest.raises(ValueError, match="init=False"):
+            replace(b, cache={})
+        with pytest.raises(TypeError):
+            replace(b, nope=1)
+    assert rec.__match_args__ == std.__match_args__ == ("x", "y", "tags", "note")
+    assert rec.__dataclass_params__.frozen is False      # records have always told the stdlib "not frozen"
+
+
+def test_records_refuse_what_the_stdlib_refuses():
+    for declare in (dataclasses.dataclass, record):
+        with pytest.raises(ValueError, match="mutable default"):
+            @declare
+            class Mutable:
+                a: list = []
+        with pytest.raises(ValueError, match="mutable default"):
+            @declare
+            class MutableField:
+                a: dict = records.field(default={}) if declare is record else field(default={})
+        with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+            @declare
+            class Order:
+                a: int = 1
+                b: int
+        with pytest.raises(TypeError, match="is a field but has no type annotation"):
+            @declare
+            class Bare:
+                a = records.field(default=1) if declare is record else field(default=1)
+    with pytest.raises(ValueError):
+        records.field(default=1, default_factory=int)
+
+
+def test_a_classvar_is_not_a_field_and_a_stdlib_base_s_fields_are_inherited():
+    @dataclasses.dataclass(frozen=True)
+    class Base:
+        a: int
+        b: int = 2
+
+    @record(frozen=True)
+    class Sub(Base):
+        kind: ClassVar[str] = "sub"
+        c: int = 3
+
+    assert [f.name for f in records.fields(Sub)] == ["a", "b", "c"] == [f.name for f in dataclasses.fields(Sub)]
+    assert Sub(1).kind == "sub" and (Sub(1).a, Sub(1).b, Sub(1).c) == (1, 2, 3)
+
+
+DECLARE_WITHOUT_DATACLASSES = """
+import sys
+from modulebuilder.records import field, fields, record, replace
+
+@record(frozen=True, slots=True)
+class Slots:
+    a: int
+    b: tuple = ()
+
+@record(frozen=True)
+class Plain:
+    a: int
+    cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+s, p = Slots(1), Plain(2)
+assert replace(s, b=(1,)) == Slots(1, (1,)) and replace(p, a=3).a == 3 and [f.name for f in fields(p)] == ["a", "cache"]
+assert hash(s) == hash((1, ())) and repr(p) == "Plain(a=2)"
+assert "dataclasses" not in sys.modules and "inspect" not in sys.modules, "imported"
+import dataclasses
+assert [f.name for f in dataclasses.fields(Slots)] == ["a", "b"] and dataclasses.is_dataclass(p)
+"""
+
+
+def test_declaring_building_and_replacing_records_imports_no_dataclasses():
+    """What the check path does with records needs neither ``dataclasses`` nor ``inspect`` (~15 ms to import,
+    docs/speed.md §1); asking the stdlib afterwards still works."""
+    import subprocess
+    import sys
+    run = subprocess.run([sys.executable, "-c", DECLARE_WITHOUT_DATACLASSES], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+
+
+def test_frozen_error_is_the_stdlib_s():
+    @record(frozen=True)
+    class F:
+        a: int
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        F(1).a = 2
+    assert records.FrozenInstanceError is dataclasses.FrozenInstanceError

@@ -134,3 +134,34 @@ def test_a_ruleset_s_event_schema_is_read_from_a_zipped_package_too(tmp_path, mo
     importlib.import_module("zipped_pkg")
     assert json.loads(_package_file("zipped_pkg", "events.schema.json")) == {"zipped": True}
     assert json.loads(_package_file("referee.rulesets.triumph_and_glory", "events.schema.json"))["$defs"]
+
+
+# What a one-event check no longer imports (docs/speed.md §1): each was measured with -X importtime, and a
+# module that comes back on the check path makes this fail, naming it.
+NOT_ON_THE_CHECK_PATH = {
+    "dataclasses": "records declare themselves (modulebuilder.records), ~15 ms with inspect",
+    "inspect": "imported by dataclasses",
+    "ast": "imported by inspect",
+    "orjson": "a short log's JSON is encoded by the standard library (referee.jsonout, cli.STDLIB_EVENTS)",
+    "uuid": "imported by orjson",
+    "platform": "imported by uuid",
+    "argparse": "a plain check command line is read by referee.cli.plain_check",
+    "tempfile": "a short log's JSON is written to memory, not to a spooled file",
+    "shutil": "(the same)",
+    "_hashlib": "OpenSSL: blake2b (the caches) and sha256 (the dice commitment) from CPython's own modules",
+    "hashlib": "(the same)",
+    "secrets": "a seed is drawn only when a referee-dice log has none (engine.replay.new_game)",
+    "threading": "the replay's gc lock is a _thread lock",
+}
+
+
+def test_a_one_event_check_imports_none_of_what_was_taken_off_its_path(warm):
+    doc = json.loads((LOGS / "sample-borodino.json").read_text(encoding="utf-8"))
+    doc["events"] = doc["events"][:1]
+    one = Path(warm["HEXWARGAME_CACHE_DIR"]) / "one-event.json"
+    one.write_text(json.dumps(doc), encoding="utf-8")
+    imported("check", str(one), "--format", "json", env=warm)        # its scenario cached
+    code, modules = imported("check", str(one), "--format", "json", env=warm)
+    assert code == 0
+    back = {m: why for m, why in NOT_ON_THE_CHECK_PATH.items() if m in modules}
+    assert not back, back

@@ -13,10 +13,9 @@ Engine defaults (documented in docs/musket-and-pike.md):
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Sequence
 
-from modulebuilder.records import record
+from modulebuilder.records import record, replace
 from modulebuilder.hexgrid import HexGrid, add_hours
 
 from .facing import column_front_hour, footprint, has_facing, right_half

@@ -5,10 +5,9 @@
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping
 
-from modulebuilder.records import record
+from modulebuilder.records import record, replace
 from modulebuilder.hexgrid import HexGrid
 
 from .profile import Profile, profile_of

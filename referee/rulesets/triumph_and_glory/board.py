@@ -21,13 +21,13 @@ Rule switches read from the scenario are collected in :class:`RuleSwitches` (its
 """
 from __future__ import annotations
 
+import os
 import re
 from operator import attrgetter
-from dataclasses import field, fields
 from types import MappingProxyType
 from typing import Any, Iterable, Literal, Mapping
 
-from modulebuilder.records import record
+from modulebuilder.records import field, fields, record
 from modulebuilder.hexgrid import HexGrid
 from modulebuilder.model import Leader, MapDef, Scenario, Unit
 
@@ -287,6 +287,15 @@ class BoardMap:
         self.entry_hexes: frozenset[str] = frozenset(
             h for r in (scenario.reinforcements if scenario else ()) for h in r.entry)
 
+    # Pickled (with its scenario, in the parsed-scenario cache: ``_board_map``) without its memos, which are
+    # answers found during a game, rebuilt on demand.
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: ({} if name in ("memo", "_around") else getattr(self, name)) for name in self.__slots__}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
     def around(self, hex_id: str) -> frozenset[str]:
         """``hex_id`` and its on-map neighbours (the hexes whose local answers a change in ``hex_id`` may
         alter), built once per hex."""
@@ -343,10 +352,36 @@ def _board_map(scenario: Scenario) -> BoardMap:
     if hit is None or hit[0] is not scenario:
         if len(_MAPS) >= MAPS_KEPT:
             _MAPS.clear()
-        static = BoardMap(scenario.map, MovementTable.from_tables(scenario.tables),
-                          RuleSwitches.from_scenario(scenario), scenario)
+        static = _kept_or_built(scenario)
         hit = _MAPS[id(scenario)] = (scenario, static)
     return hit[1]
+
+
+def _build_map(scenario: Scenario) -> BoardMap:
+    return BoardMap(scenario.map, MovementTable.from_tables(scenario.tables), RuleSwitches.from_scenario(scenario),
+                    scenario)
+
+
+def _kept_or_built(scenario: Scenario) -> BoardMap:
+    """The BoardMap kept with the scenario's parsed-scenario cache entry when this package's code is the one
+    that built it, else a new one (which the entry then keeps): building it is ~11 ms of every ``referee
+    check``, reading it back ~4 ms (docs/speed.md §1).  Without the definitions package's cache, built."""
+    try:
+        from modulebuilder.definitions import cache
+    except ImportError:
+        return _build_map(scenario)
+    return cache.derived(scenario, "triumph-and-glory.BoardMap", _code_stamp(), lambda: _build_map(scenario))
+
+
+_STAMP: list[bytes] = []
+
+
+def _code_stamp() -> bytes:
+    """This package's code, as the cache's ``code_stamp`` sees it, taken once per process."""
+    if not _STAMP:
+        from modulebuilder.definitions.cache import code_stamp
+        _STAMP.append(code_stamp(os.path.dirname(__file__)))
+    return _STAMP[0]
 
 
 # --------------------------------------------------------------------------------------------- board

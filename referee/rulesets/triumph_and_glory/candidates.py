@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Container, Hashable, Iterator, TypeVar
 
-__all__ = ["SideRegion", "kept", "from_scratch", "hits"]
+__all__ = ["SideRegion", "EnemyRegion", "kept", "from_scratch", "hits"]
 
 T = TypeVar("T")
 
@@ -101,6 +101,28 @@ class SideRegion:
             for c in board.static.disc(h, self.radius):
                 if c in centres:
                     return True
+        return False
+
+
+class EnemyRegion:
+    """The region of a computation that reads, of every hex of the map, only whether units of another side than
+    ``side`` stand there and what they are (the whole map's enemy ZOC and enemy adjacency): stale when a changed
+    hex held such a unit at the position it was computed at or holds one now.  Most changes in an activation are
+    the active side's own, so for that side the entry lives the whole activation.  The position then is kept as
+    its two index dicts (see ``SideRegion``)."""
+
+    __slots__ = ("side", "stacks", "units")
+
+    def __init__(self, board: Any, side: str) -> None:
+        self.side = side
+        self.stacks, self.units = board._stacks, board._units     # noqa: SLF001 — the dicts behind the views
+
+    def stale(self, board: Any, changed: list[str]) -> bool:
+        side, stacks, units = self.side, self.stacks, self.units
+        for h in changed:
+            ids = stacks.get(h)
+            if (ids and units[ids[0]].defn.side != side) or board.has_enemy(h, side):
+                return True
         return False
 
 

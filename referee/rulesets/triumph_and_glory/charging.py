@@ -4,10 +4,9 @@ which group an assault shocks with (9.23), whether a hex holds open chargers, wh
 (8.6, 9.24)."""
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any, Mapping, Sequence
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from referee.engine.ruling import Awaiting
 
 from .board import Board

@@ -13,10 +13,9 @@ specification into the ruling's roll (DESIGN §5).
 """
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any, Iterable, Mapping, Sequence
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from referee.engine.ruling import Roll, Result, pass_fail_roll, result, table_roll
 
 from .board import Board

@@ -17,7 +17,7 @@ from typing import Any
 from . import movement, orders, reserve
 from .candidates import SideRegion, kept
 from .cinc import fixed_allowance
-from .orders import acting_status
+from .orders import acting_status, individual_order_error
 from .activation import DESTRUCTION
 from .destruction import destruction_actions
 from .fire_events import counter_battery_actions, fire_actions
@@ -116,7 +116,9 @@ def _activation_actions(state: TGState) -> list[dict[str, Any]]:
             if g is None or g in seen or g in tried:
                 continue
             seen.add(g)
-            out += accepted(state, [{"type": "individual_order", "side": side, "unit": o.groups[g][0]}])
+            first = o.groups[g][0]
+            if individual_order_error(state, side, first) is None:      # the verb's own refusals (5.28)
+                out.append({"type": "individual_order", "side": side, "unit": first})
     listed = 0
     for uid in sorted(act.units):
         if listed >= MAX_UNITS_LISTED:
@@ -171,8 +173,9 @@ def _unit_moves(state: TGState, uid: str) -> list[dict[str, Any]]:
     act = state.activation
     assert act is not None
     u = state.unit(uid)
-    mode = "normal" if acting_status(state, uid) == "UO" and not act.reserve else "limited"
-    ctx = move_context(state, uid)
+    status = acting_status(state, uid)
+    mode = "normal" if status == "UO" and not act.reserve else "limited"
+    ctx = move_context(state, uid, status, mode)       # the group's start hexes are read by extended moves only
     side = u.side
     return [{"type": "move", "side": side, "unit": uid, "path": list(path), "mode": mode}
             for dest, path in _kept_paths(state.board, uid, mode, ctx)]

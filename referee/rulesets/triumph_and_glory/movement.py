@@ -59,10 +59,9 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import field
 from typing import Iterable, Literal, NamedTuple, Sequence
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from modulebuilder.model import Leader
 
 from .board import Board, UnitState
@@ -70,7 +69,7 @@ from referee.engine.ruling import Error
 from .facing import facing_error, required_facing
 from .stacking import stack_after_entering, stacking_errors_entering, stacking_rules
 from .terrain import Cost, column_of
-from .zoc import in_enemy_frontal_zoc, in_enemy_zoc
+from .zoc import enemy_presence, in_enemy_frontal_zoc, in_enemy_zoc
 
 __all__ = ["MoveContext", "MoveResult", "Step", "Effect", "allowance", "check_move", "apply_move", "reachable",
            "cheapest_path", "legal_moves", "begin_activation", "entry_exclusion", "MODES"]
@@ -187,7 +186,8 @@ class _Plan:
     """Everything about one mover that does not change along its path (built once per check/search)."""
 
     __slots__ = ("board", "unit", "side", "column", "mode", "ctx", "start", "allowance", "leader", "extended",
-                 "fired_art", "start_in_zoc", "started_in_zoc", "restricted", "spent_before", "entering", "entry_hexes")
+                 "fired_art", "start_in_zoc", "started_in_zoc", "restricted", "spent_before", "entering", "entry_hexes",
+                 "enemies")
 
     def __init__(self, board: Board, unit: UnitState, mode: str, ctx: MoveContext) -> None:
         self.board, self.unit, self.side, self.mode, self.ctx = board, unit, unit.side, mode, ctx
@@ -210,17 +210,29 @@ class _Plan:
         self.started_in_zoc = unit.started_in_zoc or (self.start_in_zoc and not unit.moved)
         self.restricted = self.started_in_zoc          # 6.34: once it leaves, no enemy frontal ZOC hex
         self.spent_before = unit.mp_spent if unit.moved else 0
+        # A search sets the whole map's enemy ZOC and enemy adjacency (``zoc.enemy_presence``); a single move
+        # asks the Board hex by hex.
+        self.enemies: tuple[frozenset[str], frozenset[str]] | None = None
 
     def zoc(self, h: str) -> bool:
         """6.33: is ``h`` in an enemy ZOC for this mover (CinCs ignore ZOC)?"""
-        return not self.leader and in_enemy_zoc(self.board, h, self.side)
+        if self.leader:
+            return False
+        e = self.enemies
+        return h in e[0] if e is not None else in_enemy_zoc(self.board, h, self.side)
+
+    def next_to_enemy(self, h: str) -> bool:
+        """7.36 / 7.37: does an enemy combat unit stand next to ``h``?"""
+        e = self.enemies
+        return h in e[1] if e is not None else self.board.adjacent_to_enemy(h, self.side)
 
     def friends(self, h: str) -> bool:
         """A friendly combat unit (not the mover) stands in ``h``."""
         ids = self.board._stacks.get(h)    # noqa: SLF001 — the dict behind Board.stacks, for speed
         if not ids:
             return False                   # most hexes entered are empty
-        return any(i != self.unit.id for i in ids) and self.board.side_at(h) == self.side
+        # someone besides the mover (ids are distinct), and of its side (sides never mix in a hex, 6.22)
+        return ids != (self.unit.id,) and self.board._units[ids[0]].defn.side == self.side   # noqa: SLF001
 
     def pass_through(self, h: str) -> int:
         """7.38: +1 to go on from an intermediate hex holding friends (CinCs are not units: free)."""
@@ -345,16 +357,10 @@ def _edge(board: Board, column: str, a: str | None, b: str) -> _Edge:
     return hit
 
 
-def _step(plan: _Plan, a: str | None, b: str, first: bool) -> tuple[int, bool, tuple[str, ...], bool] | Error:
-    """The MP to enter ``b`` from ``a`` (its hexside, hex, ZOC surcharges — not 7.38), whether it Disorders,
-    the rules that priced it and whether ``b`` is in an enemy ZOC (6.33: the move stops there — returned so
-    the caller need not ask again), or the rule against it."""
+def _entry_refusal(plan: _Plan, b: str) -> Error | None:
+    """Why the mover may not enter ``b`` at all, whatever hex it comes from (6.22, BOR-5, 7.44, 7.36, 7.13),
+    or None.  A fact of the position and the mover only, so a search asks it once per hex (``_search``)."""
     board, unit, side = plan.board, plan.unit, plan.side
-    adjacent = board.static.adjacent
-    if b not in adjacent:
-        return _err("7.31", "off_map", f"{b} is not a hex of the map")
-    if a is not None and b not in adjacent[a]:
-        return _err("7.31", "not_adjacent", f"{b} is not adjacent to {a}: a move is a path of adjacent hexes")
     ids = board._stacks.get(b)                                # noqa: SLF001 — see Board._stacks
     if ids and board._units[ids[0]].defn.side != side:      # board.has_enemy(b, side), ~2 calls a move
         return _err("6.22", "enemy_occupied", f"{unit.defn.name} may not enter {b}: enemy units there (7.32)")
@@ -363,7 +369,7 @@ def _step(plan: _Plan, a: str | None, b: str, first: bool) -> tuple[int, bool, t
     if b in plan.ctx.forbidden_hexes:
         return _err("7.44", "forbidden_hex", f"{unit.defn.name} may not enter {b} (within two hexes of an enemy "
                                              f"entry hex)")
-    if plan.fired_art and board.adjacent_to_enemy(b, side):
+    if plan.fired_art and plan.next_to_enemy(b):
         return _err("7.36", "fired_artillery_adjacent", f"{unit.defn.name} fired and may not move next to an "
                                                         f"enemy ({b})")
     if plan.extended:
@@ -373,20 +379,52 @@ def _step(plan: _Plan, a: str | None, b: str, first: bool) -> tuple[int, bool, t
         if plan.friends(b) and (unit.kind != "artillery"
                                 or any(u.kind != "artillery" for u in board.friendly_units_at(b, side))):
             return _err("7.13", "extended_friends", f"extended movement may not enter friendly units ({b})")
-        if plan.mode == "reinforcement" and a is not None and board.static.link(a, b) != "road":
-            return _err("7.42", "reinforcement_off_road",
-                        f"reinforcement extended movement only along a road ({a} to {b})")
+    return None
+
+
+_OUT_OF_ZOC = (False, 0)
+_IN_ZOC = (True, 0)
+_IN_ZOC_DISORDERED = (True, 1)
+
+
+def _zoc_entry(plan: _Plan, b: str) -> tuple[bool, int] | Error:
+    """6.33 / 6.34 of entering ``b``: (is ``b`` in an enemy ZOC — the move stops there —, the MP that adds: +1
+    for a Disordered unit), or the refusal of a unit that left an enemy ZOC.  CinCs ignore ZOC."""
+    if not plan.zoc(b):
+        return _OUT_OF_ZOC
+    if plan.restricted and in_enemy_frontal_zoc(plan.board, b, plan.side):
+        return _err("6.34", "zoc_frontal_after_leaving", f"{plan.unit.defn.name} left an enemy ZOC and may not "
+                                                         f"enter the enemy-controlled frontal hex {b}")
+    return _IN_ZOC_DISORDERED if plan.unit.disordered else _IN_ZOC
+
+
+def _step(plan: _Plan, a: str | None, b: str, first: bool) -> tuple[int, bool, tuple[str, ...], bool] | Error:
+    """The MP to enter ``b`` from ``a`` (its hexside, hex, ZOC surcharges — not 7.38), whether it Disorders,
+    the rules that priced it and whether ``b`` is in an enemy ZOC (6.33: the move stops there — returned so
+    the caller need not ask again), or the rule against it."""
+    board = plan.board
+    adjacent = board.static.adjacent
+    if b not in adjacent:
+        return _err("7.31", "off_map", f"{b} is not a hex of the map")
+    if a is not None and b not in adjacent[a]:
+        return _err("7.31", "not_adjacent", f"{b} is not adjacent to {a}: a move is a path of adjacent hexes")
+    refusal = _entry_refusal(plan, b)
+    if refusal is not None:
+        return refusal
+    if plan.mode == "reinforcement" and a is not None and board.static.link(a, b) != "road":
+        return _err("7.42", "reinforcement_off_road",
+                    f"reinforcement extended movement only along a road ({a} to {b})")
     edge = _edge(board, plan.column, a, b)
     price = edge.plain
     if edge.linked is not None:
-        if board.adjacent_to_enemy(b, side):
+        if plan.next_to_enemy(b):
             price = _Price(price.mp, price.disorders, price.notes + ("7.37 no road rate next to an enemy",),
                            price.refusal)
         else:
             price = edge.linked
     if price.mp is None:
         rule, code, msg = price.refusal  # type: ignore[misc]
-        return _err(rule, code, f"{unit.defn.name} {msg}")
+        return _err(rule, code, f"{plan.unit.defn.name} {msg}")
     mp, notes = price.mp, price.notes
     if a is None:                                          # 7.41: k-th unit through the entry hex pays k times
         mp *= max(plan.ctx.entry_index, 1)
@@ -394,14 +432,13 @@ def _step(plan: _Plan, a: str | None, b: str, first: bool) -> tuple[int, bool, t
     if first and plan.start_in_zoc:
         mp += 1
         notes += ("6.34 leave ZOC +1",)
-    in_zoc = not plan.leader and in_enemy_zoc(board, b, side)          # plan.zoc(b)
-    if in_zoc:
-        if plan.restricted and in_enemy_frontal_zoc(board, b, side):
-            return _err("6.34", "zoc_frontal_after_leaving", f"{unit.defn.name} left an enemy ZOC and may not "
-                                                             f"enter the enemy-controlled frontal hex {b}")
-        if unit.disordered:
-            mp += 1
-            notes += ("6.33 disordered into ZOC +1",)
+    zoc = _zoc_entry(plan, b)
+    if type(zoc) is not tuple:
+        return zoc  # type: ignore[return-value]
+    in_zoc, extra = zoc
+    if extra:
+        mp += extra
+        notes += ("6.33 disordered into ZOC +1",)
     return mp, price.disorders, notes, in_zoc
 
 
@@ -640,8 +677,52 @@ class _Search:
     ends: dict[str, int] = field(default_factory=dict)        # legal destinations -> cost
 
 
+_Row = tuple[int, tuple[tuple[str, int | None, int | None, bool], ...]]
+_STEP_TABLES_KEPT = 4        # marker states (Rubble, destroyed bridges) whose step tables a map keeps
+
+
+def _step_rows(board: Board, column: str) -> dict[str, _Row]:
+    """The step table of one column for the markers now on the map (``_step_row``'s rows, by hex), built lazily
+    and kept on the static map for the last few marker states: Rubble and destroyed bridges change the price of
+    the steps into and across them (BOR-5), so a table holds for one set of markers only."""
+    tables = board.static.memo.get(("step_tables",))
+    if tables is None:
+        tables = board.static.memo[("step_tables",)] = {}
+    key = (column, board.rubble, board.bridges_destroyed)
+    rows = tables.get(key)
+    if rows is None:
+        if len(tables) >= _STEP_TABLES_KEPT * 4:
+            del tables[next(iter(tables))]          # the oldest
+        rows = tables[key] = {}
+    return rows
+
+
+def _step_row(board: Board, column: str, a: str) -> _Row:
+    """The steps out of ``a`` for one table column: the least MP any of them costs, and each step in neighbour
+    order, ``(b, mp off-road, mp at the road or path rate, linked)`` — ``_edge``'s answers for the markers now
+    on the map, reduced to what a search reads.  ``linked``: a road or path joins a and b, and its rate applies
+    unless 7.37 forbids it.  An mp of None is a step the terrain refuses (7.23).  The least MP lets a search
+    skip the whole row of a hex from which not even the cheapest step fits in the MP left; it is taken from
+    the row itself, so it holds whatever the movement table says (0 if every step is refused)."""
+    rows = _step_rows(board, column)
+    row = rows.get(a)
+    if row is None:
+        out: list[tuple[str, int | None, int | None, bool]] = []
+        for b in board.static.adjacent[a]:
+            e = _edge(board, column, a, b)
+            out.append((b, e.plain.mp, None, False) if e.linked is None else (b, e.plain.mp, e.linked.mp, True))
+        least = min((m for _, mp, linked, _ in out for m in (mp, linked) if m is not None), default=0)
+        row = rows[a] = (least, tuple(out))
+    return row
+
+
 def _search(board: Board, unit_id: str, mode: str | None, ctx: MoveContext) -> _Search:
-    """Dijkstra from the unit's hex with the very step rules of check_move; then keep legal end hexes."""
+    """Dijkstra from the unit's hex with the very step rules of check_move; then keep legal end hexes.
+
+    What ``_step`` asks of a step splits into what depends on the destination alone in this position
+    (``_entry_refusal``, ``_zoc_entry``: asked once per hex here, not once per step into it) and the terrain
+    price of the step (``_step_row``: a table per map and column).  So each step costs a few look-ups, and
+    the answers are ``_step``'s: the property tests compare this search with a Dijkstra over ``_step``."""
     unit = board.units[unit_id]
     mode = mode or _default_mode(unit, ctx)
     out = _Search()
@@ -653,52 +734,101 @@ def _search(board: Board, unit_id: str, mode: str | None, ctx: MoveContext) -> _
     if plan.extended and (unit.hex and plan.near_enemy(unit.hex)
                           or any(plan.near_enemy(h) for h in ctx.og_hexes if h)):
         return out
+    plan.enemies = enemy_presence(board, plan.side)
+    near_enemy = plan.enemies[1]
     budget = plan.allowance - plan.spent_before
+    cost, prev = out.cost, out.prev
     heap: list[tuple[int, int, str]] = []
+    push, pop = heapq.heappush, heapq.heappop
     counter = 0
+    start, square = plan.start, unit.square
     if plan.entering:
         firsts: list[tuple[str | None, str]] = [(None, h) for h in plan.entry_hexes if board.on_map(h)]
     else:
-        firsts = [(unit.hex, n) for n in board.neighbours(unit.hex)]  # type: ignore[index]
+        firsts = [(start, n) for n in board.neighbours(start)]  # type: ignore[arg-type]
     for a, b in firsts:
         st = _step(plan, a, b, first=True)
         if isinstance(st, Error):
             continue
         mp = st[0]
         minimum = (mp > budget and a is not None and plan.spent_before == 0 and not unit.moved
-                   and not plan.zoc(b) and not unit.square and not plan.leader)
-        if (mp <= budget or minimum) and mp < out.cost.get(b, 1 << 30):
-            out.cost[b], out.prev[b] = mp, a
+                   and not plan.zoc(b) and not square and not plan.leader)
+        if (mp <= budget or minimum) and mp < cost.get(b, 1 << 30):
+            cost[b], prev[b] = mp, a
             counter += 1
-            heapq.heappush(heap, (mp, counter, b))
-    done: set[str] = set()
+            push(heap, (mp, counter, b))
+    # hex -> (does the move stop there (6.33), the MP entering it adds); a hex that may not be entered at all
+    # goes into ``done`` instead, as the start does
+    entry: dict[str, tuple[bool, int]] = {}
+    done: set[str] = {start} if start is not None else set()
+
+    def enter(y: str) -> tuple[bool, int] | None:
+        z = None if _entry_refusal(plan, y) is not None else _zoc_entry(plan, y)
+        if type(z) is not tuple:
+            done.add(y)
+            return None
+        entry[y] = z                                   # type: ignore[assignment]
+        return z                                       # type: ignore[return-value]
+
+    rows = _step_rows(board, plan.column)
+    stacks = board._stacks                             # noqa: SLF001 — see Board._stacks
+    extended, reinforcement = plan.extended, plan.mode == "reinforcement"
     while heap:
-        g, _, x = heapq.heappop(heap)
-        if x in done or g != out.cost.get(x):
+        g, _, x = pop(heap)
+        if x in done or g != cost[x]:
             continue
         done.add(x)
-        if g > budget or plan.zoc(x) or unit.square:   # 6.33 stop in ZOC; 7.35 min move; 9.85 one hex only
+        if g > budget or square:                       # 7.35 min move; 9.85 one hex only
             continue
-        if plan.extended and plan.friends(x):
+        z = entry.get(x) or enter(x)
+        if z[0]:                                       # type: ignore[index]  # 6.33 stop in an enemy ZOC
+            continue
+        if extended and plan.friends(x):
             continue                                   # 7.13 never through friends
-        extra = plan.pass_through(x)
-        for y in board.neighbours(x):
-            if y in done or y == plan.start:
+        base = g + plan.pass_through(x) if x in stacks else g
+        least, steps = rows.get(x) or _step_row(board, plan.column, x)
+        if base + least > budget:
+            continue                                   # not even the cheapest step out of x fits (7.34)
+        for y, mp, linked_mp, linked in steps:
+            if y in done:
                 continue
-            st = _step(plan, x, y, first=False)
-            if isinstance(st, Error):
+            z = entry.get(y) or enter(y)
+            if z is None:
                 continue
-            ng = g + extra + st[0]
-            if ng <= budget and ng < out.cost.get(y, 1 << 30):
-                out.cost[y], out.prev[y] = ng, x
+            if linked and y not in near_enemy:         # 7.37
+                mp = linked_mp
+            if mp is None:
+                continue                               # 7.23
+            if reinforcement and board.static.link(x, y) != "road":
+                continue                               # 7.42
+            ng = base + mp + z[1]
+            if ng <= budget and ng < cost.get(y, 1 << 30):
+                cost[y], prev[y] = ng, x
                 counter += 1
-                heapq.heappush(heap, (ng, counter, y))
-    for h, g in out.cost.items():
-        if unit.square and (g > SQUARE_MAX_COST or plan.zoc(h)):
+                push(heap, (ng, counter, y))
+    for h, g in cost.items():
+        if square and (g > SQUARE_MAX_COST or plan.zoc(h)):
             continue                                   # 9.85
-        if plan.leader or not plan.friends(h) or not _end_errors(plan, h, None):   # alone: nothing to judge
+        if plan.leader or h not in stacks or not plan.friends(h) or _may_end_with_friends(plan, h):   # alone: fine
             out.ends[h] = g
     return out
+
+
+def _may_end_with_friends(plan: _Plan, h: str) -> bool:
+    """``not _end_errors(plan, h, None)`` (6.21, 6.22, 7.13 at the end of a move into a hex holding friends),
+    memoised on the map by every fact it reads: the mover's and each occupant's id (its printed counter:
+    side, kind, flags, brigade, AG), status (the face whose fire counts) and reserve-battery allowance, and
+    whether the move is extended.  A search asks it for every reachable hex with friends; the stacks met
+    repeat all game long."""
+    board, unit = plan.board, plan.unit
+    units = board._units                                    # noqa: SLF001 — see Board._units
+    key = ("may_end", plan.extended, unit.id, unit.status, unit.overstack,
+           *[(units[i].id, units[i].status, units[i].overstack) for i in board._stacks[h]])   # noqa: SLF001
+    memo = board.static.memo
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = not _end_errors(plan, h, None)
+    return hit
 
 
 def reachable(board: Board, unit_id: str, mode: str | None = None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.engine.dice import EventDice
-from referee.engine.verbs import refuse
+from referee.engine.verbs import check, refuse
 from referee.engine.ruling import (Awaiting, Error, Modifier, Roll, Ruling, illegal, legal, pass_fail_roll,
                                    result)
 
@@ -348,40 +348,55 @@ def io_roll(natural: int | None, io_rating: int, marker_name: str, modifiers: Se
                           base_rule="5.28", modifiers=modifiers, unit=unit)
 
 
-@VERBS.verb("individual_order", rules=("5.28",), actor=False)
-def rule_individual_order(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
-    side, uid = event["side"], event["unit"]
+def individual_order_error(state: TGState, side: str, uid: str) -> Error | None:
+    """5.28 / 5.53 / BOR-GUARD / BOR-RUSSIAN-ORDERS: why ``side`` may not try an individual order for the group
+    of ``uid`` now, or None (then the verb rolls; the legal listing asks this alone)."""
     act = state.activation
     u = state.unit(uid)
     if act is None or u.is_leader or uid not in act.units or u.side != side:
-        refuse("5.28", "not_activated",
-                        f"{uid} is not activated now: an individual order is tried when its AM is drawn")
+        return Error("5.28", "not_activated",
+                     f"{uid} is not activated now: an individual order is tried when its AM is drawn")
     if act.reserve:
-        refuse("5.53", "reserve_no_io",
-                        "reserve-activated units may not attempt an individual order")
+        return Error("5.53", "reserve_no_io",
+                     "reserve-activated units may not attempt an individual order")
     o = state.orders[side]
     g = o.group_of.get(uid)
     members = o.groups[g] if g is not None else (uid,)
     if g is not None and g in o.under_orders:
-        refuse("5.28", "already_under_orders",
-                        f"the group of {uid} is Under Orders")
+        return Error("5.28", "already_under_orders",
+                     f"the group of {uid} is Under Orders")
     if g in act.io:
-        refuse("5.28", "io_already_tried",
-                        f"the group of {uid} already tried an individual order this activation")
+        return Error("5.28", "io_already_tried",
+                     f"the group of {uid} already tried an individual order this activation")
     if any(m in act.acted for m in members):
-        refuse("5.28", "group_has_acted",
-                        "an individual order is tried before the group acts")
+        return Error("5.28", "group_has_acted",
+                     "an individual order is tried before the group acts")
     ag = state.static.ags[u.ag]  # type: ignore[index]
     if ag.id in state.rules.guard_ags:
-        refuse("BOR-GUARD", "guard_no_io",
-                        "the Guard acts only under Napoleon's orders, never by an individual order")
+        return Error("BOR-GUARD", "guard_no_io",
+                     "the Guard acts only under Napoleon's orders, never by an individual order")
     if sr.reserve_without_orders_frozen(state.rules, ag, False):
-        refuse("BOR-RUSSIAN-ORDERS", "reserve_no_io",
-                        "a Reserve-army command without orders may not try to change its orders")
+        return Error("BOR-RUSSIAN-ORDERS", "reserve_no_io",
+                     "a Reserve-army command without orders may not try to change its orders")
+    if marker_io_rating(state, act.marker, ag.id) is None:
+        return Error("5.28", "no_io_rating",
+                     f"the {act.marker} AM carries no IO rating")
+    return None
+
+
+@VERBS.verb("individual_order", rules=("5.28",), actor=False)
+def rule_individual_order(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    side, uid = event["side"], event["unit"]
+    check(individual_order_error(state, side, uid))
+    act = state.activation
+    assert act is not None
+    u = state.unit(uid)
+    o = state.orders[side]
+    g = o.group_of.get(uid)
+    members = o.groups[g] if g is not None else (uid,)
+    ag = state.static.ags[u.ag]  # type: ignore[index]
     rating = marker_io_rating(state, act.marker, ag.id)
-    if rating is None:
-        refuse("5.28", "no_io_rating",
-                        f"the {act.marker} AM carries no IO rating")
+    assert rating is not None
     mods = io_modifiers(state, members, event.get("use_cinc", True) is not False)
     natural = dice.roll("roll", "individual_order")
     roll = io_roll(natural, rating, ag.name if act.marker == ag.id else act.marker, mods, uid)

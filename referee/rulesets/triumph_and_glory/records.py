@@ -7,8 +7,9 @@ was a tenth of the replay time.  The records are plain frozen dataclasses (no ``
 still refused, as ``dataclasses.replace`` would."""
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, TypeVar
+
+from modulebuilder.records import fields, replace as _replace
 
 T = TypeVar("T")
 _new = object.__new__
@@ -19,17 +20,18 @@ _FIELDS: dict[type, frozenset[str] | None] = {}
 def _fast_fields(cls: type) -> frozenset[str] | None:
     """The field names when the fast copy is safe for ``cls``, else None."""
     if cls not in _FIELDS:
-        ok = (dataclasses.is_dataclass(cls) and not hasattr(cls, "__slots__")
-              and not hasattr(cls, "__post_init__")
-              and all(f.init for f in dataclasses.fields(cls)))
-        _FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls)) if ok else None
+        # Records and stdlib dataclasses have fields; modulebuilder.records.fields asks no import for records.
+        ok = (hasattr(cls, "__record_fields__") or hasattr(cls, "__dataclass_fields__")) \
+            and not hasattr(cls, "__slots__") and not hasattr(cls, "__post_init__") \
+            and all(f.init for f in fields(cls))
+        _FIELDS[cls] = frozenset(f.name for f in fields(cls)) if ok else None
     return _FIELDS[cls]
 
 
 def replace(obj: T, /, **changes: Any) -> T:
     names = _fast_fields(type(obj))
     if names is None:
-        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+        return _replace(obj, **changes)
     if not names.issuperset(changes):
         raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(set(changes) - names)}")
     # A copy of the old __dict__ (one block copy) given to the new instance, rather than filling the new

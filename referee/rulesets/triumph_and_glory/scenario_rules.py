@@ -11,10 +11,9 @@ Rule functions that only a scenario rule needs live here, next to their data, ea
 """
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any, Iterable, Mapping
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from modulebuilder.model import ActivationGroup, Leader, Scenario
 
 # Canonical ids (digest names) and the other spellings scenarios use (Borodino special-rule numbers).

@@ -8,11 +8,10 @@ only says what the state *is* and answers read-only questions about it.
 """
 from __future__ import annotations
 
-from dataclasses import field
 from types import MappingProxyType
 from typing import Literal, Mapping
 
-from modulebuilder.records import record
+from modulebuilder.records import field, record
 from modulebuilder.model import ActivationGroup, Leader, Scenario
 
 from .board import Board, UnitState
