@@ -182,8 +182,15 @@ class Ruling:
         return bool(self.rolls) and any(r.natural is None for r in self.rolls)   # most rulings roll nothing
 
     def with_index(self, index: int, type_: str | None = None) -> "Ruling":
-        return _ruling(index, type_ or self.type, self.verdict, self.rules, self.errors, self.rolls, self.results,
-                       self.awaiting)
+        # The engine's copy of every ruling (the rule's, with the log index): its __dict__ copied in one block
+        # rather than rebuilt from eight attribute reads (the rule's own ruling may be shared, so not changed).
+        d = self.__dict__.copy()
+        d["index"] = index
+        if type_:
+            d["type"] = type_
+        r = object.__new__(Ruling)
+        _set(r, "__dict__", d)
+        return r
 
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "type": self.type, "verdict": self.verdict,

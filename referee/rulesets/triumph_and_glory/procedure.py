@@ -118,6 +118,11 @@ GUARDS = (unknown_side, combat_block)
 def after(ruling: Ruling, new: TGState) -> tuple[Ruling, TGState]:
     """The automatic transitions of the sequence of play, whose results join the ruling (DESIGN §5); the
     victory when the game ends; the rolls the sequence of play now requires."""
+    act = new.activation
+    if new.phase == ACTIVATION and act is not None and not act.fires_owed:
+        # Most events (a move, a fire, a face in an activation): the phase waits for the activation's end
+        # (``sequence._next``), the game goes on, and the sequence of play owes no roll (``rolls_owed``).
+        return ruling, new
     new, results = sequence.advance(new)
     if new.over and new.victory is not None:
         results = list(results) + victory_results(new.victory)
