@@ -248,3 +248,33 @@ def test_enemy_presence_answers_in_enemy_zoc_and_adjacent_to_enemy_for_every_hex
         for h in b.static.adjacent:
             assert (h in zoc) == in_enemy_zoc(b, h, side), h
             assert (h in near) == b.adjacent_to_enemy(h, side), h
+
+
+change = st.tuples(st.sampled_from(["place", "status", "square", "remove"]), st.integers(0, 5),
+                   st.sampled_from(HEXES))
+
+
+@settings(max_examples=80, deadline=None)
+@given(start=st.lists(st.sampled_from(HEXES), min_size=6, max_size=6, unique=True),
+       changes=st.lists(change, min_size=1, max_size=30), sides=hexsides())
+def test_enemy_presence_kept_equals_read_afresh_after_every_change(start, changes, sides):
+    """Both sides moved, disordered, formed square and removed, one change per position, asked every few
+    positions: the answer kept for each side (``candidates.EnemyRegion``) equals the whole map read again."""
+    from referee.rulesets.triumph_and_glory.zoc import _enemy_presence, enemy_presence
+
+    units = [inf("f1"), cav("f2"), art("f3"), inf("r1", side=RU), cav("r2", side=RU), art("r3", side=RU)]
+    b = board(*(at(u, h) for u, h in zip(units, start)), columns=8, rows=8, hexsides=sides)
+    for i, (kind, who, hex_) in enumerate(changes):
+        uid = units[who].id
+        u = b.units[uid]
+        if kind == "place" and not b.stacks.get(hex_):
+            b = b.move(uid, hex_)
+        elif kind == "status" and u.hex is not None:
+            b = b.update(uid, status="good" if u.disordered else "disordered")
+        elif kind == "square" and u.hex is not None:
+            b = b.update(uid, square=not u.square)
+        elif kind == "remove" and u.hex is not None:
+            b = b.remove(uid, "eliminated")
+        if i % 3 == 0 or i == len(changes) - 1:    # asked at some positions only: several changes accumulate
+            for side in (FR, RU):
+                assert enemy_presence(b, side) == _enemy_presence(b, side)
