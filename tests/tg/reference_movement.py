@@ -6,6 +6,7 @@ from __future__ import annotations
 import heapq
 
 from referee.engine.ruling import Error
+from referee.rulesets.triumph_and_glory.board import Board
 from referee.rulesets.triumph_and_glory.movement import (EXTENDED_DISTANCE, MODES, SQUARE_MAX_COST, MoveContext,
                                                          _default_mode, _edge, _end_errors, _err, _mode_errors,
                                                          _Plan, _Price, _Search)
