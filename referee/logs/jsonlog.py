@@ -59,10 +59,14 @@ def parse_text(text: str, name: str = "log") -> Any:
     except json.JSONDecodeError as jerr:
         if text.lstrip().startswith(("{", "[")):
             raise InputError([f"{name}:{jerr.lineno}:{jerr.colno}: not valid JSON ({jerr.msg})"]) from None
+    except RecursionError:              # the standard library's reader recurses once per level
+        raise InputError([f"{name}: nested too deeply (a log is a few levels deep)"]) from None
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
     try:
         return YAML(typ="safe", pure=True).load(io.StringIO(text))
+    except RecursionError:
+        raise InputError([f"{name}: nested too deeply (a log is a few levels deep)"]) from None
     except YAMLError as yerr:
         mark = getattr(yerr, "problem_mark", None)
         where = f"{name}:{mark.line + 1}:{mark.column + 1}" if mark else name
@@ -235,7 +239,12 @@ def check_events(ruleset: Any, scenario: Any, events: list[Any]) -> list[str]:
         v = validators.get(type_)
         if v is None:
             v = validators[type_] = _validator(ruleset.id, type_)
-        errors = [] if v.is_valid(event, vouch) else sorted(v.iter_errors(event), key=lambda e: list(e.absolute_path))
+        try:
+            errors = [] if v.is_valid(event, vouch) else sorted(v.iter_errors(event),
+                                                                key=lambda e: list(e.absolute_path))
+        except RecursionError:          # a value nested nearly as deep as the reader allows: the checks recurse
+            problems.append(f"{where}: nested too deeply (an event is a few levels deep)")
+            continue
         if errors:
             problems.extend(_describe(where, e) for e in errors)
             continue

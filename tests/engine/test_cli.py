@@ -123,3 +123,38 @@ def test_python_dash_m_referee_never_prints_a_traceback(tmp_path):
                           capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2])
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert proc.stderr.strip().endswith("cannot read (No such file or directory)")
+
+
+def _deepest_json_list() -> int:
+    """The deepest nested list the standard library's JSON reader parses from here (it recurses per level)."""
+    depth = 1000
+    while depth > 0:
+        try:
+            json.loads("[" * depth + "]" * depth)
+            return depth
+        except RecursionError:
+            depth -= 10
+    return 0
+
+
+@pytest.mark.parametrize("where", ["document", "event", "event-near-limit"])
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_deep_nesting_is_a_sentence_not_an_internal_error(capsys, tmp_path, where, fmt):
+    """Bad input gets a clear error: a log nested thousands of levels deep (or an event nested nearly as deep
+    as the reader allows, where the validators recurse) is refused with exit 1 and one sentence — it used to
+    end in 'internal error: RecursionError'."""
+    doc = _inline_doc()
+    depth = {"document": 5000, "event": 3000, "event-near-limit": max(_deepest_json_list() - 15, 10)}[where]
+    nest = "[" * depth + "]" * depth
+    if where == "document":
+        text = '{"events": ' + nest + "}"
+    else:
+        doc["events"] = [{"type": "orders", "side": "French", "under_orders": "NEST"}]
+        text = json.dumps(doc).replace('"NEST"', nest)
+    name = "deep.json" if fmt == "json" else "deep.yaml"
+    if fmt == "yaml":
+        text = "# a YAML log\n" + text          # not JSON: read by the YAML reader
+    code, out, err = run(capsys, "check", _write(tmp_path, text, name))
+    assert code == 1 and out == "", err
+    assert "internal error" not in err and "Traceback" not in err
+    assert "nested too deeply" in err or "events[0]" in err or "not valid JSON" in err, err
