@@ -2,17 +2,15 @@
 REAL engine: every unit on its set-up hex, a d6 button (its README 1.3), its American-then-German Movement
 and Combat phases (2.1-2.2), its tables (TEC, CRT) in the Charts window.  Its distribution must be installed
 for its definitions to load (its contribution says what its fields and tables are): the fixture installs it
-as the game's README says, or skips with pip's reason."""
+as the game's README says (unless it is installed already), or skips with pip's reason."""
 from __future__ import annotations
 
-import importlib
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 
+from bridgehead_dist import ensure_installed
 from modulebuilder.vassal import enginecheck
 from modulebuilder.vassal.assemble import build
 
@@ -24,14 +22,9 @@ GAME = ROOT / "examples" / "bridgehead"
 def scenario():
     from modulebuilder.definitions import DefinitionError, load_scenario
     from modulebuilder.definitions import rulesets
-    base = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps"]
-    out = subprocess.run(base + ["--no-build-isolation", "--no-index", str(GAME)], capture_output=True, text=True,
-                         timeout=600)
-    if out.returncode != 0:
-        out = subprocess.run(base + [str(GAME)], capture_output=True, text=True, timeout=600)
-    if out.returncode != 0:
-        pytest.skip(f"examples/bridgehead does not install here (pip: {out.stderr.strip()[-200:]})")
-    importlib.invalidate_caches()
+    why = ensure_installed()                 # only when not installed already: see bridgehead_dist
+    if why:
+        pytest.skip(why)
     for f in (getattr(rulesets, n) for n in dir(rulesets)):
         if hasattr(f, "cache_clear"):
             f.cache_clear()

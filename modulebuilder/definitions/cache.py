@@ -44,7 +44,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .files import display_name
 
@@ -180,14 +180,20 @@ def _digest(data: bytes) -> str:
 def code_fingerprint() -> bytes:
     h = blake2b(FORMAT, digest_size=20)
     h.update(sys.version.encode())
-    for rel, st in _code_files():
-        h.update(f"\0{rel}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    _hash_files(h, _code_files())
     for folder in [*site.getsitepackages(), site.getusersitepackages()]:
         try:
             h.update(f"\0{folder}\0{os.stat(folder).st_mtime_ns}".encode())
         except OSError:
             pass
     return h.digest()
+
+
+def _hash_files(h: Any, files: Iterable[tuple[str, os.stat_result]]) -> None:
+    """Feed each file's name, size and modification time to ``h`` (the test Python applies to its own ``.pyc``:
+    hashing the bytes of the code would cost more than the rest of a cache hit)."""
+    for rel, st in files:
+        h.update(f"\0{rel}\0{st.st_size}\0{st.st_mtime_ns}".encode())
 
 
 def _code_files() -> list[tuple[str, os.stat_result]]:
@@ -351,10 +357,8 @@ def code_stamp(folder: str | os.PathLike[str]) -> bytes:
     """A fingerprint of the Python files in ``folder`` (name, size, modification time: the test Python applies
     to its own ``.pyc``), for :func:`derived`'s ``stamp``."""
     h = blake2b(sys.version.encode(), digest_size=20)
-    for e in sorted(_scan(Path(folder)), key=lambda e: e.name):
-        if e.name.endswith(".py"):
-            st = e.stat()
-            h.update(f"\0{e.name}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    _hash_files(h, sorted(((e.name, e.stat()) for e in _scan(Path(folder)) if e.name.endswith(".py")),
+                          key=lambda item: item[0]))
     return h.digest()
 
 

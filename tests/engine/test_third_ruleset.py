@@ -4,7 +4,6 @@ distribution.  These tests install it from its folder into this environment with
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
 import re
 import subprocess
@@ -13,45 +12,19 @@ from pathlib import Path
 
 import pytest
 
+from bridgehead_dist import ensure_installed
+
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "examples" / "bridgehead"
 
 
 @pytest.fixture(scope="module")
 def installed():
-    """pip-install the distribution, as its README says (no dependencies: the referee is this environment).
-    First offline with this environment's build tools; if they cannot build a wheel, the ordinary way."""
-    if _installed_is_current():
-        return _fresh_registry()
-    # Not in place yet (or changed since): install.  A reinstall removes the old files first, and another test
-    # process loading the ruleset in that moment would not find it; so this runs only when needed.
-    base = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", str(GAME)]
-    out = subprocess.run(base[:-1] + ["--no-build-isolation", "--no-index", str(GAME)], capture_output=True,
-                         text=True, timeout=600)
-    if out.returncode != 0:
-        out = subprocess.run(base, capture_output=True, text=True, timeout=600)
-    if out.returncode != 0:
-        why = [line.strip() for line in out.stderr.splitlines() if "error" in line.lower()] or [out.stderr[-300:]]
-        pytest.skip(f"examples/bridgehead does not install here (pip: {why[0]})")
+    """pip-install the distribution, as its README says, unless it is installed already (``bridgehead_dist``)."""
+    why = ensure_installed()
+    if why:
+        pytest.skip(why)
     return _fresh_registry()
-
-
-def _installed_is_current() -> bool:
-    """The installed classic_hex has the same files as the folder's (an editable install counts)."""
-    from importlib.metadata import PackageNotFoundError, distribution
-    try:
-        dist = distribution("bridgehead-classic-hex")
-    except PackageNotFoundError:
-        return False
-    if not any(ep.name == "classic-hex" for ep in dist.entry_points if ep.group == "referee.rulesets"):
-        return False
-    spec = importlib.util.find_spec("classic_hex")
-    if spec is None or not spec.submodule_search_locations:
-        return False
-    installed = Path(list(spec.submodule_search_locations)[0])
-    source = GAME / "classic_hex"
-    files = [p.relative_to(source) for p in source.iterdir() if p.suffix in (".py", ".json")]
-    return all((installed / f).is_file() and (installed / f).read_bytes() == (source / f).read_bytes() for f in files)
 
 
 def _fresh_registry():
@@ -189,3 +162,16 @@ def test_the_service_checks_the_sample_game(scenario):
     rulings = body["rulings"]
     assert [r["verdict"] for r in rulings].count("illegal") == 4
     assert rulings[15]["results"][-1] == {"unit": "us-b-89", "effect": "eliminated", "rule": "7.1"}
+
+
+def test_a_current_install_is_not_reinstalled(installed, monkeypatch):
+    """Reinstalling removes the ruleset's entry points for a moment, under the other worker's tests (the
+    registry cache tests saw classic-hex missing or listed twice): once the distribution is in place, the tests
+    that need it run no pip."""
+    import bridgehead_dist
+
+    def no_pip(*args, **kwargs):
+        raise AssertionError(f"pip was run again: {args}")
+    monkeypatch.setattr(bridgehead_dist.subprocess, "run", no_pip)
+    assert bridgehead_dist.installed_is_current()
+    assert bridgehead_dist.ensure_installed() is None

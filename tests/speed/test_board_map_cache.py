@@ -4,11 +4,7 @@ building it (~11 ms of every check); what it reads equals a fresh build; another
 builds it again; its memos are never kept; without the cache nothing is kept."""
 from __future__ import annotations
 
-import json
-import os
 import pickle
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +13,8 @@ from modulebuilder.definitions import cache
 from referee.engine.replay import replay
 from referee.logs import read_log
 from referee.rulesets.triumph_and_glory import board
+
+from .checks import check, private_cache_env, short_sample
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "tests" / "fixtures" / "logs" / "sample-borodino.json"
@@ -100,13 +98,7 @@ def test_without_the_cache_nothing_is_kept(fresh_cache, monkeypatch):
 
 
 def test_a_check_gives_the_same_bytes_with_the_map_built_and_kept(tmp_path):
-    doc = json.loads(SAMPLE.read_text(encoding="utf-8"))
-    doc["events"] = doc["events"][:300]
-    log = tmp_path / "short.json"
-    log.write_text(json.dumps(doc), encoding="utf-8")
-    env = dict(os.environ, HEXWARGAME_CACHE_DIR=str(tmp_path / "cache"))
-    env.pop("HEXWARGAME_CACHE", None)
-    runs = [subprocess.run([sys.executable, "-m", "referee.cli", "check", str(log), *extra], cwd=ROOT,
-                           capture_output=True, env=env, check=True).stdout
+    log, env = short_sample(tmp_path, 300), private_cache_env(tmp_path)
+    runs = [check(log, *extra, env=env)
             for extra in ((), (), (), ("--no-cache",))]        # parsed, map kept, map read back, neither
     assert runs[0] == runs[1] == runs[2] == runs[3]

@@ -14,6 +14,8 @@ import pytest
 from modulebuilder.definitions import DefinitionError, cache, load_resolved, load_scenario
 from modulebuilder.definitions import scenario as scenario_module
 
+from .checks import check, private_cache_env, short_sample
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "tests" / "fixtures" / "logs" / "sample-borodino.json"
 
@@ -180,19 +182,8 @@ def test_many_processes_at_once_on_an_empty_cache(game):
     assert cache._get(game.parent / "cache" / "scenarios", entries(game)[0].stem) is not None
 
 
-def check(log: Path, *extra: str, env: dict[str, str]) -> bytes:
-    run = subprocess.run([sys.executable, "-m", "referee.cli", "check", str(log), "--format", "json", *extra],
-                         cwd=ROOT, capture_output=True, env=env, check=True)
-    return run.stdout
-
-
 def test_check_gives_the_same_bytes_cold_warm_and_off(tmp_path):
-    doc = json.loads(SAMPLE.read_text(encoding="utf-8"))
-    doc["events"] = doc["events"][:200]
-    log = tmp_path / "short.json"
-    log.write_text(json.dumps(doc), encoding="utf-8")
-    env = dict(os.environ, HEXWARGAME_CACHE_DIR=str(tmp_path / "cache"))
-    env.pop("HEXWARGAME_CACHE", None)
+    log, env = short_sample(tmp_path, 200), private_cache_env(tmp_path)
     cold = check(log, env=env)
     assert len(list((tmp_path / "cache" / "scenarios").glob("*.pickle"))) == 1
     warm = check(log, env=env)

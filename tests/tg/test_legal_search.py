@@ -5,10 +5,9 @@
 * The search that reads it (``movement._search``: the destination's position facts asked once per hex, the
   table, the rows that cannot fit skipped, end-of-move stacking memoised) gives the very costs, predecessors and
   destinations — in the same order — as the Dijkstra that asks the whole step rule for every step it tries
-  (``reference_movement``, the search as it was), at positions of the sample game and of random boards, for
-  every mode, with Rubble, a destroyed bridge, fire and forbidden hexes thrown in.
-* ``movement._step`` (split into ``_entry_refusal`` / ``_zoc_entry``, as ``check_move`` calls it) answers as
-  the step did, refusal included.
+  (``reference_movement``, the search as it was, over ``movement._step``, the step ``check_move`` rules by), at
+  positions of the sample game and of random boards, for every mode, with Rubble, a destroyed bridge, fire and
+  forbidden hexes thrown in.
 """
 from __future__ import annotations
 
@@ -27,7 +26,7 @@ from referee.rulesets.triumph_and_glory.movement import MODES, MoveContext, _com
 from referee.rulesets.triumph_and_glory.terrain import COLUMNS
 
 from .helpers import FR, RU, art, at, board, cav, inf, leader
-from .reference_movement import reference_search, reference_step
+from .reference_movement import reference_search
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -188,34 +187,19 @@ def test_the_search_equals_the_step_by_step_dijkstra_on_random_boards(hexes, fac
     same_search(b, uid, mode, ctx)
 
 
-# ------------------------------------------------------------------------------------------------ the step
-
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), mode=mode, ctx=contexts, first=st.booleans())
-def test_the_split_step_answers_as_the_step_did(data, mode, ctx, first):
-    """Every neighbour of a unit's hex and of the hexes around it, as ``check_move`` asks: the same price,
-    notes, ZOC flag or refusal (the first rule against it)."""
-    boards = sample_boards()
-    b = boards[data.draw(st.integers(0, len(boards) - 1))]
-    uid = data.draw(st.sampled_from(sorted(u.id for u in b.units.values() if u.hex is not None)))
-    u = b.units[uid]
-    plan = _Plan(b, u, mode, ctx)
-    for a in (u.hex, *b.neighbours(u.hex)):
-        for y in (*b.neighbours(a), "9999"):
-            assert movement._step(plan, a, y, first) == reference_step(plan, a, y, first)
-    for y in sorted(b.static.entry_hexes):
-        assert movement._step(plan, None, y, True) == reference_step(plan, None, y, True)
-
-
 def battery(uid: str, fire: int, back_fire: int):
     u = art(uid, fire=fire)
     return dataclasses.replace(u, back=dataclasses.replace(u.back, fire=back_fire))
 
 
+@pytest.mark.parametrize("kept", [None, 3])
 @pytest.mark.parametrize("uid", ["f1", "f2", "f3", "f5"])
-def test_ending_with_friends_is_judged_as_end_errors_judges_it(uid):
+def test_ending_with_friends_is_judged_as_end_errors_judges_it(uid, kept, monkeypatch):
     """The memo of 6.21 at the end of a move (``_may_end_with_friends``) answers ``_end_errors``, stack by
-    stack, status by status (a Disordered battery's fire is its back's: 4 + 3 breaks the cap of 6, 2 + 3 not)."""
+    stack, status by status (a Disordered battery's fire is its back's: 4 + 3 breaks the cap of 6, 2 + 3 not),
+    and holds at most ``_END_ANSWERS_KEPT`` answers (the map outlives its games in a service)."""
+    if kept is not None:
+        monkeypatch.setattr(movement, "_END_ANSWERS_KEPT", kept)
     units = [inf("f1"), cav("f2"), battery("f3", 4, 2), inf("f4"), art("f5", fire=3), cav("f6")]
     base = board(*[at(u, h) for u, h in zip(units, ["0101", "0103", "0105", "0107", "0801", "0803"])],
                  columns=8, rows=8)           # one map, so one memo, for every case below
@@ -231,6 +215,7 @@ def test_ending_with_friends_is_judged_as_end_errors_judges_it(uid):
                         plan = _Plan(b, b.units[uid], "extended" if extended else "normal", MoveContext())
                         want = not movement._end_errors(plan, "0404", None)
                         assert movement._may_end_with_friends(plan, "0404") == want
+                        assert len(b.static.memo[("may_end",)]) <= movement._END_ANSWERS_KEPT
                         answers.add(want)
     assert answers == {True, False}
 

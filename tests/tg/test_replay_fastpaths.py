@@ -2,9 +2,7 @@
 
 * ``procedure.after`` returns at once in an activation that owes no village fire roll: at every position a
   sample game or random play reaches, that answer equals the full path's (``sequence.advance``, the victory,
-  ``sequence.rolls_owed``) — same ruling, same state object.
-* ``moves.move_context`` hands out one shared ``MoveContext`` per distinct context: at every move of the sample
-  game it equals the context built afresh.
+  ``sequence.rolls_owed``: ``procedure.advance_sequence``) — same ruling, same state object.
 * ``Ruling.with_index`` copies the ruling's ``__dict__``: the copy equals the ruling built field by field, and
   the rule's own ruling is left as it was.
 """
@@ -16,12 +14,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from referee.engine.replay import new_game, step
-from referee.engine.ruling import Awaiting, Error, Result, Ruling, _ruling, legal
+from referee.engine.ruling import Awaiting, Error, Result, _ruling, legal
 from referee.logs import read_log
 from referee.play import play_game
-from referee.rulesets.triumph_and_glory import RULESET, moves, procedure, sequence
-from referee.rulesets.triumph_and_glory.morale_events import victory_results
-from referee.rulesets.triumph_and_glory.records import replace
+from referee.rulesets.triumph_and_glory import RULESET, procedure
 from referee.rulesets.triumph_and_glory.state import ACTIVATION
 
 from .games import basic
@@ -31,25 +27,11 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "tests/fixtures/logs/sample-borodino.json"
 
 
-def after_full(ruling: Ruling, new: Any) -> tuple[Ruling, Any]:
-    """``procedure.after`` without its fast path (the code as it was before it)."""
-    new, results = sequence.advance(new)
-    if new.over and new.victory is not None:
-        results = list(results) + victory_results(new.victory)
-    if results:
-        ruling = replace(ruling, results=ruling.results + tuple(results))
-    owed = sequence.rolls_owed(new)
-    if owed:
-        have = set(ruling.awaiting)
-        ruling = replace(ruling, awaiting=ruling.awaiting + tuple(a for a in owed if a not in have))
-    return ruling, new
-
-
 def assert_after_agrees(state: Any) -> bool:
     """The fast and the full ``after`` agree on ``state``; True when the fast path was taken."""
     probe = legal("move", ["7.11"], awaiting=[Awaiting("cohesion_check", "French", "5.54", "u1")])
     fast_ruling, fast_state = procedure.after(probe, state)
-    full_ruling, full_state = after_full(probe, state)
+    full_ruling, full_state = procedure.advance_sequence(probe, state)
     assert fast_ruling == full_ruling
     assert fast_state == full_state
     act = state.activation
@@ -89,25 +71,6 @@ def test_after_fast_path_agrees_in_random_play(seed, busy):
     g = play_game(Recording(), skirmish(seed, turns=2) if busy else basic(turns=1), seed)
     for s in states + [g.game.state]:
         assert_after_agrees(s)
-
-
-def test_shared_move_contexts_equal_fresh_ones_at_every_move_of_the_sample_game():
-    log = read_log(SAMPLE)
-    game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
-    checked = 0
-    for i, event in enumerate(log.events):
-        state = game.state
-        act = state.activation
-        if event.get("type") == "move" and act is not None and event["unit"] in act.units:
-            uid, mode = event["unit"], event.get("mode")
-            shared = moves.move_context(state, uid, None, mode)
-            moves._CONTEXTS.clear()
-            fresh = moves.move_context(state, uid, None, mode)
-            assert shared == fresh and hash(shared) == hash(fresh)
-            assert [getattr(shared, f) for f in shared.__slots__] == [getattr(fresh, f) for f in fresh.__slots__]
-            checked += 1
-        _, game, _ = step(game, i, event)
-    assert checked > 3_000
 
 
 _text = st.text(min_size=1, max_size=8)

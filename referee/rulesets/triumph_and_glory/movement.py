@@ -819,16 +819,24 @@ def _may_end_with_friends(plan: _Plan, h: str) -> bool:
     memoised on the map by every fact it reads: the mover's and each occupant's id (its printed counter:
     side, kind, flags, brigade, AG), status (the face whose fire counts) and reserve-battery allowance, and
     whether the move is extended.  A search asks it for every reachable hex with friends; the stacks met
-    repeat all game long."""
+    repeat all game long.  Bounded (``_END_ANSWERS_KEPT``): the map outlives its games in a service, and the
+    stacks a game meets are not (~11,000 in the sample game)."""
     board, unit = plan.board, plan.unit
     units = board._units                                    # noqa: SLF001 — see Board._units
-    key = ("may_end", plan.extended, unit.id, unit.status, unit.overstack,
+    key = (plan.extended, unit.id, unit.status, unit.overstack,
            *[(units[i].id, units[i].status, units[i].overstack) for i in board._stacks[h]])   # noqa: SLF001
-    memo = board.static.memo
+    memo = board.static.memo.get(("may_end",))
+    if memo is None:
+        memo = board.static.memo[("may_end",)] = {}
     hit = memo.get(key)
     if hit is None:
+        if len(memo) >= _END_ANSWERS_KEPT:
+            memo.clear()
         hit = memo[key] = not _end_errors(plan, h, None)
     return hit
+
+
+_END_ANSWERS_KEPT = 50_000
 
 
 def reachable(board: Board, unit_id: str, mode: str | None = None,

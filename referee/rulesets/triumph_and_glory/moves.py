@@ -75,20 +75,9 @@ def move_context(state: TGState, uid: str, status: str | None = None, mode: str 
         og_hexes = tuple(h for m in members if m != uid and (h := act.start_hexes.get(m)))
     entered_before = 0 if u.hex is not None else sum(   # 7.41: only a unit entering the map needs the count
         1 for m in act.acted if m in act.start_hexes and act.start_hexes[m] is None and state.unit(m).ag == u.ag)
-    key = ((status or acting_status(state, uid)) == "UO", act.reserve, og_hexes, entered_before + 1,
-           _forbidden(state, u.side))
-    ctx = _CONTEXTS.get(key)
-    if ctx is None:
-        if len(_CONTEXTS) > 256:
-            _CONTEXTS.clear()
-        ctx = _CONTEXTS[key] = movement.MoveContext(under_orders=key[0], reserve=key[1], og_hexes=key[2],
-                                                    entry_index=key[3], forbidden_hexes=key[4])
-    return ctx
-
-
-# The few distinct contexts of a game's moves, each built once: a MoveContext is immutable (frozen, compared and
-# hashed by value), so one object serves every move that has it — building one cost ~3 µs, at every move.
-_CONTEXTS: dict[tuple[Any, ...], movement.MoveContext] = {}
+    return movement.MoveContext(under_orders=(status or acting_status(state, uid)) == "UO", reserve=act.reserve,
+                                og_hexes=og_hexes, entry_index=entered_before + 1,
+                                forbidden_hexes=_forbidden(state, u.side))
 
 
 def _forbidden(state: TGState, side: str) -> frozenset[str]:

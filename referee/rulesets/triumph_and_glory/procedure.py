@@ -121,8 +121,15 @@ def after(ruling: Ruling, new: TGState) -> tuple[Ruling, TGState]:
     act = new.activation
     if new.phase == ACTIVATION and act is not None and not act.fires_owed:
         # Most events (a move, a fire, a face in an activation): the phase waits for the activation's end
-        # (``sequence._next``), the game goes on, and the sequence of play owes no roll (``rolls_owed``).
+        # (``sequence._next``), the game goes on, and the sequence of play owes no roll (``rolls_owed``), so
+        # ``advance_sequence`` would change nothing (tests/tg/test_replay_fastpaths.py holds it to that).
         return ruling, new
+    return advance_sequence(ruling, new)
+
+
+def advance_sequence(ruling: Ruling, new: TGState) -> tuple[Ruling, TGState]:
+    """``after`` without its shortcut: the sequence of play advanced, its results and owed rolls joined to the
+    ruling, the victory when the game ends."""
     new, results = sequence.advance(new)
     if new.over and new.victory is not None:
         results = list(results) + victory_results(new.victory)

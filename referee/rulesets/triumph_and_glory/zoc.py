@@ -86,12 +86,7 @@ def in_enemy_frontal_zoc(board: Board, hex_id: str, side: str) -> bool:
 
 def enemy_zoc_hexes(board: Board, side: str) -> frozenset[str]:
     """Every hex in the ZOC of a unit of another side than ``side`` (for displays and the random player)."""
-    key = ("zoc_all", side)
-    hit = board.cache.get(key)
-    if hit is None:
-        hit = frozenset(h for u in board.on_map_units() if u.side != side for h in zoc_hexes(board, u))
-        board.cache[key] = hit
-    return hit
+    return enemy_presence(board, side)[0]
 
 
 def enemy_presence(board: Board, side: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -109,15 +104,14 @@ def enemy_presence(board: Board, side: str) -> tuple[frozenset[str], frozenset[s
 def _enemy_presence(board: Board, side: str) -> tuple[frozenset[str], frozenset[str]]:
     zoc: set[str] = set()
     near: set[str] = set()
-    static = board.static
-    adjacent, sides_at = static.adjacent, static.hexside_at
+    adjacent = board.static.adjacent
     units = board._units                                # noqa: SLF001 — the dicts behind the views
     for h, ids in board._stacks.items():               # noqa: SLF001
         if not ids or units[ids[0]].defn.side == side:  # empty or friendly (sides never mix, 6.22)
             continue
-        around = adjacent[h]
-        near.update(around)
-        if any(exerts_zoc(units[i]) for i in ids):                              # 6.31
-            featured = sides_at.get(h)                  # most hexes have no hexside feature: the ZOC crosses all
-            zoc.update(around if not featured else (n for n in around if n not in featured or zoc_crosses(board, h, n)))
+        near.update(adjacent[h])
+        # the units of a stack control the same hexes (6.31, 6.32): one that exerts a ZOC gives them all
+        holder = next((units[i] for i in ids if exerts_zoc(units[i])), None)
+        if holder is not None:
+            zoc.update(zoc_hexes(board, holder))
     return frozenset(zoc), frozenset(near)
