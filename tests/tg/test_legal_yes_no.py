@@ -141,3 +141,41 @@ def test_the_plain_search_takes_most_movers_and_leaves_the_rest_to_the_hex_by_he
     b2 = b.update("f1", started_in_zoc=True)          # in r1's ZOC at the start of its activation: 6.34
     movement._search(b2, "f1", "normal", MoveContext())
     assert taken == ["_plain_search", "_search_hex_by_hex", "_search_hex_by_hex"]
+
+
+CHARGE_HEXES = [f"{c:02d}{r:02d}" for c in range(1, 8) for r in range(1, 8)]
+charge_change = st.tuples(st.sampled_from(["place", "place", "facing", "status"]), st.integers(0, 5),
+                          st.sampled_from(CHARGE_HEXES), st.sampled_from([2, 4, 6, 8, 10, 12]))
+
+
+@settings(max_examples=80, deadline=None)
+@given(start=st.lists(st.sampled_from(CHARGE_HEXES), min_size=6, max_size=6, unique=True),
+       changes=st.lists(charge_change, min_size=1, max_size=15))
+def test_a_kept_charge_target_follows_enemies_coming_within_three_hexes(start, changes):
+    """Each cavalry unit's first charge target (9.81), kept from position to position — also the "no target"
+    answer of a unit with no enemy 2-3 hexes away, which watches only the enemies — equals the one read afresh
+    while units of both sides move, turn and are disordered around it."""
+    from referee.rulesets.triumph_and_glory import candidates
+    from referee.rulesets.triumph_and_glory.charge_events import _first_charge_target
+
+    units = [cav("f1"), cav("f2"), inf("f3"), inf("r1", side=RU), cav("r2", side=RU), inf("r3", side=RU)]
+    b = board(*(at(u, h, facing=12 if u.side == FR else 6) for u, h in zip(units, start)), columns=7, rows=7)
+
+    def targets(b):
+        return {u.id: candidates.kept(b, ("charge", u.id), b.units[u.id],
+                                      lambda u=b.units[u.id]: _first_charge_target(b, u))
+                for u in units if u.kind == "cavalry" and b.units[u.id].hex is not None}
+
+    targets(b)
+    for kind, i, hex_, facing in changes:
+        uid = units[i].id
+        u = b.units[uid]
+        if kind == "place" and not b.stacks.get(hex_):
+            b = b.move(uid, hex_)
+        elif kind == "facing":
+            b = b.update(uid, facing=facing)
+        elif kind == "status":
+            b = b.update(uid, status="good" if u.disordered else "disordered")
+        got = targets(b)
+        with candidates.from_scratch():
+            assert got == targets(b)
