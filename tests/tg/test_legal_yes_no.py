@@ -179,3 +179,33 @@ def test_a_kept_charge_target_follows_enemies_coming_within_three_hexes(start, c
         got = targets(b)
         with candidates.from_scratch():
             assert got == targets(b)
+
+
+def test_a_batterys_first_target_is_the_first_hex_fire_errors_passes():
+    """``fire_events._first_target`` (the guards once, then ``_may_fire_alone`` per enemy hex, cheapest test
+    first) = the first hex in range order that ``fire.fire_errors`` passes, for every battery — fired, moved,
+    Disordered or not, with and without a failed IO — at sample positions; and ``_may_fire_alone`` = no
+    ``position_errors`` for every enemy hex in range of a battery free to fire."""
+    from referee.rulesets.triumph_and_glory import fire as fr
+    from referee.rulesets.triumph_and_glory.fire_events import _first_target, _may_fire_alone
+
+    found = asked = 0
+    for b in sample_boards()[::8]:
+        for u in b.units.values():
+            if u.kind != "artillery" or u.hex is None:
+                continue
+            hexes = list(b.grid.within(u.hex, u.value("max_range") or 0))
+            for io_failed in (False, True):
+                want = next((h for h in hexes if b.has_enemy(h, u.side)
+                             and not fr.fire_errors(b, [u], h, io_failed=io_failed)), None)
+                assert _first_target(b, u, False, io_failed)[0] == want, (u.id, io_failed)
+                found += want is not None
+            if u.fired or u.moved or u.disordered:
+                continue
+            adjacent = tuple(h for h in fr.front_hexes(b, u, "firer") if b.has_enemy(h, u.side))
+            for h in hexes:
+                if b.has_enemy(h, u.side):
+                    asked += 1
+                    assert _may_fire_alone(b, u, h, adjacent, u.value("eff_range") or 0, u.value("max_range") or 0,
+                                           b.grid.distance) == (not fr.position_errors(b, u, h)), (u.id, h)
+    assert found > 20 and asked > 200, (found, asked)

@@ -12,7 +12,10 @@ not listed now is listed once those before it have moved (or the activation ends
 from __future__ import annotations
 
 import itertools
+from operator import attrgetter
 from typing import Any
+
+from modulebuilder.records import fields
 
 from . import movement, orders, reserve
 from .candidates import SideRegion, kept
@@ -33,6 +36,7 @@ from .activation import cga_pending, command_choices, cup_markers, marker_side
 from .moves import may_act_error, move_context, orders_error
 from .state import ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, OVER, RESERVE, SIDE_TURN, TGState
 from .timing import two_sided_turn
+from .zoc import enemy_facts
 from .verbs import accepted
 
 def legal_actions(state: TGState) -> list[dict[str, Any]]:
@@ -146,7 +150,13 @@ def paths_to_all(board: Any, uid: str, mode: str, ctx: movement.MoveContext) -> 
 def _kept_paths(board: Any, uid: str, mode: str, ctx: movement.MoveContext) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """``paths_to_all`` as an immutable entry of the candidate table (``candidates``), kept while no hex of the
     search's region changes and the unit itself does not."""
-    return kept(board, ("moves", uid, mode, ctx), board.units[uid], lambda: _search_paths(board, uid, mode, ctx))
+    return kept(board, ("moves", uid, mode, _CONTEXT_VALUES(ctx)), board.units[uid],
+                lambda: _search_paths(board, uid, mode, ctx))
+
+
+# The context's every field as a plain tuple, for the entry's key: a record's hash and equality are Python calls,
+# and a key is hashed once per position of the chain it is looked up in.
+_CONTEXT_VALUES = attrgetter(*(f.name for f in fields(movement.MoveContext)))
 
 
 def _search_paths(board: Any, uid: str, mode: str,
@@ -161,11 +171,20 @@ def _search_paths(board: Any, uid: str, mode: str,
     u = board.units[uid]
     start = u.hex
     out = []
+    prev = s.prev
+    paths: dict[str | None, tuple[str, ...]] = {start: ()}     # each hex's path, shared by the paths through it
     for dest in sorted(s.ends):
-        path = [dest]
-        while (p := s.prev.get(path[-1])) is not None and p != start:
-            path.append(p)
-        out.append((dest, tuple(path[::-1])))
+        chain = []
+        h: str | None = dest
+        while h not in paths:
+            chain.append(h)
+            h = prev.get(h)             # type: ignore[arg-type]  # None: the first hex entered from off the map
+            if h is None:
+                paths[None] = ()
+        path = paths[h]
+        for x in reversed(chain):
+            path = paths[x] = path + (x,)          # type: ignore[operator]
+        out.append((dest, path))
     centres = {start, *s.cost, *ctx.entry_hexes, *(board.static.entry_hexes if start is None else ())}
     return tuple(out), SideRegion(board, u.side, s.cost, centres, 2)
 
@@ -277,9 +296,12 @@ def assault_actions(state: TGState) -> list[dict[str, Any]]:
     side, board = act.side, state.board
     singles: list[dict[str, Any]] = []
     seen_hexes: set[str] = set()
+    next_to_enemy = enemy_facts(board, side)[1]
     for uid in sorted(act.units):
         u = board.units[uid]
-        if u.hex is None or u.hex in seen_hexes or u.kind == "artillery" or u.disordered:
+        if u.hex not in next_to_enemy:
+            continue                   # no enemy next to it, so none in its front (9.22): most stacks
+        if u.hex in seen_hexes or u.kind == "artillery" or u.disordered:
             continue
         seen_hexes.add(u.hex)
         fronts = kept(board, ("front", uid), u, lambda: _frontal_enemies(board, u))
