@@ -134,6 +134,9 @@ def step(game: Game[S], index: int, event: Mapping[str, Any],
 
     ``submitter``: the side whose token sent the event in a hosted game; its act is checked first (above).
     None: a log checked as a whole (``referee check``), where nobody submitted anything."""
+    type_ = event.get("type", "?")
+    if submitter is None and game.pending is None and type_ != ROLL and type_ != UNREADABLE:
+        return _rule(game, index, event, type_)       # most events: nothing owed, nobody to check, no roll
     if submitter is not None:
         bad = refusal(game, event, submitter)
         if bad is not None:
@@ -160,7 +163,13 @@ def _rule(game: Game[S], index: int, event: Mapping[str, Any], type_: str,
           pending_index: int | None = None) -> tuple[Ruling, Game[S], dict[str, Any]]:
     dice = EventDice(event, game.seed if game.dice == "referee" else None, game.rolls_used)
     ruling, new_state = game.ruleset.rule(game.state, event, dice)
-    ruling = ruling.with_index(index, type_)
+    if getattr(game.ruleset, "rulings_are_new", False):    # a new ruling nobody else holds (engine.ruleset)
+        d = ruling.__dict__                                 # given the index in place: one Ruling per event
+        d["index"] = index
+        if type_:
+            d["type"] = type_
+    else:
+        ruling = ruling.with_index(index, type_)            # a ruling the ruleset may share: copied
     if not ruling.legal:
         return ruling, game, dict(event)
     if dice.owed:

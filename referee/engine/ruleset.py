@@ -3,6 +3,12 @@
 A ruleset is found through the entry-point group ``referee.rulesets`` (see :mod:`referee.engine.registry`),
 so a third party can ship one.  Its state type is opaque to the engine; it must be immutable, because the
 engine keeps the state from before an event and relies on an illegal event changing nothing.
+
+One optional attribute is not part of the checked protocol (a plugin without it meets the protocol as before):
+``rulings_are_new = True`` says that every ruling ``rule`` returns was made by that call and is held by nothing
+else, so the engine writes the event's log index and type into it instead of copying it — one Ruling object per
+event, not two.  A ruleset that may return a ruling it keeps (a constant, a memo) leaves it out: the engine then
+copies each ruling (``Ruling.with_index``), as it always has.
 """
 from __future__ import annotations
 

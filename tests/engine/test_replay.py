@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from referee.engine import registry
 from referee.engine.replay import final_state, replay
+from referee.engine.ruling import legal
 from referee.engine.ruleset import Ruleset
 from referee.rulesets.triumph_and_glory import RULESET
 
@@ -91,3 +92,44 @@ def test_the_act_check_is_the_dispatchers_every_ruleset_goes_through_it():
     assert actors.step(game, 0, event, sides[1])[0] == ruling
     assert rp.step(game, 0, event, submitter=sides[0])[0].legal
     assert actors.BOTH_SIDES == rp.BOTH_SIDES and actors.refusal is rp.refusal
+
+
+# --- one Ruling per event (``rulings_are_new``, referee.engine.ruleset): an opt-in, the old protocol unchanged
+
+class _Constant:
+    """A plugin of the old protocol: ``rule`` hands out one ruling object it keeps, every time."""
+    id, name = "constant", "constant"
+    KEPT = legal("say", ["1.0"])
+
+    def initial_state(self, scenario):
+        return 0
+
+    def rule(self, state, event, dice):
+        return self.KEPT, state + 1
+
+    def progress(self, state):
+        return str(state), "say"
+
+
+def test_a_ruleset_that_keeps_its_ruling_gets_a_copy_per_event():
+    out = replay(_Constant(), None, [{"type": "say"}, {"type": "say"}, {"type": "say"}])
+    assert [r.index for r in out.rulings] == [0, 1, 2]
+    assert all(r is not _Constant.KEPT for r in out.rulings)
+    assert _Constant.KEPT.index == -1                       # the plugin's own ruling is left as it was
+
+
+def test_a_ruleset_whose_rulings_are_new_gets_them_back_with_the_index_written_in():
+    made = []
+
+    class Fresh(_Constant):
+        rulings_are_new = True
+
+        def rule(self, state, event, dice):
+            r = legal("say", ["1.0"])
+            made.append(r)
+            return r, state + 1
+
+    out = replay(Fresh(), None, [{"type": "say"}, {"type": "say"}])
+    assert [r.index for r in out.rulings] == [0, 1] and [r.type for r in out.rulings] == ["say", "say"]
+    assert all(a is b for a, b in zip(out.rulings, made))     # no copy: one Ruling object per event
+    assert out.rulings[0].to_dict() == {**legal("say", ["1.0"]).to_dict(), "index": 0}

@@ -5,6 +5,9 @@
   ``sequence.rolls_owed``: ``procedure.advance_sequence``) — same ruling, same state object.
 * ``Ruling.with_index`` copies the ruling's ``__dict__``: the copy equals the ruling built field by field, and
   the rule's own ruling is left as it was.
+* ``TriumphAndGlory.rulings_are_new``: every ruling ``rule`` returns, in the sample game and in random play, is
+  an object no earlier call returned (so the engine may write the index into it), and the engine's rulings then
+  equal those of a copying engine.
 """
 from __future__ import annotations
 
@@ -94,3 +97,51 @@ def test_with_index_equals_the_ruling_built_field_by_field(ruling, index, type_)
     assert list(got.__dict__) == list(want.__dict__)        # field order too (to_dict, asdict)
     assert got.to_dict() == want.to_dict()
     assert repr(ruling) == before and got is not ruling
+
+
+def _rulings_of_rule(events_of: Any) -> None:
+    """Every ruling T&G's ``rule`` returns along ``events_of`` is new: never an object returned before."""
+    seen: list[Any] = []            # kept alive, so no id is reused while the test looks
+    ids: set[int] = set()
+    real = RULESET.rule
+
+    def rule(state: Any, event: Any, dice: Any) -> Any:
+        ruling, new = real(state, event, dice)
+        assert id(ruling) not in ids, f"{event} got a ruling an earlier call returned"
+        ids.add(id(ruling))
+        seen.append(ruling)
+        return ruling, new
+    try:
+        RULESET.rule = rule                                  # type: ignore[method-assign]
+        events_of()
+    finally:
+        del RULESET.rule
+    assert len(seen) > 50
+
+
+def test_every_ruling_of_the_sample_game_is_new_and_the_in_place_index_equals_the_copy():
+    log = read_log(SAMPLE)
+    got: list[Any] = []
+
+    def run() -> None:
+        game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
+        for i, event in enumerate(log.events):
+            ruling, game, _ = step(game, i, event)
+            got.append(ruling)
+    _rulings_of_rule(run)
+    assert [r.index for r in got] == list(range(len(log.events)))
+
+    class Copying:                                           # the same ruleset, under the copying protocol
+        def __getattr__(self, name: str) -> Any:
+            return getattr(RULESET, name)
+        rulings_are_new = False
+    game = new_game(Copying(), log.scenario, log.dice, log.seed)   # type: ignore[arg-type]
+    for i, event in enumerate(log.events):
+        ruling, game, _ = step(game, i, event)
+        assert ruling == got[i] and ruling is not got[i]
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6))
+def test_every_ruling_of_random_play_is_new(seed):
+    _rulings_of_rule(lambda: play_game(RULESET, skirmish(seed, turns=2), seed))

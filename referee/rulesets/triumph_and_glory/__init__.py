@@ -87,6 +87,9 @@ class TriumphAndGlory(ProcedureRuleset):
     finish = staticmethod(procedure.cite_what_decided)
 
     step = staticmethod(procedure.step)        # the pending decision (one call less per event than a method)
+    #: every ruling ``rule`` returns is new (``legal``/``illegal``/``replace``; no ruling is kept in a state or a
+    #: memo), so the engine gives it its log index in place (``referee.engine.ruleset``; tests/tg/test_replay_fastpaths.py)
+    rulings_are_new = True
 
     def build_names(self, scenario: Any) -> "_Names":
         """What events may name in a scenario (built once per scenario by the framework's ``names``)."""
