@@ -169,3 +169,19 @@ def test_a_one_event_check_imports_none_of_what_was_taken_off_its_path(warm):
     assert code == 0
     back = {m: why for m, why in NOT_ON_THE_CHECK_PATH.items() if m in modules}
     assert not back, back
+
+
+# What a check of the whole sample game (5,886 events) no longer imports (docs/speed.md §1, fourth session).
+NOT_ON_THE_SAMPLE_S_PATH = {
+    "jsonschema_rs": "a log of up to jsonlog.SURELY_EVENTS events is vouched for by the generated predicates "
+                     "(referee.logs.surely_valid)",
+    "email": "imported by jsonschema-rs's extension",
+    "socket": "(the same)",
+}
+
+
+def test_the_sample_game_imports_none_of_what_was_taken_off_its_path(warm):
+    code, modules = imported("check", str(LOGS / "sample-borodino.json"), "--format", "json", env=warm)
+    assert code == 0
+    back = {m: why for m, why in NOT_ON_THE_SAMPLE_S_PATH.items() if m in modules}
+    assert not back, back
