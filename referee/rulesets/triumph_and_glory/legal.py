@@ -25,7 +25,8 @@ from .morale_events import rally_actions
 from .owed import advance_choices
 from .retreat import legal_retreats, options_of, retreat_steps
 from .shock import frontal_enemy_hexes
-from .shock_events import reaction_fire_actions
+from .combat import Assault
+from .shock_events import declaration_errors, reaction_fire_actions
 from .charge_events import charge_declarations, leave_square_actions, optional_charge_actions, owed_charge_actions
 from .secondary_events import secondary_actions, shock_actions
 from .activation import cga_pending, command_choices, cup_markers, marker_side
@@ -109,13 +110,13 @@ def _activation_actions(state: TGState) -> list[dict[str, Any]]:
     out += fire_actions(state) + counter_battery_actions(state) + rally_actions(state) + assault_actions(state)
     o = state.orders.get(side) if side else None
     if o is not None and not act.reserve:
-        tried = set(act.io)
-        seen: set[int] = set()
+        # a group already Under Orders or that tried its IO is refused (5.28): not asked
+        skip = set(act.io) | o.under_orders
         for uid in sorted(act.units):
             g = o.group_of.get(uid)
-            if g is None or g in seen or g in tried:
+            if g is None or g in skip:
                 continue
-            seen.add(g)
+            skip.add(g)
             first = o.groups[g][0]
             if individual_order_error(state, side, first) is None:      # the verb's own refusals (5.28)
                 out.append({"type": "individual_order", "side": side, "unit": first})
@@ -286,8 +287,8 @@ def assault_actions(state: TGState) -> list[dict[str, Any]]:
             continue                   # most stacks have no enemy in front
         attackers = [x.id for x in board.stack(u.hex) if x.id in act.units and x.kind != "artillery"]
         for h in fronts:
-            singles += accepted(state, [{"type": "assaults", "side": side,
-                                          "assaults": [{"attackers": attackers, "target": [h]}]}])
+            singles += _declarable(state, [{"type": "assaults", "side": side,
+                                            "assaults": [{"attackers": attackers, "target": [h]}]}])
             if len(singles) >= MAX_ASSAULTS_LISTED:
                 break
         if len(singles) >= MAX_ASSAULTS_LISTED:
@@ -295,5 +296,14 @@ def assault_actions(state: TGState) -> list[dict[str, Any]]:
     out = list(singles)
     if len(singles) > 1:
         combined = {"type": "assaults", "side": side, "assaults": [e["assaults"][0] for e in singles]}
-        out += accepted(state, [combined])
-    return out + accepted(state, charge_declarations(state)) + leave_square_actions(state)   # 9.81, 9.85
+        out += _declarable(state, [combined])
+    return out + _declarable(state, charge_declarations(state)) + leave_square_actions(state)   # 9.81, 9.85
+
+
+def _declarable(state: TGState, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``accepted(state, events)`` for ``assaults`` events, asked of the verb's own refusals
+    (``shock_events.declaration_errors``, 9.44): the verb's tail records the declaration and refuses nothing
+    (``tests/tg/test_legal_predicates.py`` compares the two)."""
+    return [e for e in events if not declaration_errors(state, e["side"], [
+        Assault(tuple(a["attackers"]), tuple(a["target"] if isinstance(a["target"], list) else [a["target"]]),
+                bool(a.get("charge", False))) for a in e["assaults"]])]
