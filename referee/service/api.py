@@ -20,12 +20,9 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from referee.engine import registry
 from referee.logs.jsonlog import event_types
 from referee.service import heavy, scenarios
+from referee.service.environ_keys import CLOSE_CONNECTION, OUTSIDE_GATE
 from referee.service.errors import ApiError
 from referee.service.logs import request_body
-
-# Keys the service's gunicorn worker puts in the environ (worker.py; absent under other servers).
-OUTSIDE_GATE = "referee.outside_gate"
-CLOSE_CONNECTION = "referee.close_connection"
 
 bp = Blueprint("api", __name__)
 

@@ -279,7 +279,7 @@ class Host:
                 raise GameEnded(stored.id)
             raise StaleIndex(stored.id, index, stored.event_count)
         if cached is None or cached.index > index:
-            played = self._new_game(stored)
+            played = self.as_created(stored)
         else:
             played = cached
         game, head = played.game, played.head
@@ -303,7 +303,9 @@ class Host:
                 stored = self.storage.get_game(stored.id)
         return self.state_at(stored, stored.event_count)
 
-    def _new_game(self, stored: StoredGame) -> Played:
+    def as_created(self, stored: StoredGame) -> Played:
+        """The game before its first event, with its referee seed, so that replaying the stored events rolls the
+        stored rulings' dice again (the page's history starts here too)."""
         scenario, ruleset = self.setup(stored)
         known = self.storage.list_contributions(stored.id)
         seed = None

@@ -377,7 +377,7 @@ class History:
                 self._items.move_to_end(stored.id)
         if hit is None:
             # The game as created, with its referee seed (so the stored rulings' rolls come out again).
-            hit = ([host._new_game(stored).game], [])
+            hit = ([host.as_created(stored).game], [])
         snapshots, events = hit
         if len(events) < n:
             events = events + ext().storage.list_events(stored.id, since=len(events))

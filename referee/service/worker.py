@@ -45,6 +45,7 @@ from gunicorn.http.errors import NoMoreData
 from gunicorn.workers import base
 
 from referee.service import cpus
+from referee.service.environ_keys import BODY_READ, CLOSE_CONNECTION, OUTSIDE_GATE
 from referee.service.limits import READ_BODY
 from referee.service.buffers import receive_buffer
 
@@ -81,9 +82,6 @@ class FairGate:
                 self._free += 1
 
 
-OUTSIDE_GATE = "referee.outside_gate"
-CLOSE_CONNECTION = "referee.close_connection"
-BODY_READ = "referee.body_read"
 LINGER_SECONDS = 2.0
 LINGER_BYTES = 32 * 1024 * 1024
 
