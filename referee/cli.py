@@ -21,10 +21,7 @@ from referee.logs import InputError
 
 VASSAL_SUFFIXES = (".vlog", ".vsav")
 OWN_COMMANDS = ("check", "rulesets")    # the commands defined here; the others are the service's
-CHUNK = 256                             # rulings encoded at a time (write_json)
-# Up to this many events, write_json encodes with the standard library alone: ~13 µs a ruling, where importing
-# orjson (and the dataclasses, inspect, uuid and platform modules it imports) is ~15-30 ms (jsonout's docstring).
-STDLIB_EVENTS = 500
+CHUNK = 256                             # rulings encoded to UTF-8 at a time (write_json)
 SPOOL_BYTES = 32 << 20                  # output held in memory before it goes to a temporary file
 COPY_BYTES = 1 << 20                    # copied to stdout at a time
 
@@ -153,48 +150,75 @@ def write_json(log) -> bool:
     """Rule on every event and write ``{"rulings": [...], "state": {...}}`` to stdout, the bytes of
     ``json.dump(body, indent=1)`` and a newline; returns whether a move was illegal.
 
-    The rulings are encoded as they are made, ``CHUNK`` at a time, into a spooled file (memory up to
-    ``SPOOL_BYTES``, then a temporary file) that is copied to stdout at the end: a check holds neither the
-    whole list of rulings nor their dicts, so its memory does not grow with the log's length beyond the log
-    itself and the encoded output (docs/speed.md), and nothing reaches stdout if the replay fails half-way.
-    The loop is ``referee.engine.replay.replay``'s; tests/speed/test_check_stream.py holds the two to the
-    same bytes.  A short log (``STDLIB_EVENTS``) is encoded by the standard library into memory: its output is
-    a few hundred kilobytes at most, and orjson, tempfile and shutil are ~20 ms to import."""
-    import io
+    Each ruling is written as it is made, by ``referee.jsonout.ruling_text`` (no ``to_dict``, no orjson: its
+    import is ~58 M instructions, and to_dict plus orjson plus the indent passes cost ~38,000 instructions a
+    ruling against ruling_text's ~35,000; docs/speed.md §1), ``CHUNK`` rulings encoded to UTF-8 at a time into
+    a ``_Spool`` (memory up to ``SPOOL_BYTES``, then a temporary file) that is copied to stdout at the end: a
+    check holds neither the whole list of rulings nor their dicts, and nothing reaches stdout if the replay
+    fails half-way.  The loop is ``referee.engine.replay.replay``'s; tests/speed/test_check_stream.py holds
+    the two to the same bytes."""
     from referee.engine.replay import fewer_collections, final_state, new_game, step
-    from referee.jsonout import dumps_indent1, write_items_indent1
+    from referee.jsonout import any_text, ruling_text
     game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
     any_illegal = False
-    fast = len(log.events) > STDLIB_EVENTS
-
-    def chunks():
-        nonlocal game, any_illegal
-        batch = []
+    with _Spool() as spool:
+        spool.write(b'{\n "rulings": [')
+        batch: list[str] = []
         with fewer_collections():
             for i, event in enumerate(log.events):
                 ruling, game, _ = step(game, i, event)
                 any_illegal = any_illegal or not ruling.legal
-                batch.append(ruling.to_dict())
+                batch.append(ruling_text(ruling, "\n  "))
                 if len(batch) == CHUNK:
-                    yield batch
+                    spool.write(("," if i >= CHUNK else "") + "\n  " + ",\n  ".join(batch))
                     batch = []
-        yield batch
-
-    if fast:
-        import tempfile
-        spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)
-    else:
-        spool = io.BytesIO()
-    with spool:
-        spool.write(b'{\n "rulings": [')
-        spool.write(b"\n ]" if write_items_indent1(spool, chunks(), 2, fast) else b"]")
-        spool.write(b',\n "state": ' + dumps_indent1(final_state(game), fast).replace(b"\n", b"\n ") + b"\n}\n")
-        spool.seek(0)
+        if batch:
+            spool.write(("," if len(log.events) > CHUNK else "") + "\n  " + ",\n  ".join(batch))
+        spool.write(b"\n ]" if log.events else b"]")
+        spool.write(',\n "state": ' + any_text(final_state(game), "\n ") + "\n}\n")
         sys.stdout.flush()
-        out = sys.stdout.buffer
-        while block := spool.read(COPY_BYTES):
-            out.write(block)
+        spool.copy_to(sys.stdout.buffer)
     return any_illegal
+
+
+class _Spool:
+    """Bytes held in memory up to ``SPOOL_BYTES``, then in a temporary file (``tempfile`` imported only then:
+    ~15 M instructions with shutil and random); str is written as UTF-8."""
+
+    def __init__(self) -> None:
+        self.blocks: list[bytes] = []
+        self.size = 0
+        self.file = None
+
+    def __enter__(self) -> "_Spool":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.file is not None:
+            self.file.close()
+
+    def write(self, data: str | bytes) -> None:
+        block = data.encode("utf-8") if isinstance(data, str) else data
+        if self.file is not None:
+            self.file.write(block)
+            return
+        self.blocks.append(block)
+        self.size += len(block)
+        if self.size > SPOOL_BYTES:
+            import tempfile
+            self.file = tempfile.TemporaryFile()
+            for b in self.blocks:
+                self.file.write(b)
+            self.blocks = []
+
+    def copy_to(self, out) -> None:
+        if self.file is None:
+            for block in self.blocks:
+                out.write(block)
+            return
+        self.file.seek(0)
+        while block := self.file.read(COPY_BYTES):
+            out.write(block)
 
 
 def cmd_rulesets(args: argparse.Namespace) -> int:

@@ -25,9 +25,10 @@ ROLL_EVENT_SCHEMA = {
                    "side": {"type": "string"}, "note": {"type": "string"}},
 }
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-# Up to this many events the surely-valid predicates check a log before jsonschema-rs is imported (break-even
-# ~1,500: its import ~15 ms, ~10 µs an event more than jsonschema-rs; measured on the sample game's events).
-SURELY_EVENTS = 1000
+# Up to this many events the surely-valid predicates check a log before jsonschema-rs is imported: its import is
+# ~54 M instructions, the predicate ~5,600 instructions an event more than jsonschema-rs (cachegrind, the sample
+# game's events), so the break-even is ~9,600 events.
+SURELY_EVENTS = 9000
 
 
 @record(frozen=True)
@@ -155,8 +156,8 @@ class _EventValidator:
     imported only for a log with a bad event: importing it is ~0.08 s, a third of a short ``check``.
     Before either, in a short log (``SURELY_EVENTS``), ``surely`` (``referee.logs.surely_valid``) vouches for
     the plainly valid events without importing jsonschema-rs (~15 ms); an event it cannot vouch for goes to
-    jsonschema-rs, which decides.  It costs ~11 µs an event where jsonschema-rs costs ~1.3 µs, so a long log
-    goes to jsonschema-rs straight away.
+    jsonschema-rs, which decides.  It costs ~1.8 µs a move where jsonschema-rs costs ~1.2 µs, so a log longer
+    than ``SURELY_EVENTS`` goes to jsonschema-rs straight away.
     """
     schema: Mapping[str, Any]
     surely: Any                     # the schema's surely-valid predicate, or None
@@ -222,35 +223,40 @@ def event_types(ruleset: Any) -> list[str]:
 
 
 def check_events(ruleset: Any, scenario: Any, events: list[Any]) -> list[str]:
+    """Every event's problems, in order: its type, its fields (the schema), then the names it uses.  The loop
+    does the least it can for a valid event (a long log has thousands): the validator looked up by the type
+    alone, the ``events[i]`` text made only for a problem."""
     schemas = _event_schemas(ruleset.id)
     vouch = len(events) <= SURELY_EVENTS
     validators: dict[str, _EventValidator] = {}
     problems: list[str] = []
+    references = ruleset.check_references
     for i, event in enumerate(events):
-        where = f"events[{i}]"
         if type(event) is not dict and not isinstance(event, Mapping):     # the ABC check is slow; JSON gives dicts
-            problems.append(f"{where}: expected an object with a 'type'")
+            problems.append(f"events[{i}]: expected an object with a 'type'")
             continue
         type_ = event.get("type")
-        if not isinstance(type_, str) or type_ not in schemas:      # a list or object is no type (nor hashable)
-            known = ", ".join(sorted(schemas))
-            problems.append(f"{where}.type: unknown event type {type_!r} (known: {known})")
-            continue
-        v = validators.get(type_)
+        v = validators.get(type_) if type(type_) is str else None
         if v is None:
+            if not isinstance(type_, str) or type_ not in schemas:  # a list or object is no type (nor hashable)
+                known = ", ".join(sorted(schemas))
+                problems.append(f"events[{i}].type: unknown event type {type_!r} (known: {known})")
+                continue
             v = validators[type_] = _validator(ruleset.id, type_)
         try:
-            errors = [] if v.is_valid(event, vouch) else sorted(v.iter_errors(event),
-                                                                key=lambda e: list(e.absolute_path))
+            errors = None if v.is_valid(event, vouch) else sorted(v.iter_errors(event),
+                                                                  key=lambda e: list(e.absolute_path))
         except RecursionError:          # a value nested nearly as deep as the reader allows: the checks recurse
-            problems.append(f"{where}: nested too deeply (an event is a few levels deep)")
+            problems.append(f"events[{i}]: nested too deeply (an event is a few levels deep)")
             continue
         if errors:
-            problems.extend(_describe(where, e) for e in errors)
+            problems.extend(_describe(f"events[{i}]", e) for e in errors)
             continue
         if type_ != "roll":
-            problems.extend(f"{where}.{fld}: {msg}" if fld else f"{where}: {msg}"
-                            for fld, msg in ruleset.check_references(scenario, event))
+            found = references(scenario, event)
+            if found:
+                where = f"events[{i}]"
+                problems.extend(f"{where}.{fld}: {msg}" if fld else f"{where}: {msg}" for fld, msg in found)
     return problems
 
 

@@ -13,6 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from referee import cli
 from referee.engine.replay import final_state, replay
+from referee import jsonout
 from referee.jsonout import dumps_indent1, write_items_indent1
 from referee.logs import read_log
 
@@ -38,18 +39,67 @@ class Out:
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
 @pytest.mark.parametrize("chunk", [1, 7, 256])
-@pytest.mark.parametrize("stdlib_events", [0, 10**9], ids=["orjson", "stdlib"])
-def test_streamed_bytes_are_the_whole_replay_s(path, chunk, stdlib_events, monkeypatch):
-    """Both encoders: orjson and a spooled file for a long log, the standard library and memory for a short
-    one (cli.STDLIB_EVENTS)."""
+@pytest.mark.parametrize("spool", [1000, 10**9], ids=["file", "memory"])
+def test_streamed_bytes_are_the_whole_replay_s(path, chunk, spool, monkeypatch):
+    """Written by jsonout.ruling_text a chunk at a time, into memory or (past SPOOL_BYTES) a temporary file."""
     log = read_log(path)
     out = Out()
-    monkeypatch.setattr(cli, "STDLIB_EVENTS", stdlib_events)
     monkeypatch.setattr(cli, "CHUNK", chunk)
-    monkeypatch.setattr(cli, "SPOOL_BYTES", 1000)      # the spool goes to a temporary file early
+    monkeypatch.setattr(cli, "SPOOL_BYTES", spool)
     monkeypatch.setattr(sys, "stdout", out)
     cli.write_json(log)
     assert out.buffer.getvalue() == whole(log)
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
+def test_each_ruling_s_text_is_its_dict_s(path):
+    """jsonout.ruling_text reads a Ruling's fields itself: its text must stay that of ``to_dict`` (a field
+    added to Ruling.to_dict and not to ruling_text fails here), at any indentation."""
+    log = read_log(path)
+    result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=False)
+    for r in result.rulings:
+        assert tuple(r.to_dict()) == jsonout.RULING_KEYS
+        for nl in ("\n", "\n  "):
+            assert jsonout.ruling_text(r, nl) == json.dumps(r.to_dict(), ensure_ascii=False, indent=1).replace(
+                "\n", nl)
+
+
+class Word(str):
+    pass
+
+
+class Number(int):
+    pass
+
+
+odd_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text()
+    | st.builds(Word, st.text(max_size=3)) | st.builds(Number, st.integers(-5, 5)),
+    lambda inner: st.lists(inner, max_size=4) | st.lists(inner, max_size=3).map(tuple)
+    | st.dictionaries(st.text(max_size=4) | st.integers(0, 3) | st.builds(Word, st.text(max_size=2)), inner,
+                      max_size=4), max_leaves=25)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(odd_values, st.sampled_from(["\n", "\n ", "\n  "]))
+def test_any_value_s_text_is_the_standard_library_s(value, nl):
+    """jsonout.text spells exact JSON types itself and leaves the rest (subclasses, non-string keys, NaN …)
+    to the standard library: the same bytes, whatever the value."""
+    assert jsonout.any_text(value, nl) == json.dumps(value, ensure_ascii=False, indent=1).replace("\n", nl)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules=st.lists(st.text(max_size=4) | st.integers(0, 3), max_size=3), errors=st.lists(odd_values, max_size=2),
+       extra=st.dictionaries(st.text(max_size=4), odd_values, max_size=3), index=st.integers(-1, 10) | st.booleans())
+def test_any_ruling_s_text_is_its_dict_s(rules, errors, extra, index):
+    from referee.engine.ruling import Awaiting, Error, Result, Ruling, table_roll
+    r = Ruling(index=index, type="move", verdict="illegal", rules=tuple(rules),
+               errors=tuple(Error("1.1", "code", "message", tuple(e) if isinstance(e, list) else None)
+                            for e in errors),
+               rolls=(table_roll("p", 3, extra, unit="u"),), results=(Result("e", "2.2", None, extra),),
+               awaiting=(Awaiting("roll", "French", "3.3"),))
+    assert jsonout.ruling_text(r, "\n  ") == json.dumps(r.to_dict(), ensure_ascii=False, indent=1).replace(
+        "\n", "\n  ")
 
 
 def test_a_log_without_events(tmp_path):

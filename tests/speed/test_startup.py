@@ -142,11 +142,11 @@ NOT_ON_THE_CHECK_PATH = {
     "dataclasses": "records declare themselves (modulebuilder.records), ~15 ms with inspect",
     "inspect": "imported by dataclasses",
     "ast": "imported by inspect",
-    "orjson": "a short log's JSON is encoded by the standard library (referee.jsonout, cli.STDLIB_EVENTS)",
+    "orjson": "a check's JSON is written by referee.jsonout.ruling_text and text (cli.write_json)",
     "uuid": "imported by orjson",
     "platform": "imported by uuid",
     "argparse": "a plain check command line is read by referee.cli.plain_check",
-    "tempfile": "a short log's JSON is written to memory, not to a spooled file",
+    "tempfile": "a check's JSON is held in memory up to cli.SPOOL_BYTES (32 MB), a temporary file only beyond",
     "shutil": "(the same)",
     "_hashlib": "OpenSSL: blake2b (the caches) and sha256 (the dice commitment) from CPython's own modules",
     "hashlib": "(the same)",
@@ -168,4 +168,26 @@ def test_a_one_event_check_imports_none_of_what_was_taken_off_its_path(warm):
     code, modules = imported("check", str(one), "--format", "json", env=warm)
     assert code == 0
     back = {m: why for m, why in NOT_ON_THE_CHECK_PATH.items() if m in modules}
+    assert not back, back
+
+
+# What a check of the whole sample game (5,886 events) no longer imports (docs/speed.md §1, fourth session).
+NOT_ON_THE_SAMPLE_S_PATH = {
+    "jsonschema_rs": "a log of up to jsonlog.SURELY_EVENTS events is vouched for by the generated predicates "
+                     "(referee.logs.surely_valid)",
+    "email": "imported by jsonschema-rs's extension",
+    "socket": "(the same)",
+    "orjson": "the rulings are written by referee.jsonout.ruling_text, without to_dict or orjson",
+    "dataclasses": "imported by orjson",
+    "uuid": "(the same)",
+    "platform": "(the same)",
+    "tempfile": "the sample's 1.7 MB of JSON is held in memory (cli.SPOOL_BYTES)",
+    "shutil": "imported by tempfile",
+}
+
+
+def test_the_sample_game_imports_none_of_what_was_taken_off_its_path(warm):
+    code, modules = imported("check", str(LOGS / "sample-borodino.json"), "--format", "json", env=warm)
+    assert code == 0
+    back = {m: why for m, why in NOT_ON_THE_SAMPLE_S_PATH.items() if m in modules}
     assert not back, back

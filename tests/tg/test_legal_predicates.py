@@ -60,3 +60,51 @@ class Checked:
 def test_the_individual_order_predicate_agrees_with_the_verb_in_random_play(seed):
     g = play_game(Checked(), skirmish(seed, turns=2), seed)
     assert RULESET.is_over(g.game.state)
+
+
+def assault_candidates(state) -> list[dict]:
+    """Single assaults of each activated unit (and of its whole stack) on each hex next to it, charges on each
+    hex 2-3 away, and the first few singles together: refused ones and accepted ones."""
+    board, act = state.board, state.activation
+    side = act.side
+    out, singles = [], []
+    for uid in sorted(act.units):
+        u = board.units[uid]
+        if u.hex is None:
+            continue
+        stack = [x.id for x in board.stack(u.hex) if x.id in act.units]
+        for h in board.neighbours(u.hex):
+            if board.stacks.get(h):
+                for attackers in ([uid], stack):
+                    e = {"type": "assaults", "side": side, "assaults": [{"attackers": attackers, "target": [h]}]}
+                    out.append(e)
+                    singles.append(e["assaults"][0])
+        if u.kind == "cavalry":
+            for h in board.static.disc(u.hex, 3):
+                if board.has_enemy(h, side) and board.grid.distance(u.hex, h) >= 2:
+                    out.append({"type": "assaults", "side": side,
+                                "assaults": [{"attackers": [uid], "target": [h], "charge": True}]})
+    if len(singles) > 1:
+        out.append({"type": "assaults", "side": side, "assaults": singles[:3]})
+    return out
+
+
+def test_the_assault_declaration_predicate_agrees_with_the_verb_over_the_sample_game():
+    """``legal._declarable`` (the verb's refusals, ``declaration_errors``) = ``accepted`` (the verb itself)."""
+    from referee.rulesets.triumph_and_glory.legal import _declarable
+
+    log = read_log(ROOT / "tests/fixtures/logs/sample-borodino.json")
+    game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
+    kinds = set()
+    asked = 0
+    for i, event in enumerate(log.events):
+        state = game.state
+        if i % 4 == 0 and state.activation is not None and state.activation.side and game.pending is None:
+            for e in assault_candidates(state):
+                ok = bool(accepted(state, [e]))
+                assert ok == bool(_declarable(state, [e])), e
+                kinds.add((ok, "charge" in e["assaults"][0], len(e["assaults"]) > 1))
+                asked += 1
+        _, game, _ = step(game, i, event)
+    assert asked > 1000 and {(True, False, False), (False, False, False), (True, True, False),
+                             (False, True, False)} <= kinds, kinds

@@ -845,14 +845,30 @@ def _first_charge_target(board: Board, u: UnitState) -> tuple[str | None, SideRe
     """The first enemy hex (in hex order) 2–3 hexes from ``u`` that it has a charge route to, and the region read:
     the hexes of the route (one or two, within two of ``u``) are read whole (6.22, 6.21 stacking and 6.11 facing
     at its end); of the rest within three of ``u`` only the enemies (the target, ZOC 9.81) — units never block the
-    line of sight (8.4)."""
-    near = {h for n in board.neighbours(u.hex) for m in board.neighbours(n) for h in (m, *board.neighbours(m))}
-    region = SideRegion(board, u.side, board.static.disc(u.hex, 2) - {u.hex}, (u.hex,), 3)  # type: ignore[arg-type]
-    for h in sorted(near):
-        if board.has_enemy(h, u.side) and board.grid.distance(u.hex, h) in (2, 3) \
-                and charge_options(board, u, h, limit=1):
+    line of sight (8.4).  With no enemy 2–3 hexes away (most cavalry, most of the time) nothing but the enemies
+    was read, so the answer holds while none comes within three hexes."""
+    side = u.side
+    targets = [h for h in _within_three(board, u.hex) if board.has_enemy(h, side)]    # type: ignore[arg-type]
+    if not targets:                     # no enemy 2-3 hexes away (most cavalry): only the enemies were read
+        return None, SideRegion(board, side, (), (u.hex,), 3)                      # type: ignore[arg-type]
+    region = SideRegion(board, side, board.static.disc(u.hex, 2) - {u.hex}, (u.hex,), 3)  # type: ignore[arg-type]
+    for h in targets:
+        if charge_options(board, u, h, limit=1):
             return h, region
     return None, region
+
+
+def _within_three(board: Board, hex_id: str) -> tuple[str, ...]:
+    """The hexes 2-3 hexes from ``hex_id`` that three steps of adjacency reach, in hex order: the map's alone,
+    kept on it."""
+    memo = board.static.memo
+    key = ("charge_reach", hex_id)
+    hit = memo.get(key)
+    if hit is None:
+        ns = board.neighbours
+        near = {h for n in ns(hex_id) for m in ns(n) for h in (m, *ns(m))}
+        hit = memo[key] = tuple(h for h in sorted(near) if board.grid.distance(hex_id, h) in (2, 3))
+    return hit
 
 
 def owed_charge_actions(state: TGState) -> list[dict[str, Any]]:

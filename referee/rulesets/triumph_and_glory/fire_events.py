@@ -29,6 +29,9 @@ from .activation import barrage_marker
 from .board import Board, UnitState
 from .candidates import SideRegion, kept
 from .combat import Combat, OwedCheck, apply_effects, engine_roll
+from .facing import front_hexes
+from .los import in_fire_arc, line_of_sight
+from .zoc import enemy_facts
 from .orders import acting_status
 from .rolls import TableRoll
 from .owed import awaiting, owe_retreat
@@ -220,15 +223,33 @@ def _first_target(board: Board, u: UnitState, barrage: bool, io_failed: bool) ->
     reach = u.value("max_range") or 0
     side = u.side
     region = SideRegion(board, side, (), (u.hex,), reach)
+    if io_failed or u.kind != "artillery" or u.disordered or u.moved or u.fired or u.hex is None:
+        return None, region           # fire_errors refuses every target (5.28, 8.1, 9.61, 7.36, 8.1)
+    enemies = enemy_facts(board, side)[2]
+    if enemies.isdisjoint(board.static.disc(u.hex, reach)):
+        return None, region           # no enemy in range (most batteries, most of the time)
     memo = board.static.memo                  # the hexes in range, in ``within`` order: the map's, never changing
     key = ("within", u.hex, reach)
     hexes = memo.get(key)
     if hexes is None:
         hexes = memo[key] = tuple(board.grid.within(u.hex, reach))  # type: ignore[arg-type]
-    stacks, units = board._stacks, board._units   # noqa: SLF001 — board.has_enemy inlined: ~100 hexes a battery
+    # 8.4: with an enemy in an adjacent front hex, only such a hex may be the target
+    adjacent = tuple(h for h in front_hexes(board, u, "firer") if h in enemies)
+    eff, most = u.value("eff_range") or 0, reach
+    distance = board.grid.distance
     for h in hexes:
-        ids = stacks.get(h)
-        if ids and units[ids[0]].defn.side != side \
-                and not fr.fire_errors(board, [u], h, barrage=barrage, io_failed=io_failed):
+        if h in enemies and _may_fire_alone(board, u, h, adjacent, eff, most, distance):
             return h, region
     return None, region
+
+
+def _may_fire_alone(board: Board, u: UnitState, h: str, adjacent: tuple[str, ...], eff: int, most: int,
+                    distance: Any) -> bool:
+    """``not fire.position_errors(board, u, h)`` without the messages, cheapest test first (8.4's adjacent
+    front enemy, 8.3 range, 8.4 arc, 8.4 line of sight): of a battery free to fire (``_first_target``'s guards)
+    at the enemy hex ``h``, which ``fire_errors`` then refuses nothing else of (tests/tg/test_legal_yes_no.py)."""
+    if adjacent and h not in adjacent:
+        return False
+    if fr.range_drm(distance(u.hex, h), eff, most, False) is None:
+        return False
+    return in_fire_arc(board, u, h) and line_of_sight(board, u.hex, h, fr.DEFAULT_OPTIONS.los).clear

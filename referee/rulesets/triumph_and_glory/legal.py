@@ -12,7 +12,10 @@ not listed now is listed once those before it have moved (or the activation ends
 from __future__ import annotations
 
 import itertools
+from operator import attrgetter
 from typing import Any
+
+from modulebuilder.records import fields
 
 from . import movement, orders, reserve
 from .candidates import SideRegion, kept
@@ -25,13 +28,15 @@ from .morale_events import rally_actions
 from .owed import advance_choices
 from .retreat import legal_retreats, options_of, retreat_steps
 from .shock import frontal_enemy_hexes
-from .shock_events import reaction_fire_actions
+from .combat import Assault
+from .shock_events import declaration_errors, reaction_fire_actions
 from .charge_events import charge_declarations, leave_square_actions, optional_charge_actions, owed_charge_actions
 from .secondary_events import secondary_actions, shock_actions
 from .activation import cga_pending, command_choices, cup_markers, marker_side
 from .moves import may_act_error, move_context, orders_error
 from .state import ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, OVER, RESERVE, SIDE_TURN, TGState
 from .timing import two_sided_turn
+from .zoc import enemy_facts
 from .verbs import accepted
 
 def legal_actions(state: TGState) -> list[dict[str, Any]]:
@@ -109,13 +114,13 @@ def _activation_actions(state: TGState) -> list[dict[str, Any]]:
     out += fire_actions(state) + counter_battery_actions(state) + rally_actions(state) + assault_actions(state)
     o = state.orders.get(side) if side else None
     if o is not None and not act.reserve:
-        tried = set(act.io)
-        seen: set[int] = set()
+        # a group already Under Orders or that tried its IO is refused (5.28): not asked
+        skip = set(act.io) | o.under_orders
         for uid in sorted(act.units):
             g = o.group_of.get(uid)
-            if g is None or g in seen or g in tried:
+            if g is None or g in skip:
                 continue
-            seen.add(g)
+            skip.add(g)
             first = o.groups[g][0]
             if individual_order_error(state, side, first) is None:      # the verb's own refusals (5.28)
                 out.append({"type": "individual_order", "side": side, "unit": first})
@@ -145,7 +150,13 @@ def paths_to_all(board: Any, uid: str, mode: str, ctx: movement.MoveContext) -> 
 def _kept_paths(board: Any, uid: str, mode: str, ctx: movement.MoveContext) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """``paths_to_all`` as an immutable entry of the candidate table (``candidates``), kept while no hex of the
     search's region changes and the unit itself does not."""
-    return kept(board, ("moves", uid, mode, ctx), board.units[uid], lambda: _search_paths(board, uid, mode, ctx))
+    return kept(board, ("moves", uid, mode, _CONTEXT_VALUES(ctx)), board.units[uid],
+                lambda: _search_paths(board, uid, mode, ctx))
+
+
+# The context's every field as a plain tuple, for the entry's key: a record's hash and equality are Python calls,
+# and a key is hashed once per position of the chain it is looked up in.
+_CONTEXT_VALUES = attrgetter(*(f.name for f in fields(movement.MoveContext)))
 
 
 def _search_paths(board: Any, uid: str, mode: str,
@@ -160,11 +171,20 @@ def _search_paths(board: Any, uid: str, mode: str,
     u = board.units[uid]
     start = u.hex
     out = []
+    prev = s.prev
+    paths: dict[str | None, tuple[str, ...]] = {start: ()}     # each hex's path, shared by the paths through it
     for dest in sorted(s.ends):
-        path = [dest]
-        while (p := s.prev.get(path[-1])) is not None and p != start:
-            path.append(p)
-        out.append((dest, tuple(path[::-1])))
+        chain = []
+        h: str | None = dest
+        while h not in paths:
+            chain.append(h)
+            h = prev.get(h)             # type: ignore[arg-type]  # None: the first hex entered from off the map
+            if h is None:
+                paths[None] = ()
+        path = paths[h]
+        for x in reversed(chain):
+            path = paths[x] = path + (x,)          # type: ignore[operator]
+        out.append((dest, path))
     centres = {start, *s.cost, *ctx.entry_hexes, *(board.static.entry_hexes if start is None else ())}
     return tuple(out), SideRegion(board, u.side, s.cost, centres, 2)
 
@@ -276,9 +296,12 @@ def assault_actions(state: TGState) -> list[dict[str, Any]]:
     side, board = act.side, state.board
     singles: list[dict[str, Any]] = []
     seen_hexes: set[str] = set()
+    next_to_enemy = enemy_facts(board, side)[1]
     for uid in sorted(act.units):
         u = board.units[uid]
-        if u.hex is None or u.hex in seen_hexes or u.kind == "artillery" or u.disordered:
+        if u.hex not in next_to_enemy:
+            continue                   # no enemy next to it, so none in its front (9.22): most stacks
+        if u.hex in seen_hexes or u.kind == "artillery" or u.disordered:
             continue
         seen_hexes.add(u.hex)
         fronts = kept(board, ("front", uid), u, lambda: _frontal_enemies(board, u))
@@ -286,8 +309,8 @@ def assault_actions(state: TGState) -> list[dict[str, Any]]:
             continue                   # most stacks have no enemy in front
         attackers = [x.id for x in board.stack(u.hex) if x.id in act.units and x.kind != "artillery"]
         for h in fronts:
-            singles += accepted(state, [{"type": "assaults", "side": side,
-                                          "assaults": [{"attackers": attackers, "target": [h]}]}])
+            singles += _declarable(state, [{"type": "assaults", "side": side,
+                                            "assaults": [{"attackers": attackers, "target": [h]}]}])
             if len(singles) >= MAX_ASSAULTS_LISTED:
                 break
         if len(singles) >= MAX_ASSAULTS_LISTED:
@@ -295,5 +318,14 @@ def assault_actions(state: TGState) -> list[dict[str, Any]]:
     out = list(singles)
     if len(singles) > 1:
         combined = {"type": "assaults", "side": side, "assaults": [e["assaults"][0] for e in singles]}
-        out += accepted(state, [combined])
-    return out + accepted(state, charge_declarations(state)) + leave_square_actions(state)   # 9.81, 9.85
+        out += _declarable(state, [combined])
+    return out + _declarable(state, charge_declarations(state)) + leave_square_actions(state)   # 9.81, 9.85
+
+
+def _declarable(state: TGState, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``accepted(state, events)`` for ``assaults`` events, asked of the verb's own refusals
+    (``shock_events.declaration_errors``, 9.44): the verb's tail records the declaration and refuses nothing
+    (``tests/tg/test_legal_predicates.py`` compares the two)."""
+    return [e for e in events if not declaration_errors(state, e["side"], [
+        Assault(tuple(a["attackers"]), tuple(a["target"] if isinstance(a["target"], list) else [a["target"]]),
+                bool(a.get("charge", False))) for a in e["assaults"]])]

@@ -67,9 +67,9 @@ from modulebuilder.model import Leader
 from .board import Board, UnitState
 from referee.engine.ruling import Error
 from .facing import facing_error, required_facing
-from .stacking import stack_after_entering, stacking_errors_entering, stacking_rules
+from .stacking import may_end_entering, stack_after_entering, stacking_errors_entering, stacking_rules
 from .terrain import Cost, column_of
-from .zoc import enemy_presence, in_enemy_frontal_zoc, in_enemy_zoc
+from .zoc import enemy_facts, in_enemy_frontal_zoc, in_enemy_zoc
 
 __all__ = ["MoveContext", "MoveResult", "Step", "Effect", "allowance", "check_move", "apply_move", "reachable",
            "cheapest_path", "legal_moves", "begin_activation", "entry_exclusion", "MODES"]
@@ -189,7 +189,8 @@ class _Plan:
                  "fired_art", "start_in_zoc", "started_in_zoc", "restricted", "spent_before", "entering", "entry_hexes",
                  "enemies")
 
-    def __init__(self, board: Board, unit: UnitState, mode: str, ctx: MoveContext) -> None:
+    def __init__(self, board: Board, unit: UnitState, mode: str, ctx: MoveContext,
+                 enemies: tuple[frozenset[str], ...] | None = None) -> None:
         self.board, self.unit, self.side, self.mode, self.ctx = board, unit, unit.side, mode, ctx
         self.leader = leader = isinstance(unit.defn, Leader)     # unit.is_leader without the property call
         self.column = "commander" if leader else column_of(unit.defn.kind)
@@ -204,15 +205,16 @@ class _Plan:
             self.allowance = ctx.allowance if ctx.allowance is not None else allowance(
                 unit, mode, unit.fired, board.rules.fired_half_of_limited)
         self.start_in_zoc = (not leader and self.start is not None
-                             and in_enemy_zoc(board, self.start, self.side))
+                             and (self.start in enemies[0] if enemies is not None
+                                  else in_enemy_zoc(board, self.start, self.side)))
         # 6.34: did the unit start its activation in an enemy ZOC?  A unit that has not moved yet is where it
         # started, so the flag set by begin_activation is only needed once it has moved.
         self.started_in_zoc = unit.started_in_zoc or (self.start_in_zoc and not unit.moved)
         self.restricted = self.started_in_zoc          # 6.34: once it leaves, no enemy frontal ZOC hex
         self.spent_before = unit.mp_spent if unit.moved else 0
-        # A search sets the whole map's enemy ZOC and enemy adjacency (``zoc.enemy_presence``); a single move
-        # asks the Board hex by hex.
-        self.enemies: tuple[frozenset[str], frozenset[str]] | None = None
+        # A search passes the whole map's enemy ZOC, enemy adjacency and enemy hexes (``zoc.enemy_facts``); a
+        # single move asks the Board hex by hex.
+        self.enemies = enemies
 
     def zoc(self, h: str) -> bool:
         """6.33: is ``h`` in an enemy ZOC for this mover (CinCs ignore ZOC)?"""
@@ -720,22 +722,116 @@ def _search(board: Board, unit_id: str, mode: str | None, ctx: MoveContext) -> _
     """Dijkstra from the unit's hex with the very step rules of check_move; then keep legal end hexes.
 
     What ``_step`` asks of a step splits into what depends on the destination alone in this position
-    (``_entry_refusal``, ``_zoc_entry``: asked once per hex here, not once per step into it) and the terrain
-    price of the step (``_step_row``: a table per map and column).  So each step costs a few look-ups, and
-    the answers are ``_step``'s: the property tests compare this search with a Dijkstra over ``_step``."""
+    (``_entry_refusal``, ``_zoc_entry``) and the terrain price of the step (``_step_row``: a table per map and
+    column).  For most movers the first part is three sets of the whole map (``zoc.enemy_facts``: enemy ZOC,
+    enemy adjacency, enemy hexes) and the markers: ``_plain_search`` then costs a step a few set and dict
+    look-ups.  A mover whose entry rules read more of a hex (extended and reinforcement moves, 7.13/7.42; a unit
+    that left an enemy ZOC, 6.34; a reinforcement entering, 7.41) is searched hex by hex
+    (``_search_hex_by_hex``).  The answers are ``_step``'s: the property tests compare both with a Dijkstra
+    over ``_step``."""
     unit = board.units[unit_id]
     mode = mode or _default_mode(unit, ctx)
     out = _Search()
     if mode not in MODES or _mode_errors(board, unit, mode, ctx):
         return out
-    plan = _Plan(board, unit, mode, ctx)
+    facts = enemy_facts(board, unit.side)
+    plan = _Plan(board, unit, mode, ctx, facts)
     if plan.start_in_zoc and (unit.moved or not plan.started_in_zoc or unit.square):    # 9.85: a square in an
         return out                                                                       # enemy ZOC stays
     if plan.extended and (unit.hex and plan.near_enemy(unit.hex)
                           or any(plan.near_enemy(h) for h in ctx.og_hexes if h)):
         return out
-    plan.enemies = enemy_presence(board, plan.side)
-    near_enemy = plan.enemies[1]
+    if plan.entering or plan.extended or plan.restricted:
+        return _search_hex_by_hex(plan, out)
+    return _plain_search(plan, out, facts)
+
+
+_UNREACHED = 1 << 30
+
+
+def _plain_search(plan: _Plan, out: _Search, facts: tuple[frozenset[str], frozenset[str], frozenset[str]]) -> _Search:
+    """The search of a mover on the map whose entry rules are facts of the whole map: a hex is closed to it
+    when an enemy stands there (6.22), it burns (BOR-5), it is forbidden (7.44) or — artillery that fired —
+    an enemy stands next to it (7.36); entering an enemy ZOC stops it (6.33) and costs a Disordered unit +1;
+    CinCs ignore ZOC.  So ``closed`` starts as those hexes and the start, and a step is a row entry of
+    ``_step_row`` and a few set look-ups.  Same order of pushes and pops as the hex-by-hex search."""
+    board, unit, ctx = plan.board, plan.unit, plan.ctx
+    zoc, near, occupied = facts
+    leader, square = plan.leader, unit.square
+    if leader:
+        zoc = frozenset()                              # CinCs ignore ZOC (gaps §4)
+    into_zoc = 1 if unit.disordered else 0             # 6.33: a Disordered unit pays +1 to enter a ZOC
+    closed = set(occupied)
+    if board.on_fire:
+        closed.update(board.on_fire)
+    if ctx.forbidden_hexes:
+        closed.update(ctx.forbidden_hexes)
+    if plan.fired_art:
+        closed.update(near)
+    start = plan.start
+    closed.add(start)                                  # type: ignore[arg-type]
+    budget = plan.allowance - plan.spent_before
+    cost, prev = out.cost, out.prev
+    cost_of = cost.get
+    heap: list[tuple[int, int, str]] = []
+    push, pop = heapq.heappush, heapq.heappop
+    counter = 0
+    column = plan.column
+    rows = _step_rows(board, column)
+    leave = 1 if plan.start_in_zoc else 0              # 6.34: +1 on the first hex out of an enemy ZOC
+    may_minimum = plan.spent_before == 0 and not unit.moved and not square and not leader     # 7.35
+    for b, mp, linked_mp, linked in (rows.get(start) or _step_row(board, column, start))[1]:  # type: ignore
+        if b in closed:
+            continue
+        if linked and b not in near:                   # 7.37
+            mp = linked_mp
+        if mp is None:
+            continue                                   # 7.23
+        in_zoc = b in zoc
+        mp += leave + into_zoc if in_zoc else leave
+        if (mp <= budget or (may_minimum and not in_zoc)) and mp < cost_of(b, _UNREACHED):
+            cost[b], prev[b] = mp, start
+            counter += 1
+            push(heap, (mp, counter, b))
+    stacks = board._stacks                             # noqa: SLF001 — see Board._stacks
+    while heap:
+        g, _, x = pop(heap)
+        if x in closed or g != cost[x]:
+            continue
+        closed.add(x)
+        if g > budget or square or x in zoc:           # 7.35 min move; 9.85 one hex only; 6.33 stop in a ZOC
+            continue
+        # 7.38: +1 to go on from a hex holding friends (any unit there is a friend: enemy hexes are closed)
+        base = g + 1 if not leader and stacks.get(x) else g
+        least, steps = rows.get(x) or _step_row(board, column, x)
+        if base + least > budget:
+            continue                                   # not even the cheapest step out of x fits (7.34)
+        for y, mp, linked_mp, linked in steps:
+            if y in closed:
+                continue
+            if linked and y not in near:               # 7.37
+                mp = linked_mp
+            if mp is None:
+                continue                               # 7.23
+            ng = base + mp + into_zoc if y in zoc else base + mp
+            if ng <= budget and ng < cost_of(y, _UNREACHED):
+                cost[y], prev[y] = ng, x
+                counter += 1
+                push(heap, (ng, counter, y))
+    ends = out.ends
+    for h, g in cost.items():
+        if square and (g > SQUARE_MAX_COST or h in zoc):
+            continue                                   # 9.85
+        if leader or not stacks.get(h) or _may_end_with_friends(plan, h):   # alone: nothing to judge
+            ends[h] = g
+    return out
+
+
+def _search_hex_by_hex(plan: _Plan, out: _Search) -> _Search:
+    """The search of a mover whose entry rules read more of a hex than ``_plain_search``'s sets: each hex it
+    tries is asked ``_entry_refusal`` and ``_zoc_entry`` once, the first steps the whole ``_step``."""
+    board, unit, ctx = plan.board, plan.unit, plan.ctx
+    near_enemy = plan.enemies[1]                       # type: ignore[index]
     budget = plan.allowance - plan.spent_before
     cost, prev = out.cost, out.prev
     heap: list[tuple[int, int, str]] = []
@@ -819,8 +915,9 @@ def _may_end_with_friends(plan: _Plan, h: str) -> bool:
     memoised on the map by every fact it reads: the mover's and each occupant's id (its printed counter:
     side, kind, flags, brigade, AG), status (the face whose fire counts) and reserve-battery allowance, and
     whether the move is extended.  A search asks it for every reachable hex with friends; the stacks met
-    repeat all game long.  Bounded (``_END_ANSWERS_KEPT``): the map outlives its games in a service, and the
-    stacks a game meets are not (~11,000 in the sample game)."""
+    repeat all game long.  A miss asks ``stacking.may_end_entering``, the yes/no of
+    ``stacking_errors_entering`` without its messages.  Bounded (``_END_ANSWERS_KEPT``): the map outlives its
+    games in a service, and the stacks a game meets are not (~11,000 in the sample game)."""
     board, unit = plan.board, plan.unit
     units = board._units                                    # noqa: SLF001 — see Board._units
     key = (plan.extended, unit.id, unit.status, unit.overstack,
@@ -832,7 +929,13 @@ def _may_end_with_friends(plan: _Plan, h: str) -> bool:
     if hit is None:
         if len(memo) >= _END_ANSWERS_KEPT:
             memo.clear()
-        hit = memo[key] = not _end_errors(plan, h, None)
+        if plan.leader or h == plan.start:
+            hit = True
+        elif plan.extended and unit.kind != "artillery" and plan.friends(h):
+            hit = False                                     # 7.13: extended movement never ends stacked
+        else:
+            hit = may_end_entering(board, unit, h)
+        memo[key] = hit
     return hit
 
 

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from modulebuilder.model import Leader
+
 from .board import Board, RuleSwitches, UnitState
 from referee.engine.ruling import Error
 from .zoc import in_enemy_zoc
 
-__all__ = ["stacking_errors", "stacking_errors_entering", "stacking_rules", "stack_after_entering", "enemy_hex_error", "stack_order_errors", "line_kind"]
+__all__ = ["stacking_errors", "stacking_errors_entering", "stack_is_legal", "may_end_entering", "stacking_rules", "stack_after_entering", "enemy_hex_error", "stack_order_errors", "line_kind"]
 
 MAX_UNITS = 3          # 6.21
 MAX_ARTILLERY = 2      # 6.21
@@ -96,6 +98,56 @@ def stacking_errors(units: Sequence[UnitState], rules: RuleSwitches) -> list[Err
         errors.append(Error(rule, "stack_artillery_fire",
                                 f"stacked artillery fire {total} exceeds {rules.artillery_cap}: {_names(art)}"))
     return errors
+
+
+def stack_is_legal(units: Sequence[UnitState], rules: RuleSwitches) -> bool:
+    """``not stacking_errors(units, rules)`` without building the errors' messages: the yes/no the legal-move
+    listing asks of every stack a search could end in (``movement._may_end_with_friends``); the same limits,
+    read in one pass over the counters (property-tested against ``stacking_errors``)."""
+    art: list[UnitState] = []
+    line: list[UnitState] = []
+    side = None
+    militia = False
+    for u in units:
+        d = u.defn
+        if isinstance(d, Leader):
+            continue                                                        # CinCs never count (6.21)
+        if side is None:
+            side = d.side
+        elif d.side != side:
+            return False                                                    # 6.22: two units, two sides
+        if "militia" in d.flags:
+            militia = True
+        (art if d.kind == "artillery" else line).append(u)
+    if len(art) + len(line) <= 1:
+        return True
+    if militia and rules.militia_alone:
+        return False                                                        # BOR-MILITIA
+    if not line:
+        if all(u.overstack for u in art):
+            return len(art) <= rules.overstack_max                          # BOR-ART-RESERVE
+        return (len(art) <= MAX_ARTILLERY and len({u.defn.ag for u in art}) <= 1           # 6.21 (5)
+                and sum(u.fire for u in art) <= rules.artillery_cap)
+    if len(art) + len(line) > MAX_UNITS or len(art) > 1:
+        return False                                                        # 6.21 (1), (4)
+    first = line_kind(line[0])
+    if any(line_kind(u) != first for u in line):
+        return False                                                        # 6.21 (2)
+    if (len(line) >= 3 or art) and len(line) >= 2 and not _same_brigade(line):
+        return False                                                        # 6.21 (3), (4)
+    return True
+
+
+def may_end_entering(board: Board, unit: UnitState, hex_id: str) -> bool:
+    """``not stacking_errors_entering(board, unit, hex_id)`` without the messages (see ``stack_is_legal``)."""
+    ids = board._stacks.get(hex_id)                                         # noqa: SLF001 — see Board._stacks
+    if not ids or ids == (unit.id,):
+        return True
+    units = board._units                                                    # noqa: SLF001
+    if units[ids[0]].defn.side != unit.side:
+        return False                                                        # 6.22 (sides never mix in a hex)
+    mover = unit.evolve(overstack=False) if unit.overstack else unit
+    return stack_is_legal([units[i] for i in ids if i != unit.id] + [mover], board.rules)
 
 
 def stacking_rules(units: Sequence[UnitState], rules: RuleSwitches) -> tuple[str, ...]:

@@ -21,7 +21,7 @@ from .candidates import EnemyRegion, kept
 from .facing import is_front
 
 __all__ = ["exerts_zoc", "zoc_crosses", "zoc_hexes", "zoc_sources", "in_enemy_zoc", "in_enemy_frontal_zoc",
-           "enemy_zoc_hexes", "enemy_presence"]
+           "enemy_zoc_hexes", "enemy_presence", "enemy_facts"]
 
 
 def exerts_zoc(unit: UnitState) -> bool:
@@ -91,27 +91,52 @@ def enemy_zoc_hexes(board: Board, side: str) -> frozenset[str]:
 
 def enemy_presence(board: Board, side: str) -> tuple[frozenset[str], frozenset[str]]:
     """(every hex in the ZOC of a unit of another side than ``side`` — ``in_enemy_zoc`` —, every hex next to a
-    combat unit of another side — ``Board.adjacent_to_enemy``), for the whole map at once.
+    combat unit of another side — ``Board.adjacent_to_enemy``), for the whole map at once: ``enemy_facts``'
+    first two."""
+    facts = enemy_facts(board, side)
+    return facts[0], facts[1]
 
-    A movement search asks both of every hex it tries (6.33, 7.36, 7.37), ~40 hexes a search, one search per
-    move listed; the answers are kept from position to position while no unit of another side changes
-    (``candidates.EnemyRegion``), which in an activation is all of its moves.  Property-tested against the two
-    queries, hex by hex."""
+
+def enemy_facts(board: Board, side: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """``enemy_presence`` and every hex holding a combat unit of another side (``Board.has_enemy``, 6.22), for
+    the whole map at once.
+
+    A movement search asks all three of every hex it tries (6.33, 7.36, 7.37, 6.22), ~40 hexes a search, one
+    search per move listed; the answers are kept from position to position while no unit of another side
+    changes (``candidates.EnemyRegion``), which in an activation is all of its moves.  Property-tested against
+    the three queries, hex by hex."""
     return kept(board, ("enemy_presence", side), board.static,
-                lambda: (_enemy_presence(board, side), EnemyRegion(board, side)))
+                lambda: (_enemy_facts(board, side), EnemyRegion(board, side)))
 
 
 def _enemy_presence(board: Board, side: str) -> tuple[frozenset[str], frozenset[str]]:
+    facts = _enemy_facts(board, side)
+    return facts[0], facts[1]
+
+
+def _enemy_facts(board: Board, side: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     zoc: set[str] = set()
     near: set[str] = set()
+    occupied: list[str] = []
     adjacent = board.static.adjacent
+    reach = board.static.memo.get(("zoc_reach",))
+    if reach is None:
+        reach = board.static.memo[("zoc_reach",)] = {}
     units = board._units                                # noqa: SLF001 — the dicts behind the views
     for h, ids in board._stacks.items():               # noqa: SLF001
         if not ids or units[ids[0]].defn.side == side:  # empty or friendly (sides never mix, 6.22)
             continue
+        occupied.append(h)
         near.update(adjacent[h])
         # the units of a stack control the same hexes (6.31, 6.32): one that exerts a ZOC gives them all
-        holder = next((units[i] for i in ids if exerts_zoc(units[i])), None)
-        if holder is not None:
-            zoc.update(zoc_hexes(board, holder))
-    return frozenset(zoc), frozenset(near)
+        for i in ids:
+            if exerts_zoc(units[i]):
+                zoc.update(reach.get(h) or _zoc_reach(board, h, reach))
+                break
+    return frozenset(zoc), frozenset(near), frozenset(occupied)
+
+
+def _zoc_reach(board: Board, h: str, reach: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The hexes a ZOC from ``h`` extends into (6.32: the map's hexsides alone decide), kept in ``reach``."""
+    hit = reach[h] = tuple(n for n in board.static.adjacent[h] if zoc_crosses(board, h, n))
+    return hit

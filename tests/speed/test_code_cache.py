@@ -1,0 +1,88 @@
+"""``cache.remembered_code``: generated source (the surely-valid predicates) compiled once and its code object
+kept in the user's cache by its text (docs/speed.md §1).  A hit is the same code; a changed text, a corrupt or
+foreign entry, or a cache that is off compiles afresh."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from modulebuilder.definitions import cache
+from referee.logs import surely_valid
+
+SOURCE = "def check(x):\n    return x == 41 + 1\n"
+
+
+def run(code) -> bool:
+    ns: dict = {}
+    exec(code, ns)
+    return ns["check"](42)
+
+
+@pytest.fixture
+def where(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("HEXWARGAME_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HEXWARGAME_CACHE", "")
+    return tmp_path / "cache" / "validators"
+
+
+def entries(where: Path) -> list[Path]:
+    return sorted(where.glob("*.code")) if where.is_dir() else []
+
+
+def test_a_hit_is_the_code_compiled_the_first_time(where, monkeypatch):
+    first = cache.remembered_code("validators", SOURCE, "<t>")
+    assert run(first) and len(entries(where)) == 1
+    monkeypatch.setattr("builtins.compile", lambda *a, **k: pytest.fail("compiled again"))
+    again = cache.remembered_code("validators", SOURCE, "<t>")
+    assert again == first and run(again)
+
+
+def test_another_text_is_another_entry(where):
+    cache.remembered_code("validators", SOURCE, "<t>")
+    other = cache.remembered_code("validators", SOURCE.replace("41", "40"), "<t>")
+    assert not run(other) and len(entries(where)) == 2
+
+
+@pytest.mark.parametrize("damage", [lambda b: b[:-3], lambda b: b + b"x", lambda b: b"0" * 40 + b[40:],
+                                    lambda b: b""])
+def test_a_corrupt_entry_is_a_miss_and_is_rewritten(where, damage):
+    cache.remembered_code("validators", SOURCE, "<t>")
+    [entry] = entries(where)
+    entry.write_bytes(damage(entry.read_bytes()))
+    assert run(cache.remembered_code("validators", SOURCE, "<t>"))
+    assert run(cache.remembered_code("validators", SOURCE, "<t>"))
+
+
+def test_an_entry_whose_hash_matches_but_whose_body_is_another_code_is_still_that_text_s(where):
+    """The name is the text's hash: a valid entry under it can only be the code of that text."""
+    code = cache.remembered_code("validators", SOURCE, "<t>")
+    [entry] = entries(where)
+    assert entry.stem == cache._digest(
+        f"{__import__('sys').version}\0{__import__('marshal').version}\0<t>\0".encode() + SOURCE.encode())
+    assert run(code)
+
+
+def test_off_compiles_and_writes_nothing(where, monkeypatch):
+    monkeypatch.setenv("HEXWARGAME_CACHE", "off")
+    assert run(cache.remembered_code("validators", SOURCE, "<t>"))
+    assert entries(where) == []
+
+
+def test_a_folder_others_may_write_is_not_read(where):
+    cache.remembered_code("validators", SOURCE, "<t>")
+    where.chmod(0o777)
+    try:
+        assert cache.remembered_code("validators", SOURCE, "<t>") is not None
+        assert not cache._private(where)
+    finally:
+        where.chmod(0o700)
+
+
+def test_the_predicates_are_the_same_from_the_cache(where):
+    schema = {"type": "object", "required": ["type"], "properties": {"type": {"const": "move"}}}
+    fresh = surely_valid.compile_schema(schema)
+    cached = surely_valid.compile_schema(schema)
+    assert len(entries(where)) == 1
+    for value in ({"type": "move"}, {"type": "roll"}, {}, [], {"type": "move", "x": [1]}):
+        assert fresh(value) == cached(value)
