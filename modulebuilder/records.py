@@ -406,7 +406,7 @@ def _compile_init(cls: type) -> Callable[..., None]:
         body.append("    self.__post_init__()")
     if not body:
         body.append("    pass")
-    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body) + "\n", ns)
+    exec(_init_code(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body) + "\n"), ns)
     fn = ns["__init__"]
     fn.__qualname__ = f"{cls.__qualname__}.__init__"
     return fn
@@ -435,6 +435,17 @@ def _twin(cls: type) -> type | None:
     except TypeError:
         return None
     return twin
+
+
+def _init_code(source: str) -> Any:
+    """The code of a generated ``__init__``: compiling it is ~0.5 M instructions, reading it back from the user's
+    cache (``cache.remembered_code``, keyed by the text) ~0.2 M; a one-event check builds ~16 record classes'
+    instances, the sample game ~40 (docs/speed.md §1)."""
+    try:
+        from modulebuilder.definitions.cache import remembered_code
+    except ImportError:             # the definitions loader is not installed (or is being imported)
+        return compile(source, "<record __init__>", "exec")
+    return remembered_code("records", source, "<record __init__>")
 
 
 def _slot(cls: type, name: str) -> Any:

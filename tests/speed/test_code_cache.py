@@ -86,3 +86,40 @@ def test_the_predicates_are_the_same_from_the_cache(where):
     assert len(entries(where)) == 1
     for value in ({"type": "move"}, {"type": "roll"}, {}, [], {"type": "move", "x": [1]}):
         assert fresh(value) == cached(value)
+
+
+RECORD_PROBE = """
+import json, sys
+compiled = []
+sys.addaudithook(lambda e, a: compiled.append(a[1]) if e == "compile" and a[1] == "<record __init__>" else None)
+from modulebuilder.records import field, record
+
+@record(frozen=True, slots=True)
+class Point:
+    x: int
+    y: int = 2
+    tags: list = field(default_factory=list)
+
+p = Point(1)
+print(json.dumps({"compiled": len(compiled), "point": [p.x, p.y, p.tags], "repr": repr(Point(3, 4, [5]))}))
+"""
+
+
+def test_a_record_s_init_is_compiled_once_then_read_from_the_cache(tmp_path):
+    """records._compile_init's source goes through remembered_code (a one-event check builds ~16 record
+    classes' instances: 364.1 -> 352.5 M instructions)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "HEXWARGAME_CACHE_DIR": str(tmp_path / "cache"), "HEXWARGAME_CACHE": ""}
+
+    def run(**extra):
+        out = subprocess.run([sys.executable, "-c", RECORD_PROBE], capture_output=True, text=True, check=True,
+                             env={**env, **extra}).stdout
+        return json.loads(out)
+    first, second, off = run(), run(), run(HEXWARGAME_CACHE="off")
+    assert first["compiled"] == 1 and second["compiled"] == 0 and off["compiled"] == 1
+    for r in (first, second, off):
+        assert r["point"] == [1, 2, []] and r["repr"] == "Point(x=3, y=4, tags=[5])"
+    assert len(list((tmp_path / "cache" / "records").glob("*.code"))) == 1
