@@ -1,91 +1,21 @@
 """The indented JSON of ``referee check --format json``, byte for byte what
-``json.dump(obj, out, ensure_ascii=False, indent=1)`` writes, about five times faster.
-
-``referee check`` writes with :func:`ruling_text` and :func:`text` (at the end of this module: pure Python over
-the standard library's C string quoting, no orjson to import, no ``to_dict``).  :func:`dumps_indent1` below is
-the orjson way, for a caller that has orjson loaded already and a whole document as dicts.
+``json.dumps(obj, ensure_ascii=False, indent=1)`` writes, several times faster.
 
 Why hand-written: the standard library uses its C encoder only without ``indent``; with ``indent`` every value
-goes through the pure-Python ``_iterencode`` (≈ 150 ms CPU for the sample game's 1.6 MB of rulings, about as
-long as a quarter of the replay).  orjson encodes in C but indents by two spaces only.  JSON escapes every
-newline inside a string, so a line's leading spaces are structure and nothing else: halving them turns orjson's
-bytes into the standard library's.  The halving is done with bytes.replace passes (C speed), by the binary
-digits of the depth: a marker byte (0x01, which JSON always escapes inside strings, so it never occurs in the
-output) is put after each newline and moved forward over 16, 8, 4, 2 and 1 pairs of spaces, leaving one space
-per pair; nesting deeper than 31 levels falls back to the standard library.
-
-Where orjson spells a value differently the standard library encodes the whole document: floats in exponent
-form or below 1e-4 (``1e-05`` vs ``0.00001``, ``1e-08`` vs ``1e-8``), dict keys that are not strings, integers
-beyond 64 bits.  Not covered: NaN and ±Infinity, which are not JSON (orjson writes ``null``, the standard
-library ``NaN``); a ruling never holds one.
-
-``fast=False`` encodes with the standard library alone, for a short document: importing orjson imports
-``dataclasses``, ``inspect``, ``uuid`` and ``platform`` (~15 ms, a tenth of a one-event ``referee check``), and
-the standard library encodes a ruling in ~25 µs.  The bytes are the same either way (they are defined as the
-standard library's).
+goes through the pure-Python ``_iterencode`` (~150 ms CPU for the sample game's 1.6 MB of rulings, about a
+quarter of the replay).  orjson encodes in C but indents by two spaces only, and importing it (with
+``dataclasses``, ``inspect``, ``uuid`` and ``platform``) is ~58 M instructions, a sixth of a one-event check.
+So :func:`text` walks the exact JSON types in Python and hands every string to the standard library's C quoting
+(``encode_basestring``), and :func:`ruling_text` writes a ``Ruling`` without building its ``to_dict``.  Anything
+they do not spell themselves goes to the standard library whole, so the bytes — and the errors — are by
+construction the standard library's (tests/test_jsonout.py, tests/speed/test_check_stream.py).
 """
 from __future__ import annotations
 
 import json
-import re
-from typing import IO, Any, Iterable
+from json.encoder import encode_basestring as _quote     # the C function json.dumps(ensure_ascii=False) uses
+from typing import Any
 
-_MARK = b"\x01"
-_EXPONENT = re.compile(rb"e[-+][0-9]")     # a literal first byte: re scans for it at C speed
-_TOO_DEEP = b"\n" + b"  " * 32
-
-
-def _spelt_differently(two: bytes) -> bool:
-    """Whether orjson's output may hold a float the standard library spells otherwise.  orjson writes every
-    exponent with a sign and every |x| < 1e-4 outside exponent form as 0.0000…; a string holding such text
-    only costs the slower path."""
-    if b"0.0000" in two:
-        return True
-    return any(two[m.start() - 1:m.start()].isdigit() for m in _EXPONENT.finditer(two))
-
-
-def _stdlib(obj: Any) -> bytes:
-    return json.dumps(obj, ensure_ascii=False, indent=1).encode("utf-8")
-
-
-def dumps_indent1(obj: Any, fast: bool = True) -> bytes:
-    """UTF-8 bytes equal to ``json.dumps(obj, ensure_ascii=False, indent=1).encode()`` (no final newline);
-    ``fast=False``: made by the standard library alone (see the module's docstring)."""
-    if not fast:
-        return _stdlib(obj)
-    import orjson                    # imported on the first fast call only
-    try:
-        two = orjson.dumps(obj, option=orjson.OPT_INDENT_2)
-    except (TypeError, orjson.JSONEncodeError):
-        return _stdlib(obj)
-    if _TOO_DEEP in two or _spelt_differently(two):
-        return _stdlib(obj)
-    marked = two.replace(b"\n", b"\n" + _MARK)
-    for pairs in (16, 8, 4, 2, 1):
-        marked = marked.replace(_MARK + b"  " * pairs, b" " * pairs + _MARK)
-    return marked.replace(_MARK, b"")
-
-
-def write_items_indent1(out: IO[bytes], chunks: Iterable[list[Any]], depth: int, fast: bool = True) -> bool:
-    """The items of a list, as ``dumps_indent1`` of the whole document writes them when the items are at
-    nesting ``depth`` (2 for ``{"rulings": [item, ...]}``): each item on its own lines, comma-separated,
-    without the brackets.  ``chunks`` are lists of items, encoded one chunk at a time, so that a long list is
-    never held whole.  Returns whether anything was written (an empty list is ``[]``, without a newline)."""
-    extra = b"\n" + b" " * (depth - 1)
-    wrote = False
-    for chunk in chunks:
-        if not chunk:
-            continue
-        # Encoded alone, a chunk's items are at depth 1: b"[\n {...},\n {...}\n]".  Strip the brackets and
-        # indent every line by depth - 1 more.
-        inner = dumps_indent1(chunk, fast)[2:-2]
-        out.write((b",\n" if wrote else b"\n") + b" " * (depth - 1) + inner.replace(b"\n", extra))
-        wrote = True
-    return wrote
-
-
-# --- The text of a check, written without orjson and without the rulings' dicts --------------------------------
-#
 # ``text(obj, nl)`` is ``json.dumps(obj, ensure_ascii=False, indent=1)`` for a value whose own line starts with
 # ``nl`` (a newline and its indentation), as a str; ``ruling_text`` is the same for a ``Ruling`` without its
 # ``to_dict``.  Both walk exact JSON types only (dict with str keys, list, tuple, str, int, float, bool, None)
@@ -94,8 +24,6 @@ def write_items_indent1(out: IO[bytes], chunks: Iterable[list[Any]], depth: int,
 # raises ``Unfit`` and the caller lets the standard library encode that value whole, so its bytes and its
 # errors are the standard library's by construction.  Measured on the sample game (5,886 rulings): to_dict then
 # orjson ~4 + ~1.5 µs a ruling and orjson's import (~58 M instructions), this ~2 µs (docs/speed.md §1).
-
-from json.encoder import encode_basestring as _quote     # the C function json.dumps(ensure_ascii=False) uses
 
 _INT = int.__repr__
 _FLOAT = float.__repr__

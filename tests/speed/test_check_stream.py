@@ -14,7 +14,6 @@ from hypothesis import given, settings, strategies as st
 from referee import cli
 from referee.engine.replay import final_state, replay
 from referee import jsonout
-from referee.jsonout import dumps_indent1, write_items_indent1
 from referee.logs import read_log
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,25 +128,3 @@ def test_nothing_is_written_when_the_replay_fails_half_way(monkeypatch):
     with pytest.raises(RuntimeError):
         cli.write_json(log)
     assert calls[-1] == 1000 and out.buffer.getvalue() == b""
-
-
-json_values = st.recursive(st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1) | st.text(),
-                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
-                           max_leaves=20)
-
-
-@settings(max_examples=200, deadline=None)
-@given(items=st.lists(json_values, max_size=8), cut=st.integers(0, 8), depth=st.integers(1, 4))
-def test_items_written_in_chunks_are_the_list_dumped_whole(items, cut, depth):
-    doc: object = items
-    for _ in range(depth - 1):
-        doc = {"k": doc}
-    want = json.dumps(doc, ensure_ascii=False, indent=1).encode()
-    out = io.BytesIO()
-    head = b"".join(b"{\n" + b" " * (d + 1) + b'"k": ' for d in range(depth - 1))
-    out.write(head + b"[")
-    wrote = write_items_indent1(out, [items[:cut], items[cut:]], depth)
-    out.write((b"\n" + b" " * (depth - 1) + b"]") if wrote else b"]")
-    out.write(b"".join(b"\n" + b" " * (d) + b"}" for d in reversed(range(depth - 1))))
-    assert out.getvalue() == want
-    assert dumps_indent1(doc) == want
