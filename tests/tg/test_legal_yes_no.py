@@ -2,7 +2,9 @@
 
 * ``stacking.stack_is_legal`` / ``may_end_entering`` = ``not stacking_errors`` / ``not
   stacking_errors_entering``, for random stacks of random counters (kinds, skirmishers, militia, brigades, AGs,
-  sides, fire, statuses, reserve batteries) under random rule switches.
+  sides, fire, statuses, reserve batteries) under random rule switches.  Both read 6.21 from one generator of
+  breaks (``stacking._breaks``), so what this holds is the early stop and the entering checks around it; the
+  limits themselves are pinned by ``test_stacking.py``.
 * ``zoc.enemy_facts``' third set = ``Board.has_enemy`` for every hex, and kept = read afresh after random changes
   of both sides (its first two are ``enemy_presence``, tested in ``test_legal_search.py``).
 * ``movement._plain_search`` (the search of most movers, over the whole map's sets) is held to the reference

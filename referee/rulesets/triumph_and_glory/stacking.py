@@ -22,7 +22,7 @@ at the start or end of the activation of its AG, and never while the hex is in a
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from modulebuilder.model import Leader
 
@@ -51,103 +51,82 @@ def _names(units: Iterable[UnitState]) -> str:
     return ", ".join(u.defn.name for u in units)
 
 
-def stacking_errors(units: Sequence[UnitState], rules: RuleSwitches) -> list[Error]:
-    """Every 6.21 / BOR limit that the combat units ``units`` (one hex) break; [] when the stack is legal."""
-    units = [u for u in units if u.is_combat]
-    if len(units) <= 1:
-        return []
-    if len({u.side for u in units}) > 1:
-        return [Error("6.22", "enemy_in_hex", f"units of both sides in one hex: {_names(units)}")]
-    if rules.militia_alone and any("militia" in u.flags for u in units):
-        return [Error("BOR-MILITIA", "militia_stacked",
-                          f"militia never stack with another unit: {_names(units)}")]
-    art = [u for u in units if u.kind == "artillery"]
-    line = [u for u in units if u.kind != "artillery"]
-    if not line and all(u.overstack for u in art):
-        if len(art) > rules.overstack_max:
-            return [Error("BOR-ART-RESERVE", "stack_too_many",
-                              f"at most {rules.overstack_max} reserve batteries per hex: {_names(art)}")]
-        return []
-    errors: list[Error] = []
-    if len(units) > MAX_UNITS:
-        errors.append(Error("6.21", "stack_too_many", f"more than {MAX_UNITS} units in a hex: {_names(units)}"))
-    if line:
-        kinds = {line_kind(u) for u in line}
-        if len(kinds) > 1:
-            errors.append(Error("6.21", "stack_infantry_cavalry",
-                                    f"infantry (skirmishers included) and cavalry never stack: {_names(line)}"))
-        if len(art) > 1:
-            errors.append(Error("6.21", "stack_artillery_with_line",
-                                    f"at most one artillery unit with infantry or cavalry: {_names(art)}"))
-        if len(line) >= 3 and not _same_brigade(line):
-            errors.append(Error("6.21", "stack_three_not_brigade",
-                                    f"three {line[0].kind} units stack only if of one brigade: {_names(line)}"))
-        if len(line) == 2 and art and not _same_brigade(line):
-            errors.append(Error("6.21", "stack_artillery_brigade",
-                                    f"artillery joins two units only if they are of one brigade: {_names(line)}"))
-        return errors
-    if len(art) > MAX_ARTILLERY:
-        errors.append(Error("6.21", "stack_artillery_count",
-                                f"at most {MAX_ARTILLERY} artillery units in a hex: {_names(art)}"))
-    if len({u.ag for u in art}) > 1:
-        errors.append(Error("6.21", "stack_artillery_ag",
-                                f"stacked artillery must belong to one activation group: {_names(art)}"))
-    total = sum(u.fire for u in art)
-    if total > rules.artillery_cap:
-        rule = "BOR-STACK" if rules.artillery_cap != 6 else "6.21"
-        errors.append(Error(rule, "stack_artillery_fire",
-                                f"stacked artillery fire {total} exceeds {rules.artillery_cap}: {_names(art)}"))
-    return errors
-
-
-def stack_is_legal(units: Sequence[UnitState], rules: RuleSwitches) -> bool:
-    """``not stacking_errors(units, rules)`` without building the errors' messages: the yes/no the legal-move
-    listing asks of every stack a search could end in (``movement._may_end_with_friends``); the same limits,
-    read in one pass over the counters (property-tested against ``stacking_errors``)."""
+def _breaks(units: Sequence[UnitState], rules: RuleSwitches) -> Iterator[tuple[str, str, str, Sequence[UnitState]]]:
+    """Each 6.21 / BOR limit the combat units ``units`` (one hex) break, in the order the rules are read, as
+    (rule, code, what it says, the counters it names).  A generator, so that the yes/no (``stack_is_legal``)
+    stops at the first break and builds no message: the legal-move listing asks it of every stack a search
+    could end in."""
+    # One pass over the printed counters (``defn``) rather than UnitState's properties: this runs for every
+    # stack a movement search could end in.
+    combat: list[UnitState] = []
     art: list[UnitState] = []
     line: list[UnitState] = []
-    side = None
+    sides = set()
     militia = False
     for u in units:
         d = u.defn
         if isinstance(d, Leader):
-            continue                                                        # CinCs never count (6.21)
-        if side is None:
-            side = d.side
-        elif d.side != side:
-            return False                                                    # 6.22: two units, two sides
-        if "militia" in d.flags:
-            militia = True
+            continue                                        # CinCs never count (6.21)
+        combat.append(u)
+        sides.add(d.side)
+        militia = militia or "militia" in d.flags
         (art if d.kind == "artillery" else line).append(u)
-    if len(art) + len(line) <= 1:
-        return True
-    if militia and rules.militia_alone:
-        return False                                                        # BOR-MILITIA
-    if not line:
-        if all(u.overstack for u in art):
-            return len(art) <= rules.overstack_max                          # BOR-ART-RESERVE
-        return (len(art) <= MAX_ARTILLERY and len({u.defn.ag for u in art}) <= 1           # 6.21 (5)
-                and sum(u.fire for u in art) <= rules.artillery_cap)
-    if len(art) + len(line) > MAX_UNITS or len(art) > 1:
-        return False                                                        # 6.21 (1), (4)
-    first = line_kind(line[0])
-    if any(line_kind(u) != first for u in line):
-        return False                                                        # 6.21 (2)
-    if (len(line) >= 3 or art) and len(line) >= 2 and not _same_brigade(line):
-        return False                                                        # 6.21 (3), (4)
-    return True
+    units = combat
+    if len(units) <= 1:
+        return
+    if len(sides) > 1:
+        yield "6.22", "enemy_in_hex", "units of both sides in one hex", units
+        return
+    if rules.militia_alone and militia:
+        yield "BOR-MILITIA", "militia_stacked", "militia never stack with another unit", units
+        return
+    if not line and all(u.overstack for u in art):
+        if len(art) > rules.overstack_max:
+            yield ("BOR-ART-RESERVE", "stack_too_many", f"at most {rules.overstack_max} reserve batteries per hex",
+                   art)
+        return
+    if len(units) > MAX_UNITS:
+        yield "6.21", "stack_too_many", f"more than {MAX_UNITS} units in a hex", units
+    if line:
+        if len({line_kind(u) for u in line}) > 1:
+            yield ("6.21", "stack_infantry_cavalry", "infantry (skirmishers included) and cavalry never stack",
+                   line)
+        if len(art) > 1:
+            yield "6.21", "stack_artillery_with_line", "at most one artillery unit with infantry or cavalry", art
+        if len(line) >= 3 and not _same_brigade(line):
+            yield ("6.21", "stack_three_not_brigade", f"three {line[0].kind} units stack only if of one brigade",
+                   line)
+        if len(line) == 2 and art and not _same_brigade(line):
+            yield ("6.21", "stack_artillery_brigade", "artillery joins two units only if they are of one brigade",
+                   line)
+        return
+    if len(art) > MAX_ARTILLERY:
+        yield "6.21", "stack_artillery_count", f"at most {MAX_ARTILLERY} artillery units in a hex", art
+    if len({u.ag for u in art}) > 1:
+        yield "6.21", "stack_artillery_ag", "stacked artillery must belong to one activation group", art
+    total = sum(u.fire for u in art)
+    if total > rules.artillery_cap:
+        rule = "BOR-STACK" if rules.artillery_cap != 6 else "6.21"
+        yield rule, "stack_artillery_fire", f"stacked artillery fire {total} exceeds {rules.artillery_cap}", art
+
+
+def stacking_errors(units: Sequence[UnitState], rules: RuleSwitches) -> list[Error]:
+    """Every 6.21 / BOR limit that the combat units ``units`` (one hex) break; [] when the stack is legal."""
+    return [Error(rule, code, f"{says}: {_names(named)}") for rule, code, says, named in _breaks(units, rules)]
+
+
+def stack_is_legal(units: Sequence[UnitState], rules: RuleSwitches) -> bool:
+    """``not stacking_errors(units, rules)``, stopping at the first break and building no message."""
+    return next(_breaks(units, rules), None) is None
 
 
 def may_end_entering(board: Board, unit: UnitState, hex_id: str) -> bool:
-    """``not stacking_errors_entering(board, unit, hex_id)`` without the messages (see ``stack_is_legal``)."""
+    """``not stacking_errors_entering(board, unit, hex_id)``, without the messages."""
     ids = board._stacks.get(hex_id)                                         # noqa: SLF001 — see Board._stacks
     if not ids or ids == (unit.id,):
         return True
-    units = board._units                                                    # noqa: SLF001
-    if units[ids[0]].defn.side != unit.side:
-        return False                                                        # 6.22 (sides never mix in a hex)
-    mover = unit.evolve(overstack=False) if unit.overstack else unit
-    return stack_is_legal([units[i] for i in ids if i != unit.id] + [mover], board.rules)
+    return (not board.has_enemy(hex_id, unit.side)
+            and stack_is_legal(stack_after_entering(board, unit, hex_id), board.rules))
 
 
 def stacking_rules(units: Sequence[UnitState], rules: RuleSwitches) -> tuple[str, ...]:
@@ -190,9 +169,7 @@ def stacking_errors_entering(board: Board, unit: UnitState, hex_id: str) -> list
     err = enemy_hex_error(board, unit, hex_id)
     if err:
         return [err]
-    mover = unit.evolve(overstack=False) if unit.overstack else unit    # a battery that moves loses the allowance
-    stack = tuple(u for u in board.stack(hex_id) if u.id != unit.id) + (mover,)
-    return stacking_errors(stack, board.rules)
+    return stacking_errors(stack_after_entering(board, unit, hex_id), board.rules)
 
 
 def stack_order_errors(board: Board, hex_id: str, order: Sequence[str], side: str,
