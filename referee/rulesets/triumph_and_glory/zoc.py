@@ -21,7 +21,7 @@ from .candidates import EnemyRegion, kept
 from .facing import is_front
 
 __all__ = ["exerts_zoc", "zoc_crosses", "zoc_hexes", "zoc_sources", "in_enemy_zoc", "in_enemy_frontal_zoc",
-           "enemy_zoc_hexes", "enemy_presence", "enemy_facts"]
+           "enemy_zoc_hexes", "enemy_presence", "enemy_facts", "zoc_reach"]
 
 
 def exerts_zoc(unit: UnitState) -> bool:
@@ -43,7 +43,18 @@ def zoc_hexes(board: Board, unit: UnitState) -> tuple[str, ...]:
     """The hexes ``unit`` controls (6.31, 6.32); () when it has no ZOC."""
     if not exerts_zoc(unit):
         return ()
-    return tuple(n for n in board.neighbours(unit.hex) if zoc_crosses(board, unit.hex, n))  # type: ignore[arg-type]
+    return zoc_reach(board, unit.hex)                   # type: ignore[arg-type]
+
+
+def zoc_reach(board: Board, h: str) -> tuple[str, ...]:
+    """The hexes a ZOC from ``h`` extends into (6.32: the map's hexsides alone decide), kept on the map."""
+    reach = board.static.memo.get(("zoc_reach",))
+    if reach is None:
+        reach = board.static.memo[("zoc_reach",)] = {}
+    hit = reach.get(h)
+    if hit is None:
+        hit = reach[h] = tuple(n for n in board.static.adjacent[h] if zoc_crosses(board, h, n))
+    return hit
 
 
 def zoc_sources(board: Board, hex_id: str, side: str) -> tuple[UnitState, ...]:
@@ -109,19 +120,11 @@ def enemy_facts(board: Board, side: str) -> tuple[frozenset[str], frozenset[str]
                 lambda: (_enemy_facts(board, side), EnemyRegion(board, side)))
 
 
-def _enemy_presence(board: Board, side: str) -> tuple[frozenset[str], frozenset[str]]:
-    facts = _enemy_facts(board, side)
-    return facts[0], facts[1]
-
-
 def _enemy_facts(board: Board, side: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     zoc: set[str] = set()
     near: set[str] = set()
     occupied: list[str] = []
     adjacent = board.static.adjacent
-    reach = board.static.memo.get(("zoc_reach",))
-    if reach is None:
-        reach = board.static.memo[("zoc_reach",)] = {}
     units = board._units                                # noqa: SLF001 — the dicts behind the views
     for h, ids in board._stacks.items():               # noqa: SLF001
         if not ids or units[ids[0]].defn.side == side:  # empty or friendly (sides never mix, 6.22)
@@ -131,12 +134,6 @@ def _enemy_facts(board: Board, side: str) -> tuple[frozenset[str], frozenset[str
         # the units of a stack control the same hexes (6.31, 6.32): one that exerts a ZOC gives them all
         for i in ids:
             if exerts_zoc(units[i]):
-                zoc.update(reach.get(h) or _zoc_reach(board, h, reach))
+                zoc.update(zoc_reach(board, h))
                 break
     return frozenset(zoc), frozenset(near), frozenset(occupied)
-
-
-def _zoc_reach(board: Board, h: str, reach: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
-    """The hexes a ZOC from ``h`` extends into (6.32: the map's hexsides alone decide), kept in ``reach``."""
-    hit = reach[h] = tuple(n for n in board.static.adjacent[h] if zoc_crosses(board, h, n))
-    return hit
