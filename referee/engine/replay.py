@@ -135,28 +135,26 @@ def step(game: Game[S], index: int, event: Mapping[str, Any],
     ``submitter``: the side whose token sent the event in a hosted game; its act is checked first (above).
     None: a log checked as a whole (``referee check``), where nobody submitted anything."""
     type_ = event.get("type", "?")
-    if submitter is None and game.pending is None and type_ != ROLL and type_ != UNREADABLE:
-        return _rule(game, index, event, type_)       # most events: nothing owed, nobody to check, no roll
     if submitter is not None:
         bad = refusal(game, event, submitter)
         if bad is not None:
-            return illegal(str(event.get("type", "?")), [bad]).with_index(index), game, dict(event)
-        if event.get("type") == ROLL and "side" not in event:
+            return illegal(str(type_), [bad]).with_index(index), game, dict(event)
+        if type_ == ROLL and "side" not in event:
             # The engine pays the submitter's own owed roll first (it would pay the first owed otherwise).
             event = {**event, "side": submitter}
-    if event.get("type") == ROLL:
+    if type_ == ROLL:
         return _pay_roll(game, index, event)
-    if event.get("type") == UNREADABLE:
+    if type_ == UNREADABLE:
         where = f"step {event['step']}: " if "step" in event else ""
         return (illegal(UNREADABLE, [Error("log", UNREADABLE, f"{where}cannot read {event.get('line', '')!r}: "
                                            f"{event.get('why', '')}")]).with_index(index), game, dict(event))
     if game.pending is not None:
         p = game.pending
         owed = ", ".join(purpose for _, purpose in p.owed)
-        return (illegal(event.get("type", "?"), [Error(
+        return (illegal(type_, [Error(
             "roll", "roll_owed", f"event {p.index} ({p.event.get('type')}) still owes a roll ({owed}); "
             "send {\"type\": \"roll\", \"roll\": N} first")]).with_index(index), game, dict(event))
-    return _rule(game, index, event, event.get("type", "?"))
+    return _rule(game, index, event, type_)
 
 
 def _rule(game: Game[S], index: int, event: Mapping[str, Any], type_: str,

@@ -28,8 +28,7 @@ from .morale_events import rally_actions
 from .owed import advance_choices
 from .retreat import legal_retreats, options_of, retreat_steps
 from .shock import frontal_enemy_hexes
-from .combat import Assault
-from .shock_events import declaration_errors, reaction_fire_actions
+from .shock_events import declaration_errors, declared_assaults, reaction_fire_actions
 from .charge_events import charge_declarations, leave_square_actions, optional_charge_actions, owed_charge_actions
 from .secondary_events import secondary_actions, shock_actions
 from .activation import cga_pending, command_choices, cup_markers, marker_side
@@ -326,6 +325,4 @@ def _declarable(state: TGState, events: list[dict[str, Any]]) -> list[dict[str, 
     """``accepted(state, events)`` for ``assaults`` events, asked of the verb's own refusals
     (``shock_events.declaration_errors``, 9.44): the verb's tail records the declaration and refuses nothing
     (``tests/tg/test_legal_predicates.py`` compares the two)."""
-    return [e for e in events if not declaration_errors(state, e["side"], [
-        Assault(tuple(a["attackers"]), tuple(a["target"] if isinstance(a["target"], list) else [a["target"]]),
-                bool(a.get("charge", False))) for a in e["assaults"]])]
+    return [e for e in events if not declaration_errors(state, e["side"], declared_assaults(e))]

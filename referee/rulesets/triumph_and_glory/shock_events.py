@@ -80,11 +80,16 @@ def declaration_errors(state: TGState, side: str, assaults: list[Assault]) -> li
     return errors
 
 
+def declared_assaults(event: Mapping[str, Any]) -> list[Assault]:
+    """The assaults an ``assaults`` event declares (9.44; a target is one hex or a list of hexes)."""
+    return [Assault(tuple(a["attackers"]), tuple(a["target"] if isinstance(a["target"], list) else [a["target"]]),
+                    bool(a.get("charge", False))) for a in event["assaults"]]
+
+
 @VERBS.verb("assaults", rules=("9.44",), actor=False)
 def rule_assaults(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
-    assaults = [Assault(tuple(a["attackers"]), tuple(a["target"] if isinstance(a["target"], list) else [a["target"]]),
-                        bool(a.get("charge", False))) for a in event["assaults"]]
+    assaults = declared_assaults(event)
     errors = declaration_errors(state, side, assaults)
     if errors:
         return illegal("assaults", errors), state
