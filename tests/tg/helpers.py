@@ -96,3 +96,26 @@ def scenario(*placed: At, orientation: str = "pointy", shifted: str = "even", co
 
 def board(*placed: At, **kw: Any) -> Board:
     return Board.from_scenario(scenario(*placed, **kw))
+
+
+def changed(b: Board, uid: str, kind: str, hex_: str | None = None, facing: int | None = None) -> Board:
+    """``b`` after one change of the kind the listing's property tests draw (``place`` into an empty hex,
+    ``facing``, ``status`` good/Disordered, ``square``, ``fired``, ``remove``, ``restack`` the unit's hex);
+    ``b`` itself when the change does not apply (an occupied hex, a unit off the map)."""
+    u = b.units[uid]
+    on_map = u.hex is not None
+    if kind == "place" and not b.stacks.get(hex_):
+        return b.move(uid, hex_)
+    if kind == "facing":
+        return b.update(uid, facing=facing)
+    if kind == "status" and on_map:
+        return b.update(uid, status="good" if u.disordered else "disordered")
+    if kind == "square" and on_map:
+        return b.update(uid, square=not u.square)
+    if kind == "fired":
+        return b.update(uid, fired=not u.fired)
+    if kind == "remove" and on_map:
+        return b.remove(uid, "eliminated")
+    if kind == "restack" and len(b.stacks.get(u.hex, ())) > 1:
+        return b.restack(u.hex, reversed(b.stacks[u.hex]))
+    return b

@@ -101,7 +101,7 @@ def test_kept_paths_follow_every_change_of_friends_and_enemies(start, changes):
     from referee.rulesets.triumph_and_glory.legal import paths_to_all
     from referee.rulesets.triumph_and_glory.movement import MoveContext
 
-    from .helpers import at, board, cav, inf
+    from .helpers import at, board, cav, changed, inf
 
     units = [inf("f1", ma=2), cav("f2", ma=4), inf("f3", ma=3), inf("r1", side=RU, ma=2), cav("r2", side=RU, ma=4),
              inf("r3", side=RU, ma=3)]
@@ -114,16 +114,7 @@ def test_kept_paths_follow_every_change_of_friends_and_enemies(start, changes):
 
     listing(b)
     for kind, i, hex_, facing in changes:
-        uid = units[i].id
-        u = b.units[uid]
-        if kind == "place" and not b.stacks.get(hex_):
-            b = b.move(uid, hex_)
-        elif kind == "facing":
-            b = b.update(uid, facing=facing)
-        elif kind == "status":
-            b = b.update(uid, status="good" if u.disordered else "disordered")
-        elif kind == "restack" and len(b.stacks.get(u.hex, ())) > 1:
-            b = b.restack(u.hex, reversed(b.stacks[u.hex]))
+        b = changed(b, units[i].id, kind, hex_, facing)
         got = listing(b)
         with candidates.from_scratch():
             assert got == listing(b)

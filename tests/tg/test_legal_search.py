@@ -25,7 +25,7 @@ from referee.rulesets.triumph_and_glory import movement
 from referee.rulesets.triumph_and_glory.movement import MODES, MoveContext, _compute_edge, _Plan, _step_row
 from referee.rulesets.triumph_and_glory.terrain import COLUMNS
 
-from .helpers import FR, RU, art, at, board, cav, inf, leader
+from .helpers import FR, RU, art, at, board, cav, changed, inf, leader
 from .reference_movement import reference_search
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -250,16 +250,7 @@ def test_enemy_presence_kept_equals_read_afresh_after_every_change(start, change
     units = [inf("f1"), cav("f2"), art("f3"), inf("r1", side=RU), cav("r2", side=RU), art("r3", side=RU)]
     b = board(*(at(u, h) for u, h in zip(units, start)), columns=8, rows=8, hexsides=sides)
     for i, (kind, who, hex_) in enumerate(changes):
-        uid = units[who].id
-        u = b.units[uid]
-        if kind == "place" and not b.stacks.get(hex_):
-            b = b.move(uid, hex_)
-        elif kind == "status" and u.hex is not None:
-            b = b.update(uid, status="good" if u.disordered else "disordered")
-        elif kind == "square" and u.hex is not None:
-            b = b.update(uid, square=not u.square)
-        elif kind == "remove" and u.hex is not None:
-            b = b.remove(uid, "eliminated")
+        b = changed(b, units[who].id, kind, hex_)
         if i % 3 == 0 or i == len(changes) - 1:    # asked at some positions only: several changes accumulate
             for side in (FR, RU):
                 assert enemy_presence(b, side) == _enemy_facts(b, side)[:2]

@@ -23,7 +23,7 @@ from referee.rulesets.triumph_and_glory.movement import MoveContext
 from referee.rulesets.triumph_and_glory.stacking import (may_end_entering, stack_is_legal, stacking_errors,
                                                          stacking_errors_entering)
 
-from .helpers import FR, RU, art, at, board, cav, inf, leader
+from .helpers import FR, RU, art, at, board, cav, changed, inf, leader
 from .test_legal_search import HEXES, sample_boards, same_search
 
 
@@ -103,16 +103,7 @@ def test_enemy_facts_kept_equals_read_afresh_and_the_search_the_reference(start,
     units = [inf("f1"), cav("f2"), art("f3"), inf("r1", side=RU), cav("r2", side=RU), art("r3", side=RU)]
     b = board(*(at(u, h) for u, h in zip(units, start)), columns=5, rows=5)
     for kind, who, hex_ in changes:
-        uid = units[who].id
-        u = b.units[uid]
-        if kind == "place" and not b.stacks.get(hex_):
-            b = b.move(uid, hex_)
-        elif kind == "status" and u.hex is not None:
-            b = b.update(uid, status="good" if u.disordered else "disordered")
-        elif kind == "fired":
-            b = b.update(uid, fired=not u.fired)
-        elif kind == "remove" and u.hex is not None:
-            b = b.remove(uid, "eliminated")
+        b = changed(b, units[who].id, kind, hex_)
         for side in (FR, RU):
             assert enemy_facts(b, side) == _enemy_facts(b, side)
         for x in units:
@@ -170,14 +161,7 @@ def test_a_kept_charge_target_follows_enemies_coming_within_three_hexes(start, c
 
     targets(b)
     for kind, i, hex_, facing in changes:
-        uid = units[i].id
-        u = b.units[uid]
-        if kind == "place" and not b.stacks.get(hex_):
-            b = b.move(uid, hex_)
-        elif kind == "facing":
-            b = b.update(uid, facing=facing)
-        elif kind == "status":
-            b = b.update(uid, status="good" if u.disordered else "disordered")
+        b = changed(b, units[i].id, kind, hex_, facing)
         got = targets(b)
         with candidates.from_scratch():
             assert got == targets(b)
