@@ -81,26 +81,17 @@ def remembered_json(kind: str, name: bytes, key: bytes, compute: Callable[[], An
     ``os.replace``, a hash of its content, read only from a private folder).  A cache that is off,
     unreadable or unwritable just computes."""
     where = cache_dir(kind)
-    digest = _digest(key).encode()
+    prefix = _digest(key).encode() + b" "
     entry = None if where is None else where / f"{_digest(name)}.json"
-    if entry is not None and _private(where):
+    body = _entry_body(where, entry, prefix)
+    if body is not None:
         try:
-            blob = entry.read_bytes()
-            head, _, body = blob.partition(b"\n")
-            if head == digest + b" " + _digest(body).encode():
-                value = json.loads(body)
-                try:
-                    os.utime(entry)          # most recently used: kept longest
-                except OSError:
-                    pass
-                return value
-        except (OSError, ValueError):
+            return json.loads(body)
+        except ValueError:
             pass
     value = compute()
     if entry is not None:
-        body = json.dumps(value, sort_keys=True).encode()
-        if _write(where, entry, digest + b" " + _digest(body).encode() + b"\n" + body):
-            _prune(where, ".json")
+        _keep_entry(where, entry, prefix, json.dumps(value, sort_keys=True).encode(), ".json")
     return value
 
 
@@ -116,25 +107,42 @@ def remembered_code(kind: str, source: str, filename: str) -> Any:
     where = cache_dir(kind)
     name = _digest(f"{sys.version}\0{marshal.version}\0{filename}\0".encode() + source.encode("utf-8", "surrogatepass"))
     entry = None if where is None else where / f"{name}.code"
-    if entry is not None and _private(where):
+    body = _entry_body(where, entry, b"")
+    if body is not None:
         try:
-            blob = entry.read_bytes()
-            head, _, body = blob.partition(b"\n")
-            if head == _digest(body).encode():
-                code = marshal.loads(body)
-                try:
-                    os.utime(entry)          # most recently used: kept longest
-                except OSError:
-                    pass
-                return code
-        except (OSError, ValueError, EOFError, TypeError):
+            return marshal.loads(body)
+        except (ValueError, EOFError, TypeError):
             pass
     code = compile(source, filename, "exec")
     if entry is not None:
-        body = marshal.dumps(code)
-        if _write(where, entry, _digest(body).encode() + b"\n" + body):
-            _prune(where, ".code", CODE_ENTRIES)
+        _keep_entry(where, entry, b"", marshal.dumps(code), ".code", CODE_ENTRIES)
     return code
+
+
+def _entry_body(where: Path | None, entry: Path | None, prefix: bytes) -> bytes | None:
+    """The body of ``entry`` when its first line is ``prefix`` and the body's hash, read only from a private
+    folder; it is touched, so that the pruning keeps it longest.  None for a missing, foreign or torn entry."""
+    if entry is None or where is None or not _private(where):
+        return None
+    try:
+        blob = entry.read_bytes()
+    except OSError:
+        return None
+    head, _, body = blob.partition(b"\n")
+    if head != prefix + _digest(body).encode():
+        return None
+    try:
+        os.utime(entry)                  # most recently used: kept longest
+    except OSError:
+        pass
+    return body
+
+
+def _keep_entry(where: Path, entry: Path, prefix: bytes, body: bytes, suffix: str, keep: int | None = None) -> None:
+    """Write ``entry`` as ``_entry_body`` reads it (atomic, best effort), then prune the folder's ``suffix``
+    entries to ``keep``."""
+    if _write(where, entry, prefix + _digest(body).encode() + b"\n" + body):
+        _prune(where, suffix, keep)
 
 
 def _write(where: Path, entry: Path, blob: bytes) -> bool:

@@ -49,9 +49,24 @@ def test_another_text_is_another_entry(where):
 def test_a_corrupt_entry_is_a_miss_and_is_rewritten(where, damage):
     cache.remembered_code("validators", SOURCE, "<t>")
     [entry] = entries(where)
-    entry.write_bytes(damage(entry.read_bytes()))
+    good = entry.read_bytes()
+    entry.write_bytes(damage(good))
     assert run(cache.remembered_code("validators", SOURCE, "<t>"))
+    assert entry.read_bytes() == good
     assert run(cache.remembered_code("validators", SOURCE, "<t>"))
+
+
+def test_a_body_that_is_another_code_under_the_old_hash_line_is_a_miss(where):
+    """A body swapped for another valid code object (it unmarshals): only the hash line tells, so it must be
+    checked before the body is trusted."""
+    import marshal
+    cache.remembered_code("validators", SOURCE, "<t>")
+    [entry] = entries(where)
+    good = entry.read_bytes()
+    head = good.partition(b"\n")[0]
+    entry.write_bytes(head + b"\n" + marshal.dumps(compile("def check(x):\n    return False\n", "<t>", "exec")))
+    assert run(cache.remembered_code("validators", SOURCE, "<t>"))
+    assert entry.read_bytes() == good
 
 
 def test_an_entry_whose_hash_matches_but_whose_body_is_another_code_is_still_that_text_s(where):
