@@ -500,65 +500,76 @@ def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None
     path = list(path)
     if path and unit.hex is not None and path[0] == unit.hex:
         path = path[1:]                                    # tolerate a path that repeats the start hex
-    plan = _Plan(board, unit, mode, context) if mode in MODES else None
-    rules = ["5.62" if unit.is_leader else _MODE_RULE.get(mode, "7.13")]
-
-    def result(errors: list[Error], steps=(), end=None, effects=(), zoc=False, minimum=False):
-        return MoveResult(unit_id, not errors, tuple(errors), tuple(steps), mode, plan.allowance if plan else 0,
-                          unit.hex, end if end is not None else unit.hex, facing, tuple(effects), zoc, minimum,
-                          tuple(dict.fromkeys(rules)))
-
-    if plan is None:
-        return result([_err("7.1", "bad_mode", f"unknown movement mode {mode!r}", MODES)])
+    if mode not in MODES:
+        return _result(unit_id, unit, mode, 0, facing, ["5.62" if unit.is_leader else _MODE_RULE.get(mode, "7.13")],
+                       [_err("7.1", "bad_mode", f"unknown movement mode {mode!r}", MODES)])
+    plan = _Plan(board, unit, mode, context)
+    leader = plan.leader
+    rules = ["5.62" if leader else _MODE_RULE.get(mode, "7.13")]
+    allowed = plan.allowance
     errors = _mode_errors(board, unit, mode, context)
     if errors:
-        return result(errors)
-    if plan.start_in_zoc and not plan.started_in_zoc and path:
-        return result([_err("6.34", "zoc_leave", f"{unit.defn.name} did not start its activation in the enemy "
-                                                  f"ZOC of {unit.hex} and may not leave it")])
-    if plan.start_in_zoc and unit.moved and path:
-        return result([_err("6.33", "zoc_stop", f"{unit.defn.name} stopped in the enemy ZOC of {unit.hex} and may "
-                                                 f"not move on this activation")])
-    if plan.entering and path and path[0] not in plan.entry_hexes:
-        return result([_err("7.41", "entry_hex", f"reinforcements enter through {', '.join(plan.entry_hexes)}",
-                            plan.entry_hexes)])
-    if plan.entering and not path:
-        return result([_err("7.41", "entry_hex", "a reinforcement must enter the map", plan.entry_hexes)])
-    if context.og_hexes and plan.extended and any(plan.near_enemy(h) for h in context.og_hexes if h):
-        return result([_err("7.13", "extended_group_near_enemy", "a unit of the order group starts within "
-                                                                 f"{EXTENDED_DISTANCE} hexes of an enemy")])
-    if plan.extended and unit.hex and plan.near_enemy(unit.hex):
-        return result([_err("7.13", "extended_near_enemy", f"{unit.defn.name} starts within "
-                                                           f"{EXTENDED_DISTANCE} hexes of an enemy")])
+        return _result(unit_id, unit, mode, allowed, facing, rules, errors)
+    if plan.start_in_zoc and path:
+        if not plan.started_in_zoc:
+            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
+                "6.34", "zoc_leave", f"{unit.defn.name} did not start its activation in the enemy ZOC of "
+                                     f"{unit.hex} and may not leave it")])
+        if unit.moved:
+            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
+                "6.33", "zoc_stop", f"{unit.defn.name} stopped in the enemy ZOC of {unit.hex} and may not move "
+                                    f"on this activation")])
+    if plan.entering:
+        if path and path[0] not in plan.entry_hexes:
+            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
+                "7.41", "entry_hex", f"reinforcements enter through {', '.join(plan.entry_hexes)}",
+                plan.entry_hexes)])
+        if not path:
+            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
+                "7.41", "entry_hex", "a reinforcement must enter the map", plan.entry_hexes)])
+    extended = plan.extended
+    if extended:
+        if context.og_hexes and any(plan.near_enemy(h) for h in context.og_hexes if h):
+            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
+                "7.13", "extended_group_near_enemy", "a unit of the order group starts within "
+                                                     f"{EXTENDED_DISTANCE} hexes of an enemy")])
+        if unit.hex and plan.near_enemy(unit.hex):
+            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
+                "7.13", "extended_near_enemy", f"{unit.defn.name} starts within {EXTENDED_DISTANCE} hexes of an "
+                                               f"enemy")])
 
     steps: list[Step] = []
     total = 0
     disorders_at: str | None = None
     prev = unit.hex
     stopped = False
-    for i, h in enumerate(path):
+    first = True
+    for h in path:
         if stopped:
             rules.append("6.33")
-            return result([_err("6.33", "zoc_stop", f"{unit.defn.name} entered an enemy ZOC at {prev} and must "
-                                                    f"stop there",
-                                sorted(reachable(board, unit_id, mode, context)) if alternatives else None)],
-                          steps)
-        step = _step(plan, prev, h, first=(i == 0))
-        if isinstance(step, Error):
-            rules.append(step.rule)
+            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
+                "6.33", "zoc_stop", f"{unit.defn.name} entered an enemy ZOC at {prev} and must stop there",
+                sorted(reachable(board, unit_id, mode, context)) if alternatives else None)], steps)
+        step = _step(plan, prev, h, first)
+        if type(step) is not tuple:                        # an Error
+            rules.append(step.rule)                        # type: ignore[union-attr]
             alt = sorted(reachable(board, unit_id, mode, context)) if alternatives else None
-            return result([_err(step.rule, step.code, step.message, alt)], steps)
+            return _result(unit_id, unit, mode, allowed, facing, rules,
+                           [_err(step.rule, step.code, step.message, alt)], steps)   # type: ignore[union-attr]
         mp, dis, notes, in_zoc = step
-        if i > 0 and plan.extended and plan.friends(prev):
-            rules.append("7.13")
-            return result([_err("7.13", "extended_through_friends",
-                                f"extended movement may not pass through friendly units ({prev})")], steps)
-        surcharge = plan.pass_through(prev) if i > 0 else 0   # 7.38 for the hex we just passed through
-        if surcharge:
-            notes = notes + ("7.38 pass through friends +1",)
-        cost = mp + surcharge
-        total += cost
-        steps.append(Step(h, cost, total, notes))
+        if first:
+            first = False
+        else:
+            if extended and plan.friends(prev):
+                rules.append("7.13")
+                return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
+                    "7.13", "extended_through_friends",
+                    f"extended movement may not pass through friendly units ({prev})")], steps)
+            if plan.pass_through(prev):                    # 7.38 for the hex we just passed through
+                mp += 1
+                notes = notes + ("7.38 pass through friends +1",)
+        total += mp
+        steps.append(Step(h, mp, total, notes))
         if notes:
             rules.extend([n.split()[0] for n in notes])
         if dis and disorders_at is None:
@@ -569,35 +580,45 @@ def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None
         prev = h
     end = prev
     minimum = False
-    if total + plan.spent_before > plan.allowance:
+    if total + plan.spent_before > allowed:
         minimum = (len(steps) == 1 and plan.spent_before == 0 and not unit.moved and not stopped
-                   and not unit.square and not plan.entering and not plan.leader)
+                   and not unit.square and not plan.entering and not leader)
         if minimum:
             rules.append("7.35")
         else:
             alt = sorted(reachable(board, unit_id, mode, context)) if alternatives else None
             rules.append("7.34")
-            return result([_err("7.34", "not_enough_mp", f"{unit.defn.name} needs {total} MP but has "
-                                                         f"{plan.allowance - plan.spent_before}", alt)], steps)
+            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
+                "7.34", "not_enough_mp", f"{unit.defn.name} needs {total} MP but has "
+                                         f"{allowed - plan.spent_before}", alt)], steps)
     if unit.square and (plan.start_in_zoc or len(steps) > 1 or stopped
                         or (steps and steps[0].cost > SQUARE_MAX_COST)):
         rules.append("9.85")
-        return result([_err("9.85", "square_move", "a unit in square moves one hex of cost 2 or less, never "
-                                                   "from or into an enemy ZOC")], steps)
+        return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
+            "9.85", "square_move", "a unit in square moves one hex of cost 2 or less, never from or into an "
+                                   "enemy ZOC")], steps)
     if end is not None and not board._stacks.get(end):     # most moves end alone: nothing to stack with
         errors = _lone_end_errors(plan, facing)
-        if not plan.leader and facing is not None and facing != unit.facing:
+        if not leader and facing is not None and facing != unit.facing:
             rules.append("6.12")
     else:
         errors = _end_errors(plan, end, facing) if steps or facing is not None else []
         rules.extend(_end_rules(plan, end, facing))
     if errors:
         rules.extend(e.rule for e in errors)
-        return result(errors, steps, end)
-    effects = []
+        return _result(unit_id, unit, mode, allowed, facing, rules, errors, steps, end)
+    effects = ()
     if disorders_at is not None and not unit.disordered:
-        effects.append(Effect(unit_id, "disordered", "7.21", disorders_at))
-    return result([], steps, end, effects, stopped, minimum)
+        effects = (Effect(unit_id, "disordered", "7.21", disorders_at),)
+    return MoveResult(unit_id, True, (), tuple(steps), mode, allowed, unit.hex, end if end is not None else unit.hex,
+                      facing, effects, stopped, minimum, tuple(dict.fromkeys(rules)))
+
+
+def _result(unit_id: str, unit: UnitState, mode: str, allowed: int, facing: int | None, rules: list[str],
+            errors: list[Error], steps: Sequence[Step] = (), end: str | None = None) -> MoveResult:
+    """``check_move``'s refusal: the errors, the steps judged before the one refused, the rules cited."""
+    return MoveResult(unit_id, not errors, tuple(errors), tuple(steps), mode, allowed, unit.hex,
+                      end if end is not None else unit.hex, facing, (), False, False, tuple(dict.fromkeys(rules)))
 
 
 def _end_rules(plan: _Plan, end: str | None, facing: int | None) -> list[str]:
