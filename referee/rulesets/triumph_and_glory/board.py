@@ -25,7 +25,7 @@ import os
 import re
 from operator import attrgetter
 from types import MappingProxyType
-from typing import Any, Iterable, Literal, Mapping
+from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from modulebuilder.records import field, fields, record
 from modulebuilder.hexgrid import HexGrid
@@ -549,8 +549,8 @@ class Board:
 
     def _with(self, units: dict[str, UnitState] | None = None,
               stacks: dict[str, tuple[str, ...]] | None = None,
-              leaders: dict[str, tuple[str, ...]] | None = None, changed: Iterable[str | None] | None = None,
-              **markers: Any) -> "Board":
+              leaders: dict[str, tuple[str, ...]] | None = None, changed: Sequence[str | None] | None = None,
+              markers: Mapping[str, Any] | None = None) -> "Board":
         # Built slot by slot rather than through the frozen dataclass __init__ (one Board per event), each slot
         # through its own descriptor (cheaper than object.__setattr__ by name, as a slots record's __init__).
         b = _new_board(Board)
@@ -582,7 +582,7 @@ class Board:
             # A hex's local answers depend on its neighbours: every hex next to (or at) a change is stale.  The
             # changed hexes are kept, not the stale set: ``local_memo`` tests the few it is asked about (most
             # Boards are never asked one), which is cheaper than building the set for every Board.
-            stale = tuple(h for h in changed if h is not None)
+            stale = tuple(changed) if None not in changed else tuple(h for h in changed if h is not None)
             up = self.inherited
             depth = up[3] + 1 if up is not None else 1
             # A bounded chain of earlier positions (then it starts afresh), so old memos are released.
@@ -673,7 +673,7 @@ class Board:
             index[hex_id] = (uid,)             # type: ignore[index]
         else:
             index[hex_id] = tuple(x for x in here if x != uid) + (uid,)   # type: ignore[index]
-        return self._with(units, None if leader else index, index if leader else None, changed=(old.hex, hex_id))
+        return self._with(units, None if leader else index, index if leader else None, (old.hex, hex_id))
 
     def remove(self, uid: str, box: str) -> "Board":
         """``uid`` leaves the map for an off-map box (withdrawn, recovery, eliminated, destroyed ...)."""
@@ -700,7 +700,7 @@ class Board:
         cur = getattr(self, kind)
         if kind == "bridges_destroyed":
             item = frozenset(item)
-        return self._with(**{kind: cur | {item} if present else cur - {item}})
+        return self._with(markers={kind: cur | {item} if present else cur - {item}})
 
 
 # The slot descriptors of Board, bound once: ``_with`` builds a Board per event through them.

@@ -75,9 +75,10 @@ def move_context(state: TGState, uid: str, status: str | None = None, mode: str 
         og_hexes = tuple(h for m in members if m != uid and (h := act.start_hexes.get(m)))
     entered_before = 0 if u.hex is not None else sum(   # 7.41: only a unit entering the map needs the count
         1 for m in act.acted if m in act.start_hexes and act.start_hexes[m] is None and state.unit(m).ag == u.ag)
-    return movement.MoveContext(under_orders=(status or acting_status(state, uid)) == "UO", reserve=act.reserve,
-                                og_hexes=og_hexes, entry_index=entered_before + 1,
-                                forbidden_hexes=_forbidden(state, u.side))
+    # Positional, in MoveContext's field order (under_orders, reserve, may_move, og_hexes, allowance, entry_hexes,
+    # entry_index, forbidden_hexes): one is built at every move, and keywords cost a third of its __init__.
+    return movement.MoveContext((status or acting_status(state, uid)) == "UO", act.reserve, True, og_hexes, None,
+                                (), entered_before + 1, _forbidden(state, u.side))
 
 
 def _forbidden(state: TGState, side: str) -> frozenset[str]:
@@ -115,8 +116,8 @@ def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
         return illegal("move", list(check.errors), check.rules), state
     board = movement.apply_move(state.board, check)
     board, displaced = entered(board, check.path, side)    # 5.63: every hex entered, passed through or not
-    results = [result(e.effect, e.rule, e.unit, **({"hex": e.hex} if e.hex else {})) for e in check.effects]
-    results += displaced
+    results = [result(e.effect, e.rule, e.unit, **({"hex": e.hex} if e.hex else {}))
+               for e in check.effects] + displaced if check.effects else displaced
     owed = act.checks_owed
     awaiting = []
     if act.reserve and needs_check(u, moved=bool(check.steps), fired=False) and uid in board.units \
@@ -124,7 +125,8 @@ def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
         owed = owed + (uid,)
         awaiting.append(Awaiting("cohesion_check", side, "5.54", uid))
     new_act = replace(act, acted=act.acted | {uid}, checks_owed=owed)
-    rules = list(check.rules) + (["5.53"] if act.reserve else []) + (["5.63"] if displaced else [])
+    rules = check.rules if not (act.reserve or displaced) else \
+        list(check.rules) + (["5.53"] if act.reserve else []) + (["5.63"] if displaced else [])
     return (legal("move", rules, results=results, awaiting=awaiting),
             replace(state, board=board, activation=new_act))
 
