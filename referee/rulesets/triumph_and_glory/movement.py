@@ -169,9 +169,16 @@ def begin_activation(board: Board, unit_ids: Iterable[str]) -> Board:
     """Reset the per-activation flags of ``unit_ids`` and record which start in an enemy ZOC (6.34)."""
     changed: dict[str, UnitState] = {}
     units = board.units
+    zoc_at: dict[tuple[str, str], bool] = {}      # an AG's units often share hexes: one ZOC test per hex and side
     for uid in unit_ids:
         u = units[uid]
-        zoc = u.hex is not None and in_enemy_zoc(board, u.hex, u.side)
+        if u.hex is None:
+            zoc = False
+        else:
+            key = (u.hex, u.side)
+            zoc = zoc_at.get(key)                  # type: ignore[assignment]
+            if zoc is None:
+                zoc = zoc_at[key] = in_enemy_zoc(board, u.hex, u.side)
         # Most units start clean already: copying a UnitState only when a flag changes keeps a draw cheap.
         if u.moved or u.fired or u.mode is not None or u.mp_spent or u.started_in_zoc != zoc:
             # Built directly, not through evolve(**changes): a draw resets a dozen units, ~500 draws a game.
