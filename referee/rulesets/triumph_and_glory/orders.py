@@ -45,14 +45,16 @@ def order_groups(board: Board, side: str) -> tuple[tuple[str, ...], ...]:
     distance 1, or distance 2 through a common neighbour free of enemy combat units."""
     order = _setup_order(board)
     units = board._units                      # noqa: SLF001 — the dict behind Board.units, read ~500 times here
-    mine = sorted((uid for ids in board._stacks.values() for uid in ids  # noqa: SLF001 — (see Board._stacks)
-                   if units[uid].defn.side == side), key=order.__getitem__)
-    by_ag_hex: dict[str, dict[str, list[str]]] = {}             # AG -> hex -> unit ids (set-up order)
-    for uid in mine:
-        u = units[uid]                        # stacks hold combat units only: u.defn is a Unit with an AG
-        by_ag_hex.setdefault(u.defn.ag, {}).setdefault(u.hex, []).append(uid)  # type: ignore[arg-type]
+    # The groups are the components of the link, each sorted and then ordered by set-up order at the end, so the
+    # order in which units, hexes and AGs are visited here changes nothing: the stacks are read as they come.
+    by_ag_hex: dict[str, dict[str, list[str]]] = {}             # AG -> hex -> unit ids
+    for h, ids in board._stacks.items():      # noqa: SLF001 — (see Board._stacks)
+        for uid in ids:
+            u = units[uid]                    # stacks hold combat units only: u.defn is a Unit with an AG
+            if u.defn.side == side:
+                by_ag_hex.setdefault(u.defn.ag, {}).setdefault(u.hex, []).append(uid)  # type: ignore[arg-type]
     static = board.static
-    adjacent = static.adjacent
+    adjacent, around = static.adjacent, static.around
     enemy_free: dict[str, bool] = {}
 
     def free(n: str) -> bool:
@@ -63,25 +65,23 @@ def order_groups(board: Board, side: str) -> tuple[tuple[str, ...], ...]:
 
     groups: list[list[str]] = []
     for hexes in by_ag_hex.values():
-        # The candidates of a hex are the AG's other hexes or the 18 hexes around it, whichever are fewer; one
-        # links if adjacent, or in the second ring with a common neighbour free of enemies.
-        seen: set[str] = set()
+        # The candidates of a hex are the AG's hexes not yet in a group, or the 18 hexes around it when the AG has
+        # more hexes than that; one links if adjacent, or in the second ring with a common neighbour free of enemies.
+        unseen = set(hexes)
         few = len(hexes) <= 18
         for first in hexes:
-            if first in seen:
+            if first not in unseen:
                 continue
-            seen.add(first)
+            unseen.discard(first)
             todo, members = [first], []
             while todo:
                 h = todo.pop()
                 members.extend(hexes[h])
                 ring1 = adjacent[h]
                 ring2 = static.ring2(h)
-                for h2 in hexes if few else (*ring1, *ring2):
-                    if h2 in seen or h2 not in hexes:
-                        continue
-                    if h2 in ring1 or (h2 in ring2 and any(free(n) for n in ring1 if n in static.around(h2))):
-                        seen.add(h2)
+                for h2 in list(unseen) if few else [x for x in (*ring1, *ring2) if x in unseen]:
+                    if h2 in ring1 or (h2 in ring2 and any(free(n) for n in ring1 if n in around(h2))):
+                        unseen.discard(h2)
                         todo.append(h2)
             groups.append(sorted(members, key=order.__getitem__))
     return tuple(tuple(g) for g in sorted(groups, key=lambda g: order[g[0]]))
