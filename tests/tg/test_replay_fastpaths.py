@@ -8,6 +8,8 @@
 * ``TriumphAndGlory.rulings_are_new``: every ruling ``rule`` returns, in the sample game and in random play, is
   an object no earlier call returned (so the engine may write the index into it), and the engine's rulings then
   equal those of a copying engine.
+* ``moves.move_context`` shares one ``MoveContext`` per distinct common context (the map's memo): at every move
+  of the sample game it equals the record built afresh.
 """
 from __future__ import annotations
 
@@ -20,7 +22,8 @@ from referee.engine.replay import new_game, step
 from referee.engine.ruling import Awaiting, Error, Result, _ruling, legal
 from referee.logs import read_log
 from referee.play import play_game
-from referee.rulesets.triumph_and_glory import RULESET, procedure
+from referee.rulesets.triumph_and_glory import RULESET, moves, procedure
+from referee.rulesets.triumph_and_glory.orders import acting_status
 from referee.rulesets.triumph_and_glory.state import ACTIVATION
 
 from .games import basic
@@ -145,3 +148,32 @@ def test_every_ruling_of_the_sample_game_is_new_and_the_in_place_index_equals_th
 @given(seed=st.integers(0, 10**6))
 def test_every_ruling_of_random_play_is_new(seed):
     _rulings_of_rule(lambda: play_game(RULESET, skirmish(seed, turns=2), seed))
+
+
+def test_a_shared_move_context_equals_a_fresh_one_at_every_move_of_the_sample_game():
+    """``moves.move_context`` hands out one MoveContext per distinct common context (kept in the map's memo):
+    at every move of the sample game it equals the record built afresh from the same facts, and both
+    branches (shared, and a context of its own for an extended move's order group) are taken."""
+    log = read_log(SAMPLE)
+    game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
+    shared = own = 0
+    seen: set[Any] = set()
+    for i, event in enumerate(log.events):
+        state = game.state
+        if event.get("type") == "move" and state.activation is not None and event["unit"] in state.activation.units:
+            uid, mode = event["unit"], event.get("mode")
+            ctx = moves.move_context(state, uid, None, mode)
+            act, u = state.activation, state.unit(uid)
+            entered_before = 0 if u.hex is not None else sum(
+                1 for m in act.acted if m in act.start_hexes and act.start_hexes[m] is None
+                and state.unit(m).ag == u.ag)
+            fresh = moves.fresh_move_context(acting_status(state, uid) == "UO", act.reserve, ctx.og_hexes,
+                                             entered_before + 1, moves._forbidden(state, u.side))
+            assert ctx == fresh
+            if ctx.og_hexes:
+                own += 1
+            else:
+                shared += 1
+                seen.add((ctx.under_orders, ctx.reserve, ctx.entry_index))
+        _, game, _ = step(game, i, event)
+    assert shared > 3_000 and len(seen) >= 3      # several distinct shared contexts are told apart

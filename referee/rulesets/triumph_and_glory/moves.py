@@ -75,10 +75,26 @@ def move_context(state: TGState, uid: str, status: str | None = None, mode: str 
         og_hexes = tuple(h for m in members if m != uid and (h := act.start_hexes.get(m)))
     entered_before = 0 if u.hex is not None else sum(   # 7.41: only a unit entering the map needs the count
         1 for m in act.acted if m in act.start_hexes and act.start_hexes[m] is None and state.unit(m).ag == u.ag)
+    under = (status or acting_status(state, uid)) == "UO"
+    forbidden = _forbidden(state, u.side)
+    if og_hexes:
+        return fresh_move_context(under, act.reserve, og_hexes, entered_before + 1, forbidden)
+    # The common context (no order group's start hexes to judge, 7.13) is one of a handful per scenario map: the
+    # same immutable record is handed to every move that has it, kept in the map's memo beside the Board.
+    memo = state.board.static.memo
+    key = ("move_context", under, act.reserve, entered_before, forbidden)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = fresh_move_context(under, act.reserve, (), entered_before + 1, forbidden)
+    return hit
+
+
+def fresh_move_context(under_orders: bool, reserve: bool, og_hexes: tuple[str, ...], entry_index: int,
+                       forbidden_hexes: frozenset[str]) -> movement.MoveContext:
+    """A new ``MoveContext`` of an activated unit (``move_context``'s long way)."""
     # Positional, in MoveContext's field order (under_orders, reserve, may_move, og_hexes, allowance, entry_hexes,
-    # entry_index, forbidden_hexes): one is built at every move, and keywords cost a third of its __init__.
-    return movement.MoveContext((status or acting_status(state, uid)) == "UO", act.reserve, True, og_hexes, None,
-                                (), entered_before + 1, _forbidden(state, u.side))
+    # entry_index, forbidden_hexes): keywords cost a third of its __init__.
+    return movement.MoveContext(under_orders, reserve, True, og_hexes, None, (), entry_index, forbidden_hexes)
 
 
 def _forbidden(state: TGState, side: str) -> frozenset[str]:
