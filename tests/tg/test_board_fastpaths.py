@@ -77,3 +77,20 @@ def test_local_memo_refuses_answers_near_a_change_and_takes_them_from_afar():
     quiet = next(h for h in b.static.adjacent if b.grid.distance(h, start) > 2 and b.grid.distance(h, far) > 2)
     b.cache[("probe", quiet)] = "quiet"
     assert b2.local_memo(("probe", quiet), quiet) == "quiet"
+
+
+_AGS = board(at(inf("a", ag="ag-a"), "0404"), at(inf("b", ag="ag-b"), "0404"), at(art("g", ag="ag-g"), "0405"),
+             at(inf("r", side=RU, ag="ag-r"), "0707"), at(leader("nap"), "0404"), at(leader("kut", side=RU), "0808"))
+
+
+@settings(max_examples=100, deadline=None)
+@given(moves=st.lists(st.tuples(st.sampled_from(("a", "b", "g", "r", "nap", "kut")),
+                                st.sampled_from(_HEXES + (None,))), max_size=6))
+def test_on_map_ags_is_the_ag_of_every_unit_on_the_map(moves):
+    """``Board.on_map_ags`` (the cup's 5.32 fast path) = ``{u.ag for u in on_map_units()}``, units moved about
+    and some taken off the map."""
+    b = _AGS
+    for uid, hex_id in moves:
+        b = b.remove(uid, "eliminated") if hex_id is None else b.move(uid, hex_id)
+    assert b.on_map_ags() == {u.ag for u in b.on_map_units()}
+    assert b.on_map_ags() == {u.ag for u in b.units.values() if u.hex is not None and not u.is_leader}

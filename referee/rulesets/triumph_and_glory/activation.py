@@ -79,7 +79,7 @@ def marker_side(state: TGState, marker: str) -> str | None:
 
 def ags_in_play(state: TGState) -> list[str]:
     """5.32: AGs with a unit on the map, or whose reinforcements arrive this turn."""
-    on_map = {u.ag for u in state.board.on_map_units()}
+    on_map = state.board.on_map_ags()
     arriving = {ag for ag, t in state.static.reinforcement_turn.items() if t == state.turn}
     return [a for a in state.static.ags if a in on_map or a in arriving]
 
@@ -127,10 +127,11 @@ def cup_markers(state: TGState) -> tuple[str, ...]:
 
 def fill_cup(state: TGState, held_back: str | None = None) -> TGState:
     """5.32/5.35: all markers into the cup, except the one the initiative holder picked to go first."""
-    cup = list(cup_markers(state))
+    markers = cup_markers(state)
+    cup = list(markers)
     if held_back is not None:
         cup.remove(held_back)
-    ags = frozenset(a for m in set(cup_markers(state)) for a in marker_ags(state, m))
+    ags = frozenset(a for m in set(markers) for a in marker_ags(state, m))
     return replace(state, cup=tuple(cup), cup_ags=ags, phase=ACTIVATION)
 
 
@@ -147,12 +148,12 @@ def begin(state: TGState, marker: str) -> tuple[TGState, list[Result]]:
                           if state.board.units[uid].hex is not None
                           or (a in arrived and state.board.units[uid].box == "reinforcement"))
         o = state.orders[side]  # type: ignore[index]
+        units_at = state.board.units
         for i, g in enumerate(o.groups if not ags <= state.revealed else ()):    # 5.23: first draw only
-            ag = state.unit(g[0]).ag
+            ag = units_at[g[0]].ag
             if ag in ags and ag not in state.revealed:
                 effect = "under_orders" if i in o.under_orders else "no_orders"
                 results.append(result(effect, "5.23", g[0], units=list(g)))
-        units_at = state.board.units
         act = Activation(marker=marker, side=side, ags=ags, units=units,
                          start_hexes={u: units_at[u].hex for u in units})
         # one copy of the state for the reveal, the activation and the reset flags together

@@ -540,6 +540,12 @@ class Board:
         units = self._units
         return (units[u] for ids in self._stacks.values() for u in ids)
 
+    def on_map_ags(self) -> set[str | None]:
+        """The AGs of the combat units on the map: ``{u.ag for u in on_map_units()}`` in one comprehension (the
+        cup's 5.32 asks it a few times a turn, over every unit)."""
+        units = self._units
+        return {units[u].defn.ag for ids in self._stacks.values() for u in ids}   # stacks hold Units: an AG each
+
     def bridge_intact(self, a: str, b: str) -> bool:
         """A ``bridge`` feature on the hexside a|b without a Bridge Destroyed marker (BOR-5)."""
         key = frozenset((a, b))
