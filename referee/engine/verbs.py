@@ -76,6 +76,9 @@ class Verbs:
 
     def __init__(self) -> None:
         self._verbs: dict[str, Verb] = {}
+        #: the verb for an event type, or None — the registry dict's own ``get``, bound here: the dispatcher asks
+        #: it at every event, and a method around it was one Python call more each time
+        self.get: Callable[[str], Verb | None] = self._verbs.get
 
     def verb(self, type_: str, *, steps: Iterable[str] | None = None, rules: Iterable[str] = (),
              refs: Mapping[str, Any] | None = None, actor: bool = True,
@@ -97,9 +100,6 @@ class Verbs:
             self._verbs[type_] = Verb(**{**v.__dict__, "candidates": fn})
             return fn
         return register
-
-    def get(self, type_: str) -> Verb | None:
-        return self._verbs.get(type_)
 
     def __iter__(self) -> Iterator[Verb]:
         return iter(self._verbs.values())
