@@ -8,6 +8,7 @@
 * ``TriumphAndGlory.rulings_are_new``: every ruling ``rule`` returns, in the sample game and in random play, is
   an object no earlier call returned (so the engine may write the index into it), and the engine's rulings then
   equal those of a copying engine.
+* ``procedure.combat_block`` says None at once while the activation has no fire or shock (``NO_COMBAT``).
 * ``moves.move_context`` shares one ``MoveContext`` per distinct common context (the map's memo): at every move
   of the sample game it equals the record built afresh.
 """
@@ -23,6 +24,7 @@ from referee.engine.ruling import Awaiting, Error, Result, _ruling, legal
 from referee.logs import read_log
 from referee.play import play_game
 from referee.rulesets.triumph_and_glory import RULESET, moves, procedure
+from referee.rulesets.triumph_and_glory.combat import NO_COMBAT
 from referee.rulesets.triumph_and_glory.orders import acting_status
 from referee.rulesets.triumph_and_glory.state import ACTIVATION
 
@@ -177,3 +179,26 @@ def test_a_shared_move_context_equals_a_fresh_one_at_every_move_of_the_sample_ga
                 seen.add((ctx.under_orders, ctx.reserve, ctx.entry_index))
         _, game, _ = step(game, i, event)
     assert shared > 3_000 and len(seen) >= 3      # several distinct shared contexts are told apart
+
+
+def test_combat_block_fast_path_agrees_at_every_position_of_the_sample_game():
+    """``procedure.combat_block`` answers None at once while the activation has no fire or shock yet
+    (``NO_COMBAT``): at every position of the sample game, for every act it may block, its answer equals
+    ``combat_refusal``'s, the long way; both branches are taken and the long way refuses somewhere."""
+    log = read_log(SAMPLE)
+    game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
+    fast = slow = refused = 0
+    for i, event in enumerate(log.events):
+        state = game.state
+        act = state.activation
+        if act is not None:
+            for type_ in procedure._BLOCKED_BY_COMBAT:
+                want = procedure.combat_refusal(state, act.combat, act.side, type_)
+                assert procedure.combat_block(state, {"type": type_}) == want
+                refused += want is not None
+            if act.combat is NO_COMBAT:
+                fast += 1
+            else:
+                slow += 1
+        _, game, _ = step(game, i, event)
+    assert fast > 3_000 and slow > 100 and refused > 0

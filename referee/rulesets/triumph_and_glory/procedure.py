@@ -19,6 +19,7 @@ from referee.engine.ruling import Error, Ruling
 from .records import replace
 from . import sequence
 from .activation import cga_pending
+from .combat import NO_COMBAT, Combat
 from .state import ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, RESERVE, SIDE_TURN, TGState
 from .timing import two_sided_turn
 from .morale_events import victory_results
@@ -99,8 +100,18 @@ def combat_block(state: TGState, event: Mapping[str, Any]) -> Error | None:
     if act is None or type_ not in _BLOCKED_BY_COMBAT:
         return None
     c = act.combat
+    if c is NO_COMBAT:
+        # No fire or shock yet in this activation (most of its acts): nothing is open, owed or declared, so
+        # ``combat_refusal`` would say None (tests/tg/test_replay_fastpaths.py holds it to that).
+        return None
+    return combat_refusal(state, c, act.side, type_)
+
+
+def combat_refusal(state: TGState, c: Combat, side: str | None, type_: str) -> Error | None:
+    """``combat_block``'s judgement of the act ``type_`` (one of ``_BLOCKED_BY_COMBAT``) in an activation of
+    ``side`` whose fire and shock so far are ``c``."""
     if type_ in ("end_activation", "end_phase"):
-        if c.is_open(state.board, act.side):
+        if c.is_open(state.board, side):
             return Error("3.0", "combat_open", "the declared assaults and the acts they owe come first")
         return None
     if c.owes:
