@@ -49,12 +49,12 @@ def orders_error(state: TGState, uid: str, status: str | None = None) -> Error |
     status = status or acting_status(state, uid)
     if status == "rally_only":
         return Error("5.28", "rally_only", f"the group of {uid} failed its individual order: it may only rally")
-    u = state.unit(uid)
-    ag = state.static.ags[u.ag]  # type: ignore[index]
+    ag = state.static.ags[state.board.units[uid].ag]  # type: ignore[index]
     uo = status == "UO"
-    if not sr.guard_may_act(state.rules, ag.id, uo):
+    rules = state.rules
+    if not sr.guard_may_act(rules, ag.id, uo):
         return Error("BOR-GUARD", "guard_not_ordered", "Guard units act only under Napoleon's orders")
-    if sr.reserve_without_orders_frozen(state.rules, ag, uo):
+    if sr.reserve_without_orders_frozen(rules, ag, uo):
         return Error("BOR-RUSSIAN-ORDERS", "reserve_not_ordered",
                      "a Reserve-army command without orders may not move")
     return None
