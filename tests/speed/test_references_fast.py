@@ -69,6 +69,7 @@ def test_the_fast_path_vouches_only_where_the_long_way_finds_nothing(event):
     if tg._all_known(NAMES, event):
         assert expected == []
     assert tg.RULESET.check_references(SCENARIO, event) == expected
+    assert tg.RULESET.references_of(SCENARIO)(event) == expected
 
 
 @settings(max_examples=500, deadline=None)
@@ -82,3 +83,51 @@ def test_sample_events_with_one_field_changed(event, field, value):
     if tg._all_known(NAMES, changed):
         assert expected == []
     assert tg.RULESET.check_references(SCENARIO, changed) == expected
+    assert tg.RULESET.references_of(SCENARIO)(changed) == expected
+
+
+class _PlainRuleset:
+    """The T&G ruleset as a plugin without ``references_of`` (nor anything else but what check_events reads)."""
+    id = tg.RULESET.id
+    check_references = staticmethod(tg.RULESET.check_references)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(LOGS_READ[0].events[:400]), _fields, _field_value | st.just("keep")),
+                max_size=8))
+def test_check_events_says_what_it_says_with_the_protocol_s_check_references(changes):
+    """``jsonlog.check_events`` calls the predicate and the bound reference check itself: the problems (schema,
+    names, in order) are those of a ruleset with ``check_references`` alone, and those the validators and the
+    reference check give as check_events did before (``_the_long_way``)."""
+    from referee.logs import jsonlog
+    events = [event if value == "keep" else {**event, field: value} for event, field, value in changes]
+    got = jsonlog.check_events(tg.RULESET, SCENARIO, events)
+    assert got == jsonlog.check_events(_PlainRuleset, SCENARIO, events)
+    assert got == _the_long_way(tg.RULESET, SCENARIO, events)
+
+
+def _the_long_way(ruleset, scenario, events):
+    """check_events as it was before it called the predicate and the bound reference check itself (110943f)."""
+    from collections.abc import Mapping
+
+    from referee.logs import jsonlog
+    schemas = jsonlog._event_schemas(ruleset.id)
+    vouch = len(events) <= jsonlog.SURELY_EVENTS
+    problems = []
+    for i, event in enumerate(events):
+        if not isinstance(event, Mapping):
+            problems.append(f"events[{i}]: expected an object with a 'type'")
+            continue
+        type_ = event.get("type")
+        if not isinstance(type_, str) or type_ not in schemas:
+            problems.append(f"events[{i}].type: unknown event type {type_!r} (known: {', '.join(sorted(schemas))})")
+            continue
+        v = jsonlog._validator(ruleset.id, type_)
+        errors = None if v.is_valid(event, vouch) else sorted(v.iter_errors(event), key=lambda e: list(e.absolute_path))
+        if errors:
+            problems.extend(jsonlog._describe(f"events[{i}]", e) for e in errors)
+            continue
+        if type_ != "roll":
+            for fld, msg in ruleset.check_references(scenario, event):
+                problems.append(f"events[{i}].{fld}: {msg}" if fld else f"events[{i}]: {msg}")
+    return problems

@@ -18,7 +18,7 @@ victory...) > ``board``, ``terrain``, ``rolls``, ``scenario_rules``, ``records``
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from modulebuilder.records import record
 from referee.engine.procedure import ProcedureRuleset
@@ -102,6 +102,17 @@ class TriumphAndGlory(ProcedureRuleset):
         if _all_known(n, event):
             return []
         return _problems(n, event)
+
+    def references_of(self, scenario: Any) -> Callable[[Mapping[str, Any]], list[tuple[str, str]]]:
+        """``check_references`` bound to ``scenario``, its names looked up once (the log reader's loop over
+        thousands of events; referee.engine.ruleset)."""
+        n = self.names(scenario)
+
+        def check_references(event: Mapping[str, Any]) -> list[tuple[str, str]]:
+            if _all_known(n, event):
+                return []
+            return _problems(n, event)
+        return check_references
 
     def check_scenario(self, scenario: Any) -> list[str]:
         """The scenario options this ruleset reads must have values it understands: a bad one makes the log
