@@ -131,3 +131,15 @@ def _the_long_way(ruleset, scenario, events):
             for fld, msg in ruleset.check_references(scenario, event):
                 problems.append(f"events[{i}].{fld}: {msg}" if fld else f"events[{i}]: {msg}")
     return problems
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(0, 120), st.integers(0, 40), st.integers(0, 120), st.integers(0, 40), st.integers(1, 4))
+def test_the_map_s_hex_names_are_each_column_and_row_formatted_together(first_column, columns, first_row, rows,
+                                                                          digits):
+    from types import SimpleNamespace
+    grid = SimpleNamespace(first_column=first_column, columns=columns, first_row=first_row, rows=rows,
+                           digits=digits)
+    assert tg._hex_names(grid) == frozenset(
+        f"{c:0{digits}d}{r:0{digits}d}" for c in range(first_column, first_column + columns)
+        for r in range(first_row, first_row + rows))
