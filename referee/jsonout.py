@@ -16,6 +16,8 @@ import json
 from json.encoder import encode_basestring as _quote     # the C function json.dumps(ensure_ascii=False) uses
 from typing import Any
 
+from referee.engine.ruling import Result
+
 # ``text(obj, nl)`` is ``json.dumps(obj, ensure_ascii=False, indent=1)`` for a value whose own line starts with
 # ``nl`` (a newline and its indentation), as a str; ``ruling_text`` is the same for a ``Ruling`` without its
 # ``to_dict``.  Both walk exact JSON types only (dict with str keys, list, tuple, str, int, float, bool, None)
@@ -96,31 +98,81 @@ RULING_KEYS = ("index", "type", "verdict", "rules", "errors", "rolls", "results"
 def ruling_text(r: Any, nl: str) -> str:
     """``any_text(r.to_dict(), nl)`` for a ``referee.engine.ruling.Ruling``, without building its dict: the
     ruling's own fields are read here (one f-string: most rulings have only rules), its errors', rolls',
-    results' and awaited items' dicts are theirs."""
+    results' and awaited items' dicts are theirs.  A ruling with only rules (three in four of the sample's)
+    takes the text after its index from ``_PLAIN``."""
     inner = nl + " "
     try:
         index, rules = r.index, r.rules
         if type(index) is not int:
             raise Unfit(index)
-        if rules:
-            deeper = inner + " "
-            try:
-                rules_text = f"[{deeper}{(',' + deeper).join(map(_quote, rules))}{inner}]"
-            except TypeError:
-                rules_text = text(list(rules), inner)
-        else:
-            rules_text = "[]"
         errors, rolls, results, awaiting = r.errors, r.rolls, r.results, r.awaiting
-        return (f'{{{inner}"index": {_INT(index)},{inner}"type": {_quote(r.type)},{inner}"verdict": '
-                f'{_quote(r.verdict)},{inner}"rules": {rules_text},{inner}"errors": '
-                f'{_items(errors, inner) if errors else "[]"},{inner}"rolls": '
-                f'{_items(rolls, inner) if rolls else "[]"},{inner}"results": '
-                f'{_items(results, inner) if results else "[]"},{inner}"awaiting": '
-                f'{_items(awaiting, inner) if awaiting else "[]"}{nl}}}')
+        if not (errors or rolls or results or awaiting) and type(rules) is tuple:
+            key = (r.type, r.verdict, rules, nl)
+            tail = _PLAIN.get(key)
+            if tail is None:
+                tail = _tail(r, rules, (), (), (), (), inner, nl)
+                _remember_plain(key, tail)
+        else:
+            tail = _tail(r, rules, errors, rolls, results, awaiting, inner, nl)
+        return f'{{{inner}"index": {_INT(index)},{tail}'
     except (Unfit, TypeError, RecursionError):
         return stdlib_text(r.to_dict(), nl)
 
 
+# The text after the index of a ruling with only rules, by (type, verdict, rules, nl): the sample's 4,584 such
+# rulings have 107 distinct texts; writing one cost ~16,000 instructions, one taken from here ~7,000 (the
+# sample's check: -42 M instructions).  Only keys of exact strings are kept: a key equal to one of them then
+# holds strings (or str subclasses, quoted alike), so the kept text is the one ``_tail`` would write; 1 == True
+# == 1.0 never meet.
+_PLAIN: dict[tuple[Any, ...], str] = {}
+_PLAIN_MAX = 4096
+
+
+def _remember_plain(key: tuple[Any, ...], tail: str) -> None:
+    type_, verdict, rules, _ = key
+    if type(type_) is str and type(verdict) is str and all(type(rule) is str for rule in rules):
+        if len(_PLAIN) >= _PLAIN_MAX:
+            _PLAIN.clear()
+        _PLAIN[key] = tail
+
+
+def _tail(r: Any, rules: Any, errors: Any, rolls: Any, results: Any, awaiting: Any, inner: str, nl: str) -> str:
+    """A ruling's text after ``"index": N,``; raises as ``text`` does for what it does not spell."""
+    if rules:
+        deeper = inner + " "
+        try:
+            rules_text = f"[{deeper}{(',' + deeper).join(map(_quote, rules))}{inner}]"
+        except TypeError:
+            rules_text = text(list(rules), inner)
+    else:
+        rules_text = "[]"
+    return (f'{inner}"type": {_quote(r.type)},{inner}"verdict": '
+            f'{_quote(r.verdict)},{inner}"rules": {rules_text},{inner}"errors": '
+            f'{_items(errors, inner) if errors else "[]"},{inner}"rolls": '
+            f'{_items(rolls, inner) if rolls else "[]"},{inner}"results": '
+            f'{_items(results, inner) if results else "[]"},{inner}"awaiting": '
+            f'{_items(awaiting, inner) if awaiting else "[]"}{nl}}}')
+
+
 def _items(items: Any, nl: str) -> str:
     inner = nl + " "
-    return "[" + inner + ("," + inner).join([text(i.to_dict(), inner) for i in items]) + nl + "]"
+    return "[" + inner + ("," + inner).join([
+        _result_text(i, inner) if type(i) is Result else text(i.to_dict(), inner) for i in items]) + nl + "]"
+
+
+def _result_text(res: Any, nl: str) -> str:
+    """``text(res.to_dict(), nl)`` for a ``referee.engine.ruling.Result`` (its unit if any, effect, rule, then
+    its extra fields), without building the dict: ~17 % fewer instructions a result, the sample's rulings have
+    2,031.  An ``extra`` that is not a dict, or that names one of the three fields (``to_dict`` lets it
+    overwrite them), goes through ``to_dict``."""
+    extra = res.extra
+    if type(extra) is not dict or "unit" in extra or "effect" in extra or "rule" in extra:
+        return text(res.to_dict(), nl)
+    inner = nl + " "
+    unit, effect, rule = res.unit, res.effect, res.rule
+    parts = [f'"unit": {_quote(unit) if type(unit) is str else text(unit, inner)}'] if unit is not None else []
+    parts.append(f'"effect": {_quote(effect) if type(effect) is str else text(effect, inner)}')
+    parts.append(f'"rule": {_quote(rule) if type(rule) is str else text(rule, inner)}')
+    if extra:
+        parts += [f"{_quote(k)}: {_quote(v) if type(v) is str else text(v, inner)}" for k, v in extra.items()]
+    return "{" + inner + ("," + inner).join(parts) + nl + "}"

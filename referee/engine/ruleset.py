@@ -9,6 +9,10 @@ One optional attribute is not part of the checked protocol (a plugin without it 
 else, so the engine writes the event's log index and type into it instead of copying it — one Ruling object per
 event, not two.  A ruleset that may return a ruling it keeps (a constant, a memo) leaves it out: the engine then
 copies each ruling (``Ruling.with_index``), as it always has.
+
+Another: ``references_of(scenario)`` returns a one-argument function ``event -> check_references(scenario,
+event)`` (the same answers) with whatever the ruleset looks up per scenario looked up once; the log reader uses
+it for its loop over a log's events when the ruleset has it, and ``check_references`` otherwise.
 """
 from __future__ import annotations
 

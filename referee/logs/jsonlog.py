@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import re
 import json
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -228,24 +228,28 @@ def check_events(ruleset: Any, scenario: Any, events: list[Any]) -> list[str]:
     alone, the ``events[i]`` text made only for a problem."""
     schemas = _event_schemas(ruleset.id)
     vouch = len(events) <= SURELY_EVENTS
-    validators: dict[str, _EventValidator] = {}
+    # by type: the validator, and its surely-valid predicate when it may vouch (else None)
+    validators: dict[str, tuple[_EventValidator, Any]] = {}
     problems: list[str] = []
-    references = ruleset.check_references
+    references = None                   # the ruleset's reference check bound to the scenario, made on first use
     for i, event in enumerate(events):
         if type(event) is not dict and not isinstance(event, Mapping):     # the ABC check is slow; JSON gives dicts
             problems.append(f"events[{i}]: expected an object with a 'type'")
             continue
         type_ = event.get("type")
-        v = validators.get(type_) if type(type_) is str else None
-        if v is None:
+        entry = validators.get(type_) if type(type_) is str else None
+        if entry is None:
             if not isinstance(type_, str) or type_ not in schemas:  # a list or object is no type (nor hashable)
                 known = ", ".join(sorted(schemas))
                 problems.append(f"events[{i}].type: unknown event type {type_!r} (known: {known})")
                 continue
-            v = validators[type_] = _validator(ruleset.id, type_)
+            v = _validator(ruleset.id, type_)
+            entry = validators[type_] = (v, v.surely if vouch else None)
+        v, surely = entry
         try:
-            errors = None if v.is_valid(event, vouch) else sorted(v.iter_errors(event),
-                                                                  key=lambda e: list(e.absolute_path))
+            # v.is_valid(event, vouch), its predicate called here (one call less for a valid event)
+            valid = (surely is not None and surely(event)) or v.is_valid(event, False)
+            errors = None if valid else sorted(v.iter_errors(event), key=lambda e: list(e.absolute_path))
         except RecursionError:          # a value nested nearly as deep as the reader allows: the checks recurse
             problems.append(f"events[{i}]: nested too deeply (an event is a few levels deep)")
             continue
@@ -253,7 +257,10 @@ def check_events(ruleset: Any, scenario: Any, events: list[Any]) -> list[str]:
             problems.extend(_describe(f"events[{i}]", e) for e in errors)
             continue
         if type_ != "roll":
-            found = references(scenario, event)
+            if references is None:
+                bound = getattr(ruleset, "references_of", None)
+                references = bound(scenario) if bound is not None else partial(ruleset.check_references, scenario)
+            found = references(event)
             if found:
                 where = f"events[{i}]"
                 problems.extend(f"{where}.{fld}: {msg}" if fld else f"{where}: {msg}" for fld, msg in found)

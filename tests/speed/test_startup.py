@@ -183,6 +183,8 @@ NOT_ON_THE_SAMPLE_S_PATH = {
     "platform": "(the same)",
     "tempfile": "the sample's 1.7 MB of JSON is held in memory (cli.SPOOL_BYTES)",
     "shutil": "imported by tempfile",
+    "fractions": "T&G's odds ratios are combat_tables.Ratio (fractions only reads a ratio written as a number)",
+    "decimal": "imported by fractions",
 }
 
 
