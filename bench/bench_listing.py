@@ -1,11 +1,16 @@
 """Legal-action listing per call, the kept candidates (``candidates``) against the from-scratch listing, A/B.
 
     .venv/bin/python bench/bench_listing.py [LOG] [--rounds N] [--profile]
+    .venv/bin/python bench/bench_listing.py [LOG] --ab TREE_A TREE_B [--rounds N]
 
 Replays LOG (default the sample *Borodino* game) and times ``legal_actions`` alone (CPU) at every position where
 an action is due, as ``bench_peer_rtt.py`` part (c) does; each round runs both variants, interleaved, each in a
 fresh game; the medians and their ratio are printed, with the entries kept and computed.  ``--profile`` prints a
-cProfile of one kept-candidates pass instead.  Compare with the RTT peer through ``bench_peer_rtt.py``.
+cProfile of one kept-candidates pass instead.  ``--ab`` times two source trees instead (a change's figure on a
+shared machine): one worker process per tree imports that tree's ``referee``, makes one warm-up pass, then the
+two pass over the game in turn (A B, B A, A B ...), each reporting the CPU of its ``legal_actions`` calls;
+printed: min, first quartile and median µs per call for each tree and the B/A ratios.  Compare with the RTT
+peer through ``bench_peer_rtt.py``.
 """
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ import cProfile
 import os
 import pstats
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,6 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+if "--worker" in sys.argv:                      # an A/B worker: the tree given, not this one
+    sys.path.insert(0, sys.argv[sys.argv.index("--worker") + 1])
 from referee.engine.replay import new_game, step  # noqa: E402
 from referee.logs import read_log  # noqa: E402
 from referee.rulesets.triumph_and_glory import candidates  # noqa: E402
@@ -50,12 +58,56 @@ def one_pass(log, scratch: bool, profile: cProfile.Profile | None = None) -> tup
     return cpu, calls, listed, [a - b for a, b in zip(candidates.hits, before)]
 
 
+def worker(log_path: str) -> None:
+    log = read_log(log_path)
+    one_pass(log, False)
+    print("ready", flush=True)
+    for _ in sys.stdin:
+        cpu, calls, _, _ = one_pass(log, False)
+        print(cpu / calls * 1e6, flush=True)
+
+
+def ab(trees: list[str], log_path: str, rounds: int) -> int:
+    trees = [str(Path(t).resolve()) for t in trees]
+    procs = [subprocess.Popen([sys.executable, __file__, log_path, "--worker", t], cwd=t, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True) for t in trees]
+    for p in procs:
+        if p.stdout.readline().strip() != "ready":        # type: ignore[union-attr]
+            print("a worker failed to start", file=sys.stderr)
+            return 1
+    times: list[list[float]] = [[], []]
+    for i in range(rounds):
+        for j in ((0, 1) if i % 2 == 0 else (1, 0)):
+            procs[j].stdin.write("\n")                       # type: ignore[union-attr]
+            procs[j].stdin.flush()                           # type: ignore[union-attr]
+            times[j].append(float(procs[j].stdout.readline()))   # type: ignore[union-attr]
+    for p in procs:
+        p.stdin.close()                                      # type: ignore[union-attr]
+        p.wait()
+    q = [sorted(t) for t in times]
+    for name, tree, t in zip("AB", trees, q):
+        print(f"{name} {tree}: min {t[0]:6.1f}  q1 {t[len(t) // 4]:6.1f}  median {statistics.median(t):6.1f} "
+              f"µs/call CPU ({len(t)} passes)")
+    a, b = q
+    print(f"B/A: min {b[0] / a[0]:.3f}  q1 {b[len(b) // 4] / a[len(a) // 4]:.3f}  "
+          f"median {statistics.median(b) / statistics.median(a):.3f}  "
+          f"(load average {', '.join(f'{x:.2f}' for x in os.getloadavg())})")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("log", nargs="?", default=str(ROOT / "tests/fixtures/logs/sample-borodino.json"))
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--ab", nargs=2, metavar=("TREE_A", "TREE_B"))
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker:
+        worker(str(Path(args.log).resolve()))
+        return 0
+    if args.ab:
+        return ab(args.ab, str(Path(args.log).resolve()), args.rounds)
     log = read_log(args.log)
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}")
     if args.profile:
@@ -73,7 +125,8 @@ def main() -> int:
         scratch_us.append(cpu_s / calls_s * 1e6)
         assert listed == listed_s, "the two listings differ"
     k, s = statistics.median(kept_us), statistics.median(scratch_us)
-    print(f"{calls} calls, {listed / calls:.1f} actions listed per call; entries kept {hits[0]}, computed {hits[1]}")
+    print(f"{calls} calls, {listed / calls:.1f} actions listed per call; entries kept {hits[0]} (of which repaired "
+          f"{hits[2]}), computed {hits[1]}")
     print(f"kept candidates {k:8.1f} µs CPU/call  (rounds: {', '.join(f'{x:.0f}' for x in kept_us)})")
     print(f"from scratch    {s:8.1f} µs CPU/call  (rounds: {', '.join(f'{x:.0f}' for x in scratch_us)})")
     print(f"speed-up {s / k:.2f}×")

@@ -195,3 +195,39 @@ def test_a_batterys_first_target_is_the_first_hex_fire_errors_passes():
                     assert _may_fire_alone(b, u, h, adjacent, u.value("eff_range") or 0, u.value("max_range") or 0,
                                            b.grid.distance) == (not fr.position_errors(b, u, h)), (u.id, h)
     assert found > 20 and asked > 200, (found, asked)
+
+
+@settings(max_examples=200, deadline=None)
+@given(specs=st.lists(st.tuples(st.sampled_from(["infantry", "cavalry", "artillery", "leader"]),
+                                st.sampled_from([FR, RU]), st.sampled_from([(), ("skirmisher",), ("militia",)]),
+                                st.sampled_from(["good", "disordered"]), st.booleans(), st.sampled_from(HEXES)),
+                      min_size=1, max_size=12),
+       sides=st.lists(st.tuples(st.sampled_from(HEXES), st.sampled_from(["stream", "bridge", "river", "ford"])),
+                      max_size=8))
+def test_enemy_facts_read_afresh_answer_the_hex_by_hex_queries(specs, sides):
+    """``zoc._enemy_facts`` (its ZOC test read off the counter and the state's fields) = ``in_enemy_zoc``
+    (``exerts_zoc`` itself, 6.31/6.32/9.61/9.85/BOR-MILITIA), ``adjacent_to_enemy`` and ``has_enemy`` for
+    every hex: infantry, cavalry, artillery, militia, skirmishers and CinCs, Good Order, Disordered and in
+    square, stacked or alone, ZOCs stopped by bridges and rivers."""
+    from referee.rulesets.triumph_and_glory.zoc import _enemy_facts, in_enemy_zoc
+
+    placed, seen = [], {}
+    for i, (kind, side, flags, status, square, h) in enumerate(specs):
+        if seen.setdefault(h, side) != side:
+            continue                                   # sides never mix in a hex (6.22)
+        placed.append((counter(i, kind, side, "a", None, flags if kind != "leader" else (), 2, 2), h, status,
+                       square))
+    hexsides = []
+    for a, feature in sides:
+        c, r = int(a[:2]), int(a[2:])
+        hexsides.append((a, f"{c:02d}{r + 1:02d}" if r < 8 else f"{c:02d}{r - 1:02d}", feature))
+    b = board(*(at(d, h) for d, h, _, _ in placed), columns=8, rows=8, hexsides=hexsides)
+    for d, h, status, square in placed:
+        if not b.units[d.id].is_leader:
+            b = b.update(d.id, status=status, square=square)
+    for side in (FR, RU):
+        zoc, near, occupied = _enemy_facts(b, side)
+        for h in b.static.adjacent:
+            assert (h in zoc) == in_enemy_zoc(b, h, side), h
+            assert (h in near) == b.adjacent_to_enemy(h, side), h
+            assert (h in occupied) == b.has_enemy(h, side), h

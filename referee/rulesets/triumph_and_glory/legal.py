@@ -148,9 +148,11 @@ def paths_to_all(board: Any, uid: str, mode: str, ctx: movement.MoveContext) -> 
 
 def _kept_paths(board: Any, uid: str, mode: str, ctx: movement.MoveContext) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """``paths_to_all`` as an immutable entry of the candidate table (``candidates``), kept while no hex of the
-    search's region changes and the unit itself does not."""
+    search's region changes and the unit itself does not, and repaired (``_repaired_paths``) when only friends
+    changed there."""
     return kept(board, ("moves", uid, mode, _CONTEXT_VALUES(ctx)), board.units[uid],
-                lambda: _search_paths(board, uid, mode, ctx))
+                lambda: _search_paths(board, uid, mode, ctx),
+                lambda value, region, changed: _repaired_paths(board, uid, mode, ctx, value, region, changed))
 
 
 # The context's every field as a plain tuple, for the entry's key: a record's hash and equality are Python calls,
@@ -158,8 +160,15 @@ def _kept_paths(board: Any, uid: str, mode: str, ctx: movement.MoveContext) -> t
 _CONTEXT_VALUES = attrgetter(*(f.name for f in fields(movement.MoveContext)))
 
 
+class _SearchRegion(SideRegion):
+    """A moves entry's region (``SideRegion``, see ``_search_paths``) with the search it was read by, for the
+    repair."""
+
+    __slots__ = ("search",)
+
+
 def _search_paths(board: Any, uid: str, mode: str,
-                  ctx: movement.MoveContext) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], frozenset[str]]:
+                  ctx: movement.MoveContext) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], _SearchRegion]:
     """The search's destinations and paths, and the region it read (a ``SideRegion``).  Of every hex the search
     tries to enter (a neighbour of a hex it reached or of the start, or an entry hex) it asks whether an enemy
     stands there or next to it (6.22, ZOC 6.33/6.34, enemy adjacency 7.36/7.37); of the hexes it reached it also
@@ -167,8 +176,19 @@ def _search_paths(board: Any, uid: str, mode: str,
     given a cost are read whole, and the discs of radius 2 around them, the start and the entry hexes are
     watched for enemies."""
     s = movement._search(board, uid, mode, ctx)   # noqa: SLF001 — same search as reachable/cheapest_path
-    u = board.units[uid]
-    start = u.hex
+    start = board.units[uid].hex
+    centres = {start, *s.cost, *ctx.entry_hexes, *(board.static.entry_hexes if start is None else ())}
+    return _paths(s, start), _region(board, uid, s, centres)
+
+
+def _region(board: Any, uid: str, s: Any, centres: Any) -> _SearchRegion:
+    region = _SearchRegion(board, board.units[uid].side, s.cost, centres, 2)
+    region.search = s
+    return region
+
+
+def _paths(s: Any, start: str | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each destination of the search ``s`` (in hex order) with its cheapest path, from the predecessors."""
     out = []
     prev = s.prev
     paths: dict[str | None, tuple[str, ...]] = {start: ()}     # each hex's path, shared by the paths through it
@@ -184,8 +204,30 @@ def _search_paths(board: Any, uid: str, mode: str,
         for x in reversed(chain):
             path = paths[x] = path + (x,)          # type: ignore[operator]
         out.append((dest, path))
-    centres = {start, *s.cost, *ctx.entry_hexes, *(board.static.entry_hexes if start is None else ())}
-    return tuple(out), SideRegion(board, u.side, s.cost, centres, 2)
+    return tuple(out)
+
+
+def _repaired_paths(board: Any, uid: str, mode: str, ctx: movement.MoveContext, value: Any, region: Any,
+                    changed: list[str]) -> tuple[Any, _SearchRegion] | None:
+    """A stale moves entry brought to this position without a search when only friends changed in its region:
+    no enemy stood (at the entry's position) or stands (now) in any changed hex, and the search was
+    ``_plain_search`` — then ``movement._plain_search_after_friends`` repairs it or says it cannot (None).
+    Equal to ``_search_paths`` (``tests/tg/test_legal_repair.py``)."""
+    s = region.search
+    if not s.plain:
+        return None
+    side, stacks, units = region.side, region.stacks, region.units
+    for h in changed:
+        ids = stacks.get(h)
+        if (ids and units[ids[0]].defn.side != side) or board.has_enemy(h, side):
+            return None
+    new = movement._plain_search_after_friends(    # noqa: SLF001 — the search's own repair
+        board, uid, mode, ctx, s, lambda h: bool(stacks.get(h)), changed)
+    if new is None:
+        return None
+    start = board.units[uid].hex
+    same = new.ends is s.ends or new.ends.keys() == s.ends.keys()
+    return (value if same else _paths(new, start)), _region(board, uid, new, region.centres)
 
 
 def _unit_moves(state: TGState, uid: str) -> list[dict[str, Any]]:
