@@ -20,7 +20,6 @@ import cProfile
 import os
 import pstats
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 if "--worker" in sys.argv:                      # an A/B worker: the tree given, not this one
     sys.path.insert(0, sys.argv[sys.argv.index("--worker") + 1])
+from interleave import interleaved, print_ab  # noqa: E402  (bench/, this script's folder)
 from referee.engine.replay import new_game, step  # noqa: E402
 from referee.logs import read_log  # noqa: E402
 from referee.rulesets.triumph_and_glory import candidates  # noqa: E402
@@ -69,29 +69,10 @@ def worker(log_path: str) -> None:
 
 def ab(trees: list[str], log_path: str, rounds: int) -> int:
     trees = [str(Path(t).resolve()) for t in trees]
-    procs = [subprocess.Popen([sys.executable, __file__, log_path, "--worker", t], cwd=t, stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True) for t in trees]
-    for p in procs:
-        if p.stdout.readline().strip() != "ready":        # type: ignore[union-attr]
-            print("a worker failed to start", file=sys.stderr)
-            return 1
-    times: list[list[float]] = [[], []]
-    for i in range(rounds):
-        for j in ((0, 1) if i % 2 == 0 else (1, 0)):
-            procs[j].stdin.write("\n")                       # type: ignore[union-attr]
-            procs[j].stdin.flush()                           # type: ignore[union-attr]
-            times[j].append(float(procs[j].stdout.readline()))   # type: ignore[union-attr]
-    for p in procs:
-        p.stdin.close()                                      # type: ignore[union-attr]
-        p.wait()
-    q = [sorted(t) for t in times]
-    for name, tree, t in zip("AB", trees, q):
-        print(f"{name} {tree}: min {t[0]:6.1f}  q1 {t[len(t) // 4]:6.1f}  median {statistics.median(t):6.1f} "
-              f"µs/call CPU ({len(t)} passes)")
-    a, b = q
-    print(f"B/A: min {b[0] / a[0]:.3f}  q1 {b[len(b) // 4] / a[len(a) // 4]:.3f}  "
-          f"median {statistics.median(b) / statistics.median(a):.3f}  "
-          f"(load average {', '.join(f'{x:.2f}' for x in os.getloadavg())})")
+    times = interleaved([[__file__, log_path, "--worker", t] for t in trees], trees, rounds)
+    if times is None:
+        return 1
+    print_ab(trees, times, "call", "passes")
     return 0
 
 

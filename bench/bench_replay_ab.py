@@ -11,12 +11,11 @@ project (``git archive COMMIT | tar -x -C DIR`` makes one); the workers run unde
 from __future__ import annotations
 
 import argparse
-import os
-import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+from interleave import interleaved, print_ab   # bench/, this script's folder
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_LOG = ROOT / "tests" / "fixtures" / "logs" / "sample-borodino.json"
@@ -48,31 +47,12 @@ def main() -> int:
     if len(args.trees) != 2:
         ap.error("give two trees: TREE_A TREE_B")
     trees = [str(Path(t).resolve()) for t in args.trees]
-    procs = [subprocess.Popen([sys.executable, __file__, "--worker", t, "--log", str(Path(args.log).resolve())],
-                              cwd=t, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for t in trees]
-    for p in procs:
-        if p.stdout.readline().strip() != "ready":        # type: ignore[union-attr]
-            print("a worker failed to start", file=sys.stderr)
-            return 1
-    times: list[list[float]] = [[], []]
-    for i in range(args.rounds):
-        for j in ((0, 1) if i % 2 == 0 else (1, 0)):
-            procs[j].stdin.write("\n")                       # type: ignore[union-attr]
-            procs[j].stdin.flush()                           # type: ignore[union-attr]
-            times[j].append(float(procs[j].stdout.readline()))   # type: ignore[union-attr]
-    for p in procs:
-        p.stdin.close()                                      # type: ignore[union-attr]
-        p.wait()
-    q = [sorted(t) for t in times]
-    for name, t in zip("AB", q):
-        print(f"{name} {trees[ord(name) - 65]}: min {t[0]:6.1f}  q1 {t[len(t) // 4]:6.1f}  "
-              f"median {statistics.median(t):6.1f} µs/event CPU ({len(t)} replays)")
-    a, b = q
-    print(f"B/A: min {b[0] / a[0]:.3f}  q1 {b[len(b) // 4] / a[len(a) // 4]:.3f}  "
-          f"median {statistics.median(b) / statistics.median(a):.3f}  "
-          f"(load average {', '.join(f'{x:.2f}' for x in os.getloadavg())})")
+    log = str(Path(args.log).resolve())
+    times = interleaved([[__file__, "--worker", t, "--log", log] for t in trees], trees, args.rounds)
+    if times is None:
+        return 1
+    print_ab(trees, times, "event", "replays")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
