@@ -1,4 +1,5 @@
-"""referee.jsonout gives exactly the text of json.dumps(..., ensure_ascii=False, indent=1)."""
+"""referee.jsonout gives exactly the text of json.dumps(..., ensure_ascii=False, indent=1).  Every ruling of the
+sample logs, at the writers' indentations: tests/speed/test_check_stream.py."""
 from __future__ import annotations
 
 import json
@@ -9,19 +10,9 @@ from hypothesis import given, settings, strategies as st
 
 from referee.jsonout import any_text, ruling_text
 
-BASELINE = Path("/work/baseline")
-RULINGS = sorted(BASELINE.glob("*.rulings.json")) if BASELINE.is_dir() else []
-
 
 def stdlib(obj) -> str:
     return json.dumps(obj, ensure_ascii=False, indent=1)
-
-
-@pytest.mark.skipif(not RULINGS, reason="no /work/baseline rulings on this machine")
-@pytest.mark.parametrize("path", RULINGS, ids=lambda p: p.name)
-def test_baseline_rulings_byte_identical(path: Path) -> None:
-    raw = path.read_bytes()
-    assert (any_text(json.loads(raw)) + "\n").encode() == raw
 
 
 def test_committed_sample_rulings_byte_identical() -> None:
