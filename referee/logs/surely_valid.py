@@ -101,9 +101,7 @@ def _compile(schema: Any) -> Check:
     w.lines += ["def check(x):", f"    return {top}"]
     ns = dict(w.ns)
     exec(_code("\n".join(w.lines) + "\n"), ns)
-    # An object's schema is one function's call: that function is the predicate (one call less an event).
-    name = top[:-3] if top.startswith("_f") and top.endswith("(x)") else None
-    return ns[name] if name is not None and name[2:].isdigit() else ns["check"]
+    return ns["check"]
 
 
 def _code(source: str) -> Any:

@@ -215,28 +215,3 @@ def test_a_long_log_goes_to_jsonschema_rs_straight_away(monkeypatch):
     assert jsonlog.check_events(log.ruleset, log.scenario, log.events) == [] and asked == []
     monkeypatch.setattr(jsonlog, "SURELY_EVENTS", len(log.events))
     assert jsonlog.check_events(log.ruleset, log.scenario, log.events) == [] and len(asked) == len(log.events)
-
-
-def _wrapped(schema):
-    """The predicate as the generated source's own ``check`` (what compile_schema returned before it returned
-    an object's function itself)."""
-    from referee.logs import surely_valid
-    w = surely_valid._Writer()
-    top = w.node(schema, "x")
-    w.lines += ["def check(x):", f"    return {top}"]
-    ns = dict(w.ns)
-    exec(compile("\n".join(w.lines) + "\n", "<test>", "exec"), ns)
-    return ns["check"]
-
-
-@settings(max_examples=1000, deadline=None)
-@given(variants())
-def test_the_object_s_own_function_answers_as_the_generated_check(case):
-    ruleset_id, event = case
-    if not (isinstance(event, dict) and isinstance(event.get("type"), str)
-            and event["type"] in jsonlog._event_schemas(ruleset_id)):
-        return
-    schema = schema_of(ruleset_id, event["type"])
-    surely = compile_schema(schema)
-    if surely is not None:
-        assert surely(event) == _wrapped(schema)(event)
