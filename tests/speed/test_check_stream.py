@@ -154,26 +154,3 @@ def test_a_ruling_with_only_rules_is_its_dict_s_whatever_was_written_before(rule
         r = Ruling(index=index, type=pick(type_, side), verdict=verdict, rules=tuple(pick(t, side) for t in rules))
         assert jsonout.ruling_text(r, nl) == json.dumps(r.to_dict(), ensure_ascii=False, indent=1).replace(
             "\n", nl)
-
-
-_result_field = st.none() | st.text(max_size=4) | st.builds(Word, st.text(max_size=2)) | odd_values
-_extra_key = st.sampled_from(["unit", "effect", "rule", "units", "to"]) | st.text(max_size=3) \
-    | st.builds(Word, st.sampled_from(["unit", "x"])) | st.integers(0, 2)
-
-
-@settings(max_examples=1500, deadline=None)
-@given(unit=_result_field, effect=_result_field, rule=_result_field,
-       extra=st.dictionaries(_extra_key, odd_values, max_size=4) | odd_values, nl=st.sampled_from(["\n", "\n  "]))
-def test_a_result_s_text_is_its_dict_s(unit, effect, rule, extra, nl):
-    """jsonout writes a Result's fields itself (jsonout._result_text): its text stays that of ``to_dict`` (a
-    field added to Result.to_dict alone fails here), whatever its fields and extra hold — odd values, keys that
-    overwrite the three fields, a str subclass key, an extra that is not a dict."""
-    from referee.engine.ruling import Result, Ruling
-    r = Ruling(index=1, type="draw", verdict="legal", results=(Result(effect, rule, unit, extra),))
-    try:
-        expected = json.dumps(r.to_dict(), ensure_ascii=False, indent=1).replace("\n", nl)
-    except (TypeError, ValueError, AttributeError) as exc:
-        with pytest.raises(type(exc)):
-            jsonout.ruling_text(r, nl)
-        return
-    assert jsonout.ruling_text(r, nl) == expected
