@@ -228,8 +228,7 @@ def check_events(ruleset: Any, scenario: Any, events: list[Any]) -> list[str]:
     alone, the ``events[i]`` text made only for a problem."""
     schemas = _event_schemas(ruleset.id)
     vouch = len(events) <= SURELY_EVENTS
-    # by type: the validator, and its surely-valid predicate when it may vouch (else None)
-    validators: dict[str, tuple[_EventValidator, Any]] = {}
+    validators: dict[str, _EventValidator] = {}
     problems: list[str] = []
     references = None                   # the ruleset's reference check bound to the scenario, made on first use
     for i, event in enumerate(events):
@@ -237,19 +236,16 @@ def check_events(ruleset: Any, scenario: Any, events: list[Any]) -> list[str]:
             problems.append(f"events[{i}]: expected an object with a 'type'")
             continue
         type_ = event.get("type")
-        entry = validators.get(type_) if type(type_) is str else None
-        if entry is None:
+        v = validators.get(type_) if type(type_) is str else None
+        if v is None:
             if not isinstance(type_, str) or type_ not in schemas:  # a list or object is no type (nor hashable)
                 known = ", ".join(sorted(schemas))
                 problems.append(f"events[{i}].type: unknown event type {type_!r} (known: {known})")
                 continue
-            v = _validator(ruleset.id, type_)
-            entry = validators[type_] = (v, v.surely if vouch else None)
-        v, surely = entry
+            v = validators[type_] = _validator(ruleset.id, type_)
         try:
-            # v.is_valid(event, vouch), its predicate called here (one call less for a valid event)
-            valid = (surely is not None and surely(event)) or v.is_valid(event, False)
-            errors = None if valid else sorted(v.iter_errors(event), key=lambda e: list(e.absolute_path))
+            errors = None if v.is_valid(event, vouch) else sorted(v.iter_errors(event),
+                                                                  key=lambda e: list(e.absolute_path))
         except RecursionError:          # a value nested nearly as deep as the reader allows: the checks recurse
             problems.append(f"events[{i}]: nested too deeply (an event is a few levels deep)")
             continue
