@@ -18,6 +18,7 @@ victory...) > ``board``, ``terrain``, ``rolls``, ``scenario_rules``, ``records``
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable, Mapping
 
 from modulebuilder.records import record
@@ -98,21 +99,12 @@ class TriumphAndGlory(ProcedureRuleset):
     def check_references(self, scenario: Any, event: Mapping[str, Any]) -> list[tuple[str, str]]:
         """Units, hexes, sides, markers and commands an event names must exist (else the log is bad input):
         ``_problems``, after ``_all_known`` has vouched for the common event (a log has thousands)."""
-        n = self.names(scenario)
-        if _all_known(n, event):
-            return []
-        return _problems(n, event)
+        return _references(self.names(scenario), event)
 
     def references_of(self, scenario: Any) -> Callable[[Mapping[str, Any]], list[tuple[str, str]]]:
         """``check_references`` bound to ``scenario``, its names looked up once (the log reader's loop over
         thousands of events; referee.engine.ruleset)."""
-        n = self.names(scenario)
-
-        def check_references(event: Mapping[str, Any]) -> list[tuple[str, str]]:
-            if _all_known(n, event):
-                return []
-            return _problems(n, event)
-        return check_references
+        return partial(_references, self.names(scenario))
 
     def check_scenario(self, scenario: Any) -> list[str]:
         """The scenario options this ruleset reads must have values it understands: a bad one makes the log
@@ -142,6 +134,10 @@ class TriumphAndGlory(ProcedureRuleset):
 
     actor = staticmethod(actors.actor)    # whose act an event is (referee.engine.actors): hosted games
     shows_back = staticmethod(views.shows_back)   # which face the board draws (referee.service.board)
+
+
+def _references(n: _Names, event: Mapping[str, Any]) -> list[tuple[str, str]]:
+    return [] if _all_known(n, event) else _problems(n, event)
 
 
 def _problems(n: _Names, event: Mapping[str, Any]) -> list[tuple[str, str]]:
