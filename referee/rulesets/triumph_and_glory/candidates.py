@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Container, Hashable, Iterator, TypeVar
 
-__all__ = ["SideRegion", "EnemyRegion", "kept", "from_scratch", "hits"]
+__all__ = ["SideRegion", "EnemyRegion", "enemy_changed", "kept", "from_scratch", "hits"]
 
 T = TypeVar("T")
 
@@ -130,12 +130,18 @@ class EnemyRegion:
         self.stacks, self.units = board._stacks, board._units     # noqa: SLF001 — the dicts behind the views
 
     def stale(self, board: Any, changed: list[str]) -> bool:
-        side, stacks, units = self.side, self.stacks, self.units
-        for h in changed:
-            ids = stacks.get(h)
-            if (ids and units[ids[0]].defn.side != side) or board.has_enemy(h, side):
-                return True
-        return False
+        return enemy_changed(self, board, changed)
+
+
+def enemy_changed(region: SideRegion | EnemyRegion, board: Any, changed: list[str]) -> bool:
+    """Whether a unit of another side than ``region.side`` stood in one of the ``changed`` hexes at the region's
+    position, or stands in one at ``board``'s."""
+    side, stacks, units = region.side, region.stacks, region.units
+    for h in changed:
+        ids = stacks.get(h)
+        if (ids and units[ids[0]].defn.side != side) or board.has_enemy(h, side):
+            return True
+    return False
 
 
 def _stale(region: Any, board: Any, changed: list[str]) -> bool:

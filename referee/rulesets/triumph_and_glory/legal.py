@@ -18,7 +18,7 @@ from typing import Any
 from modulebuilder.records import fields
 
 from . import movement, orders, reserve
-from .candidates import SideRegion, kept
+from .candidates import SideRegion, enemy_changed, kept
 from .cinc import fixed_allowance
 from .orders import acting_status, individual_order_error
 from .activation import DESTRUCTION
@@ -216,11 +216,9 @@ def _repaired_paths(board: Any, uid: str, mode: str, ctx: movement.MoveContext, 
     s = region.search
     if not s.plain:
         return None
-    side, stacks, units = region.side, region.stacks, region.units
-    for h in changed:
-        ids = stacks.get(h)
-        if (ids and units[ids[0]].defn.side != side) or board.has_enemy(h, side):
-            return None
+    if enemy_changed(region, board, changed):
+        return None
+    stacks = region.stacks
     new = movement._plain_search_after_friends(    # noqa: SLF001 — the search's own repair
         board, uid, mode, ctx, s, lambda h: bool(stacks.get(h)), changed)
     if new is None:
