@@ -23,7 +23,7 @@ from referee.engine.replay import new_game, step
 from referee.engine.ruling import Awaiting, Error, Result, _ruling, legal
 from referee.logs import read_log
 from referee.play import play_game
-from referee.rulesets.triumph_and_glory import RULESET, moves, procedure
+from referee.rulesets.triumph_and_glory import RULESET, moves, movement, procedure
 from referee.rulesets.triumph_and_glory.combat import NO_COMBAT
 from referee.rulesets.triumph_and_glory.orders import acting_status
 from referee.rulesets.triumph_and_glory.state import ACTIVATION
@@ -154,7 +154,8 @@ def test_every_ruling_of_random_play_is_new(seed):
 
 def test_a_shared_move_context_equals_a_fresh_one_at_every_move_of_the_sample_game():
     """``moves.move_context`` hands out one MoveContext per distinct common context (kept in the map's memo):
-    at every move of the sample game it equals the record built afresh from the same facts, and both
+    at every move of the sample game it equals the record built afresh by keyword from the same facts (so
+    ``fresh_move_context``'s positional order is checked too), and both
     branches (shared, and a context of its own for an extended move's order group) are taken."""
     log = read_log(SAMPLE)
     game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
@@ -169,8 +170,10 @@ def test_a_shared_move_context_equals_a_fresh_one_at_every_move_of_the_sample_ga
             entered_before = 0 if u.hex is not None else sum(
                 1 for m in act.acted if m in act.start_hexes and act.start_hexes[m] is None
                 and state.unit(m).ag == u.ag)
-            fresh = moves.fresh_move_context(acting_status(state, uid) == "UO", act.reserve, ctx.og_hexes,
-                                             entered_before + 1, moves._forbidden(state, u.side))
+            # the long way: the record built by its field names (fresh_move_context passes them by position)
+            fresh = movement.MoveContext(under_orders=acting_status(state, uid) == "UO", reserve=act.reserve,
+                                         og_hexes=ctx.og_hexes, entry_index=entered_before + 1,
+                                         forbidden_hexes=moves._forbidden(state, u.side))
             assert ctx == fresh
             if ctx.og_hexes:
                 own += 1
