@@ -15,7 +15,7 @@ T = TypeVar("T")
 _new = object.__new__
 _set = object.__setattr__      # the records are frozen: their own __setattr__ refuses
 _FIELDS: dict[type, frozenset[str] | None] = {}
-_UNKNOWN = frozenset({"(not yet asked)"})      # not a field set: a class ``_fast_fields`` has not seen yet
+_UNKNOWN: Any = object()     # ``_FIELDS.get``'s default: a class ``_fast_fields`` has not seen yet
 
 
 def _fast_fields(cls: type) -> frozenset[str] | None:
