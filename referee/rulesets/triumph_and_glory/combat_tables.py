@@ -15,6 +15,7 @@
 """
 from __future__ import annotations
 
+from functools import total_ordering
 from math import gcd
 from typing import Any, Mapping
 
@@ -39,6 +40,7 @@ DEFAULT_FIRE_RESULTS: tuple[dict[str, Any], ...] = (
     {"min": 13, "max": 14, "result": "disordered"}, {"min": 15, "result": "disordered_retreat"})
 
 
+@total_ordering                     # <=, >, >= from < and ==
 class Ratio:
     """An odds ratio (9.51) in lowest terms, its denominator above 0: ``fractions.Fraction(a, d)``'s
     ``numerator`` and ``denominator``, compared exactly (by cross-multiplication) with another ratio, a Fraction
@@ -79,18 +81,6 @@ class Ratio:
     def __lt__(self, other: Any) -> bool:
         t = self._terms(other)
         return NotImplemented if t is None else self.numerator * t[1] < t[0] * self.denominator
-
-    def __le__(self, other: Any) -> bool:
-        t = self._terms(other)
-        return NotImplemented if t is None else self.numerator * t[1] <= t[0] * self.denominator
-
-    def __gt__(self, other: Any) -> bool:
-        t = self._terms(other)
-        return NotImplemented if t is None else self.numerator * t[1] > t[0] * self.denominator
-
-    def __ge__(self, other: Any) -> bool:
-        t = self._terms(other)
-        return NotImplemented if t is None else self.numerator * t[1] >= t[0] * self.denominator
 
     def __hash__(self) -> int:
         if self.denominator == 1:
