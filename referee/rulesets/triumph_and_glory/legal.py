@@ -166,6 +166,10 @@ class _SearchRegion(SideRegion):
 
     __slots__ = ("search",)
 
+    def __init__(self, board: Any, uid: str, search: Any, centres: Any) -> None:
+        super().__init__(board, board.units[uid].side, search.cost, centres, 2)
+        self.search = search
+
 
 def _search_paths(board: Any, uid: str, mode: str,
                   ctx: movement.MoveContext) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], _SearchRegion]:
@@ -178,13 +182,7 @@ def _search_paths(board: Any, uid: str, mode: str,
     s = movement._search(board, uid, mode, ctx)   # noqa: SLF001 — same search as reachable/cheapest_path
     start = board.units[uid].hex
     centres = {start, *s.cost, *ctx.entry_hexes, *(board.static.entry_hexes if start is None else ())}
-    return _paths(s, start), _region(board, uid, s, centres)
-
-
-def _region(board: Any, uid: str, s: Any, centres: Any) -> _SearchRegion:
-    region = _SearchRegion(board, board.units[uid].side, s.cost, centres, 2)
-    region.search = s
-    return region
+    return _paths(s, start), _SearchRegion(board, uid, s, centres)
 
 
 def _paths(s: Any, start: str | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -225,7 +223,7 @@ def _repaired_paths(board: Any, uid: str, mode: str, ctx: movement.MoveContext, 
         return None
     start = board.units[uid].hex
     same = new.ends is s.ends or new.ends.keys() == s.ends.keys()
-    return (value if same else _paths(new, start)), _region(board, uid, new, region.centres)
+    return (value if same else _paths(new, start)), _SearchRegion(board, uid, new, region.centres)
 
 
 def _unit_moves(state: TGState, uid: str) -> list[dict[str, Any]]:
