@@ -133,7 +133,7 @@ def dispatch(verbs: Verbs, step_of: StepOf, state: Any, event: Mapping[str, Any]
     except RollOwed as owed:
         ruling, new = legal(type_, owed.rules or verb.rules, rolls=[owed.roll]), state
     else:
-        if ruling.verdict != "legal" or (ruling.rolls and ruling.owes_roll):   # .legal, without the call
+        if not ruling.legal or ruling.owes_roll:
             new = state                              # nothing changes until the act is legal and complete
         elif after is not None:
             ruling, new = after(ruling, new)

@@ -168,7 +168,7 @@ def _rule(game: Game[S], index: int, event: Mapping[str, Any], type_: str,
             d["type"] = type_
     else:
         ruling = ruling.with_index(index, type_)            # a ruling the ruleset may share: copied
-    if ruling.verdict != "legal":                           # not ruling.legal (a property call, every event)
+    if not ruling.legal:
         return ruling, game, dict(event)
     if dice.owed:
         # The rule validated the event but cannot finish without the roll: nothing changes yet.

@@ -217,8 +217,7 @@ def _ruling(index: int, type_: str, verdict: str, rules: tuple[str, ...] = (), e
 def legal(type_: str, rules: Iterable[str] = (), *, rolls: Iterable[Roll] = (), results: Iterable[Result] = (),
           awaiting: Iterable[Awaiting] = ()) -> Ruling:
     """A legal ruling; the engine sets ``index``."""
-    return _ruling(-1, type_, "legal", tuple(dict.fromkeys(rules)), (), tuple(rolls), tuple(results),
-                   tuple(awaiting))                 # _unique(rules), without the call: one ruling per event
+    return _ruling(-1, type_, "legal", _unique(rules), (), tuple(rolls), tuple(results), tuple(awaiting))
 
 
 def illegal(type_: str, errors: Iterable[Error], rules: Iterable[str] = ()) -> Ruling:
