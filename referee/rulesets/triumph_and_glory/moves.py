@@ -132,8 +132,10 @@ def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
         return illegal("move", list(check.errors), check.rules), state
     board = movement.apply_move(state.board, check)
     board, displaced = entered(board, check.path, side)    # 5.63: every hex entered, passed through or not
-    results = [result(e.effect, e.rule, e.unit, **({"hex": e.hex} if e.hex else {}))
-               for e in check.effects] + displaced if check.effects else displaced
+    results = displaced
+    if check.effects:
+        results = [result(e.effect, e.rule, e.unit, **({"hex": e.hex} if e.hex else {}))
+                   for e in check.effects] + displaced
     owed = act.checks_owed
     awaiting = []
     if act.reserve and needs_check(u, moved=bool(check.steps), fired=False) and uid in board.units \
@@ -141,8 +143,9 @@ def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
         owed = owed + (uid,)
         awaiting.append(Awaiting("cohesion_check", side, "5.54", uid))
     new_act = replace(act, acted=act.acted | {uid}, checks_owed=owed)
-    rules = check.rules if not (act.reserve or displaced) else \
-        list(check.rules) + (["5.53"] if act.reserve else []) + (["5.63"] if displaced else [])
+    rules = check.rules
+    if act.reserve or displaced:
+        rules = list(rules) + (["5.53"] if act.reserve else []) + (["5.63"] if displaced else [])
     return (legal("move", rules, results=results, awaiting=awaiting),
             replace(state, board=board, activation=new_act))
 
