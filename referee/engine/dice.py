@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-# hashlib and hmac are imported where a roll or a commitment is made: importing hashlib loads OpenSSL (~4 ms), which
-# a log whose rolls are all in the log (or that needs none yet) never uses.
+# Neither hashlib nor hmac is imported to roll or to commit: importing hashlib loads OpenSSL (~4 ms), and hmac imports
+# hashlib (only :func:`verify`, the service's and `referee verify`'s, still does).
 
 _LIMIT = (1 << 256) - (1 << 256) % 10     # largest multiple of 10 below 2**256: rejection bound
 
@@ -30,30 +30,53 @@ def faces(die: str) -> range:
 
 def commitment(seed: str) -> str:
     """The published hash of the secret seed."""
-    try:
-        # CPython's own SHA-256, the same digest as hashlib's OpenSSL one without loading OpenSSL (~4 ms of a
-        # short check, whose final state publishes the commitment).  Elsewhere (3.12 renamed it) hashlib's.
-        from _sha256 import sha256
-    except ImportError:
-        from hashlib import sha256
-    return sha256(seed.encode("utf-8")).hexdigest()
+    return _sha256()(seed.encode("utf-8")).hexdigest()
 
 
 def natural(seed: str, index: int, purpose: str, die: str = "d10") -> int:
     """Roll number ``index`` (0-based, counted over the whole game) for ``purpose``: a fair d10, 0–9 (or the
     named die: a d6 reads 1–6).  The d10 is exactly the roll this function always gave."""
-    import hmac
     n, low = DICE[die]
     limit = _LIMIT if n == 10 else (1 << 256) - (1 << 256) % n
     key = seed.encode("utf-8")
     attempt = 0
     while True:
         msg = f"{index}:{purpose}" if attempt == 0 else f"{index}:{purpose}:{attempt}"
-        # hmac.digest: the one-shot form of hmac.new(...).digest() (same bytes), without building an HMAC object
-        x = int.from_bytes(hmac.digest(key, msg.encode("utf-8"), "sha256"), "big")
+        x = int.from_bytes(hmac_sha256(key, msg.encode("utf-8")), "big")
         if x < limit:                       # rejection sampling: never biased toward low faces
             return low + x % n
         attempt += 1
+
+
+_IPAD = bytes(b ^ 0x36 for b in range(256))     # RFC 2104's inner and outer pads, as byte.translate tables
+_OPAD = bytes(b ^ 0x5C for b in range(256))
+
+
+def hmac_sha256(key: bytes, msg: bytes) -> bytes:
+    """HMAC-SHA256 (RFC 2104): the bytes of ``hmac.digest(key, msg, "sha256")``.
+
+    Written out rather than imported because the standard ``hmac`` module imports ``hashlib`` and with it
+    OpenSSL, ~7 ms of CPU in a check whose referee rolls dice (the sample game's); the algorithm is the two
+    hashes below over the SHA-256 :func:`commitment` already uses (tests/engine/test_dice.py holds the two to
+    the same bytes)."""
+    sha256 = _sha256()
+    if len(key) > 64:                   # a key longer than the hash's block is hashed first
+        key = sha256(key).digest()
+    key = key.ljust(64, b"\0")
+    return sha256(key.translate(_OPAD) + sha256(key.translate(_IPAD) + msg).digest()).digest()
+
+
+def _sha256() -> Any:
+    """CPython's own SHA-256 constructor: the digest of hashlib's OpenSSL one, without loading OpenSSL (3.12
+    renamed its module); hashlib's on an interpreter that has neither."""
+    try:
+        from _sha256 import sha256
+    except ImportError:
+        try:
+            from _sha2 import sha256
+        except ImportError:
+            from hashlib import sha256
+    return sha256
 
 
 def verify(seed: str, published: str) -> bool:

@@ -183,6 +183,9 @@ NOT_ON_THE_SAMPLE_S_PATH = {
     "platform": "(the same)",
     "tempfile": "the sample's 1.7 MB of JSON is held in memory (cli.SPOOL_BYTES)",
     "shutil": "imported by tempfile",
+    "hmac": "the referee's rolls are HMAC-SHA256 by engine.dice.hmac_sha256, over CPython's own SHA-256",
+    "_hashlib": "OpenSSL, imported by hmac and hashlib",
+    "hashlib": "imported by hmac",
     "fractions": "T&G's odds ratios are combat_tables.Ratio (fractions only reads a ratio written as a number)",
     "decimal": "imported by fractions",
 }
