@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Sequence
 
@@ -108,7 +107,7 @@ def _command(argv: Sequence[str]) -> str | None:
 
 def read_any_log(path: str, module: str | None):
     """A JSON/YAML log, or a VASSAL .vlog/.vsav (read with the module's own grid when ``module`` is given)."""
-    if Path(path).suffix.lower() in VASSAL_SUFFIXES:
+    if _suffix(path) in VASSAL_SUFFIXES:
         from referee.logs import vassal
         return vassal.read_log(path, module=module)
     from referee.logs import read_log
@@ -119,12 +118,21 @@ def read_logs(paths: Sequence[str], module: str | None):
     """One log, or the turn files of one game played by e-mail."""
     if len(paths) == 1:
         return read_any_log(paths[0], module)
-    not_vassal = [p for p in paths if Path(p).suffix.lower() not in VASSAL_SUFFIXES]
+    not_vassal = [p for p in paths if _suffix(p) not in VASSAL_SUFFIXES]
     if not_vassal:
         raise InputError([f"{p}: several logs are the turns of one VASSAL game: give only .vlog files"
                           for p in not_vassal])
+    from pathlib import Path
     from referee.logs.pbem import read_parts
     return read_parts([Path(p) for p in paths], None if module is None else Path(module))
+
+
+def _suffix(path: str) -> str:
+    """The file name's suffix, lower-cased, as ``Path(path).suffix`` spells it (``..vlog`` has one, ``x.`` none),
+    by os.path: a JSON check imports no pathlib (referee.logs.jsonlog)."""
+    name = os.path.basename(os.path.normpath(path))
+    dot = name.rfind(".")
+    return name[dot:].lower() if 0 < dot < len(name) - 1 else ""
 
 
 def cmd_check(args: argparse.Namespace | SimpleNamespace) -> int:
@@ -139,6 +147,7 @@ def cmd_check(args: argparse.Namespace | SimpleNamespace) -> int:
         from referee.engine.replay import replay
         from referee.report import render, words_for
         result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=True)
+        from pathlib import Path
         title = f"{log.scenario.name} — {log.ruleset.name} — {', '.join(Path(p).name for p in args.log)}"
         sys.stdout.write(render(result.rulings, result.played, result.places, title,
                                 log.ruleset.progress(result.game.state), words_for(log.scenario, log.ruleset)))

@@ -42,7 +42,6 @@ import stat
 import sys
 import time
 from functools import lru_cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
@@ -60,17 +59,17 @@ MAX_ENTRIES = 64
 CODE_ENTRIES = 512              # remembered_code's: one per event type of each ruleset's schema (~40 each)
 STALE_TEMP_S = 3600            # a temporary file this old is left over from a writer that died
 OFF = ("0", "off", "no", "false")
-PACKAGE = Path(__file__).resolve().parents[1]          # modulebuilder/
+PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))          # modulebuilder/
 CODE = ("model.py", "records.py", "hexgrid.py", "definitions/*.py", "schemas/*.json", "schemas/*/*.json")
 
 
-def cache_dir(kind: str = "scenarios") -> Path | None:
+def cache_dir(kind: str = "scenarios") -> str | None:
     """The folder of entries (of parsed scenarios, or of another ``kind``), or None when the cache is off."""
     if os.environ.get("HEXWARGAME_CACHE", "").strip().lower() in OFF:
         return None
     base = os.environ.get("HEXWARGAME_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "hexwargame")
-    return Path(base) / kind
+    return os.path.join(base, kind)
 
 
 def remembered_json(kind: str, name: bytes, key: bytes, compute: Callable[[], Any]) -> Any:
@@ -82,7 +81,7 @@ def remembered_json(kind: str, name: bytes, key: bytes, compute: Callable[[], An
     unreadable or unwritable just computes."""
     where = cache_dir(kind)
     prefix = _digest(key).encode() + b" "
-    entry = None if where is None else where / f"{_digest(name)}.json"
+    entry = None if where is None else os.path.join(where, f"{_digest(name)}.json")
     body = _entry_body(where, entry, prefix)
     if body is not None:
         try:
@@ -106,7 +105,7 @@ def remembered_code(kind: str, source: str, filename: str) -> Any:
     import marshal
     where = cache_dir(kind)
     name = _digest(f"{sys.version}\0{marshal.version}\0{filename}\0".encode() + source.encode("utf-8", "surrogatepass"))
-    entry = None if where is None else where / f"{name}.code"
+    entry = None if where is None else os.path.join(where, f"{name}.code")
     body = _entry_body(where, entry, b"")
     if body is not None:
         try:
@@ -119,13 +118,13 @@ def remembered_code(kind: str, source: str, filename: str) -> Any:
     return code
 
 
-def _entry_body(where: Path | None, entry: Path | None, prefix: bytes) -> bytes | None:
+def _entry_body(where: str | None, entry: str | None, prefix: bytes) -> bytes | None:
     """The body of ``entry`` when its first line is ``prefix`` and the body's hash, read only from a private
     folder; it is touched, so that the pruning keeps it longest.  None for a missing, foreign or torn entry."""
     if entry is None or where is None or not _private(where):
         return None
     try:
-        blob = entry.read_bytes()
+        blob = _read_bytes(entry)
     except OSError:
         return None
     head, _, body = blob.partition(b"\n")
@@ -138,22 +137,22 @@ def _entry_body(where: Path | None, entry: Path | None, prefix: bytes) -> bytes 
     return body
 
 
-def _keep_entry(where: Path, entry: Path, prefix: bytes, body: bytes, suffix: str, keep: int | None = None) -> None:
+def _keep_entry(where: str, entry: str, prefix: bytes, body: bytes, suffix: str, keep: int | None = None) -> None:
     """Write ``entry`` as ``_entry_body`` reads it (atomic, best effort), then prune the folder's ``suffix``
     entries to ``keep``."""
     if _write(where, entry, prefix + _digest(body).encode() + b"\n" + body):
         _prune(where, suffix, keep)
 
 
-def _write(where: Path, entry: Path, blob: bytes) -> bool:
+def _write(where: str, entry: str, blob: bytes) -> bool:
     """Best effort, atomic: ``blob`` in ``entry`` (in the private folder ``where``), or nothing."""
     import tempfile
     tmp = None
     try:
-        where.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.makedirs(where, mode=0o700, exist_ok=True)      # the mode is the leaf's, as Path.mkdir's
         if not _private(where):
             return False
-        fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-", suffix=entry.suffix)
+        fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-", suffix=os.path.splitext(entry)[1])
         with os.fdopen(fd, "wb") as f:
             f.write(blob)
         os.replace(tmp, entry)
@@ -173,7 +172,7 @@ def load_scenario(path: str | os.PathLike[str]) -> Any:
     """``definitions.load_scenario(path)``, from the cache when nothing it read has changed."""
     where = cache_dir()
     try:
-        data = Path(path).read_bytes()
+        data = _read_bytes(path)
     except OSError:
         where = None                 # the loader words the problem
     if where is None:
@@ -214,6 +213,11 @@ def load_resolved(doc: Mapping[str, Any], source: str = "<inline>") -> Any:
     return scenario
 
 
+def _read_bytes(path: str | os.PathLike[str]) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def _digest(data: bytes) -> str:
     return blake2b(data, digest_size=20).hexdigest()
 
@@ -246,17 +250,17 @@ def _code_files() -> list[tuple[str, os.stat_result]]:
         *folders, name = pattern.split("/")
         dirs = [""]
         for folder in folders:           # "*" is any sub-folder, else the folder itself
-            dirs = [f"{d}{e.name}/" for d in dirs for e in _scan(PACKAGE / d) if e.is_dir()] if folder == "*" \
+            dirs = [f"{d}{e.name}/" for d in dirs for e in _scan(os.path.join(PACKAGE, d)) if e.is_dir()] if folder == "*" \
                 else [f"{d}{folder}/" for d in dirs]
         star, suffix = name.startswith("*"), name.lstrip("*")
         for d in dirs:
-            for e in _scan(PACKAGE / d):
+            for e in _scan(os.path.join(PACKAGE, d)):
                 if (e.name.endswith(suffix) if star else e.name == name) and e.is_file():
                     out.append((f"{d}{e.name}", e.stat()))
     return sorted(out, key=lambda item: item[0])
 
 
-def _scan(folder: Path) -> list[os.DirEntry]:
+def _scan(folder: str | os.PathLike[str]) -> list[os.DirEntry]:
     try:
         with os.scandir(folder) as it:
             return list(it)
@@ -279,7 +283,7 @@ def _hashes(files: list[str], ruleset: str) -> list[list[str]] | None:
     out = []
     for f in files + ([contribution] if contribution else []):
         try:
-            out.append([f, _digest(Path(f).read_bytes())])
+            out.append([f, _digest(_read_bytes(f))])
         except OSError:
             return None
     return out
@@ -288,14 +292,14 @@ def _hashes(files: list[str], ruleset: str) -> list[list[str]] | None:
 def _unchanged(deps: list[list[str]]) -> bool:
     for f, digest in deps:
         try:
-            if _digest(Path(f).read_bytes()) != digest:
+            if _digest(_read_bytes(f)) != digest:
                 return False
         except OSError:
             return False
     return True
 
 
-def _private(where: Path) -> bool:
+def _private(where: str) -> bool:
     """The folder is ours and no one else may write to it (entries are pickles)."""
     try:
         st = os.stat(where)
@@ -304,12 +308,12 @@ def _private(where: Path) -> bool:
     return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
-def _get(where: Path, key: str) -> Any:
+def _get(where: str, key: str) -> Any:
     if not _private(where):
         return None
-    entry = where / f"{key}.pickle"
+    entry = os.path.join(where, f"{key}.pickle")
     try:
-        blob = entry.read_bytes()
+        blob = _read_bytes(entry)
     except OSError:
         return None
     head = len(FORMAT) + 20
@@ -345,7 +349,7 @@ def _pickle(scenario: Any) -> bytes:
     return out.getvalue()
 
 
-def _put(where: Path, key: str, deps: list[list[str]] | None, scenario: Any) -> None:
+def _put(where: str, key: str, deps: list[list[str]] | None, scenario: Any) -> None:
     """Best effort: a cache that cannot be written leaves the scenario loaded, uncached."""
     if deps is None:
         return
@@ -353,19 +357,19 @@ def _put(where: Path, key: str, deps: list[list[str]] | None, scenario: Any) -> 
         body = json.dumps(deps).encode() + b"\n" + _pickle(scenario)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
-    if _write(where, where / f"{key}.pickle", FORMAT + blake2b(body, digest_size=20).digest() + body):
+    if _write(where, os.path.join(where, f"{key}.pickle"), FORMAT + blake2b(body, digest_size=20).digest() + body):
         _remember(scenario, where, key, deps)
         _prune(where)
 
 
 # Scenarios this process read from or wrote to the cache, by identity (each kept alive with its entry's place):
 # what ``derived`` needs to write an entry again.  A process holds a few scenarios, so this stays small.
-_ENTRIES: dict[int, tuple[Any, Path, str, list[list[str]]]] = {}
+_ENTRIES: dict[int, tuple[Any, str, str, list[list[str]]]] = {}
 ENTRIES_KEPT = 32
 DERIVED = "__cache_derived__"       # the scenario's instance attribute that holds what ``derived`` kept
 
 
-def _remember(scenario: Any, where: Path, key: str, deps: list[list[str]]) -> None:
+def _remember(scenario: Any, where: str, key: str, deps: list[list[str]]) -> None:
     if len(_ENTRIES) >= ENTRIES_KEPT and id(scenario) not in _ENTRIES:
         _ENTRIES.clear()
     _ENTRIES[id(scenario)] = (scenario, where, key, deps)
@@ -399,12 +403,12 @@ def code_stamp(folder: str | os.PathLike[str]) -> bytes:
     """A fingerprint of the Python files in ``folder`` (name, size, modification time: the test Python applies
     to its own ``.pyc``), for :func:`derived`'s ``stamp``."""
     h = blake2b(sys.version.encode(), digest_size=20)
-    _hash_files(h, sorted(((e.name, e.stat()) for e in _scan(Path(folder)) if e.name.endswith(".py")),
+    _hash_files(h, sorted(((e.name, e.stat()) for e in _scan(folder) if e.name.endswith(".py")),
                           key=lambda item: item[0]))
     return h.digest()
 
 
-def _prune(where: Path, suffix: str = ".pickle", keep: int | None = None) -> None:
+def _prune(where: str, suffix: str = ".pickle", keep: int | None = None) -> None:
     """Keep the ``keep`` (else ``MAX_ENTRIES``) most recently used entries; remove temporary files whose writer
     died."""
     keep = MAX_ENTRIES if keep is None else keep

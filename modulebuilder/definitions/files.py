@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from pathlib import Path as FsPath
 from typing import TYPE_CHECKING
 
 from .problems import WHOLE_FILE, Problem
@@ -46,7 +45,8 @@ def _read_cached(name: str, real: str, mtime_ns: int, size: int) -> Located | Pr
 
 def _read(name: str, path: str | os.PathLike[str]) -> Located | Problem:
     try:
-        text = FsPath(path).read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
     except FileNotFoundError:
         return Problem(name, 1, 1, WHOLE_FILE, "file not found")
     except UnicodeDecodeError as exc:

@@ -7,16 +7,22 @@ side and marker it names exists.  All problems are collected, one line each.
 from __future__ import annotations
 
 import io
-import re
 import json
+import os
+import re
 from functools import lru_cache, partial
-from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from modulebuilder.records import field, record
 from referee.engine import registry
 from referee.logs.problems import InputError
 from referee.logs.surely_valid import compile_schema
+
+if TYPE_CHECKING:
+    from os import PathLike
+
+# Paths are strings and os.path here, not pathlib: a check imports nothing else that needs pathlib, whose import
+# (with urllib.parse, ipaddress and fnmatch) was ~17.7 M instructions, 5.7 % of a one-event check (docs/speed.md).
 
 DICE_MODES = ("players", "referee")
 ROLL_EVENT_SCHEMA = {
@@ -24,7 +30,7 @@ ROLL_EVENT_SCHEMA = {
     "properties": {"type": {"const": "roll"}, "roll": {"type": "integer", "minimum": 0, "maximum": 9},
                    "side": {"type": "string"}, "note": {"type": "string"}},
 }
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 # Up to this many events the surely-valid predicates check a log before jsonschema-rs is imported: its import is
 # ~54 M instructions, the predicate ~5,600 instructions an event more than jsonschema-rs (cachegrind, the sample
 # game's events), so the break-even is ~9,600 events.
@@ -41,16 +47,29 @@ class Log:
     warnings: list[str] = field(default_factory=list)   # ruled anyway (a .vlog from another module version)
 
 
-def read_log(path: str | Path) -> Log:
+def read_log(path: str | PathLike[str]) -> Log:
     """Read and check a log file (JSON or YAML)."""
-    p = Path(path)
+    name = spelled_as_pathlib(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with open(name, encoding="utf-8") as f:
+            text = f.read()
     except OSError as exc:
-        raise InputError([f"{p}: cannot read ({exc.strerror or exc})"]) from None
+        raise InputError([f"{name}: cannot read ({exc.strerror or exc})"]) from None
     except UnicodeDecodeError:
-        raise InputError([f"{p}: not a text file (JSON or YAML expected)"]) from None
-    return parse_log(parse_text(text, str(p)), base_dir=p.parent)
+        raise InputError([f"{name}: not a text file (JSON or YAML expected)"]) from None
+    return parse_log(parse_text(text, name), base_dir=os.path.dirname(name))
+
+
+def spelled_as_pathlib(path: str | PathLike[str]) -> str:
+    """``str(pathlib.Path(path))``: the name a log is read by and named by in messages, as it always was
+    (``./a//b.json/`` is ``a/b.json``), without importing pathlib on POSIX: repeated and trailing slashes
+    and ``.`` parts go, ``..`` stays, a leading ``//`` (exactly two) is kept.  Elsewhere pathlib's own."""
+    p = os.fspath(path)
+    if os.name != "posix":
+        from pathlib import Path
+        return str(Path(p))
+    root = "//" if p.startswith("//") and not p.startswith("///") else "/" if p.startswith("/") else ""
+    return root + "/".join(part for part in p.split("/") if part and part != ".") or "."
 
 
 def parse_text(text: str, name: str = "log") -> Any:
@@ -74,7 +93,7 @@ def parse_text(text: str, name: str = "log") -> Any:
         raise InputError([f"{where}: not valid JSON or YAML ({getattr(yerr, 'problem', None) or yerr})"]) from None
 
 
-def parse_log(doc: Any, base_dir: Path | None = None, scenario: Any = None) -> Log:
+def parse_log(doc: Any, base_dir: str | PathLike[str] | None = None, scenario: Any = None) -> Log:
     """Check a parsed log document.  ``scenario`` (a model.Scenario) overrides the document's, for tests."""
     if not isinstance(doc, Mapping):
         raise InputError(["log: expected an object with scenario, dice and events"])
@@ -115,7 +134,7 @@ def parse_log(doc: Any, base_dir: Path | None = None, scenario: Any = None) -> L
                events=[dict(e) for e in events])
 
 
-def load_scenario(ref: Any, base_dir: Path | None = None) -> Any:
+def load_scenario(ref: Any, base_dir: str | PathLike[str] | None = None) -> Any:
     """A scenario id (``scenarios/<id>.yaml`` under ./, the log's folder or the project) or a resolved one.
     Parsed scenarios are kept on disk by content (``modulebuilder.definitions.cache``; off with
     ``HEXWARGAME_CACHE=off``)."""
@@ -137,12 +156,14 @@ def load_scenario(ref: Any, base_dir: Path | None = None) -> Any:
     raise InputError(["scenario: expected a scenario id or a resolved scenario object"])
 
 
-def find_scenario(ref: str, base_dir: Path | None = None) -> Path | None:
-    candidates = [Path(ref)] if ref.endswith((".yaml", ".yml", ".json")) else []
-    for root in (Path.cwd(), base_dir, PROJECT_ROOT):
+def find_scenario(ref: str, base_dir: str | PathLike[str] | None = None) -> str | None:
+    """The file of scenario ``ref``: a path as given, or ``scenarios/<ref>.yaml`` (or ``.yml``) under the
+    current folder, ``base_dir`` (the log's) or the project, the first that exists."""
+    candidates = [ref] if ref.endswith((".yaml", ".yml", ".json")) else []
+    for root in (os.getcwd(), base_dir, PROJECT_ROOT):
         if root is not None:
-            candidates += [root / "scenarios" / f"{ref}.yaml", root / "scenarios" / f"{ref}.yml"]
-    return next((c for c in candidates if c.is_file()), None)
+            candidates += [os.path.join(root, "scenarios", f"{ref}.yaml"), os.path.join(root, "scenarios", f"{ref}.yml")]
+    return next((c for c in candidates if os.path.isfile(c)), None)
 
 
 @record

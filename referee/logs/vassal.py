@@ -178,7 +178,7 @@ def _scenario(given: Any, fact_list: list[Fact], game: GameFile, module: Path | 
 def _example_path(ref: str) -> str:
     """``scenarios/<id>.yaml`` as the JSON reader looks it up, else the project's ``examples/<id>/scenario.yaml``
     (the tiny example module's set-up is named ``tiny``)."""
-    example = PROJECT_ROOT / "examples" / ref / "scenario.yaml"
+    example = Path(PROJECT_ROOT) / "examples" / ref / "scenario.yaml"
     return str(example) if find_scenario(ref) is None and "/" not in ref and example.is_file() else ref
 
 

@@ -28,7 +28,7 @@ _resolved: OrderedDict[str, Any] = OrderedDict()
 
 def scenario_dirs() -> list[Path]:
     """Where scenario ids are looked up, in the order ``referee.logs`` uses (working folder first)."""
-    dirs = [Path.cwd() / "scenarios", PROJECT_ROOT / "scenarios"]
+    dirs = [Path.cwd() / "scenarios", Path(PROJECT_ROOT) / "scenarios"]
     return list(dict.fromkeys(d.resolve() for d in dirs if d.is_dir()))
 
 

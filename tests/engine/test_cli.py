@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, strategies as st
 
 from referee.cli import main
 
@@ -158,3 +159,39 @@ def test_deep_nesting_is_a_sentence_not_an_internal_error(capsys, tmp_path, wher
     assert code == 1 and out == "", err
     assert "internal error" not in err and "Traceback" not in err
     assert "nested too deeply" in err or "events[0]" in err or "not valid JSON" in err, err
+
+
+@given(st.lists(st.sampled_from(["a", ".", "..", "x.vlog", "b.VSAV", ".vlog", "..vlog", "c.", "", "d.json",
+                                 "e.f.vlog", "g.VLOG"]), min_size=1, max_size=5), st.booleans())
+def test_a_log_s_kind_is_read_from_its_suffix_as_pathlib_spells_it(parts, absolute):
+    """cli._suffix (os.path, so that a JSON check imports no pathlib) is Path.suffix, lower-cased, for every
+    name a log file can have (a path ending in '..' names a folder, never a log)."""
+    from referee.cli import _suffix
+    path = ("/" if absolute else "") + "/".join(parts)
+    assume(path and Path(path).name != "..")
+    assert _suffix(path) == Path(path).suffix.lower()
+
+
+@given(st.lists(st.sampled_from(["a", ".", "..", "b.json", ""]), max_size=6), st.sampled_from(["", "/", "//", "///"]))
+def test_a_log_is_read_and_named_by_the_name_pathlib_gives_it(parts, root):
+    """jsonlog.spelled_as_pathlib (so that a JSON check imports no pathlib) is str(Path(path))."""
+    from referee.logs.jsonlog import spelled_as_pathlib
+    path = root + "/".join(parts)
+    assert spelled_as_pathlib(path) == str(Path(path))
+
+
+@pytest.mark.parametrize("given_as", ["{}", "{}/", "{}//.", "{0.parent}/./{0.name}"])
+def test_a_log_is_named_and_opened_as_pathlib_spells_it(tmp_path, capsys, given_as):
+    """``x/``, ``x//.`` and ``d/./x`` name the file ``x`` in messages and are read as ``x``, as when the
+    reader used pathlib."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    missing = folder / "missing.json"
+    code, _, err = run(capsys, "check", given_as.format(missing))
+    assert (code, err) == (1, f"{missing}: cannot read (No such file or directory)\n")
+    bad = folder / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    code, _, err = run(capsys, "check", given_as.format(bad))
+    assert code == 1 and err.startswith(f"{bad}:1:2: not valid JSON")
+    code, out, _ = run(capsys, "check", given_as.format(INLINE), "--format", "json")
+    assert code == 0 and len(json.loads(out)["rulings"]) == 13

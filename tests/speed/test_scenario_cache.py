@@ -194,6 +194,7 @@ def test_check_gives_the_same_bytes_cold_warm_and_off(tmp_path):
 
 def test_the_code_fingerprint_covers_every_file_code_names():
     """The fingerprint's own listing (os.scandir) finds exactly what the patterns glob to, records.py too."""
-    globbed = sorted(str(f.relative_to(cache.PACKAGE)) for p in cache.CODE for f in cache.PACKAGE.glob(p))
+    package = Path(cache.PACKAGE)
+    globbed = sorted(str(f.relative_to(package)) for p in cache.CODE for f in package.glob(p))
     listed = [rel for rel, _ in cache._code_files()]
     assert listed == globbed and "records.py" in listed and "definitions/cache.py" in listed

@@ -152,6 +152,10 @@ NOT_ON_THE_CHECK_PATH = {
     "hashlib": "(the same)",
     "secrets": "a seed is drawn only when a referee-dice log has none (engine.replay.new_game)",
     "threading": "the replay's gc lock is a _thread lock",
+    "pathlib": "a check's paths are strings and os.path (referee.logs.jsonlog, cli._suffix, the scenario cache)",
+    "urllib.parse": "imported by pathlib",
+    "ipaddress": "imported by urllib.parse",
+    "fnmatch": "imported by pathlib",
     "jsonschema_rs": "plainly valid events are vouched for by referee.logs.surely_valid; jsonschema-rs decides "
                      "the others",
     "email": "imported by jsonschema-rs's extension",
