@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 from modulebuilder.definitions import DefinitionError, cache, load_resolved, load_scenario
 from modulebuilder.definitions import scenario as scenario_module
@@ -198,3 +199,22 @@ def test_the_code_fingerprint_covers_every_file_code_names():
     globbed = sorted(str(f.relative_to(package)) for p in cache.CODE for f in package.glob(p))
     listed = [rel for rel, _ in cache._code_files()]
     assert listed == globbed and "records.py" in listed and "definitions/cache.py" in listed
+
+
+_json_leaf = st.none() | st.booleans() | st.integers() | st.text(max_size=5)
+_json_value = st.recursive(_json_leaf, lambda inner: st.lists(inner, max_size=3)
+                           | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=12)
+
+
+@given(st.dictionaries(st.text(max_size=6), _json_value, max_size=6))
+def test_a_values_mapping_pickles_to_the_same_items_without_its_init(items):
+    """model.Values pickles its items as they are (read back without __init__'s pass over them, ~580 times
+    per cached scenario): equal, same hash, the same nested Values and tuples, through the cache's pickler."""
+    import pickle
+
+    from modulebuilder.model import Values
+    v = Values(items)
+    back = pickle.loads(cache._pickle(v))
+    assert type(back) is Values and back == v and hash(back) == hash(v)
+    assert back._items == v._items and list(back) == list(v)
+    assert [type(x) for _, x in back._items] == [type(x) for _, x in v._items]
