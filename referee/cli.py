@@ -8,6 +8,7 @@ Exit codes: 0 ruled on the whole log (illegal moves are rulings); 3 with ``--str
 """
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from types import SimpleNamespace
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     import argparse
 
 from referee.logs import InputError
+from referee.logs.jsonlog import spelled_as_pathlib
 
 VASSAL_SUFFIXES = (".vlog", ".vsav")
 OWN_COMMANDS = ("check", "rulesets")    # the commands defined here; the others are the service's
@@ -127,10 +129,16 @@ def read_logs(paths: Sequence[str], module: str | None):
     return read_parts([Path(p) for p in paths], None if module is None else Path(module))
 
 
+def _name(path: str) -> str:
+    """``Path(path).name``, from the name pathlib gives the path (``jsonlog.spelled_as_pathlib``): a JSON check
+    imports no pathlib.  The path ``.`` (what ``""`` and ``./`` are spelled) has no name."""
+    name = os.path.basename(spelled_as_pathlib(path))
+    return "" if name == "." else name
+
+
 def _suffix(path: str) -> str:
-    """The file name's suffix, lower-cased, as ``Path(path).suffix`` spells it (``..vlog`` has one, ``x.`` none),
-    by os.path: a JSON check imports no pathlib (referee.logs.jsonlog)."""
-    name = os.path.basename(os.path.normpath(path))
+    """``Path(path).suffix``, lower-cased (``..vlog`` has one, ``x.`` and ``..`` none)."""
+    name = _name(path)
     dot = name.rfind(".")
     return name[dot:].lower() if 0 < dot < len(name) - 1 else ""
 
@@ -147,8 +155,7 @@ def cmd_check(args: argparse.Namespace | SimpleNamespace) -> int:
         from referee.engine.replay import replay
         from referee.report import render, words_for
         result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=True)
-        from pathlib import Path
-        title = f"{log.scenario.name} — {log.ruleset.name} — {', '.join(Path(p).name for p in args.log)}"
+        title = f"{log.scenario.name} — {log.ruleset.name} — {', '.join(_name(p) for p in args.log)}"
         sys.stdout.write(render(result.rulings, result.played, result.places, title,
                                 log.ruleset.progress(result.game.state), words_for(log.scenario, log.ruleset)))
         any_illegal = result.any_illegal
@@ -268,7 +275,6 @@ def run() -> int:
     flushed and files are closed by then, as before.  :func:`main` itself does not freeze: a caller that
     goes on (the tests, a host program) keeps its collector."""
     code = main()
-    import gc
     gc.freeze()
     return code
 

@@ -250,8 +250,8 @@ def _code_files() -> list[tuple[str, os.stat_result]]:
         *folders, name = pattern.split("/")
         dirs = [""]
         for folder in folders:           # "*" is any sub-folder, else the folder itself
-            dirs = [f"{d}{e.name}/" for d in dirs for e in _scan(os.path.join(PACKAGE, d)) if e.is_dir()] if folder == "*" \
-                else [f"{d}{folder}/" for d in dirs]
+            dirs = [f"{d}{e.name}/" for d in dirs for e in _scan(os.path.join(PACKAGE, d)) if e.is_dir()] \
+                if folder == "*" else [f"{d}{folder}/" for d in dirs]
         star, suffix = name.startswith("*"), name.lstrip("*")
         for d in dirs:
             for e in _scan(os.path.join(PACKAGE, d)):

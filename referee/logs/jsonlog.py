@@ -162,7 +162,7 @@ def find_scenario(ref: str, base_dir: str | PathLike[str] | None = None) -> str 
     candidates = [ref] if ref.endswith((".yaml", ".yml", ".json")) else []
     for root in (os.getcwd(), base_dir, PROJECT_ROOT):
         if root is not None:
-            candidates += [os.path.join(root, "scenarios", f"{ref}.yaml"), os.path.join(root, "scenarios", f"{ref}.yml")]
+            candidates += [os.path.join(root, "scenarios", f"{ref}{suffix}") for suffix in (".yaml", ".yml")]
     return next((c for c in candidates if os.path.isfile(c)), None)
 
 
