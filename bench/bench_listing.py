@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_listing.py [LOG] [--rounds N] [--profile]
     .venv/bin/python bench/bench_listing.py [LOG] --ab TREE_A TREE_B [--rounds N]
+    .venv/bin/python bench/bench_listing.py [LOG] --free PART[,PART...] [--rounds N]
 
 Replays LOG (default the sample *Borodino* game) and times ``legal_actions`` alone (CPU) at every position where
 an action is due, as ``bench_peer_rtt.py`` part (c) does; each round runs both variants, interleaved, each in a
@@ -11,6 +12,15 @@ shared machine): one worker process per tree imports that tree's ``referee``, ma
 two pass over the game in turn (A B, B A, A B ...), each reporting the CPU of its ``legal_actions`` calls;
 printed: min, first quartile and median µs per call for each tree and the B/A ratios.  Compare with the RTT
 peer through ``bench_peer_rtt.py``.
+
+``--free`` is an ablation (``ablation.py``): what a call would cost if the named parts of the listing cost
+nothing.  Each round makes a live pass that records the parts' answers, then a pass in a fresh game where they
+answer from that record; both are timed with the cyclic collector off, and the medians are printed with the
+parts' share of a call.  The parts (``FREE_PARTS``) are the listing's own steps as ``legal`` calls them:
+``search`` (a unit's movement search and its paths, ``_search_paths``; repairs stay live), ``moves`` (a unit's
+whole list of moves, entries included), ``fire``, ``counter_battery``, ``rally``, ``assault`` (assault and
+charge declarations) and ``orders`` (the individual-order predicate).  The passes are checked to list as many
+actions in as many calls.
 """
 from __future__ import annotations
 
@@ -29,7 +39,8 @@ sys.path.insert(0, str(ROOT))
 
 if "--worker" in sys.argv:                      # an A/B worker: the tree given, not this one
     sys.path.insert(0, sys.argv[sys.argv.index("--worker") + 1])
-from interleave import interleaved, print_ab  # noqa: E402  (bench/, this script's folder)
+from ablation import answering, collector_off  # noqa: E402  (bench/, this script's folder)
+from interleave import interleaved, print_ab  # noqa: E402
 from referee.engine.replay import new_game, step  # noqa: E402
 from referee.logs import read_log  # noqa: E402
 from referee.rulesets.triumph_and_glory import candidates  # noqa: E402
@@ -58,6 +69,43 @@ def one_pass(log, scratch: bool, profile: cProfile.Profile | None = None) -> tup
     return cpu, calls, listed, [a - b for a, b in zip(candidates.hits, before)]
 
 
+FREE_PARTS = {"search": "_search_paths", "moves": "_unit_moves", "fire": "fire_actions",
+              "counter_battery": "counter_battery_actions", "rally": "rally_actions", "assault": "assault_actions",
+              "orders": "individual_order_error"}
+
+
+def free(log, parts: list[str], rounds: int) -> int:
+    """The ablation (see the module's docstring): live and free passes alternated, medians printed."""
+    unknown = [p for p in parts if p not in FREE_PARTS]
+    if unknown:
+        print(f"bench_listing: unknown part(s) {', '.join(unknown)} (known: {', '.join(FREE_PARTS)})",
+              file=sys.stderr)
+        return 2
+    from referee.rulesets.triumph_and_glory import legal
+    one_pass(log, False)                                  # warm: the static map's tables, the imports
+    live_us, free_us = [], []
+    for _ in range(rounds):
+        record: dict[str, list] = {FREE_PARTS[p]: [] for p in parts}
+        with answering(legal, record, live=True), collector_off():
+            cpu, calls, listed, _ = one_pass(log, False)
+        live_us.append(cpu / calls * 1e6)
+        with answering(legal, record, live=False), collector_off():
+            cpu_f, calls_f, listed_f, _ = one_pass(log, False)
+        free_us.append(cpu_f / calls_f * 1e6)
+        assert (calls, listed) == (calls_f, listed_f), "the free pass listed other actions"
+    lv, fr = statistics.median(live_us), statistics.median(free_us)
+    print(f"{calls} calls, {listed / calls:.1f} actions listed per call")
+    print(f"live               {lv:8.1f} µs CPU/call  (rounds: {', '.join(f'{x:.0f}' for x in live_us)})")
+    print(f"{'+'.join(parts) + ' free':18} {fr:8.1f} µs CPU/call  (rounds: {', '.join(f'{x:.0f}' for x in free_us)})")
+    # The share from each round's own pair (the two passes run back to back): steadier on a shared machine
+    # than the ratio of the medians, which come from different rounds.
+    kept = statistics.median(f / v for f, v in zip(free_us, live_us))
+    print(f"share of a call {100 * (1 - kept):.1f} % (median of the rounds' free/live; "
+          f"{100 * (lv - fr) / lv:.1f} % from the medians); the call {1 / kept:.2f}× faster without them")
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}")
+    return 0
+
+
 def worker(log_path: str) -> None:
     log = read_log(log_path)
     one_pass(log, False)
@@ -82,6 +130,8 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--ab", nargs=2, metavar=("TREE_A", "TREE_B"))
+    ap.add_argument("--free", metavar="PARTS", help="comma-separated parts of the listing answered from a record "
+                    f"(ablation): {', '.join(FREE_PARTS)}")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -90,6 +140,8 @@ def main() -> int:
     if args.ab:
         return ab(args.ab, str(Path(args.log).resolve()), args.rounds)
     log = read_log(args.log)
+    if args.free:
+        return free(log, args.free.split(","), args.rounds)
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}")
     if args.profile:
         pr = cProfile.Profile()

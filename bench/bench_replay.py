@@ -1,6 +1,7 @@
 """Replay speed: rule on the committed sample Borodino game and print rulings per second (one core).
 
     .venv/bin/python bench/bench_replay.py [LOG] [--repeat N] [--profile] [--check]
+    .venv/bin/python bench/bench_replay.py [LOG] --free MODULE.FUNCTION[,...] [--repeat N]
 
 The scenario is loaded once (its YAML loading is not the referee's work); each repeat replays every event
 from the set-up, with the referee re-deriving every roll from the log's seed.  The first replay is printed
@@ -10,24 +11,34 @@ service that keeps a game's scenario loaded does, so best-of-N is the warm figur
 ``--check`` times the whole ``referee check LOG --format json`` path in-process, stage by stage: reading and
 checking the log (JSON parse, schema, references, scenario load), the replay, the rulings' ``to_dict`` and
 ``final_state``, and the JSON text; once in the fresh process, then again in the same process.
+
+``--free`` is an ablation (``ablation.py``): the replay's CPU per event if the named functions of the
+Triumph & Glory ruleset (``movement.check_move``, ``movement.apply_move``: modules of
+``referee.rulesets.triumph_and_glory`` whose callers reach them through the module) cost nothing.  Each round
+replays live, recording their answers, then replays answering from the record, the cyclic collector off in
+both; the rulings are checked equal.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import io
 import json
 import os
 import pstats
+import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from referee.engine.replay import final_state, replay  # noqa: E402
 from referee.logs import read_log  # noqa: E402
+from ablation import answering, collector_off  # noqa: E402  (bench/, this script's folder)
 
 DEFAULT_LOG = ROOT / "tests" / "fixtures" / "logs" / "sample-borodino.json"
 
@@ -66,13 +77,65 @@ def check_stages(path: str) -> None:
     print(f"  {'total':50s} wall {wall:6.3f} s  CPU {cpu:6.3f} s")
 
 
+def free(log, names: list[str], repeat: int) -> int:
+    """Live and free replays alternated (see the module's docstring); medians of CPU per event printed."""
+    import importlib
+    targets: dict[Any, dict[str, list[Any]]] = {}
+    for name in names:
+        mod_name, _, fn = name.rpartition(".")
+        try:
+            mod = importlib.import_module(f"referee.rulesets.triumph_and_glory.{mod_name}")
+            getattr(mod, fn)
+        except (ImportError, AttributeError, ValueError):
+            print(f"bench_replay: no function {name} in referee.rulesets.triumph_and_glory", file=sys.stderr)
+            return 2
+        targets.setdefault(mod, {})[fn] = []
+
+    def timed_replay():
+        c = time.process_time()
+        result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=False)
+        return (time.process_time() - c) / len(log.events) * 1e6, [r.to_dict() for r in result.rulings]
+
+    timed_replay()                                  # warm: the static map's memos, the imports
+    live_us, free_us = [], []
+    for _ in range(repeat):
+        for record in targets.values():
+            for answers in record.values():
+                answers.clear()
+        with contextlib.ExitStack() as stack:
+            for mod, record in targets.items():
+                stack.enter_context(answering(mod, record, live=True))
+            stack.enter_context(collector_off())
+            us, rulings = timed_replay()
+        live_us.append(us)
+        with contextlib.ExitStack() as stack:
+            for mod, record in targets.items():
+                stack.enter_context(answering(mod, record, live=False))
+            stack.enter_context(collector_off())
+            us_free, rulings_free = timed_replay()
+        free_us.append(us_free)
+        assert rulings == rulings_free, "the free replay ruled otherwise"
+    lv, fr = statistics.median(live_us), statistics.median(free_us)
+    print(f"{len(log.events)} events; medians of {repeat} (load average {_load()})")
+    print(f"live          {lv:7.1f} µs CPU/event  (rounds: {', '.join(f'{x:.1f}' for x in live_us)})")
+    print(f"{', '.join(names)} free: {fr:7.1f} µs CPU/event  (rounds: {', '.join(f'{x:.1f}' for x in free_us)})")
+    kept = statistics.median(f / v for f, v in zip(free_us, live_us))      # each round's own pair: steadier
+    print(f"share of the replay {100 * (1 - kept):.1f} % (median of the rounds' free/live; "
+          f"{100 * (lv - fr) / lv:.1f} % from the medians); the replay {1 / kept:.2f}× faster without them")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("log", nargs="?", default=str(DEFAULT_LOG))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--check", action="store_true", help="time the whole `referee check --format json` path")
+    ap.add_argument("--free", metavar="NAMES", help="comma-separated MODULE.FUNCTION of the T&G ruleset answered "
+                    "from a record (ablation), e.g. movement.check_move,movement.apply_move")
     args = ap.parse_args()
+    if args.free:
+        return free(read_log(args.log), args.free.split(","), args.repeat)
     if args.check:
         print("first, in a fresh process (imports, scenario files read):")
         check_stages(args.log)
