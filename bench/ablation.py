@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 from typing import Any, Iterator
 
 
@@ -37,6 +38,33 @@ def answering(module: Any, record: dict[str, list[Any]], live: bool) -> Iterator
     finally:
         for name, fn in saved.items():
             setattr(module, name, fn)
+
+
+Records = dict[Any, dict[str, list[Any]]]       # module -> {function name: its answers}
+
+
+def functions_of(package: str, names: list[str]) -> Records:
+    """Empty records for ``MODULE.FUNCTION`` names under ``package``, grouped by module; ``LookupError`` naming
+    the first that is not there."""
+    records: Records = {}
+    for name in names:
+        mod_name, _, fn = name.rpartition(".")
+        try:
+            mod = importlib.import_module(f"{package}.{mod_name}")
+            getattr(mod, fn)
+        except (ImportError, AttributeError, ValueError):
+            raise LookupError(f"no function {name} in {package}") from None
+        records.setdefault(mod, {})[fn] = []
+    return records
+
+
+@contextlib.contextmanager
+def answering_all(records: Records, live: bool) -> Iterator[None]:
+    """``answering`` for every module of ``records`` at once."""
+    with contextlib.ExitStack() as stack:
+        for mod, record in records.items():
+            stack.enter_context(answering(mod, record, live))
+        yield
 
 
 @contextlib.contextmanager

@@ -20,16 +20,14 @@ The cyclic collector is off throughout (see ``ablation.py``); the listings and r
 """
 from __future__ import annotations
 
-import contextlib
 import gc
-import importlib
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ablation import answering  # noqa: E402  (bench/, this script's folder)
+from ablation import answering, answering_all, functions_of  # noqa: E402  (bench/, this script's folder)
 from bench_listing import FREE_PARTS  # noqa: E402
 from referee.engine.replay import new_game, replay, step  # noqa: E402
 from referee.logs import read_log  # noqa: E402
@@ -66,15 +64,10 @@ def listing(log, parts: list[str], stage: int) -> None:
 
 
 def replayed(log, names: list[str], stage: int) -> None:
-    targets: dict = {}
-    for name in names:
-        mod, _, fn = name.rpartition(".")
-        targets.setdefault(importlib.import_module(f"referee.rulesets.triumph_and_glory.{mod}"), {})[fn] = []
+    records = functions_of("referee.rulesets.triumph_and_glory", names)
 
     def rulings(live: bool) -> list:
-        with contextlib.ExitStack() as stack:
-            for mod, record in targets.items():
-                stack.enter_context(answering(mod, record, live=live))
+        with answering_all(records, live):
             return replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=False).rulings
 
     first = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=False).rulings   # warm-up
@@ -90,7 +83,11 @@ def main() -> int:
     if what == "listing":
         listing(log, parts, stage)
     elif what == "replay":
-        replayed(log, parts, stage)
+        try:
+            replayed(log, parts, stage)
+        except LookupError as exc:
+            print(f"ablation_counts: {exc}", file=sys.stderr)
+            return 2
     else:
         print("ablation_counts: listing or replay", file=sys.stderr)
         return 2

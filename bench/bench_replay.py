@@ -21,7 +21,6 @@ both; the rulings are checked equal.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import cProfile
 import io
 import json
@@ -38,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.engine.replay import final_state, replay  # noqa: E402
 from referee.logs import read_log  # noqa: E402
-from ablation import answering, collector_off  # noqa: E402  (bench/, this script's folder)
+from ablation import answering_all, collector_off, functions_of  # noqa: E402  (bench/, this script's folder)
 
 DEFAULT_LOG = ROOT / "tests" / "fixtures" / "logs" / "sample-borodino.json"
 
@@ -79,40 +78,27 @@ def check_stages(path: str) -> None:
 
 def free(log, names: list[str], repeat: int) -> int:
     """Live and free replays alternated (see the module's docstring); medians of CPU per event printed."""
-    import importlib
-    targets: dict[Any, dict[str, list[Any]]] = {}
-    for name in names:
-        mod_name, _, fn = name.rpartition(".")
-        try:
-            mod = importlib.import_module(f"referee.rulesets.triumph_and_glory.{mod_name}")
-            getattr(mod, fn)
-        except (ImportError, AttributeError, ValueError):
-            print(f"bench_replay: no function {name} in referee.rulesets.triumph_and_glory", file=sys.stderr)
-            return 2
-        targets.setdefault(mod, {})[fn] = []
+    try:
+        records = functions_of("referee.rulesets.triumph_and_glory", names)
+    except LookupError as exc:
+        print(f"bench_replay: {exc}", file=sys.stderr)
+        return 2
 
-    def timed_replay():
-        c = time.process_time()
-        result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=False)
-        return (time.process_time() - c) / len(log.events) * 1e6, [r.to_dict() for r in result.rulings]
+    def timed_replay(live: bool) -> tuple[float, list[Any]]:
+        with answering_all(records, live), collector_off():
+            c = time.process_time()
+            result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=False)
+            return (time.process_time() - c) / len(log.events) * 1e6, result.rulings
 
-    timed_replay()                                  # warm: the static map's memos, the imports
+    replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=False)   # warm: memos, imports
     live_us, free_us = [], []
     for _ in range(repeat):
-        for record in targets.values():
+        for record in records.values():
             for answers in record.values():
                 answers.clear()
-        with contextlib.ExitStack() as stack:
-            for mod, record in targets.items():
-                stack.enter_context(answering(mod, record, live=True))
-            stack.enter_context(collector_off())
-            us, rulings = timed_replay()
+        us, rulings = timed_replay(live=True)
+        us_free, rulings_free = timed_replay(live=False)
         live_us.append(us)
-        with contextlib.ExitStack() as stack:
-            for mod, record in targets.items():
-                stack.enter_context(answering(mod, record, live=False))
-            stack.enter_context(collector_off())
-            us_free, rulings_free = timed_replay()
         free_us.append(us_free)
         assert rulings == rulings_free, "the free replay ruled otherwise"
     lv, fr = statistics.median(live_us), statistics.median(free_us)
