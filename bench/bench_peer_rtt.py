@@ -18,8 +18,11 @@ ours, theirs …), medians over the rounds, and the ratio printed (> 1 means the
 (c) the legal-action listing: the ruleset's ``legal_actions`` timed alone over every state of the sample game
     vs the peer's ``view(state, role)`` timed alone over every state of its recorded games.
 
-CPU time (user + system of the process or its children), not wall time, is the figure: on a shared machine
-the wall clock mostly measures the others.  Wall times are printed too, with the load average.
+The peer is measured as it runs in real use, a long-running process whose JIT has warmed: every in-process
+measurement of the peer runs one more pass than it reports and drops the first (``--warmup``).  Each figure is
+printed as wall time beside CPU time (user + system of the process or its children): node compiles and collects
+on other threads, so its CPU time exceeds its wall time, and a user waits for the wall clock; on a shared
+machine the wall clock also measures the others, so the load average is printed with them.
 
 The peer: ``DIR`` holds ``rules.js`` and ``data.js`` (``--peer``, else the ``RTT_PEER`` environment variable);
 the harness directory holds ``rtt_replay_bench.js`` and ``rtt_games.json`` (``--harness``, else
@@ -110,18 +113,24 @@ class Peer:
     def run(self, *args: str) -> tuple[float, float, str]:
         return run_process(self.base + list(args))
 
-    def replay_per_action(self, repeat: int) -> tuple[float, float, float]:
-        """Per action, medians of ``repeat`` replays in one node process: (CPU s validated, wall s validated,
-        CPU s of the validation alone = validated − apply-only, i.e. the view() call and the membership test)."""
-        res = rtt_result(self.run("--repeat", str(repeat))[2])
-        v = statistics.median(res["validate"]["cpu_s"])
-        return (v / res["actions"], statistics.median(res["validate"]["wall_s"]) / res["actions"],
-                (v - statistics.median(res["apply"]["cpu_s"])) / res["actions"])
+    def replay_per_action(self, repeat: int, warmup: int) -> tuple[float, float, float, float]:
+        """Per action, medians of ``repeat`` replays in one node process after ``warmup`` dropped ones:
+        (CPU s validated, wall s validated, CPU s and wall s of the validation alone = validated − apply-only,
+        i.e. the view() call and the membership test)."""
+        res = rtt_result(self.run("--repeat", str(repeat + warmup))[2])
 
-    def view_us(self, repeat: int) -> tuple[float, float]:
-        """(µs wall per view() call, the median of ``repeat`` timed replays; actions listed per call)."""
-        res = rtt_result(self.run("--mode", "view", "--repeat", str(repeat))[2])
-        return statistics.median(res["view_us_per_call"]), res["listed_per_call"]
+        def med(tag: str, what: str) -> float:
+            return statistics.median(res[tag][what][warmup:])
+        n = res["actions"]
+        return (med("validate", "cpu_s") / n, med("validate", "wall_s") / n,
+                (med("validate", "cpu_s") - med("apply", "cpu_s")) / n,
+                (med("validate", "wall_s") - med("apply", "wall_s")) / n)
+
+    def view_us(self, repeat: int, warmup: int) -> tuple[float, float]:
+        """(µs wall per view() call, the median of ``repeat`` timed replays after ``warmup`` dropped ones;
+        actions listed per call)."""
+        res = rtt_result(self.run("--mode", "view", "--repeat", str(repeat + warmup))[2])
+        return statistics.median(res["view_us_per_call"][warmup:]), res["listed_per_call"]
 
 
 def our_replay_cpu_per_event(log, repeat: int) -> tuple[float, float]:
@@ -173,7 +182,10 @@ def main() -> int:
     ap.add_argument("--harness", help="directory with rtt_replay_bench.js and rtt_games.json (else $RTT_HARNESS)")
     ap.add_argument("--log", default=str(DEFAULT_LOG))
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians are reported)")
-    ap.add_argument("--repeat", type=int, default=3, help="warm replays per round for (a)")
+    ap.add_argument("--repeat", type=int, default=3, help="warm replays per round for (a) and (c)")
+    ap.add_argument("--warmup", type=int, default=1,
+                    help="passes of the peer run first and dropped in each of its processes, so that its JIT has "
+                         "warmed as in a long-running server (default 1)")
     ap.add_argument("--startups", type=int, default=5,
                     help="one-event checks per round for (b)'s start-up (CPU time of a 0.15 s process varies by "
                          "±30 %% on a shared machine: one run per round is not a figure)")
@@ -206,9 +218,9 @@ def main() -> int:
         for rnd in range(args.rounds):
             rows["a"].append(our_replay_cpu_per_event(log, args.repeat))
             if peer:
-                cpu, wall, validation = peer.replay_per_action(args.repeat)
+                cpu, wall, validation, validation_wall = peer.replay_per_action(args.repeat, args.warmup)
                 rows["ra"].append((cpu, wall))
-                rows["rcc"].append((validation * 1e6, 0.0))
+                rows["rcc"].append((validation * 1e6, validation_wall * 1e6))
             w, c, _ = run_process(referee + ["check", args.log, "--format", "json"], env=env)
             rows["b_full"].append((c, w))
             w, c, _ = run_process(referee + ["check", str(pre), "--format", "json", "--no-cache"], env=env)
@@ -225,19 +237,21 @@ def main() -> int:
             us_cpu, us_wall, listed, calls = our_legal_actions(log)
             rows["c"].append((us_cpu, us_wall))
             if peer:
-                us_wall, r_listed = peer.view_us(args.repeat)
+                us_wall, r_listed = peer.view_us(args.repeat, args.warmup)
                 rows["rc"].append((us_wall, 0.0))
             print(f"  round {rnd + 1}/{args.rounds} done (load average {load()})", flush=True)
 
     def med(key: str, i: int = 0) -> float:
         return statistics.median(x[i] for x in rows[key])
 
-    print(f"\nmedians of {args.rounds} rounds, CPU time (load average {load()}):")
-    a = med("a") * 1e6
-    print(f"(a) in-process replay + re-validation: referee {a:7.1f} µs/event (wall {med('a', 1) * 1e6:.1f})", end="")
+    print(f"\nmedians of {args.rounds} rounds, the peer warmed ({args.warmup} pass dropped per process), "
+          f"wall beside CPU (load average {load()}):")
+    a, aw = med("a") * 1e6, med("a", 1) * 1e6
+    print(f"(a) in-process replay + re-validation: referee wall {aw:7.1f} µs/event, CPU {a:7.1f}", end="")
     if peer:
-        ra = med("ra") * 1e6
-        print(f"   RTT {ra:7.1f} µs/action (wall {med('ra', 1) * 1e6:.1f})   {ratio(a, ra)}")
+        ra, raw = med("ra") * 1e6, med("ra", 1) * 1e6
+        print(f"   RTT wall {raw:7.1f} µs/action, CPU {ra:7.1f}")
+        print(f"    ratio: wall {ratio(aw, raw)}; CPU {ratio(a, ra)}")
     else:
         print()
     start, full = med("b_pre"), med("b_full")
@@ -254,15 +268,16 @@ def main() -> int:
         print(f"    whole process: RTT     start-up {rstart:.3f} s, then {rper:.1f} µs/action, "
               f"whole run {rfull:.3f} s = {rfull / peer.actions * 1e6:.1f} µs/action (wall {med('rb_full', 1):.3f} s)")
         print(f"    ratio: start-up {ratio(start, rstart)}; per event after start-up {ratio(per, rper)}; "
-              f"whole process per event {ratio(full / n, rfull / peer.actions)}")
+              f"whole process per event: wall {ratio(med('b_full', 1) / n, med('rb_full', 1) / peer.actions)}, "
+              f"CPU {ratio(full / n, rfull / peer.actions)}")
     c, cw = med("c"), med("c", 1)
     print(f"(c) legal-action listing: referee legal_actions CPU {c:7.1f} µs/call, wall {cw:7.1f} µs/call "
           f"({listed:.1f} actions listed, {calls} calls)")
     if peer:
         rc, rcc = med("rc"), med("rcc")
-        print(f"    RTT view(): CPU {rcc:7.1f} µs/call (validated − apply-only replay), wall {rc:7.1f} µs/call "
-              f"(timed alone) ({r_listed:.1f} listed)")
-        print(f"    ratio: CPU {ratio(c, rcc)}; wall {ratio(cw, rc)}")
+        print(f"    RTT view(): wall {rc:7.1f} µs/call (timed alone), CPU {rcc:7.1f} µs/call (validated − "
+              f"apply-only replay) ({r_listed:.1f} listed)")
+        print(f"    ratio: wall {ratio(cw, rc)}; CPU {ratio(c, rcc)}")
     print("note: an RTT action is finer than a referee event (a move is about two actions), so per-unit ratios "
           "understate the referee a little.")
     return 0 if peer else 2
