@@ -19,6 +19,7 @@ import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from modulebuilder.records import field, record
+from referee.engine.dice import die as die_of
 from referee.engine.ruling import Awaiting, Error, Modifier, Result, Roll, Ruling
 
 
@@ -93,13 +94,15 @@ PLAIN = Words()
 
 # ----------------------------------------------------------------------------------------- rolls in words
 
-def pass_range(pass_max: int) -> str:
-    """'pass on 0–6' / 'pass on 0' / 'cannot pass' / 'always passes'."""
-    if pass_max < 0:
+def pass_range(pass_max: int, die: str = "d10") -> str:
+    """'pass on 0–6' / 'pass on 0' / 'cannot pass' / 'passes on any roll (0–9)', in the faces of ``die``
+    ('pass on 1–3' on a d6, 'pass on 2–7' on 2d6)."""
+    d = die_of(die)
+    if pass_max < d.lowest:
         return "cannot pass"
-    if pass_max >= 9:
-        return "passes on any roll (0–9)"
-    return "pass on 0" if pass_max == 0 else f"pass on 0–{pass_max}"
+    if pass_max >= d.highest:
+        return f"passes on any roll ({d.lowest}–{d.highest})"
+    return f"pass on {d.lowest}" if pass_max == d.lowest else f"pass on {d.lowest}–{pass_max}"
 
 
 def _signed(v: int) -> str:
@@ -140,24 +143,40 @@ def roll_sentence(roll: Roll, words: Words = PLAIN) -> str:
     who = _who(roll, words)
     head = f"{label}: {who}" if who else label
     mods = _mods(roll.modifiers)
+    dname = _die_label(roll.die)
     if roll.table:
         if roll.natural is None:
-            return f"{head}: d10{mods}, read on the table — roll owed"
-        return f"{head}: d10 {roll.natural}{mods} → {roll.modified}: {words.result(roll.purpose, roll.result)}"
+            return f"{head}: {dname}{mods}, read on the table — roll owed"
+        return f"{head}: {dname} {roll.natural}{mods} → {roll.modified}: {words.result(roll.purpose, roll.result)}"
     pm = roll.pass_max if roll.pass_max is not None else -1
     target = f"needs {roll.base} or less" + (f" ({roll.base_label}, {roll.base_rule})" if roll.base_label else "")
     chance = _percent(roll.p_success)
     if_pass, if_fail = words.outcome(roll.purpose, True), words.outcome(roll.purpose, False)
     if roll.natural is None:
-        text = f"{head} {target} on a d10{mods}: {pass_range(pm)} ({chance}) — roll owed"
+        text = f"{head} {target} on a {dname}{mods}: {_pass_range(pm, roll.die)} ({chance}) — roll owed"
         ifs = [f"if it passes, {if_pass}" if if_pass else "", f"if it fails, {if_fail}" if if_fail else ""]
         ifs = [s for s in ifs if s]
         return text + ("; " + "; ".join(ifs) if ifs else "")
     total = roll.natural + roll.total_modifier
     passed = roll.outcome == "pass"
     consequence = if_pass if passed else if_fail
-    return (f"{head} {target} on a d10 ({chance}): {roll.natural}{mods} → {total}: "
+    return (f"{head} {target} on a {dname} ({chance}): {roll.natural}{mods} → {total}: "
             f"{'passes' if passed else 'fails'}" + (f" — {consequence}" if consequence else ""))
+
+
+def _die_label(name: str) -> str:
+    """The die as a player names it ("d10", "2d6"); a name the engine does not know, as written."""
+    try:
+        return die_of(name).label
+    except ValueError:
+        return str(name)
+
+
+def _pass_range(pass_max: int, name: str) -> str:
+    try:
+        return pass_range(pass_max, name)
+    except ValueError:
+        return pass_range(pass_max)
 
 
 def shock_lines(roll: Roll, words: Words = PLAIN) -> list[str]:

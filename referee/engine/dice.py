@@ -11,21 +11,110 @@ referee rolls (``dice: referee``) or the roll is recorded as owed (``dice: playe
 """
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any, Mapping
+
+from modulebuilder.records import record
 
 # Neither hashlib nor hmac is imported to roll or to commit: importing hashlib loads OpenSSL (~4 ms), and hmac imports
 # hashlib (only :func:`verify`, the service's and `referee verify`'s, still does).
 
-_LIMIT = (1 << 256) - (1 << 256) % 10     # largest multiple of 10 below 2**256: rejection bound
+_LIMIT = (1 << 256) - (1 << 256) % 10     # largest multiple of 10 below 2**256: the d10's rejection bound
 
-#: The dice a ruleset may ask for: name -> (faces, lowest face).  A d10 reads 0-9 (DESIGN §5), a d6 1-6.
+#: The single dice by their usual names: name -> (faces, lowest face).  A d10 reads 0-9 (DESIGN §5), a d6 1-6.
 DICE: Mapping[str, tuple[int, int]] = {"d10": (10, 0), "d6": (6, 1)}
 
+#: The dice a ruleset may ask for, by name: how many dice, their sides, and the lowest face of one die.
+#: A d10 reads 0-9 (DESIGN §5; "d10:1-10" for a d10 read 1-10), a d6 1-6, "2d6" the sum of two d6 (2-12),
+#: a d100 1-100 ("d100:0-99" for 00-99).  Any "NdS" or "NdS:LOW-HIGH" is understood (:func:`die`).
+DIE_NAME = re.compile(r"^(?P<count>[1-9]\d?)?d(?P<sides>[1-9]\d{0,2})(?::(?P<low>\d{1,3})-(?P<high>\d{1,4}))?$")
 
-def faces(die: str) -> range:
-    """The faces a die shows, e.g. ``range(1, 7)`` for a d6."""
-    n, low = DICE[die]
-    return range(low, low + n)
+
+@record(frozen=True)
+class Die:
+    """One kind of roll: ``count`` dice of ``sides`` faces each, the lowest face ``low``, summed.
+
+    The d10 of DESIGN §5 is ``Die("d10", 1, 10, 0)`` (0-9); a d6 is ``Die("d6", 1, 6, 1)``; 2d6 is
+    ``Die("2d6", 2, 6, 1)`` (2-12)."""
+    name: str
+    count: int
+    sides: int
+    low: int
+
+    @property
+    def label(self) -> str:
+        """How a player names it: "d10", "2d6" (the faces are said apart, "pass on 1-3")."""
+        return self.name.split(":", 1)[0]
+
+    @property
+    def lowest(self) -> int:
+        return self.count * self.low
+
+    @property
+    def highest(self) -> int:
+        return self.count * (self.low + self.sides - 1)
+
+    @property
+    def faces(self) -> range:
+        """Every total the roll can show, e.g. ``range(2, 13)`` for 2d6."""
+        return range(self.lowest, self.highest + 1)
+
+    @property
+    def mean(self) -> float:
+        return self.count * (self.low + (self.sides - 1) / 2)
+
+    @property
+    def outcomes(self) -> int:
+        """How many equally likely ways the dice can fall (36 for 2d6)."""
+        return self.sides ** self.count
+
+    def ways_at_most(self, total: int) -> int:
+        """In how many of :attr:`outcomes` the roll shows ``total`` or less."""
+        return sum(_ways(self.count, self.sides)[:max(0, total - self.lowest + 1)])
+
+    def chance_at_most(self, total: int) -> float:
+        """The chance that the roll shows ``total`` or less (exact, before rounding)."""
+        return self.ways_at_most(total) / self.outcomes
+
+
+@lru_cache(maxsize=None)
+def _ways(count: int, sides: int) -> tuple[int, ...]:
+    """How many ways each total of ``count`` dice of ``sides`` faces falls, lowest total first."""
+    ways = [1]
+    for _ in range(count):
+        nxt = [0] * (len(ways) + sides - 1)
+        for i, w in enumerate(ways):
+            for f in range(sides):
+                nxt[i + f] += w
+        ways = nxt
+    return tuple(ways)
+
+
+@lru_cache(maxsize=None)
+def die(name: "str | Die") -> Die:
+    """The die a name stands for ("d10", "d6", "2d6", "d10:1-10", "d100"); ValueError for a name it is not."""
+    if isinstance(name, Die):
+        return name
+    m = DIE_NAME.match(name) if isinstance(name, str) else None
+    if m is None:
+        raise ValueError(f"{name!r} is not a die (d6, 2d6, d10, d10:1-10, d100, ...)")
+    count, sides = int(m["count"] or 1), int(m["sides"])
+    if m["low"] is not None:
+        low, high = int(m["low"]), int(m["high"])
+        if high - low + 1 != sides:
+            raise ValueError(f"{name!r}: a d{sides} has {sides} faces, not {low}-{high}")
+    else:
+        low = 0 if sides == 10 and count == 1 else 1        # the d10 reads 0-9 (DESIGN §5)
+    return Die(name, count, sides, low)
+
+
+D10 = die("d10")
+
+
+def faces(name: "str | Die") -> range:
+    """The totals a die shows, e.g. ``range(1, 7)`` for a d6."""
+    return die(name).faces
 
 
 def commitment(seed: str) -> str:
@@ -33,10 +122,13 @@ def commitment(seed: str) -> str:
     return _sha256()(seed.encode("utf-8")).hexdigest()
 
 
-def natural(seed: str, index: int, purpose: str, die: str = "d10") -> int:
-    """Roll number ``index`` (0-based, counted over the whole game) for ``purpose``: a fair d10, 0–9 (or the
-    named die: a d6 reads 1–6).  The d10 is exactly the roll this function always gave."""
-    n, low = DICE[die]
+def natural(seed: str, index: int, purpose: str, die_name: "str | Die" = "d10") -> int:
+    """Roll number ``index`` (0-based, counted over the whole game) for ``purpose``: a fair d10, 0–9, or the
+    named die (a d6 reads 1–6, 2d6 the sum of two).  One HMAC, reduced without bias to one of the die's equally
+    likely outcomes (10 for a d10, 36 for 2d6), then read die by die; a d10 and a d6 are exactly the rolls this
+    function always gave."""
+    d = die(die_name)
+    n = d.outcomes
     limit = _LIMIT if n == 10 else (1 << 256) - (1 << 256) % n
     key = seed.encode("utf-8")
     attempt = 0
@@ -44,7 +136,11 @@ def natural(seed: str, index: int, purpose: str, die: str = "d10") -> int:
         msg = f"{index}:{purpose}" if attempt == 0 else f"{index}:{purpose}:{attempt}"
         x = int.from_bytes(hmac_sha256(key, msg.encode("utf-8")), "big")
         if x < limit:                       # rejection sampling: never biased toward low faces
-            return low + x % n
+            r, total = x % n, 0
+            for _ in range(d.count):
+                r, face = divmod(r, d.sides)
+                total += d.low + face
+            return total
         attempt += 1
 
 

@@ -81,13 +81,14 @@ class RollOwed(Exception):
         self.rules = rules
 
 
-def need(dice: EventDice, slot: str, owed: Roll, rules: Iterable[str] = (), die: str = "d10",
+def need(dice: EventDice, slot: str, owed: Roll, rules: Iterable[str] = (), die: str | None = None,
          purpose: str | None = None) -> int:
     """The natural roll in ``slot`` (the event's, or the referee's), or stop the verb with the roll owed.
 
-    ``owed`` is the roll as the ruling lists it while its ``natural`` is unknown (target, modifiers...);
-    ``purpose`` names the roll in the owed list when it is not ``owed.purpose``."""
-    value = dice.roll(slot, owed.purpose if purpose is None else purpose, die=die)
+    ``owed`` is the roll as the ruling lists it while its ``natural`` is unknown (target, modifiers...), and
+    its ``die`` is the die rolled unless ``die`` names another; ``purpose`` names the roll in the owed list when
+    it is not ``owed.purpose``."""
+    value = dice.roll(slot, owed.purpose if purpose is None else purpose, die=die or owed.die)
     if value is None:
         raise RollOwed(owed, tuple(rules))
     return value
@@ -178,6 +179,9 @@ class ProcedureRuleset:
     guards: Sequence[Guard] = ()
     after: After | None = None
     finish: Finish | None = None
+    #: the dice the rules roll (referee.engine.dice names: "d10" reads 0–9, "d6", "2d6", "d10:1-10", "d100"):
+    #: the ``roll`` event a log may carry takes every total they show
+    dice: tuple[str, ...] = ("d10",)
 
     # --- what a ruleset on the framework supplies -------------------------------------------------------
     def step(self, state: Any) -> Step:

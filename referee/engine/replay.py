@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, TypeVar
 
 from modulebuilder.records import field, record, replace
-from referee.engine.dice import EventDice, commitment, faces, set_slot
+from referee.engine.dice import EventDice, commitment, die, set_slot
 from referee.engine.ruleset import Ruleset
 from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal
 
@@ -172,7 +172,7 @@ def _rule(game: Game[S], index: int, event: Mapping[str, Any], type_: str,
         return ruling, game, dict(event)
     if dice.owed:
         # The rule validated the event but cannot finish without the roll: nothing changes yet.
-        awaits = _awaiting_rolls(event, ruling, dice.owed)
+        awaits = _awaiting_rolls(game, event, ruling, dice.owed)
         waiting = Pending(index=index if pending_index is None else pending_index, event=event,
                           owed=tuple(dice.owed), awaiting=dict(zip((s for s, _ in dice.owed), awaits)),
                           dies=dict(dice.dies))
@@ -193,11 +193,10 @@ def _pay_roll(game: Game[S], index: int, event: Mapping[str, Any]) -> tuple[Ruli
                 game, dict(event))
     side = event.get("side")
     slot, purpose = next(((s, pu) for s, pu in p.owed if side is not None and s.endswith("." + side)), p.owed[0])
-    die = p.dies.get(slot, "d10")
-    if int(event["roll"]) not in faces(die):
-        shown = faces(die)
-        return (illegal(ROLL, [Error("roll", "not_on_the_die", f"the {purpose} roll is a {die}: "
-                                     f"{shown.start}–{shown.stop - 1}, not {event['roll']}")]).with_index(index),
+    d = die(p.dies.get(slot, "d10"))
+    if int(event["roll"]) not in d.faces:
+        return (illegal(ROLL, [Error("roll", "not_on_the_die", f"the {purpose} roll is a {d.label}: "
+                                     f"{d.lowest}–{d.highest}, not {event['roll']}")]).with_index(index),
                 game, dict(event))
     completed = set_slot(p.event, slot, int(event["roll"]))
     rest = tuple(o for o in p.owed if o[0] != slot)
@@ -213,15 +212,30 @@ def _pay_roll(game: Game[S], index: int, event: Mapping[str, Any]) -> tuple[Ruli
     return ruling, new_game, dict(event)
 
 
-def _awaiting_rolls(event: Mapping[str, Any], ruling: Ruling | None,
+def _awaiting_rolls(game: Game[Any], event: Mapping[str, Any], ruling: Ruling | None,
                     owed: Iterable[tuple[str, str]]) -> tuple[Awaiting, ...]:
+    """What an event that owes rolls awaits: one roll per owed slot, each naming the side that rolls it — the
+    slot's (``rolls.French``), else the event's ``side``, else the roll's own, else whose act the event is (the
+    ruleset's ``actor`` hook): a hosted event needs no ``side``, the token says it, and the owed roll must still
+    say who pays it."""
     out = []
     for slot, purpose in owed:
-        side = slot.split(".", 1)[1] if slot.startswith("rolls.") else event.get("side")
+        roll = next((r for r in (ruling.rolls if ruling else ()) if r.purpose == purpose), None)
+        if slot.startswith("rolls."):
+            side = slot.split(".", 1)[1]
+        else:
+            side = event.get("side") or (roll.side if roll is not None else None) or _actor_side(game, event)
         rule = next((r.base_rule for r in (ruling.rolls if ruling else ()) if r.purpose == purpose and r.base_rule),
                     None) or (ruling.rules[0] if ruling and ruling.rules else purpose)
         out.append(Awaiting(type=ROLL, side=side, rule=rule, unit=event.get("unit")))
     return tuple(out)
+
+
+def _actor_side(game: Game[Any], event: Mapping[str, Any]) -> str | None:
+    """The one side whose act ``event`` is, by the ruleset's ``actor`` hook; None without a hook or an answer."""
+    actor = getattr(game.ruleset, "actor", None)
+    side = actor(game.state, event) if callable(actor) else None
+    return side if isinstance(side, str) and side != BOTH_SIDES else None
 
 
 @record

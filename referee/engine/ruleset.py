@@ -13,6 +13,10 @@ copies each ruling (``Ruling.with_index``), as it always has.
 Another: ``references_of(scenario)`` returns a one-argument function ``event -> check_references(scenario,
 event)`` (the same answers) with whatever the ruleset looks up per scenario looked up once; the log reader uses
 it for its loop over a log's events when the ruleset has it, and ``check_references`` otherwise.
+
+And ``dice``: the names of the dice the rules roll (``("d6",)``, ``("2d6",)``; referee.engine.dice), so that the
+engine's ``roll`` event takes every total they show; without it a roll is a d10's, 0–9 (DESIGN §5).  Each
+roll a ruling lists names its own die (``Roll.die``), which the chance, the text report and the page read.
 """
 from __future__ import annotations
 

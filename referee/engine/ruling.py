@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from modulebuilder.records import field, record
+from referee.engine.dice import die as die_of
 
 
 @record(frozen=True)
@@ -38,7 +39,7 @@ class Error:
 
 @record(frozen=True)
 class Roll:
-    """One d10 roll a rule requires.
+    """One roll a rule requires, on the named ``die`` (referee.engine.dice: "d10" reads 0–9, "d6", "2d6", ...).
 
     A pass/fail roll has ``base`` (the target) and ``pass_max``/``p_success``; a table roll has ``modified``
     and ``result``.  ``natural`` is None while the roll is owed.
@@ -86,41 +87,45 @@ class Roll:
         return d
 
 
-def pass_max(base: int, total_modifier: int) -> int:
-    """Highest natural roll that passes "natural + ΣDRM ≤ base", clamped to −1..9.
+def pass_max(base: int, total_modifier: int, die: str = "d10") -> int:
+    """Highest natural roll that passes "natural + ΣDRM ≤ base", clamped to one below the die's lowest total
+    (nothing passes) .. its highest (everything passes): −1..9 on the d10.
 
-    §0 of the digest: no natural roll passes or fails automatically, so −1 means nothing passes, 9 means all.
-    """
-    return max(-1, min(9, base - total_modifier))
-
-
-def p_success(pass_max_: int) -> float:
-    """Chance that a fair d10 (faces 0–9) shows ``pass_max_`` or less."""
-    return round((pass_max_ + 1) / 10, 2)
+    §0 of the digest: no natural roll passes or fails automatically."""
+    d = die_of(die)
+    return max(d.lowest - 1, min(d.highest, base - total_modifier))
 
 
-def pass_max_for(base: int, modifiers: Sequence[Modifier]) -> int:
-    return pass_max(base, sum(m.value for m in modifiers))
+def p_success(pass_max_: int, die: str = "d10") -> float:
+    """Chance that a fair roll of ``die`` (a d10 shows 0–9; 2d6 sums two d6) shows ``pass_max_`` or less,
+    rounded to hundredths."""
+    d = die_of(die)
+    return round(d.ways_at_most(pass_max_) / d.outcomes, 2)
+
+
+def pass_max_for(base: int, modifiers: Sequence[Modifier], die: str = "d10") -> int:
+    return pass_max(base, sum(m.value for m in modifiers), die)
 
 
 def pass_fail_roll(purpose: str, natural: int | None, base: int, *, base_label: str, base_rule: str,
                    modifiers: Iterable[Modifier] = (), unit: str | None = None,
-                   side: str | None = None) -> Roll:
-    """A "pass on modified ≤ base" roll (also the "fail on > cohesion" checks, which are the same test)."""
+                   side: str | None = None, die: str = "d10") -> Roll:
+    """A "pass on modified ≤ base" roll (also the "fail on > cohesion" checks, which are the same test), on
+    ``die``: the highest natural that passes and the chance of passing are the die's."""
     mods = tuple(modifiers)
-    pm = pass_max_for(base, mods)
+    pm = pass_max_for(base, mods, die)
     outcome = None if natural is None else ("pass" if natural <= pm else "fail")
-    return Roll(purpose=purpose, natural=natural, unit=unit, side=side, base=base, base_label=base_label,
-                base_rule=base_rule, modifiers=mods, pass_max=pm, p_success=p_success(pm),
+    return Roll(purpose=purpose, natural=natural, unit=unit, side=side, die=die, base=base, base_label=base_label,
+                base_rule=base_rule, modifiers=mods, pass_max=pm, p_success=p_success(pm, die),
                 outcome=outcome)
 
 
 def table_roll(purpose: str, natural: int | None, result: Any, *, modifiers: Iterable[Modifier] = (),
-               unit: str | None = None, side: str | None = None) -> Roll:
+               unit: str | None = None, side: str | None = None, die: str = "d10") -> Roll:
     """A roll read off a table (or compared between players): ``modified`` = natural + ΣDRM."""
     mods = tuple(modifiers)
     modified = None if natural is None else natural + sum(m.value for m in mods)
-    return Roll(purpose=purpose, natural=natural, unit=unit, side=side, modifiers=mods, modified=modified,
+    return Roll(purpose=purpose, natural=natural, unit=unit, side=side, die=die, modifiers=mods, modified=modified,
                 result=result if natural is not None else None, table=True)
 
 

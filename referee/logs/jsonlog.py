@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from modulebuilder.records import field, record
 from referee.engine import registry
+from referee.engine.dice import die
 from referee.logs.problems import InputError
 from referee.logs.surely_valid import compile_schema
 
@@ -207,11 +208,29 @@ def _compile(schema: Mapping[str, Any]) -> _EventValidator:
 @lru_cache(maxsize=None)
 def _event_schemas(ruleset_id: str) -> dict[str, tuple[Mapping[str, Any], Mapping[str, Any]]]:
     """Each event type's schema, with the ruleset's whole schema its ``$ref``s resolve against."""
-    schema = registry.get(ruleset_id).event_schema()
-    out: dict[str, tuple[Mapping[str, Any], Mapping[str, Any]]] = {"roll": (ROLL_EVENT_SCHEMA, {})}
+    ruleset = registry.get(ruleset_id)
+    schema = ruleset.event_schema()
+    out: dict[str, tuple[Mapping[str, Any], Mapping[str, Any]]] = {"roll": (roll_event_schema(ruleset), {})}
     for name, sub in schema.get("$defs", {}).get("events", {}).get("properties", {}).items():
         out[name] = (sub, schema)
     return out
+
+
+def roll_event_schema(ruleset: Any) -> Mapping[str, Any]:
+    """The engine's ``roll`` event for this ruleset: a natural 0–9 (DESIGN §5), widened to every total of the
+    dice the ruleset names in its optional ``dice`` attribute (``("2d6",)``: 0–12).  Whether a roll is on the
+    die owed (a 0 paying a d6) is the replay's ruling (``not_on_the_die``), not bad input."""
+    low, high = 0, 9
+    for name in getattr(ruleset, "dice", None) or ():
+        try:
+            d = die(name)
+        except ValueError:
+            continue
+        low, high = min(low, d.lowest), max(high, d.highest)
+    if (low, high) == (0, 9):
+        return ROLL_EVENT_SCHEMA
+    roll = {**ROLL_EVENT_SCHEMA["properties"]["roll"], "minimum": low, "maximum": high}
+    return {**ROLL_EVENT_SCHEMA, "properties": {**ROLL_EVENT_SCHEMA["properties"], "roll": roll}}
 
 
 @lru_cache(maxsize=None)
@@ -297,4 +316,7 @@ def _describe(where: str, err: Any) -> str:
     if err.validator in ("minimum", "maximum") and err.schema.get("maximum") == 9 \
             and err.schema.get("minimum") == 0:
         return f"{where}{path}: a d10 roll is 0–9, not {err.instance}"
+    if err.validator in ("minimum", "maximum") and path == ".roll":
+        return f"{where}{path}: a roll of these rules' dice is {err.schema.get('minimum')}–" \
+               f"{err.schema.get('maximum')}, not {err.instance}"
     return f"{where}{path}: {err.message}"

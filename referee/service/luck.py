@@ -6,12 +6,15 @@ event's side).  Rolls still owed are left out (nothing happened yet), so a game 
 far.  The spread is the binomial one: the variance of a sum of independent pass/fail rolls is Σ p(1−p), and
 ``z`` = (actual − expected) / √variance says how unusual a side's luck was (|z| > 2: about one game in twenty).
 Table rolls (shock, fire, initiative) have no single chance of success; their natural rolls are summarised as a
-mean against the fair die's 4.5.
+mean against the fair dice's: each roll's die says its own (a d10 read 0–9 means 4.5, a d6 3.5, 2d6 7), so
+``fair_mean`` is the mean of the dice the side rolled and ``dice`` names them.
 """
 from __future__ import annotations
 
 import math
 from typing import Any, Mapping, Sequence
+
+from referee.engine.dice import die as die_of
 
 
 def _side(roll: Mapping[str, Any], event: Mapping[str, Any], unit_sides: Mapping[str, str]) -> str:
@@ -32,13 +35,13 @@ def _finish(t: dict[str, float]) -> dict[str, Any]:
 def luck(rulings: Sequence[Mapping[str, Any]], events: Sequence[Mapping[str, Any]],
          places: Sequence[tuple[str, str]], unit_sides: Mapping[str, str]) -> dict[str, Any]:
     """``{"sides": {side: totals}, "by_purpose": {side: {purpose: totals}}, "by_turn": [{turn, side, ...}],
-    "series": [{index, side, purpose, p, passed}], "table_rolls": {side: {rolls, mean_natural}}}``."""
+    "series": [{index, side, purpose, p, passed}], "table_rolls": {side: {rolls, mean_natural, fair_mean, dice}}}``."""
     sides: dict[str, dict[str, float]] = {}
     by_purpose: dict[str, dict[str, dict[str, float]]] = {}
     by_turn: dict[tuple[str, str], dict[str, float]] = {}
     turn_order: list[str] = []
     series: list[dict[str, Any]] = []
-    table: dict[str, list[int]] = {}
+    table: dict[str, list[tuple[int, str]]] = {}
     for ruling, event, place in zip(rulings, events, places):
         turn = place[0]
         if not turn_order or turn_order[-1] != turn:
@@ -51,7 +54,7 @@ def luck(rulings: Sequence[Mapping[str, Any]], events: Sequence[Mapping[str, Any
             side = _side(roll, event, unit_sides)
             p = roll.get("p_success")
             if p is None:
-                table.setdefault(side, []).append(int(natural))
+                table.setdefault(side, []).append((int(natural), str(roll.get("die") or "d10")))
                 continue
             passed = roll.get("outcome") == "pass"
             for t in (sides.setdefault(side, _tally()),
@@ -69,6 +72,28 @@ def luck(rulings: Sequence[Mapping[str, Any]], events: Sequence[Mapping[str, Any
         "by_turn": [{"turn": turn, "side": s, **_finish(t)} for turn in turn_order
                     for (tu, s), t in by_turn.items() if tu == turn],
         "series": series,
-        "table_rolls": {s: {"rolls": len(v), "mean_natural": round(sum(v) / len(v), 2), "fair_mean": 4.5}
-                        for s, v in table.items()},
+        "table_rolls": {s: _table_rolls(v) for s, v in table.items()},
     }
+
+
+def _table_rolls(rolls: Sequence[tuple[int, str]]) -> dict[str, Any]:
+    """A side's table rolls: how many, their mean, and the mean the fair dice would give (each roll's own)."""
+    n = len(rolls)
+    dice = list(dict.fromkeys(name for _, name in rolls))
+    return {"rolls": n, "mean_natural": round(sum(v for v, _ in rolls) / n, 2),
+            "fair_mean": round(sum(_mean(name) for _, name in rolls) / n, 2),
+            "dice": [_label(name) for name in dice]}
+
+
+def _mean(name: str) -> float:
+    try:
+        return die_of(name).mean
+    except ValueError:
+        return die_of("d10").mean          # a die the engine does not know: the d10 of DESIGN §5
+
+
+def _label(name: str) -> str:
+    try:
+        return die_of(name).label
+    except ValueError:
+        return name

@@ -27,6 +27,7 @@ class ClassicHex(ProcedureRuleset):
     id = "classic-hex"
     name = "Classic hex-and-counter (Bridgehead)"
     verbs = VERBS
+    dice = ("d6",)                  # one d6, read on the CRT (README 1.3, 6.5)
 
     def build_names(self, scenario: Any) -> Names:
         grid = scenario.map.grid

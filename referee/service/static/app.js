@@ -493,7 +493,7 @@ function drawMarks(i, b) {
 function lineClass(line) {
   const t = line.trimStart();
   if (t.startsWith("✗") || t.startsWith("legal instead")) return "detail err";
-  if (/^(against|natural|d10|total|[+−±]\d)/.test(t) || / on a d10| d10 /.test(line)) return "detail roll";
+  if (/^(against|natural|\d*d\d+|total|[+−±]\d)/.test(t) || / on a \d*d\d+| \d*d\d+ /.test(line)) return "detail roll";
   return "detail";
 }
 
@@ -747,7 +747,7 @@ async function showLuck() {
     sides.flatMap((s) => Object.entries(L.by_purpose[s] || {}).map(([p, t]) => [`${s}: ${p.replace(/_/g, " ")}`, ...fmt(t)])));
   html += "<details><summary>Per turn, in numbers</summary>" + table(["turn / side", "rolls", "expected", "actual", "actual − expected", "z"], L.by_turn.map((t) => [`${t.turn} ${t.side}`, ...fmt(t)])) + "</details>";
   const tr = Object.entries(L.table_rolls);
-  if (tr.length) html += "<h3>Table rolls (shock, fire, initiative)</h3>" + table(["side", "rolls", "mean natural", "fair die"], tr.map(([s, t]) => [s, t.rolls, t.mean_natural.toFixed(2), "4.50"]));
+  if (tr.length) html += "<h3>Table rolls</h3>" + table(["side", "dice", "rolls", "mean natural", "fair dice's mean"], tr.map(([s, t]) => [s, (t.dice || ["d10"]).join(", "), t.rolls, t.mean_natural.toFixed(2), (t.fair_mean ?? 4.5).toFixed(2)]));
   box.innerHTML = html;
 }
 
