@@ -144,6 +144,7 @@ def roll_sentence(roll: Roll, words: Words = PLAIN) -> str:
     head = f"{label}: {who}" if who else label
     mods = _mods(roll.modifiers)
     dname = _die_label(roll.die)
+    on = f"on a {dname}" if dname.startswith("d") else f"on {dname}"      # on a d10, on 2d6
     if roll.table:
         if roll.natural is None:
             return f"{head}: {dname}{mods}, read on the table — roll owed"
@@ -153,14 +154,14 @@ def roll_sentence(roll: Roll, words: Words = PLAIN) -> str:
     chance = _percent(roll.p_success)
     if_pass, if_fail = words.outcome(roll.purpose, True), words.outcome(roll.purpose, False)
     if roll.natural is None:
-        text = f"{head} {target} on a {dname}{mods}: {_pass_range(pm, roll.die)} ({chance}) — roll owed"
+        text = f"{head} {target} {on}{mods}: {_pass_range(pm, roll.die)} ({chance}) — roll owed"
         ifs = [f"if it passes, {if_pass}" if if_pass else "", f"if it fails, {if_fail}" if if_fail else ""]
         ifs = [s for s in ifs if s]
         return text + ("; " + "; ".join(ifs) if ifs else "")
     total = roll.natural + roll.total_modifier
     passed = roll.outcome == "pass"
     consequence = if_pass if passed else if_fail
-    return (f"{head} {target} on a {dname} ({chance}): {roll.natural}{mods} → {total}: "
+    return (f"{head} {target} {on} ({chance}): {roll.natural}{mods} → {total}: "
             f"{'passes' if passed else 'fails'}" + (f" — {consequence}" if consequence else ""))
 
 
