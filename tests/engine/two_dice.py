@@ -55,6 +55,16 @@ def volley(state: Siege, event: Mapping[str, Any], dice: EventDice) -> tuple:
             replace(state, turn=state.turn + 1, hits=state.hits + hits))
 
 
+@V.candidates("storm")
+def _storms(state: Siege) -> list[dict[str, Any]]:
+    return [{"type": "storm", "side": state.side, "wall": w} for w in (0, 2)]
+
+
+@V.candidates("volley")
+def _volleys(state: Siege) -> list[dict[str, Any]]:
+    return [{"type": "volley", "side": state.side}]
+
+
 class TwoDice(ProcedureRuleset):
     id = "two-dice"
     name = "Two dice (a test ruleset)"
