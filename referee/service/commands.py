@@ -82,14 +82,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if not isinstance(export, dict):
         print(f"{args.export}: not a JSON game export (expected an object)", file=sys.stderr)
         return 1
-    report = verify_export(export, args.head)
+    report = verify_export(export, args.head, base_dir=str(Path(args.export).resolve().parent))
     for p in report.problems:
         print(f"{args.export}: {p}", file=sys.stderr)
     if report.problems:
         return 1
     print(f"{args.export}: verified: {report.events} events and {report.rolls} rolls ruled again identically, "
           "the dice seeds match their commitments, the hash chain is whole"
-          + (" and holds the head you kept" if args.head else ""))
+          + (" and holds the head you kept" if args.head else "")
+          + (f" (ruled again on {report.scenario})" if report.scenario else ""))
     return 0
 
 

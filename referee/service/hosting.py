@@ -364,7 +364,17 @@ class Host:
         if stored.dice_mode == "referee" and stored.dice_seed is not None:
             public["game_seed"] = log["seed"] = game_seed(stored.dice_seed, dice.side_seeds(known))
         out["log"] = log
+        if isinstance(stored.scenario, str):
+            # The scenario the game was played on, resolved: `referee verify` rules again on it wherever the
+            # export is checked, with no scenarios/<id>.yaml at hand (the id alone names a file of the server's).
+            out["scenario_resolved"] = resolved_scenario(scenarios.resolve(stored.scenario))
         return out
+
+
+def resolved_scenario(scenario: Any) -> dict[str, Any]:
+    """The resolved document of a loaded scenario (DESIGN §4), as the definitions write it."""
+    from modulebuilder.definitions import resolve
+    return resolve(scenario)
 
 
 def public_dice(stored: StoredGame) -> dict[str, Any]:

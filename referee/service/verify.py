@@ -16,6 +16,7 @@ Four checks, each reporting the first thing that differs (one sentence, naming w
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
 
@@ -39,6 +40,7 @@ class Report:
     events: int
     rolls: int
     problems: list[Mismatch]
+    scenario: str = ""              # where the scenario ruled again on came from (a file, or the export)
 
 
 def first_difference(expected: Any, got: Any, where: str, ours: str = "the referee rules",
@@ -145,14 +147,48 @@ def _check_dice(export: Mapping[str, Any]) -> tuple[str | None, list[Mismatch], 
     return derived, problems, contributions
 
 
-def _check_rulings(export: Mapping[str, Any], seed: str | None) -> tuple[int, list[Mismatch]]:
-    from referee.service import scenarios
+def scenario_of(export: Mapping[str, Any], base_dir: str | None = None) -> tuple[Any, str]:
+    """The scenario to rule again on, and where it came from.
+
+    An export names its scenario by id (``scenario``) and, from a server of this version, carries it resolved
+    (``scenario_resolved``).  A file ``scenarios/<id>.yaml`` found here (the working folder, ``base_dir`` — the
+    export's own folder — or the project) is an independent copy and is preferred; it must then be the scenario
+    the export carries, or the game was not played on it.  Otherwise the carried one is used, so an export
+    verifies from any folder."""
+    from referee.logs.jsonlog import find_scenario, load_scenario
+    ref = export.get("scenario")
+    carried = export.get("scenario_resolved")
+    if not isinstance(ref, str):
+        return load_scenario(ref), "the scenario the export holds"
+    path = find_scenario(ref, base_dir) if SCENARIO_ID.match(ref) else None
+    if path is None:
+        if isinstance(carried, Mapping):
+            return load_scenario(dict(carried)), "the scenario the export carries"
+        raise LookupError(f"no scenarios/{ref}.yaml in this folder, the export's or the project, and the export "
+                          "carries no resolved scenario (scenario_resolved): run verify in the game's folder")
+    scenario = load_scenario(path, base_dir)
+    if isinstance(carried, Mapping):
+        from modulebuilder.definitions import resolve
+        found = first_difference(resolve(scenario), dict(carried), "scenario_resolved",
+                                 f"{path} holds", "the export carries")
+        if found:
+            raise ValueError(f"{path} is not the scenario the game was played on: {found}")
+    return scenario, path
+
+
+SCENARIO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+
+
+def _check_rulings(export: Mapping[str, Any], seed: str | None, base_dir: str | None = None,
+                   where: list[str] | None = None) -> tuple[int, list[Mismatch]]:
     events = export.get("events")
     try:
-        scenario = scenarios.resolve(export["scenario"])
+        scenario, source = scenario_of(export, base_dir)
         ruleset = registry.get(str(export.get("ruleset")))
     except Exception as exc:  # noqa: BLE001 — an export whose scenario cannot be loaded is a finding
         return 0, [Mismatch("scenario", f"cannot be loaded ({exc})")]
+    if where is not None:
+        where.append(source)
     mode = (export.get("dice") or {}).get("mode", "players")
     game = new_game(ruleset, scenario, mode, seed if mode == "referee" else None)
     rolls = 0
@@ -217,7 +253,8 @@ def _check_chain(export: Mapping[str, Any], contributions: list[Any], kept: str 
     return []
 
 
-def verify_export(export: Mapping[str, Any], kept_head: str | None = None) -> Report:
+def verify_export(export: Mapping[str, Any], kept_head: str | None = None, base_dir: str | None = None) -> Report:
+    """Check an export whole; ``base_dir`` (the export file's folder) is also searched for its scenario."""
     if export.get("format") != "referee-game-export/2" or not isinstance(export.get("events"), list):
         return Report(0, 0, [Mismatch("format", "not a hosted game export (referee-game-export/2 with events)")])
     for i, e in enumerate(export["events"]):
@@ -229,8 +266,9 @@ def verify_export(export: Mapping[str, Any], kept_head: str | None = None) -> Re
     seed, dice_problems, contributions = _check_dice(export)
     problems += dice_problems
     rolls = 0
+    where: list[str] = []
     if not dice_problems or seed is not None:
-        rolls, found = _check_rulings(export, seed)
+        rolls, found = _check_rulings(export, seed, base_dir, where)
         problems += found
     problems += _check_chain(export, contributions, kept_head)
-    return Report(len(export["events"]), rolls, problems)
+    return Report(len(export["events"]), rolls, problems, where[0] if where else "")
