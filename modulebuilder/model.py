@@ -146,6 +146,20 @@ class Unit:
     fields: Values = NO_VALUES       # fields its ruleset or game declares beyond these (attack, defence, ...)
     back_fields: Values = NO_VALUES  # their values on the back (``back:``), where they differ
 
+    @property
+    def two_sided(self) -> bool:
+        """Whether the counter has a back (a two-step unit: reduced, spent, disordered ...); flag no_back: not."""
+        return self.back is not None
+
+    def values(self, side: Literal["front", "back"] = "front") -> Values:
+        """The value fields printed on one side of the counter: ``fields`` on the front, the same with the
+        ``back:`` values laid over them on the back.  Raises ValueError for the back of a one-sided counter."""
+        if side == "front":
+            return self.fields
+        if self.back is None:
+            raise ValueError(f"unit {self.id!r} has no back (flag no_back)")
+        return Values({**self.fields, **self.back_fields}) if self.back_fields else self.fields
+
     # Convenience accessors for the good-order values the rules mostly read.
     @property
     def assault(self) -> int | None: return self.front.assault
@@ -315,6 +329,7 @@ class GameDef:
     sides: Values = NO_VALUES        # side name -> SideStyle
     unit_types: tuple[UnitType, ...] = ()
     factors: tuple[Factor, ...] = ()
+    back_side: str | None = None     # what a counter's back is called (Reduced, Spent ...); None = not declared
 
     def unit_type(self, kind: str) -> UnitType | None:
         return next((t for t in self.unit_types if t.id == kind), None)
@@ -383,6 +398,9 @@ class Scenario:
     description: str = ""
     source: str = field(default="", compare=False)   # provenance, not part of the value
     game: GameDef = GameDef()
+    # What the back of a two-sided unit counter is called: the game's ``back_side``, else the ruleset's
+    # (Disordered for Triumph & Glory, Shaken for Musket & Pike), else Reduced.  Derived when loaded.
+    back_side: str = "Reduced"
 
     def side_style(self, side: str) -> SideStyle:
         """The colours the game gives ``side`` (both None when it gives none)."""

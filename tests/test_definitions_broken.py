@@ -132,6 +132,7 @@ EXPECTED: list[tuple[str, list[str]]] = [
         'tests/broken/s_leader_facing.yaml:12:35: setup[0].facing: leaders have no facing',
     ]),
     ('s_missing_fields.yaml', [
+        # Its header is Triumph & Glory's scenario schema, which requires the ruleset it is combined for.
         'tests/broken/s_missing_fields.yaml:3:1: ruleset: required field missing',
         'tests/broken/s_missing_fields.yaml:3:1: setup: required field missing',
     ]),
@@ -165,7 +166,7 @@ EXPECTED: list[tuple[str, list[str]]] = [
         "tests/broken/s_unknown_unit.yaml:12:12: setup[0].unit: no unit or leader 'dumon-c' in the counters files (did you mean 'dumon-b'?)",
     ]),
     ('t_bad_cost.yaml', [
-        "tests/broken/t_bad_cost.yaml:5:49: movement_costs.rows.clear.artillery: must be a whole number of movement points, P (prohibited) or {cost, disorders} (got 'X')",
+        "tests/broken/t_bad_cost.yaml:5:49: movement_costs.rows.clear.artillery: must be a whole number of movement points, P (prohibited) or {cost, disorders} (got 'X') (tables of ruleset triumph-and-glory)",
     ]),
 ]
 

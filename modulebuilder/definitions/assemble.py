@@ -8,6 +8,7 @@ from ..model import (CounterSet, GameDef, MapDef, Placement, Reinforcement, Scen
                      frozen_mapping)
 from .counters import CounterEntries, build_activation_group, build_leader, build_marker, build_unit
 from .entries import Entry
+from .rulesets import DEFAULT_BACK_SIDE, back_side
 
 
 def turn_track(value: Any) -> TurnTrack:
@@ -46,7 +47,7 @@ def scenario(data: Mapping[str, Any], *, map_def: MapDef, counters: CounterSet, 
     return Scenario(
         id=sid,
         name=data.get("name", sid),
-        ruleset=data["ruleset"],
+        ruleset=data.get("ruleset") or "",
         map=map_def,
         counters=counters,
         sides=side_defs(data.get("sides") or _sides_of(counters)),
@@ -61,6 +62,7 @@ def scenario(data: Mapping[str, Any], *, map_def: MapDef, counters: CounterSet, 
         description=data.get("description", ""),
         source=source,
         game=game,
+        back_side=game.back_side or back_side(data.get("ruleset")) or DEFAULT_BACK_SIDE,
     )
 
 

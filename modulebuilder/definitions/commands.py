@@ -16,9 +16,10 @@ from typing import Any, Callable
 
 from ruamel.yaml import YAML
 
+from .loaders import check_game_file
 from .problems import DefinitionError, Problem
 from .resolved_write import resolve
-from .rulesets import known_rulesets
+from .rulesets import NO_RULESET, known_rulesets
 from .scenario import load_scenario
 from .schemas import write_combined
 from .summary import summary_lines
@@ -49,7 +50,10 @@ def register(subparsers: Any) -> None:
                                           "'# yaml-language-server: $schema=<that file>' makes an editor "
                                           "validate it as `modulebuilder validate` does.")
     p.add_argument("--out", metavar="DIR", required=True, help="folder to write into (created if missing)")
-    p.add_argument("--ruleset", metavar="ID", help="only this ruleset, written straight into DIR")
+    p.add_argument("--ruleset", metavar="ID", help="only this ruleset, written straight into DIR ('none': a game "
+                                                  "whose scenarios name no ruleset)")
+    p.add_argument("--game", metavar="FILE", help="a game file whose factor fields join the unit's fields, so an "
+                                                 "editor knows them as `modulebuilder validate` does")
     p.set_defaults(func=_guarded(cmd_schemas))
 
     p = subparsers.add_parser("new", help="start a new game: a folder that validates and builds as it is",
@@ -141,12 +145,19 @@ def _yaml_text(doc: Any, folder: str) -> str:
 
 def cmd_schemas(args: argparse.Namespace) -> int:
     known = known_rulesets()
-    if args.ruleset is not None and args.ruleset not in known:
-        print(f"--ruleset: no definitions for ruleset {args.ruleset!r} (known: {', '.join(known)})")
+    if args.ruleset is not None and args.ruleset not in (*known, "none"):
+        print(f"--ruleset: no definitions for ruleset {args.ruleset!r} (known: {', '.join(known)}; or none)")
         return 1
-    targets = [(args.out, args.ruleset)] if args.ruleset else [(os.path.join(args.out, r), r) for r in known]
-    for folder, ruleset in targets:
-        for path in write_combined(folder, ruleset):
+    factors: tuple[str, ...] = ()
+    if args.game:
+        game = check_game_file(args.game)
+        if game.problems:
+            raise DefinitionError(game.problems)
+        factors = game.factors
+    ruleset = NO_RULESET if args.ruleset == "none" else args.ruleset
+    targets = [(args.out, ruleset)] if ruleset is not None else [(os.path.join(args.out, r), r) for r in known]
+    for folder, each in targets:
+        for path in write_combined(folder, each, factors):
             print(path)
     return 0
 

@@ -68,6 +68,7 @@ def check_counters(found: CounterEntries, kinds: Sequence[str] = ()) -> list[Pro
         *_duplicates(found.units + found.leaders, "unit or leader"),
         *_duplicates(found.activation_groups, "activation group"),
         *_duplicates(found.markers, "marker"),
+        *_markers_named_like_pieces(found),
         *_activation_group_refs(found),
         *_ranges(found.units),
         *unknown_kinds(found.units, kinds),
@@ -84,6 +85,19 @@ def _duplicates(items: Sequence[Entry], what: str) -> Iterable[Problem]:
             yield e.problem("id", f"duplicate {what} id {uid!r} (first defined at {first[uid].where})")
         else:
             first[uid] = e
+
+
+def _markers_named_like_pieces(found: CounterEntries) -> Iterable[Problem]:
+    """Ids are unique across units, leaders and markers: a module finds a piece's picture and properties by
+    its id, so a marker named like a unit would show on the unit."""
+    pieces = found.pieces()
+    for marker in found.markers:
+        uid = marker.text("id")
+        piece = pieces.get(uid) if uid is not None else None
+        if piece is not None:
+            what = "unit" if piece.section == "units" else "leader"
+            yield marker.problem("id", f"duplicate id {uid!r}: the {what} at {piece.where} has it (ids are unique "
+                                       "across units, leaders and markers)")
 
 
 def _activation_group_refs(found: CounterEntries) -> Iterable[Problem]:
@@ -142,7 +156,7 @@ def build_unit(e: Entry, factors: Sequence[str] = ()) -> Unit:
     # The back face repeats the front except where ``disordered`` says otherwise; no_back = no back face.
     back = None if "no_back" in flags else replace(front, **d.get("disordered", {}))
     return Unit(
-        id=d["id"], name=d["name"], kind=d["kind"], side=e.side or "", ag=d["ag"], front=front, back=back,
+        id=d["id"], name=d["name"], kind=d["kind"], side=e.side or "", ag=d.get("ag", ""), front=front, back=back,
         cav_type=d.get("cav_type"), corps=d.get("corps", ""),
         brigade=d["brigade"] if "brigade" in d else derive_brigade(d["name"]),
         flags=flags, source=e.where, size=d.get("size", 1), short_name=d.get("short_name"),

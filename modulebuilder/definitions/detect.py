@@ -54,8 +54,9 @@ def _ruleset_inside(schema_path: str) -> str | None:
             head = f.read(400)          # x-ruleset is the second key of a combined schema
     except (OSError, UnicodeDecodeError):
         return None
-    m = re.search(r'"x-ruleset":\s*"([a-z0-9-]+)"', head)
-    return m.group(1) if m and m.group(1) in known_rulesets() else None
+    m = re.search(r'"x-ruleset":\s*"([a-z0-9-]*)"', head)
+    # "" is a copy combined for a game with no ruleset (NO_RULESET).
+    return m.group(1) if m and (m.group(1) in known_rulesets() or m.group(1) == "") else None
 
 
 def kind_of_data(data: Any) -> Kind | None:

@@ -77,6 +77,7 @@ def build_game(data: dict[str, Any]) -> GameDef:
                       for name, s in sides.items() if isinstance(s, dict)}),
         unit_types=tuple(UnitType(t["id"], t.get("name", ""), t.get("symbol")) for t in good(data.get("unit_types"))),
         factors=tuple(Factor(f["id"], f.get("name", "")) for f in good(data.get("factors"))),
+        back_side=data["back_side"] if isinstance(data.get("back_side"), str) and data["back_side"] else None,
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable, Mapping
 
-from modulebuilder.records import field, record
+from modulebuilder.records import field, record, replace
 from ..hexgrid import HexGrid
 from ..model import CounterSet, GameDef, Grid, MapDef, frozen_mapping
 from .counters import CounterEntries, build_counters, check_counters
@@ -18,7 +18,8 @@ from .geometry import grid_of, hex_grid
 from .maps import MapRefs, authored_refs, build_map, check_map_refs
 from .problems import Problem, raise_if_any
 from .game import CheckedGame, check_game
-from .rulesets import ENTRY_POINT_GROUP, ContributionError, contribution, known_rulesets, ruleset_unit_types
+from .rulesets import (ENTRY_POINT_GROUP, NO_RULESET, UNINSTALLED, ContributionError, contribution, known_rulesets,
+                       ruleset_unit_types)
 from .schemas import schema_problems
 from .yamlpos import Located
 
@@ -78,14 +79,14 @@ def check_counter_files(paths: Iterable[PathLike], ruleset: str | None = None,
             problems.append(doc)
             continue
         docs.append(doc)
-        used = ruleset or own_ruleset(doc)
+        used = ruleset if ruleset is not None else own_ruleset(doc)
         rulesets.add(used)
         problems += schema_problems(doc, "counters", used, factors)
     found = CounterEntries.of(docs)
     # Kinds are checked against what the ruleset (and the game) declare; a file checked without a ruleset is
     # checked leniently, as its fields are (any kind).
     kinds: list[str] = []
-    if rulesets and None not in rulesets:
+    if rulesets and None not in rulesets and UNINSTALLED not in rulesets:
         kinds = [k for r in sorted(rulesets, key=str) for k in ruleset_unit_types(r)]
         kinds += list(game.unit_types if game is not None else ())
     return CheckedCounters(docs, problems + check_counters(found, tuple(dict.fromkeys(kinds))), found, factors)
@@ -106,7 +107,17 @@ def check_tables(path: PathLike, ruleset: str | None = None) -> CheckedTables:
     doc = read_document(path)
     if isinstance(doc, Problem):
         return CheckedTables(None, [doc])
-    return CheckedTables(doc, schema_problems(doc, "tables", ruleset or own_ruleset(doc)))
+    used = ruleset if ruleset is not None else own_ruleset(doc)
+    return CheckedTables(doc, [_naming_ruleset(p, used) for p in schema_problems(doc, "tables", used)])
+
+
+def _naming_ruleset(problem: Problem, ruleset: str | None) -> Problem:
+    """A tables problem says whose tables it was checked against: every table but ``game`` and
+    ``sample_values`` is a ruleset's."""
+    whose = {None: f"tables of any installed ruleset: {', '.join(known_rulesets())}",
+             NO_RULESET: "tables of a game with no ruleset",
+             UNINSTALLED: "shared tables; the ruleset's are not installed"}.get(ruleset, f"tables of ruleset {ruleset}")
+    return replace(problem, message=f"{problem.message} ({whose})")
 
 
 def own_ruleset(doc: Located) -> str | None:
@@ -122,19 +133,49 @@ def own_ruleset(doc: Located) -> str | None:
         return None
 
 
-def ruleset_problems(doc: Located, path: tuple[str, ...] = ("ruleset",)) -> tuple[str | None, list[Problem]]:
-    """The ruleset ``doc`` names at ``path`` if its definitions are known, and the problem if they are not."""
+def ruleset_problems(doc: Located, path: tuple[str, ...] = ("ruleset",)) -> tuple[str, list[Problem]]:
+    """How to check what ``doc`` names at ``path``: its ruleset if its definitions are known, ``NO_RULESET``
+    when it names none, else ``UNINSTALLED`` and the one problem that says which ruleset is missing and how
+    to install it (everything that needs no ruleset is still checked, without a cascade of its fields)."""
     value = doc.get(path)
+    parent = doc.get(path[:-1])
+    if not isinstance(parent, dict) or path[-1] not in parent:
+        return NO_RULESET, []                 # a game with no ruleset
     if not isinstance(value, str):
-        return None, []                       # absent or not text: the schema says so
+        return UNINSTALLED, []                # not text: the schema says so
     try:
         known = contribution(value) is not None
     except ContributionError as exc:
-        return None, [doc.problem(path, str(exc))]
+        return UNINSTALLED, [doc.problem(path, str(exc))]
     if known:
         return value, []
-    return None, [doc.problem(path, f"no definitions for ruleset {value!r} (known: {', '.join(known_rulesets())}); "
-                                    f"a ruleset ships its schema through the entry-point group {ENTRY_POINT_GROUP}")]
+    return UNINSTALLED, [doc.problem(path, f"no definitions for ruleset {value!r} (known: {', '.join(known_rulesets())})"
+                                           f": it is not installed; {install_hint(value, doc.file)}")]
+
+
+def install_hint(ruleset: str, near: str) -> str:
+    """How to install ``ruleset``: the folder of a distribution beside or above ``near`` that registers it (a
+    game shipped with its ruleset, as examples/bridgehead is), else what such a distribution does."""
+    folder = os.path.dirname(os.path.abspath(near))
+    for _ in range(6):
+        if _registers(os.path.join(folder, "pyproject.toml"), ruleset):
+            return f"install it with: pip install {os.path.relpath(folder) or '.'}"
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return (f"install the distribution that provides it (pip install ...); it registers {ruleset!r} in the "
+            f"entry-point groups {ENTRY_POINT_GROUP} and referee.rulesets")
+
+
+def _registers(pyproject: str, ruleset: str) -> bool:
+    import tomllib
+    try:
+        with open(pyproject, "rb") as f:
+            points = tomllib.load(f).get("project", {}).get("entry-points", {})
+    except (OSError, ValueError):
+        return False
+    return any(isinstance(points.get(g), dict) and ruleset in points[g] for g in (ENTRY_POINT_GROUP, "referee.rulesets"))
 
 
 def check_game_file(path: PathLike) -> CheckedGame:
@@ -144,7 +185,9 @@ def check_game_file(path: PathLike) -> CheckedGame:
         return CheckedGame([doc])
     problems = schema_problems(doc, "game")
     checked = check_game(doc)
-    return CheckedGame(problems + checked.problems, checked.game if not problems else GameDef())
+    # What is well formed is kept even beside a mistake (one bad colour), so the units that use the game's
+    # unit types and factors are not reported again, one line each, for a problem of the game file.
+    return CheckedGame(problems + checked.problems, checked.game)
 
 
 # --------------------------------------------------------------------------------------------- public

@@ -21,7 +21,7 @@ from .placements import Placed, build_placements, build_reinforcement, check_pla
 from .problems import DefinitionError, Problem, raise_if_any
 from .consistency import setup_contradictions, turn_range, turns_in_range
 from .game import check_game
-from .rulesets import ruleset_unit_types, setup_rules
+from .rulesets import UNINSTALLED, ruleset_unit_types, setup_rules
 from .schemas import schema_problems
 from .yamlpos import Located, YamlSyntaxError, parse_yaml
 
@@ -85,7 +85,7 @@ def _problems_or_none(doc: Located) -> list[Problem]:
     game = check_game(doc, ("game",))
     problems += schema_problems(doc, "resolved-scenario", ruleset, game.factors) + game.problems
     found = CounterEntries.of([doc])
-    kinds = (*ruleset_unit_types(ruleset), *game.unit_types) if ruleset else ()
+    kinds = (*ruleset_unit_types(ruleset), *game.unit_types) if ruleset != UNINSTALLED else ()
     problems += check_counters(found, tuple(dict.fromkeys(kinds)))
     hexes, grid_problems = hex_grid(doc, ("map", "grid"), grid_of(doc.get(("map", "grid"))))
     refs = resolved_refs(doc)

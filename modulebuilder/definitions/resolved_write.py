@@ -8,14 +8,20 @@ from typing import Any
 
 from ..model import Face, GameDef, Leader, MapDef, Placement, Scenario, Unit, thaw
 from .counters import FACE_FIELDS
-from .problems import raise_if_any
+from .problems import DefinitionError, Problem, raise_if_any
 from .rulesets import ContributionError, contribution, known_rulesets
 from .schemas import schema_problems
 from .yamlpos import Located
 
 
 def resolve(scenario: Scenario) -> dict[str, Any]:
-    """The resolved document of ``scenario`` (plain JSON-able values), checked against its schema."""
+    """The resolved document of ``scenario`` (plain JSON-able values), checked against its schema.  The
+    resolved form is what the referee reads, so a scenario that names no ruleset has none (DefinitionError)."""
+    if not scenario.ruleset:
+        file, _, line = scenario.source.rpartition(":")
+        raise DefinitionError([Problem(file or scenario.source, int(line) if line.isdigit() else 1, 1, "ruleset",
+                                       "the scenario names no ruleset, so the referee has nothing to rule with; "
+                                       "the resolved scenario is for the referee (name a ruleset to write one)")])
     where = {p.unit: p for p in scenario.setup}
     # A ruleset's own fields are written only where its contribution declares them, so a resolved classic
     # game carries no io_rating or brigade; a ruleset without a contribution gets them all, as always.
@@ -24,7 +30,7 @@ def resolve(scenario: Scenario) -> dict[str, Any]:
         "id": scenario.id,
         "name": scenario.name,
         **({"description": scenario.description} if scenario.description else {}),
-        "ruleset": scenario.ruleset,
+        **({"ruleset": scenario.ruleset} if scenario.ruleset else {}),
         **({"game": _game(scenario.game)} if scenario.game != GameDef() else {}),
         "map": _map(scenario.map),
         "activation_groups": [keep("activation_group", _activation_group(g))
@@ -83,6 +89,7 @@ def _game(g: GameDef) -> dict[str, Any]:
         "unit_types": [_drop_none({"id": t.id, "name": t.name or None, "symbol": t.symbol})
                        for t in g.unit_types] or None,
         "factors": [_drop_none({"id": f.id, "name": f.name or None}) for f in g.factors] or None,
+        "back_side": g.back_side,
     })
 
 
@@ -122,8 +129,8 @@ def _face(face: Face) -> dict[str, int]:
 
 
 def _unit(u: Unit) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": u.id, "name": u.name, "kind": u.kind, "side": u.side, "ag": u.ag,
-                           **_face(u.front)}
+    out: dict[str, Any] = {"id": u.id, "name": u.name, "kind": u.kind, "side": u.side,
+                           **({"ag": u.ag} if u.ag else {}), **_face(u.front)}
     if u.short_name:
         out["short_name"] = u.short_name
     if u.cav_type is not None:

@@ -27,6 +27,14 @@ from modulebuilder.records import record
 
 ENTRY_POINT_GROUP = "modulebuilder.rulesets"
 
+# Two ways of checking definitions beside "ruleset X" and "any ruleset" (None): a game whose scenario names
+# no ruleset has the shared fields and its own alone; a scenario naming a ruleset that is not installed is
+# checked for everything that needs no ruleset, the ruleset's own fields taken as they are.
+NO_RULESET = ""
+UNINSTALLED = "(not installed)"
+
+DEFAULT_BACK_SIDE = "Reduced"
+
 
 class ContributionError(Exception):
     """A ruleset's contribution cannot be read (missing file, not JSON, not a schema object)."""
@@ -57,8 +65,10 @@ class Contribution:
 
 
 def ruleset_unit_types(ruleset: str | None) -> tuple[str, ...]:
-    """The unit types (kinds) a ruleset knows, from its contribution's ``x-unit-types``; without a ruleset,
-    those of every known ruleset."""
+    """The unit types (kinds) a ruleset knows, from its contribution's ``x-unit-types``; for None (any
+    ruleset), those of every known ruleset; for ``NO_RULESET`` and ``UNINSTALLED``, none."""
+    if ruleset in (NO_RULESET, UNINSTALLED):
+        return ()
     names = (ruleset,) if ruleset else known_rulesets()
     out: list[str] = []
     for name in names:
@@ -71,8 +81,22 @@ def ruleset_unit_types(ruleset: str | None) -> tuple[str, ...]:
     return tuple(out)
 
 
+def back_side(ruleset: str | None) -> str | None:
+    """What ``ruleset`` calls the back of a two-sided unit counter (its contribution's ``x-back-side``:
+    Disordered, Shaken ...), None when it says nothing."""
+    try:
+        found = contribution(ruleset) if ruleset else None
+    except ContributionError:
+        found = None
+    name = found.schema.get("x-back-side") if found is not None else None
+    return name if isinstance(name, str) and name else None
+
+
 def setup_rules(ruleset: str | None) -> SetupRules:
-    """The set-up rules of ``ruleset`` (the defaults of DESIGN §4 when it has no contribution)."""
+    """The set-up rules of ``ruleset`` (the defaults of DESIGN §4 when it has no contribution).  A game with
+    no ruleset, or one whose ruleset is not installed, has no rule that reads a facing: facings are optional."""
+    if ruleset in (NO_RULESET, UNINSTALLED):
+        return SetupRules(facing_required=False)
     try:
         found = contribution(ruleset) if ruleset else None
     except ContributionError:

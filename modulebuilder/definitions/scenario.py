@@ -17,7 +17,7 @@ from .maps import missing_table_rows
 from .placements import Placed, build_placements, build_reinforcement, check_placements
 from .detect import KIND_NAMES, kind_of_document
 from .problems import WHOLE_FILE, Problem, raise_if_any
-from .rulesets import SetupRules, setup_rules
+from .rulesets import NO_RULESET, SetupRules, setup_rules
 from .schemas import schema_problems
 from .yamlpos import Located
 
@@ -43,7 +43,7 @@ def check_scenario(path: str | os.PathLike[str], *, command: str | None = None) 
     doc = read_document(path)
     if isinstance(doc, Problem):
         return CheckedScenario([doc])
-    kind, _ = kind_of_document(doc.file, doc.data)
+    kind, header_ruleset = kind_of_document(doc.file, doc.data)
     if kind == "resolved-scenario":
         return _resolved(doc)
     if kind not in (None, "scenario"):
@@ -52,6 +52,10 @@ def check_scenario(path: str | os.PathLike[str], *, command: str | None = None) 
         return CheckedScenario([Problem(doc.file, 1, 1, WHOLE_FILE, f"this is a {KIND_NAMES[kind]} file{wants}")])
     # The scenario's ruleset decides which fields its counters, options and tables may and must have.
     ruleset, problems = ruleset_problems(doc)
+    if ruleset == NO_RULESET and header_ruleset:
+        # No ruleset named, but the editor header is a ruleset's schema: checked as that ruleset's scenario,
+        # whose schema requires the field, so the one problem is the missing line, not every field it brings.
+        ruleset = header_ruleset
     problems += schema_problems(doc, "scenario", ruleset)
     refs = _file_refs(doc)
     problems += refs.problems

@@ -32,7 +32,7 @@ import jsonschema_rs
 
 from .messages import problems_from_errors
 from .problems import Problem
-from .rulesets import Contribution, contribution, known_rulesets
+from .rulesets import NO_RULESET, UNINSTALLED, Contribution, contribution, known_rulesets
 from .yamlpos import Located
 
 if TYPE_CHECKING:     # jsonschema is imported when a document fails the fast check (~0.2 s to import)
@@ -156,25 +156,60 @@ def _union(contributions: list[Contribution]) -> dict[str, dict[str, Any]]:
 
 
 def _game_extension(factors: tuple[str, ...]) -> dict[str, Any]:
-    """The unit fields a game declares: each factor, and ``back`` with the values its back face prints."""
+    """The unit fields a game declares: each factor (``back`` may then give its value on the back face)."""
     value = {"$ref": f"#/$defs/{schema_file('game')}/$defs/factor_value"}
-    props = {f: {**value, "description": "A factor field the game declares."} for f in factors}
-    return {"properties": {**props, "back": {
-        "type": "object", "additionalProperties": False, "properties": props,
-        "description": "The factor values printed on the back face, where they differ from the front."}}}
+    return {"properties": {f: {**value, "description": "A factor field the game declares."} for f in factors}}
+
+
+# Unit fields that say what a counter is, not what a face prints: never among a back face's values.
+NOT_ON_BACK = frozenset({"id", "name", "short_name", "kind", "side", "ag", "corps", "brigade", "flags", "size",
+                         "count", "echelon", "back", "disordered"})
+
+
+def _fill_back(node: Any, open_fields: bool) -> None:
+    """Give every unit's ``back`` the value fields the unit itself may carry (the ruleset's and the game's),
+    so the back of a two-step unit is checked with the same fields, from whichever file it is read."""
+    if isinstance(node, dict):
+        for value in node.values():
+            _fill_back(value, open_fields)
+        props = node.get("properties")
+        if node.get("x-extended") == "unit" and isinstance(props, dict) and isinstance(props.get("back"), dict):
+            props["back"] = {**props["back"], "additionalProperties": open_fields,
+                             "properties": {k: v for k, v in props.items() if k not in NOT_ON_BACK}}
+    elif isinstance(node, list):
+        for value in node:
+            _fill_back(value, open_fields)
+
+
+def _open(node: Any) -> None:
+    """Let the extension points take any field: the definitions of a ruleset that is not installed."""
+    if isinstance(node, dict):
+        for value in node.values():
+            _open(value)
+        if "x-extended" in node:
+            node["additionalProperties"] = True
+    elif isinstance(node, list):
+        for value in node:
+            _open(value)
 
 
 @lru_cache(maxsize=None)
 def combined(kind: Kind, ruleset: str | None = None, factors: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The self-contained schema of ``kind`` for scenarios of ``ruleset`` (None: any ruleset, see above)
-    in a game that declares the factor fields ``factors``.
+    """The self-contained schema of ``kind`` for scenarios of ``ruleset`` in a game that declares the factor
+    fields ``factors``.  ``ruleset`` None: any ruleset (see above); ``NO_RULESET``: a game with no ruleset,
+    the shared fields and the game's alone; ``UNINSTALLED``: a ruleset that is not installed, whose fields
+    cannot be known, so the extension points take any field and the shared fields are still checked.
 
     Raises :class:`~.rulesets.ContributionError` when the ruleset's contribution cannot be read; a ruleset
     without a contribution is checked as None.
     """
-    found = [c for c in (contribution(ruleset),) if c is not None] if ruleset else \
-        [c for r in known_rulesets() if (c := contribution(r)) is not None]
-    extensions = _extensions_of(found[0]) if ruleset and found else _union(found)
+    if ruleset in (NO_RULESET, UNINSTALLED):
+        found: list[Contribution] = []
+        extensions: dict[str, dict[str, Any]] = {}
+    else:
+        found = [c for c in (contribution(ruleset),) if c is not None] if ruleset else \
+            [c for r in known_rulesets() if (c := contribution(r)) is not None]
+        extensions = _extensions_of(found[0]) if ruleset and found else _union(found)
     defs: dict[str, Any] = {}
     for k in KINDS:
         name = schema_file(k)
@@ -183,16 +218,25 @@ def combined(kind: Kind, ruleset: str | None = None, factors: tuple[str, ...] = 
         _apply(doc, extensions)
         if factors:
             _apply_game(doc, _game_extension(factors))
+        if ruleset == UNINSTALLED:
+            _open(doc)
+        _fill_back(doc, ruleset == UNINSTALLED)
         _strip_marks(doc)
+        if k == "scenario" and found and ruleset not in (None, NO_RULESET, UNINSTALLED):
+            # A scenario checked as one of this ruleset's says so: leaving ``ruleset`` out is a game with no
+            # ruleset, checked with the shared schema (or a copy combined for no ruleset).
+            doc["required"] = [*doc.get("required", ()), "ruleset"]
         defs[name] = doc
     for c in found:
         defs[_key(c)] = {"$defs": {k: v for k, v in _rewrite(c.schema.get("$defs", {}), f"#/$defs/{_key(c)}").items()
                                    if k not in EXTENSION_POINTS}}
     shared = load_schema(kind)
-    for_whom = f" for the {ruleset} ruleset" if ruleset else " (fields of any ruleset, none required)"
+    for_whom = {None: " (fields of any ruleset, none required)", NO_RULESET: " for a game with no ruleset",
+                UNINSTALLED: " for a ruleset that is not installed (its fields unchecked)"}.get(
+        ruleset, f" for the {ruleset} ruleset")
     return {
         "$schema": DRAFT,
-        **({"x-ruleset": ruleset} if ruleset else {}),      # read by validate when a copy sits in any folder
+        **({"x-ruleset": ruleset} if ruleset and ruleset != UNINSTALLED else {}),      # read by validate when a copy sits in any folder
         "title": shared.get("title", kind),
         "description": f"{shared.get('description', '')} Combined{for_whom} by modulebuilder "
                        "(docs/definitions.md); do not edit, run `modulebuilder schemas` again.".strip(),
@@ -286,12 +330,13 @@ def field_names() -> tuple[str, ...]:
 
 # --------------------------------------------------------------------------------------------- for editors
 
-def combined_text(kind: Kind, ruleset: str | None) -> str:
-    return json.dumps(combined(kind, ruleset), indent=1, ensure_ascii=False) + "\n"
+def combined_text(kind: Kind, ruleset: str | None, factors: tuple[str, ...] = ()) -> str:
+    return json.dumps(combined(kind, ruleset, factors), indent=1, ensure_ascii=False) + "\n"
 
 
-def write_combined(folder: str, ruleset: str | None) -> list[str]:
-    """Write the combined schema of every kind for ``ruleset`` into ``folder``; the files written."""
+def write_combined(folder: str, ruleset: str | None, factors: tuple[str, ...] = ()) -> list[str]:
+    """Write the combined schema of every kind for ``ruleset`` (``NO_RULESET``: a game with none) and a game
+    declaring ``factors`` into ``folder``; the files written."""
     import os
 
     os.makedirs(folder, exist_ok=True)
@@ -299,6 +344,6 @@ def write_combined(folder: str, ruleset: str | None) -> list[str]:
     for kind in KINDS:
         path = os.path.join(folder, schema_file(kind))
         with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(combined_text(kind, ruleset))
+            f.write(combined_text(kind, ruleset, factors))
         written.append(path)
     return written

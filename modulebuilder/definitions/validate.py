@@ -7,6 +7,7 @@ from typing import Iterable
 
 from .detect import header, kind_from_folder, kind_of_data
 from .files import display_name, read_document
+from .game import CheckedGame
 from .loaders import check_counter_files, check_game_file, check_map, check_tables
 from .problems import WHOLE_FILE, Problem, unique_sorted
 from .resolved_read import check_resolved
@@ -39,34 +40,61 @@ def _kind_and_ruleset(path: PathLike) -> tuple[Kind, str | None] | Problem:
 
 
 def validate_files(paths: Iterable[PathLike]) -> list[Problem]:
-    """Every problem in ``paths``; a scenario brings its whole tree (map, counters, tables).
+    """Every problem in ``paths``; a scenario brings its whole tree (map, counters, tables, game file).
 
-    Counters files of one game (same ``game:`` or, without one, same folder) are checked together,
-    because ids must be unique across them.
+    A file a scenario among ``paths`` names is checked as part of that scenario (with its ruleset and its
+    game's unit types and factors), not again on its own, so a folder gives the verdict its scenarios give.
+    Other counters files of one game (same ``game:`` or, without one, same folder) are checked together,
+    because ids must be unique across them, with the game file among ``paths`` whose id is their game.
     """
     problems: list[Problem] = []
-    counter_groups: dict[tuple[str, str | None], list[str]] = defaultdict(list)
+    found: list[tuple[PathLike, Kind, str | None]] = []
     for path in paths:
-        found = _kind_and_ruleset(path)
-        if isinstance(found, Problem):
-            problems.append(found)
-            continue
-        kind, ruleset = found
+        kind = _kind_and_ruleset(path)
+        if isinstance(kind, Problem):
+            problems.append(kind)
+        else:
+            found.append((path, *kind))
+    covered: set[str] = set()
+    for path, kind, _ in found:
         if kind == "scenario":
-            problems += check_scenario(path).problems
-        elif kind == "map":
+            checked = check_scenario(path)
+            problems += checked.problems
+            covered.update(os.path.realpath(f) for f in checked.files[1:])
+    games: dict[str, CheckedGame] = {}
+    counter_groups: dict[tuple[str, str | None], list[str]] = defaultdict(list)
+    for path, kind, ruleset in found:
+        if kind == "scenario" or os.path.realpath(path) in covered:
+            continue
+        if kind == "map":
             problems += check_map(path).problems
         elif kind == "game":
-            problems += check_game_file(path).problems
+            game = check_game_file(path)
+            problems += game.problems
+            if game.game.id:
+                games.setdefault(game.game.id, game)
         elif kind == "tables":
             problems += check_tables(path, ruleset).problems
         elif kind == "resolved-scenario":
             problems += check_resolved(os.fspath(path))
         else:
             counter_groups[(_game_of(path), ruleset)].append(os.fspath(path))
-    for (_, ruleset), group in counter_groups.items():
-        problems += check_counter_files(group, ruleset).problems
+    for (game_key, ruleset), group in counter_groups.items():
+        game = games.get(game_key.removeprefix("game:")) if game_key.startswith("game:") else None
+        problems += check_counter_files(group, ruleset, game or _game_beside(group)).problems
     return unique_sorted(problems)
+
+
+def _game_beside(group: list[str]) -> CheckedGame | None:
+    """The game file of counters files whose game file was not among those validated: ``game.yaml`` in their
+    folder or the one above, as a game folder lays it out (its problems are that file's, reported when it is
+    validated)."""
+    folder = os.path.dirname(os.path.abspath(group[0]))
+    for candidate in (folder, os.path.dirname(folder)):
+        path = os.path.join(candidate, "game.yaml")
+        if os.path.isfile(path):
+            return check_game_file(path)
+    return None
 
 
 def _game_of(path: PathLike) -> str:
