@@ -40,6 +40,9 @@ def build_parser(service: bool = True) -> argparse.ArgumentParser:
     check.add_argument("--module", help="the VASSAL module the .vlog/.vsav was played with")
     check.add_argument("--format", choices=("json", "text"), default="json")
     check.add_argument("--strict", action="store_true", help="exit 3 if any move was illegal")
+    check.add_argument("--strict-dice", action="store_true",
+                       help="refuse a VASSAL log with a roll typed in the chat (e.g. '!shock 1 9'): every roll must "
+                            "come from VASSAL's die button")
     check.add_argument("--no-cache", action="store_true",
                        help="parse the scenario afresh, neither reading nor writing the parsed-scenario cache "
                             "(as HEXWARGAME_CACHE=off does; docs/speed.md)")
@@ -53,7 +56,7 @@ def build_parser(service: bool = True) -> argparse.ArgumentParser:
 
 
 CHECK_FORMATS = ("json", "text")
-CHECK_FLAGS = {"--strict": "strict", "--no-cache": "no_cache"}
+CHECK_FLAGS = {"--strict": "strict", "--no-cache": "no_cache", "--strict-dice": "strict_dice"}
 CHECK_VALUES = {"--format": "format", "--module": "module"}
 
 
@@ -68,7 +71,8 @@ def plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
     tests/test_cli_args.py holds the two to the same answers on generated command lines."""
     if not argv or argv[0] != "check":
         return None
-    args = {"command": "check", "log": [], "module": None, "format": "json", "strict": False, "no_cache": False}
+    args = {"command": "check", "log": [], "module": None, "format": "json", "strict": False, "no_cache": False,
+            "strict_dice": False}
     logs_ended = False
     i = 1
     while i < len(argv):
@@ -147,6 +151,10 @@ def cmd_check(args: argparse.Namespace | SimpleNamespace) -> int:
     if args.no_cache:
         os.environ["HEXWARGAME_CACHE"] = "off"
     log = read_logs(args.log, args.module)
+    if getattr(args, "strict_dice", False) and getattr(log, "sources", None):
+        from referee.logs.vassal import typed_rolls
+        if typed := typed_rolls(log):
+            raise InputError(typed)
     for warning in getattr(log, "warnings", ()):
         print(f"warning: {warning}", file=sys.stderr)
     if args.format == "json":
@@ -157,7 +165,8 @@ def cmd_check(args: argparse.Namespace | SimpleNamespace) -> int:
         result = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed, places=True)
         title = f"{log.scenario.name} — {log.ruleset.name} — {', '.join(_name(p) for p in args.log)}"
         sys.stdout.write(render(result.rulings, result.played, result.places, title,
-                                log.ruleset.progress(result.game.state), words_for(log.scenario, log.ruleset)))
+                                log.ruleset.progress(result.game.state), words_for(log.scenario, log.ruleset),
+                                getattr(log, "sources", None) or None))
         any_illegal = result.any_illegal
     return 3 if args.strict and any_illegal else 0
 
@@ -174,8 +183,9 @@ def write_json(log) -> bool:
     fails half-way.  The loop is ``referee.engine.replay.replay``'s; tests/speed/test_check_stream.py holds
     the two to the same bytes."""
     from referee.engine.replay import fewer_collections, final_state, new_game, step
-    from referee.jsonout import any_text, ruling_text
+    from referee.jsonout import any_text, ruling_text, with_source
     game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
+    sources = getattr(log, "sources", None) or ()
     any_illegal = False
     with _Spool() as spool:
         spool.write(b'{\n "rulings": [')
@@ -184,7 +194,8 @@ def write_json(log) -> bool:
             for i, event in enumerate(log.events):
                 ruling, game, _ = step(game, i, event)
                 any_illegal = any_illegal or not ruling.legal
-                batch.append(ruling_text(ruling, "\n  "))
+                text = ruling_text(ruling, "\n  ")
+                batch.append(with_source(text, sources[i], "\n  ") if sources else text)
                 if len(batch) == CHUNK:
                     spool.write(("," if i >= CHUNK else "") + "\n  " + ",\n  ".join(batch))
                     batch = []

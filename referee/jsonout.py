@@ -155,3 +155,10 @@ def _tail(r: Any, rules: Any, errors: Any, rolls: Any, results: Any, awaiting: A
 def _items(items: Any, nl: str) -> str:
     inner = nl + " "
     return "[" + inner + ("," + inner).join([text(i.to_dict(), inner) for i in items]) + nl + "]"
+
+
+def with_source(ruling: str, source: Any, nl: str) -> str:
+    """A ruling's text (``ruling_text``) with ``"vassal": source`` added as its last key: where a ruling of a VASSAL
+    log comes from (its file and step, and its roll's source; ``referee.logs.jsonlog.Log.sources``)."""
+    inner = nl + " "
+    return f'{ruling[:-len(nl) - 1]},{inner}"vassal": {any_text(source, inner)}{nl}}}'

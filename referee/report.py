@@ -242,11 +242,11 @@ def event_summary(event: Mapping[str, Any], words: Words = PLAIN) -> str:
     if event.get("target"):
         tgt = event["target"]
         bits.append("→ " + (" ".join(tgt) if isinstance(tgt, list) else str(tgt)))
-    if event.get("assault") is not None:
-        bits.append(f"assault {event['assault']}")
+    if isinstance(event.get("assault"), int):
+        bits.append(f"assault {event['assault'] + 1}")     # as players type it: '!shock 1' is the first
     for i, a in enumerate(event.get("assaults") or ()):
         tgt = a.get("target")
-        bits.append(f"[{i}] {', '.join(n(u) for u in a.get('attackers', ()))} → "
+        bits.append(f"[{i + 1}] {', '.join(n(u) for u in a.get('attackers', ()))} → "
                     f"{' '.join(tgt) if isinstance(tgt, list) else tgt}" + (" (charge)" if a.get("charge") else ""))
     if event.get("to") is not None:
         to = event["to"]
@@ -259,12 +259,36 @@ def event_summary(event: Mapping[str, Any], words: Words = PLAIN) -> str:
     return " ".join(bits)
 
 
-def ruling_lines(ruling: Ruling, event: Mapping[str, Any], words: Words = PLAIN) -> list[str]:
+def where_from(source: Mapping[str, Any] | None) -> str:
+    """' — VASSAL step 14 of turn2.vlog': where a ruling of a VASSAL log comes from, as *Step forward* counts."""
+    if not source or source.get("step") is None:
+        return ""
+    return f" — VASSAL step {source['step']}" + (f" of {source['file']}" if source.get("file") else "")
+
+
+def roll_source_lines(source: Mapping[str, Any] | None) -> list[str]:
+    """A roll typed in the chat, or a die report that disagrees with what the die recorded, in words."""
+    roll = (source or {}).get("roll") or {}
+    if roll.get("by") == "typed":
+        line = f" ({roll['line']!r})" if roll.get("line") else ""
+        return [f"  roll typed in the chat{line}, not rolled with VASSAL's die button"]
+    if roll.get("by") == "die" and roll.get("chat") is not None:
+        return [f"  ⚠ the chat says d10 = {roll['chat']}, but the die recorded {roll['recorded']}: ruled on "
+                f"{roll['recorded']}, the die's own record"]
+    if roll.get("by") == "die" and roll.get("recorded") is None:
+        return ["  ⚠ no record of the die in this step (d10_total, d10_result): ruled on the chat report's words"]
+    return []
+
+
+def ruling_lines(ruling: Ruling, event: Mapping[str, Any], words: Words = PLAIN,
+                 source: Mapping[str, Any] | None = None) -> list[str]:
+    """A ruling in words; ``source``: where it comes from in a VASSAL log (``Log.sources``), if it does."""
     verdict = "legal" if ruling.legal else "ILLEGAL"
     rules = ", ".join(ruling.rules)
     summary = event_summary(event, words)
     lines = [f"[{ruling.index}] {ruling.type}{' ' + summary if summary else ''}: {verdict}"
-             + (f" ({rules})" if rules else "")]
+             + (f" ({rules})" if rules else "") + where_from(source)]
+    lines += roll_source_lines(source)
     for e in ruling.errors:
         lines.append(f"  ✗ {e.rule} {e.code}: {words.text(e.message)}")
         if e.alternatives:
@@ -275,7 +299,8 @@ def ruling_lines(ruling: Ruling, event: Mapping[str, Any], words: Words = PLAIN)
     for r in ruling.results:
         lines.append(_result_line(r.to_dict(), words))
     for a in ruling.awaiting:
-        lines.append(f"  … awaiting {a.type}" + (f" from {a.side}" if a.side else "")
+        lines.append(f"  … awaiting {a.type}" + (f" of assault {a.assault + 1}" if a.assault is not None else "")
+                     + (f" from {a.side}" if a.side else "")
                      + (f" for {words.name(a.unit)}" if a.unit else "") + f" [{a.rule}]")
     return lines
 
@@ -299,20 +324,22 @@ def ruling_from_dict(d: Mapping[str, Any]) -> Ruling:
         results=tuple(Result(r["effect"], r["rule"], r.get("unit"),
                              {k: v for k, v in r.items() if k not in ("effect", "rule", "unit")})
                       for r in d.get("results", ())),
-        awaiting=tuple(Awaiting(a["type"], a.get("side"), a["rule"], a.get("unit")) for a in d.get("awaiting", ())))
+        awaiting=tuple(Awaiting(a["type"], a.get("side"), a["rule"], a.get("unit"), a.get("assault"))
+                       for a in d.get("awaiting", ())))
 
 
 def render(rulings: Sequence[Ruling], events: Sequence[Mapping[str, Any]], places: Sequence[tuple[str, str]],
-           title: str = "", final: tuple[str, str] | None = None, words: Words = PLAIN) -> str:
+           title: str = "", final: tuple[str, str] | None = None, words: Words = PLAIN,
+           sources: Sequence[Mapping[str, Any]] | None = None) -> str:
     out: list[str] = []
     if title:
         out += [title, "=" * len(title)]
     current: tuple[str, str] | None = None
-    for ruling, event, place in zip(rulings, events, places):
+    for i, (ruling, event, place) in enumerate(zip(rulings, events, places)):
         if place != current:
             current = place
             out += ["", f"== {words.text(place[0])} — {words.text(place[1])} =="]
-        out += ruling_lines(ruling, event, words)
+        out += ruling_lines(ruling, event, words, sources[i] if sources else None)
     illegal = sum(not r.legal for r in rulings)
     out += ["", f"{len(rulings)} events ruled, {illegal} illegal."
             + (f" Now: {final[0]} — {words.text(final[1])}." if final else "")]

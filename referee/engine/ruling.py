@@ -153,16 +153,20 @@ def result(effect: str, rule: str, unit: str | None = None, **extra: Any) -> Res
 
 @record(frozen=True)
 class Awaiting:
-    """What the rules require next: ``{type, side, unit?, rule}``."""
+    """What the rules require next: ``{type, side, unit?, assault?, rule}``; ``assault`` is the index in the
+    declaration an owed shock is for (the event's ``assault`` field), so that two owed shocks are told apart."""
     type: str
     side: str | None
     rule: str
     unit: str | None = None
+    assault: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.type, "side": self.side}
         if self.unit is not None:
             d["unit"] = self.unit
+        if self.assault is not None:
+            d["assault"] = self.assault
         d["rule"] = self.rule
         return d
 

@@ -46,6 +46,9 @@ class Log:
     seed: str | None
     events: list[dict[str, Any]]
     warnings: list[str] = field(default_factory=list)   # ruled anyway (a .vlog from another module version)
+    # Beside each event of a VASSAL log (empty for a JSON log): ``{"file", "step"}`` it was read from, and
+    # ``"roll"``: where its roll came from (``{"by": "die", "recorded": N, "chat"?: M}`` or ``{"by": "typed"}``).
+    sources: list[dict[str, Any]] = field(default_factory=list)
 
 
 def read_log(path: str | PathLike[str]) -> Log:

@@ -27,7 +27,7 @@ from modulebuilder.vassal.savefile import GameFile, PieceInfo, read_game
 from .jsonlog import Log
 from .problems import InputError
 from .vassal_board import BoardGeometry, from_build_file, from_scenario, module_build_file
-from .vassal_events import FACING_PROPERTY, Reading, read_events
+from .vassal_events import FACING_PROPERTY, read_files
 from .vassal_steps import facts
 
 Place = tuple[str | None, int | None]          # (hex or box, facing clock hour)
@@ -54,10 +54,10 @@ def read_parts(paths: Sequence[Path], module: Path | None = None) -> Log:
         board = from_build_file(module_build_file(module, mod_label), mod_label) if module else \
             from_scenario(scenario)
         parts = [Part(p.name, read_game(p, what=p.name), read_moduledata(p, p.name)) for p in paths]
-        warnings = list(first.warnings)
+        warnings: list[str] = []
         if module is not None:
             given = read_module(module)
-            for part in parts[1:]:
+            for part in parts:
                 warnings += same_game(part.label, part.origin, given, mod_label)
     except VassalFileError as e:
         raise InputError([str(e)]) from None
@@ -71,17 +71,12 @@ def read_parts(paths: Sequence[Path], module: Path | None = None) -> Log:
             problems.append(sentence)
     if problems:
         raise InputError(problems)
-    reading = Reading()
-    for part in parts:
-        one = read_events(facts(part.game), scenario, board)
-        for r in one.events:
-            if r.event.get("type") == "unreadable":
-                r.event["log"] = part.label
-        reading.events += one.events
-        reading.notes += [f"{part.label} {n}" for n in one.notes]
-        reading.problems += [f"{part.label} {p}" for p in one.problems]
+    reading = read_files([(part.label, facts(part.game)) for part in parts], scenario, board)
+    for r in reading.events:
+        if r.event.get("type") == "unreadable":
+            r.event["log"] = r.file
     log = to_log(reading, scenario)
-    log.warnings.extend(warnings)
+    log.warnings[:0] = warnings
     return log
 
 

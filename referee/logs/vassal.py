@@ -81,8 +81,8 @@ def read_vassal(data: Path | bytes, module: Path | bytes | None = None, scenario
             fact_list = list(position_facts(game, scen, board))
     except VassalFileError as e:
         raise InputError([str(e)]) from None
-    log = to_log(read_events(fact_list, scen, board), scen)
-    log.warnings.extend(warnings)
+    log = to_log(read_events(fact_list, scen, board), scen, label)
+    log.warnings[:0] = warnings
     return log
 
 
@@ -107,8 +107,11 @@ def _foreign(label: str, origin: ModuleData | None) -> str | None:
             "(its scenarios are those built by modulebuilder)")
 
 
-def to_log(reading: Reading, scenario: Any) -> Log:
+def to_log(reading: Reading, scenario: Any, label: str | None = None) -> Log:
     """Check the events as a JSON log's are checked, then find their paths.
+
+    ``label``: the file the events were read from (each event's own ``file`` when several were read); the
+    log's ``sources`` say, beside each event, its file, its VASSAL step and where its roll came from.
 
     A declaration typed in the chat that fails the check (a hex the map does not have...) becomes an
     ``unreadable`` ruling with the line and why; any other problem refuses the log, each naming its step."""
@@ -119,7 +122,8 @@ def to_log(reading: Reading, scenario: Any) -> Log:
     events = list(reading.events)
     problems = list(reading.problems)
     checked = [(i, r) for i, r in enumerate(events) if r.event["type"] != UNREADABLE]
-    found = check_events(ruleset, scenario, [_provisional(r) for _, r in checked])
+    first_side = scenario.sides[0].name if scenario.sides else ""
+    found = check_events(ruleset, scenario, [_provisional(r, first_side) for _, r in checked])
     for problem in found:
         i, where = _event_of(problem, checked)
         if where is not None and where.line is not None and events[i] is where:
@@ -131,11 +135,30 @@ def to_log(reading: Reading, scenario: Any) -> Log:
     if problems:
         raise InputError(problems)
     return Log(scenario=scenario, ruleset=ruleset, dice=DICE, seed=None,
-               events=resolve(ruleset, scenario, events, DICE))
+               events=resolve(ruleset, scenario, events, DICE), warnings=list(reading.warnings),
+               sources=[source_of(r, label) for r in events])
 
 
-def _provisional(r: ReadEvent) -> dict[str, Any]:
-    # Checked before its path is known: the destination stands in for the path (same hexes, same unit).
+def source_of(r: ReadEvent, label: str | None) -> dict[str, Any]:
+    """Where an event comes from: its file, its VASSAL step, and its roll's source when it has one."""
+    out: dict[str, Any] = {"file": r.file or label, "step": r.step}
+    if r.dice is not None:
+        out["roll"] = dict(r.dice)
+    return out
+
+
+def typed_rolls(log: Log) -> list[str]:
+    """One sentence per roll typed in the chat rather than rolled with the die button (``--strict-dice``)."""
+    return [f"{s['file']}, step {s['step']}: {s['roll'].get('line') or 'a roll'!r} types its roll in the chat; "
+            "with strict dice every roll must come from VASSAL's die button"
+            for s in log.sources if s.get("roll", {}).get("by") == "typed"]
+
+
+def _provisional(r: ReadEvent, first_side: str) -> dict[str, Any]:
+    # Checked before its path is known: the destination stands in for the path (same hexes, same unit); before
+    # its side is known, the first side stands in for it (the names are checked, not whose act it is).
+    if r.side_from_state:
+        return {**r.event, "side": first_side}
     if r.markers:
         return {**r.event, "side": r.markers[0][1]}
     return r.event if r.destination is None else {**r.event, "path": [r.destination]}

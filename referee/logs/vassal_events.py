@@ -46,6 +46,9 @@ class ReadEvent:
     line: str | None = None             # the chat line it was read from
     markers: tuple[tuple[str, str], ...] = ()   # (marker, side): a first marker the initiative holder settles
     drawn: bool = False                 # drawn from a deck on the board (the notation may make it a first pick)
+    dice: dict[str, Any] | None = None  # where its roll came from (:func:`dice_source`), when it has one
+    side_from_state: bool = False       # no side typed nor known: the side that may act when it is ruled
+    file: str | None = None             # the file it was read from (one of several turn files)
 
 
 def unreadable(step: int, line: str, why: str) -> ReadEvent:
@@ -59,6 +62,7 @@ class Reading:
     events: list[ReadEvent] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)     # ruled anyway, but a player should know
 
 
 @record
@@ -69,22 +73,43 @@ class _Context:
     leaders: frozenset[str]
     declared_side: dict[str, str] = field(default_factory=dict)    # player -> side of their last '!side'
     moved_side: dict[str, str] = field(default_factory=dict)       # player -> side of the last unit they moved
-    claims: dict[str, tuple[int, chat.Claim, str]] = field(default_factory=dict)   # unit -> step, claim, line
+    claims: dict[str, tuple[int, chat.Claim, str, str | None]] = field(default_factory=dict)  # unit -> step,
+    #                                                                         claim, line, file
+    file: str | None = None                                    # the file being read
     reports: list[Reported] = field(default_factory=list)      # this step's engine reports
     out: Reading = field(default_factory=Reading)
 
 
 def read_events(facts: Iterable[Fact], scenario: Any, board: BoardGeometry) -> Reading:
+    return read_files([(None, facts)], scenario, board)
+
+
+def read_files(files: Iterable[tuple[str | None, Iterable[Fact]]], scenario: Any, board: BoardGeometry) -> Reading:
+    """The events of one game's files, in order, read with one context: a side a player announced or played
+    in one turn's file is still theirs in the next.  Every event, note, problem and warning names its file."""
     leaders = frozenset(ldr.id for ldr in scenario.counters.leaders)
     ctx = _Context(chat.Roster.from_scenario(scenario), board, scenario.map.grid.orientation, leaders)
-    for step_facts in _by_step(facts):
-        ctx.reports = [f for f in step_facts if isinstance(f, Reported)]
-        for f in step_facts:
-            _fact(ctx, f)
-    for unit, (step, claim, line) in ctx.claims.items():
-        at = next((i for i, r in enumerate(ctx.out.events) if r.step > step), len(ctx.out.events))
-        ctx.out.events.insert(at, unreadable(step, line, f"'{claim.event['type']}' for {unit} waits for {unit} "
-                                                         "to move on the board, and it never did"))
+    for label, file_facts in files:
+        out = ctx.out
+        marks = len(out.events), len(out.notes), len(out.problems), len(out.warnings)
+        ctx.file = label
+        for step_facts in _by_step(file_facts):
+            ctx.reports = [f for f in step_facts if isinstance(f, Reported)]
+            for f in step_facts:
+                _fact(ctx, f)
+        for r in out.events[marks[0]:]:
+            r.file = label
+        if label is not None:
+            for lines, mark in zip((out.notes, out.problems, out.warnings), marks[1:]):
+                lines[mark:] = [f"{label} {line}" for line in lines[mark:]]
+    for unit, (step, claim, line, label) in ctx.claims.items():
+        at = next((i for i, r in enumerate(ctx.out.events) if r.file == label and r.step > step),
+                  next((i + 1 for i in range(len(ctx.out.events) - 1, -1, -1) if ctx.out.events[i].file == label),
+                       len(ctx.out.events)))
+        lost = unreadable(step, line, f"'{claim.event['type']}' for {unit} waits for {unit} to move on the board, "
+                                      "and it never did")
+        lost.file = label
+        ctx.out.events.insert(at, lost)
     return ctx.out
 
 
@@ -181,18 +206,19 @@ def _relocated(ctx: _Context, f: PieceChange, uid: str, before: PieceInfo, after
     side = ctx.roster.unit_side[uid]
     claim = ctx.claims.pop(uid, None)
     if claim is not None:
-        _fill_claim(ctx, f.step, claim[1], side, dst.hex)
+        _fill_claim(ctx, f.step, claim[1], side, dst.hex, claim[2])
     else:
         event = ctx.roster.notation.board_move(uid, side, uid in ctx.leaders)
         ctx.out.events.append(ReadEvent(f.step, event, dst.hex, uid))
 
 
-def _fill_claim(ctx: _Context, step: int, claim: chat.Claim, side: str, hex_: str) -> None:
+def _fill_claim(ctx: _Context, step: int, claim: chat.Claim, side: str, hex_: str, line: str) -> None:
     event = {"side": side, **claim.event}
+    dice = dice_source(event, line)
     if claim.field == "to" and event["type"] != "move":
-        ctx.out.events.append(ReadEvent(step, {**event, "to": hex_}))
+        ctx.out.events.append(ReadEvent(step, {**event, "to": hex_}, dice=dice))
     else:
-        ctx.out.events.append(ReadEvent(step, event, hex_, claim.unit))
+        ctx.out.events.append(ReadEvent(step, event, hex_, claim.unit, dice=dice))
 
 
 def _facing(ctx: _Context, p: PieceInfo) -> int | None:
@@ -232,8 +258,22 @@ def _rolled(ctx: _Context, f: Rolled) -> None:
     if not 0 <= f.value <= 9:
         ctx.out.problems.append(f"step {f.step}: a d10 roll is 0-9, not {f.value}")
         return
+    dice: dict[str, Any] = {"by": "die", "recorded": f.recorded}
+    if f.reported is not None:
+        dice["chat"] = f.reported
+        ctx.out.warnings.append(f"step {f.step}: the chat says d10 = {f.reported}, but the die recorded "
+                                f"{f.recorded}: ruled on {f.recorded}, the die's own record")
+    elif f.recorded is None:
+        ctx.out.warnings.append(f"step {f.step}: the d10 report ({f.value}) has no record of the die in its step "
+                                "(no d10_total or d10_result): ruled on the report's words")
     side = _player_side(ctx, f.player)
-    ctx.out.events.append(ReadEvent(f.step, {"type": "roll", "roll": f.value, **({"side": side} if side else {})}))
+    ctx.out.events.append(ReadEvent(f.step, {"type": "roll", "roll": f.value, **({"side": side} if side else {})},
+                                    dice=dice))
+
+
+def dice_source(event: dict[str, Any], line: str | None) -> dict[str, Any] | None:
+    """``{"by": "typed", "line": ...}`` for an event whose roll was typed in the chat, else None."""
+    return {"by": "typed", "line": line} if "roll" in event or "rolls" in event else None
 
 
 def _said(ctx: _Context, f: Said) -> None:
@@ -249,10 +289,11 @@ def _said(ctx: _Context, f: Said) -> None:
     if isinstance(meaning, chat.SetSide):
         ctx.declared_side[f.player] = meaning.side
     elif isinstance(meaning, chat.Claim):
-        ctx.claims[meaning.unit] = (f.step, chat.Claim(meaning.unit, meaning.field, event), f.text)
+        ctx.claims[meaning.unit] = (f.step, chat.Claim(meaning.unit, meaning.field, event), f.text, ctx.file)
     elif isinstance(meaning, chat.Declared):
         markers = tuple((m, ctx.roster.marker_side(m) or "") for m in meaning.markers)
-        ctx.out.events.append(ReadEvent(f.step, event, line=f.text, markers=markers))
+        ctx.out.events.append(ReadEvent(f.step, event, line=f.text, markers=markers, dice=dice_source(event, f.text),
+                                        side_from_state=not markers and _unsided(ctx, event)))
 
 
 def _sided(ctx: _Context, f: Said, event: dict[str, Any], markers: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -271,11 +312,23 @@ def _sided(ctx: _Context, f: Said, event: dict[str, Any], markers: tuple[str, ..
     side = notation.event_side(ctx.roster, event) or _player_side(ctx, f.player)
     if side is not None:
         return {**event, "side": side}
-    if markers:
-        return event        # a first marker both sides name alike: the initiative holder's (chat.Declared)
-    raise chat.ChatError(f"cannot tell which side it is for: add the side (e.g. "
-                         f"'!{f.text.lstrip()[1:].split()[0]} {ctx.roster.sides[0].lower()}') or type "
-                         f"'!side {ctx.roster.sides[0]}' first")
+    # A first marker both sides name alike is the initiative holder's (chat.Declared).  Else nothing typed or
+    # done says whose it is (a file of a later turn begins with it): the side that may act when it is ruled
+    # (``vassal_paths.side_from_state``: only the French may shock in their Movement and Combat step).
+    return event
+
+
+def _unsided(ctx: _Context, event: dict[str, Any]) -> bool:
+    """True for a declaration whose side neither the line nor the player's acts tell (see :func:`_sided`)."""
+    notation = ctx.roster.notation
+    return "side" not in event and event["type"] not in notation.sideless \
+        and event["type"] not in notation.side_optional
+
+
+def no_side(line: str, sides: tuple[str, ...] | list[str]) -> str:
+    """Why a declaration is unreadable when even the game state cannot tell whose it is."""
+    return (f"cannot tell which side it is for: add the side (e.g. '!{line.lstrip()[1:].split()[0]} "
+            f"{sides[0].lower()}') or type '!side {sides[0]}' first")
 
 
 def _player_side(ctx: _Context, player: str | None) -> str | None:

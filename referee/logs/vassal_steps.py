@@ -60,6 +60,8 @@ class Rolled:
     die: str                        # the dice button's name, e.g. ``d10``
     value: int | None               # None: the report shows no number (see :func:`with_roll_totals`)
     player: str | None
+    recorded: int | None = None     # what the die itself recorded in the step (its ``<die>_total`` property)
+    reported: int | None = None     # what the chat report says, when the record replaced it
 
 
 @record(frozen=True)
@@ -184,21 +186,33 @@ def undo_pairs(steps: Iterable[Step]) -> dict[int, int]:
 
 
 def with_roll_totals(step_facts: list[Fact | PropertyChanged]) -> list[Fact]:
-    """The step's facts; a roll whose report shows no number gets its ``<die>_total`` property's value.
+    """The step's facts; a roll takes the value its die recorded in the same step, not the chat's words.
 
-    The engine (3.6) leaves a die out of the report when its result is below the button's keep threshold:
-    our d10 (1-10 with ``plus=-1``, keep >= 1) reports a 0 as ``*** d10 =  ***``, while the property change
-    logged with it still says ``d10_total = 0``.  Property changes are no facts of their own.
+    A dice button logs its report (``*** d10 = 6 ***``) and, as sub-commands of it, the properties it set:
+    ``d10_result`` and ``d10_total``.  The report is text anyone can edit in the file; the properties are the
+    engine's record of the die.  The roll's ``value`` is the record (``d10_total``, else ``d10_result``) and
+    ``recorded`` says there was one; a report that says otherwise keeps its number in ``reported``, so the
+    reader can name both.  The engine (3.6) also leaves a die out of the report when its result is below the
+    button's keep threshold: our d10 (1-10 with ``plus=-1``, keep >= 1) reports a 0 as ``*** d10 =  ***``,
+    while ``d10_total = 0``.  Property changes are no facts of their own.
     """
     out: list[Fact] = []
+    records: dict[int, dict[str, str]] = {}          # position of a roll in ``out`` -> its die's properties
     for f in step_facts:
         if not isinstance(f, PropertyChanged):
             out.append(f)
             continue
         last = out[-1] if out else None
-        if isinstance(last, Rolled) and last.value is None and f.name == f"{last.die}_total" \
-                and f.value.lstrip("-").isdigit():
-            out[-1] = replace(last, value=int(f.value))
+        if isinstance(last, Rolled) and f.name in (f"{last.die}_total", f"{last.die}_result"):
+            records.setdefault(len(out) - 1, {})[f.name[len(last.die) + 1:]] = f.value
+    for at, props in records.items():
+        roll = out[at]
+        assert isinstance(roll, Rolled)
+        value = next((int(v) for v in (props.get("total"), props.get("result"))
+                      if v is not None and v.lstrip("-").isdigit()), None)
+        if value is not None:
+            out[at] = replace(roll, value=value, recorded=value,
+                              reported=roll.value if roll.value not in (None, value) else None)
     return out
 
 

@@ -64,5 +64,9 @@ record pbem-turn1 "$FIX/tiny.vmod" "$TMP/tiny.vsav"                # play by e-m
 record pbem-turn2 "$FIX/tiny.vmod" "$TMP/pbem-after1.vsav"
 sh "$TOOLS/vrecord.sh" "$FIX/tiny.vmod" "$TMP/tiny.vsav" "$FIX/pbem-turn2-script.json" "$FIX/pbem-turn2-rewound.vlog" \
   > "$TMP/rewound.txt" 2>&1 || { cat "$TMP/rewound.txt"; exit 1; }                  # the same turn from the start
+record dice-typed "$BORODINO_VMOD" "$TMP/schevardino.vsav"      # rolls typed in the chat
+record dice-turn1 "$BORODINO_VMOD" "$TMP/schevardino.vsav"      # an APC rolled with the die button
+.venv/bin/python "$HERE/pbem_setup.py" "$FIX/dice-turn1.vlog" "$TMP/dice-after1.vsav"
+record dice-turn2 "$BORODINO_VMOD" "$TMP/dice-after1.vsav"      # the next file: '!shock 1', no side typed
 .venv/bin/python "$HERE/doc_examples.py" > "$FIX/docs-script.json"
 record docs "$FIX/tiny.vmod" "$TMP/tiny.vsav"

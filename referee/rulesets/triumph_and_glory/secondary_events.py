@@ -298,9 +298,9 @@ def shock_order_errors(state: TGState, side: str, i: int) -> list[Error]:
     c = act.combat
     maker = _maker(c, i, act.side)
     if side != maker:
-        return [Error("9.73" if c.assaults[i].side else "9.5", "not_your_assault", f"assault {i} is {maker}'s")]
+        return [Error("9.73" if c.assaults[i].side else "9.5", "not_your_assault", f"assault {i + 1} is {maker}'s")]
     if c.assaults[i].kind in SECONDARY and not c.attackers_of(i, state.board):
-        return [Error("9.24", "secondary_cancelled", f"assault {i}'s units were Disordered since (reaction fire, "
+        return [Error("9.24", "secondary_cancelled", f"assault {i + 1}'s units were Disordered since (reaction fire, "
                       "8.6): they no longer shock")]
     pending = _pending_counter_shocks(c, state.board, act.side)
     if pending and i not in pending:

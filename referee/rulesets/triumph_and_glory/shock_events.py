@@ -151,7 +151,9 @@ def rule_commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -
     waits = [Awaiting("commitment", side, "9.41", u) for u in c.commit_owed]
     waits += charging(c).awaiting(True)          # 9.81: the passed chargers' moves
     if not c.commit_owed:
-        waits += [Awaiting("shock", side, "9.5") for i in range(len(c.assaults)) if c.attackers_of(i, state.board)]
+        # Each owed shock names its assault and its first attacker: two owed shocks read apart.
+        waits += [Awaiting("shock", side, "9.5", attackers[0], assault=i) for i in range(len(c.assaults))
+                  if (attackers := c.attackers_of(i, state.board))]
     return (legal("commitment", ["9.41", "9.42", "9.43"], rolls=[roll], awaiting=waits),
             replace(state, activation=replace(act, combat=c)))
 
@@ -165,17 +167,19 @@ def shock_errors(state: TGState, side: str, i: int) -> list[Error]:
     act = activation_of(state)
     c = act.combat
     if not c.declared or not (0 <= i < len(c.assaults)):
-        return [Error("9.44", "no_such_assault", f"no assault {i} was declared", tuple(range(len(c.assaults))))]
+        return [Error("9.44", "no_such_assault", f"no assault {i + 1} was declared (they are counted from 1: "
+                      f"{len(c.assaults)} declared)", tuple(range(len(c.assaults))))]
     if c.commit_owed:
         return _errs(cm.resolution_order_errors(c.commit_owed))
     if c.owes:
         return [Error("9.6", "acts_owed", "the checks, retreats and advances of the last shock come first")]
     if i in c.resolved:
-        return [Error("9.5", "already_resolved", f"assault {i} is already resolved")]
+        return [Error("9.5", "already_resolved", f"assault {i + 1} is already resolved")]
     if order := sec.shock_order_errors(state, side, i):     # 9.73: who makes it; a pending counter-shock first
         return order
     if not c.attackers_of(i, state.board):
-        return [Error("9.45", "not_committed", f"no attacker of assault {i} passed its Assault Probability Check")]
+        return [Error("9.45", "not_committed", f"no attacker of assault {i + 1} passed its Assault Probability "
+                                                       "Check")]
     if not any(state.board.has_enemy(h, side) for h in c.assaults[i].targets):
         return [Error("9.21", "no_enemy_target", "the target hexes hold no enemy any more")]
     # 9.23: against one defender the charge goes first, then the cavalry shock, then the infantry shock.

@@ -1,0 +1,161 @@
+"""Dice read from the engine's own record, typed rolls marked, files of one game read with one context, and
+rulings that line up with VASSAL (its step, its file, assaults numbered as typed).
+
+The logs are engine recordings of a Schevardino assault (record.sh): ``dice-typed.vlog`` types the APC and the
+shock rolls in the chat (``!commit anthing 0``, ``!shock 1 9``); ``dice-turn1.vlog`` rolls the APC with the
+die button (the engine rolled 2) and ``dice-turn2.vlog``, begun where it ended, declares ``!shock 1`` with no
+side typed and rolls it.  An edited copy changes one character of the die's chat report, as a player editing
+the file would."""
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from modulebuilder.vassal import savecodec
+from referee.cli import main
+from referee.logs.pbem import read_parts
+from referee.logs.vassal import read_vassal
+from referee.service import create_app
+from referee.service.extension import ext
+
+from .recordings import fixture
+
+pytestmark = pytest.mark.slow     # loads the Schevardino scenario
+
+MODULE = fixture("borodino-cup-facts.vmod")
+TYPED, TURN1, TURN2 = fixture("dice-typed.vlog"), fixture("dice-turn1.vlog"), fixture("dice-turn2.vlog")
+RECORDED = "*** d10 = 2 ***"        # the APC's roll in dice-turn1.vlog, as the engine reported it
+
+
+def edited(tmp_path: Path, old: str = RECORDED, new: str = "*** d10 = 7 ***") -> Path:
+    """dice-turn1.vlog with one character of its die report changed; the die's own properties untouched."""
+    with zipfile.ZipFile(TURN1) as z:
+        entries = [(n, z.read(n)) for n in z.namelist()]
+    out = []
+    for name, data in entries:
+        if name == "savedGame":
+            text = savecodec.deobfuscate(data)
+            assert text.count(old) == 1
+            data = savecodec.obfuscate(text.replace(old, new), int(data[5:7], 16))
+        out.append((name, data))
+    path = tmp_path / "dice-turn1.vlog"
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in out:
+            z.writestr(name, data)
+    return path
+
+
+def check(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(["check", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_the_recordings_are_the_engine_s():
+    assert savecodec.deobfuscate(zipfile.ZipFile(TURN1).read("savedGame")).count(RECORDED) == 1
+    assert "d10_total\t0\t2\tModule" in savecodec.deobfuscate(zipfile.ZipFile(TURN1).read("savedGame"))
+
+
+# --------------------------------------------------------------------------------------------- point: dice
+
+def test_an_edited_die_report_is_ruled_on_the_die_s_record_and_both_values_named(tmp_path, capsys):
+    vlog = edited(tmp_path)
+    log = read_vassal(vlog, MODULE)
+    assert log.events[4] == {"type": "roll", "roll": 2, "side": "French"}
+    said = "step 5: the chat says d10 = 7, but the die recorded 2: ruled on 2, the die's own record"
+    assert log.warnings == [said]
+    code, out, err = check(capsys, str(vlog), "--module", str(MODULE))
+    assert code == 0 and f"warning: {said}" in err
+    roll = json.loads(out)["rulings"][4]
+    assert roll["rolls"][0]["natural"] == 2 and roll["rolls"][0]["outcome"] == "pass"
+    assert roll["vassal"] == {"file": "dice-turn1.vlog", "step": 5, "roll": {"by": "die", "recorded": 2, "chat": 7}}
+    code, out, _ = check(capsys, str(vlog), "--module", str(MODULE), "--format", "text")
+    assert "  ⚠ the chat says d10 = 7, but the die recorded 2: ruled on 2, the die's own record\n" in out
+
+
+def test_an_unedited_die_roll_warns_nothing(capsys):
+    log = read_vassal(TURN1, MODULE)
+    assert log.warnings == [] and log.sources[4] == {"file": "dice-turn1.vlog", "step": 5,
+                                                     "roll": {"by": "die", "recorded": 2}}
+
+
+def test_an_edited_die_report_is_a_warning_of_the_hosted_vlog_answer(tmp_path):
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'referee.sqlite'}", "TESTING": True})
+    client: FlaskClient = app.test_client()
+    try:
+        game = client.post("/api/v1/games", json={"scenario": "schevardino", "dice": "players"}).json
+        vlog = edited(tmp_path)
+        resp = client.post(f"/api/v1/games/{game['id']}/vlog",
+                           data={"log": (vlog.open("rb"), "dice-turn1.vlog"),
+                                 "module": (MODULE.open("rb"), "borodino.vmod")},
+                           content_type="multipart/form-data",
+                           headers={"Authorization": f"Bearer {game['tokens']['French']}"})
+        assert resp.status_code == 200, resp.get_data(as_text=True)[:500]
+        assert resp.json["warnings"] == [
+            "step 5: the chat says d10 = 7, but the die recorded 2: ruled on 2, the die's own record"]
+        assert resp.json["rulings"][4]["rolls"][0]["natural"] == 2
+    finally:
+        with app.app_context():
+            ext().close()
+
+
+def test_rolls_typed_in_the_chat_are_marked_typed(capsys):
+    code, out, _ = check(capsys, str(TYPED), "--module", str(MODULE))
+    rulings = json.loads(out)["rulings"]
+    assert code == 0
+    assert rulings[3]["vassal"] == {"file": "dice-typed.vlog", "step": 4,
+                                    "roll": {"by": "typed", "line": "!commit anthing 0"}}
+    assert rulings[4]["vassal"]["roll"] == {"by": "typed", "line": "!shock 1 9"}
+    assert "roll" not in rulings[2]["vassal"]
+    _, out, _ = check(capsys, str(TYPED), "--module", str(MODULE), "--format", "text")
+    assert ("  roll typed in the chat ('!commit anthing 0'), not rolled with VASSAL's die button" in out
+            and "  roll typed in the chat ('!shock 1 9'), not rolled with VASSAL's die button" in out)
+
+
+def test_strict_dice_refuses_rolls_typed_in_the_chat(capsys):
+    code, out, err = check(capsys, str(TYPED), "--module", str(MODULE), "--strict-dice")
+    assert code == 1 and out == ""
+    assert err.splitlines() == [
+        "dice-typed.vlog, step 4: '!commit anthing 0' types its roll in the chat; with strict dice every roll must "
+        "come from VASSAL's die button",
+        "dice-typed.vlog, step 5: '!shock 1 9' types its roll in the chat; with strict dice every roll must come "
+        "from VASSAL's die button"]
+    code, _, _ = check(capsys, str(TURN1), "--module", str(MODULE), "--strict-dice")
+    assert code == 0                                             # rolled with the die button: accepted
+
+
+# --------------------------------------------------------------------------------------------- files of a game
+
+def test_a_shock_declared_at_the_start_of_the_next_file_is_the_side_that_may_shock():
+    log = read_parts([TURN1, TURN2], MODULE)
+    assert log.events[5] == {"type": "shock", "assault": 0, "side": "French"}
+    assert [s["file"] for s in log.sources] == ["dice-turn1.vlog"] * 5 + ["dice-turn2.vlog"] * 2
+    assert [s["step"] for s in log.sources] == [1, 2, 3, 4, 5, 1, 2]
+
+
+def test_every_ruling_of_a_series_of_files_names_its_vassal_step_and_file(capsys):
+    code, out, _ = check(capsys, str(TURN1), str(TURN2), "--module", str(MODULE))
+    rulings = json.loads(out)["rulings"]
+    assert code == 0 and all(r["verdict"] == "legal" for r in rulings)
+    assert [(r["vassal"]["file"], r["vassal"]["step"]) for r in rulings] == [
+        ("dice-turn1.vlog", 1), ("dice-turn1.vlog", 2), ("dice-turn1.vlog", 3), ("dice-turn1.vlog", 4),
+        ("dice-turn1.vlog", 5), ("dice-turn2.vlog", 1), ("dice-turn2.vlog", 2)]
+    _, out, _ = check(capsys, str(TURN1), str(TURN2), "--module", str(MODULE), "--format", "text")
+    assert "[5] shock French assault 1: legal (9.5) — VASSAL step 1 of dice-turn2.vlog\n" in out
+
+
+# --------------------------------------------------------------------------------------------- numbers
+
+def test_assaults_are_numbered_as_typed_and_the_owed_shock_names_its_assault(capsys):
+    code, out, _ = check(capsys, str(TYPED), "--module", str(MODULE))
+    rulings = json.loads(out)["rulings"]
+    assert rulings[3]["awaiting"] == [{"type": "shock", "side": "French", "unit": "fr-cm-anthing", "assault": 0,
+                                       "rule": "9.5"}]
+    _, out, _ = check(capsys, str(TYPED), "--module", str(MODULE), "--format", "text")
+    assert "[2] assaults French [1] Anthing → 4010: legal (9.44)" in out
+    assert "  … awaiting shock of assault 1 from French for Anthing [9.5]\n" in out
+    assert "[4] shock French assault 1: legal" in out and "assault 0" not in out
