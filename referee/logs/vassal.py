@@ -55,13 +55,15 @@ def read_log(path: str | Path, module: str | Path | None = None) -> Log:
     return read_vassal(Path(path), None if module is None else Path(module))
 
 
-def read_vassal(data: Path | bytes, module: Path | bytes | None = None, scenario: Any = None) -> Log:
+def read_vassal(data: Path | bytes, module: Path | bytes | None = None, scenario: Any = None,
+                file: str | None = None) -> Log:
     """The referee log a VASSAL log or save describes.
 
     ``scenario``: an id, a resolved scenario (mapping) or a loaded ``model.Scenario``; or a callable that
     loads the scenario id found in the game (a service passes its per-process cache, e.g.
     ``referee.service.scenarios.resolve``); when None or callable, the id is found as the module docstring
-    says.  Files are read as streams (``zipio``): only the entries needed, each size-capped."""
+    says.  Files are read as streams (``zipio``): only the entries needed, each size-capped.  ``file``: the file's
+    name for the rulings' sources when ``data`` is bytes (an upload's name)."""
     label = data.name if isinstance(data, Path) else "the uploaded game"
     mod_label = module.name if isinstance(module, Path) else "the module"
     warnings: list[str] = []
@@ -81,7 +83,7 @@ def read_vassal(data: Path | bytes, module: Path | bytes | None = None, scenario
             fact_list = list(position_facts(game, scen, board))
     except VassalFileError as e:
         raise InputError([str(e)]) from None
-    log = to_log(read_events(fact_list, scen, board), scen, label)
+    log = to_log(read_events(fact_list, scen, board), scen, data.name if isinstance(data, Path) else file)
     log.warnings[:0] = warnings
     return log
 

@@ -167,7 +167,7 @@ def _read_vassal(upload: Upload) -> Log:
                        "VASSAL .vlog/.vsav logs cannot be read yet on this server; export the game as a JSON log "
                        "(DESIGN §5) and send that")
     try:
-        return vassal.read_vassal(upload.data, module=upload.module)
+        return vassal.read_vassal(upload.data, module=upload.module, file=upload.filename or None)
     except InputError:
         raise
     except Exception as exc:  # noqa: BLE001 — a damaged upload is bad input, never a 500

@@ -59,11 +59,12 @@ def replay_log(log: Log, each: Callable[[Ruling, Any], None] | None = None) -> R
     rulings: list[dict[str, Any]] = []
     places: list[tuple[str, str]] = []
     snapshots = [game]
+    sources = getattr(log, "sources", None) or ()       # a VASSAL log's: each ruling's file, step and roll source
     with fewer_collections():
         for i, event in enumerate(log.events):
             places.append(log.ruleset.progress(game.state))
             ruling, game, played = step(game, i, event)
-            rulings.append(ruling.to_dict())
+            rulings.append({**ruling.to_dict(), "vassal": sources[i]} if sources else ruling.to_dict())
             if each is not None:
                 each(ruling, played)
             if (i + 1) % EVERY == 0:

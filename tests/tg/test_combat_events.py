@@ -44,7 +44,8 @@ def test_cat_68_seed_example_commitment_roll_6_or_less_as_events():
     assert [(m["value"], m["rule"]) for m in roll["modifiers"]] == [(-2, "9.42"), (1, "9.42")]
     assert (roll["pass_max"], roll["p_success"], roll["outcome"]) == (6, 0.7, "pass")
     assert r["rules"] == ["9.41", "9.42", "9.43"] and r["results"] == []
-    assert r["awaiting"] == [{"type": "shock", "side": FR, "rule": "9.5"}]
+    # the owed shock names its assault (the declaration's index) and the unit that makes it
+    assert r["awaiting"] == [{"type": "shock", "side": FR, "unit": "guy-a", "assault": 0, "rule": "9.5"}]
 
 
 def test_cat_68_a_7_fails_and_the_hex_does_not_assault():
