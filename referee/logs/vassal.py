@@ -102,11 +102,62 @@ def same_game(label: str, played: ModuleData | None, given: Any, mod_label: str)
 
 
 def _foreign(label: str, origin: ModuleData | None) -> str | None:
-    """'this save is from MODULE VERSION' for a game of a module the referee has no scenario for."""
+    """'this save is from MODULE VERSION' for a game of a module the referee has no scenario for, naming the
+    bundled scenarios tried and the module each is built into."""
     if origin is None or not origin.name or find_scenario_id([origin.name]) is not None:
         return None
-    return (f"{label}: this save is from {origin}, which is not a game the referee has a scenario for "
-            "(its scenarios are those built by modulebuilder)")
+    tried = "; ".join(f"{ref} ({mod})" for ref, mod in bundled_modules())
+    return (f"{label}: this save is from {origin}, which is not a game the referee has a scenario for: no bundled "
+            f"scenario is built into that module (tried {tried or 'none'}); give the scenario with '!scenario ID' "
+            "in the chat")
+
+
+def bundled_scenarios() -> list[str]:
+    """The scenario files that come with the project: ``scenarios/*.yaml`` and ``examples/*/scenario.yaml``."""
+    root = Path(PROJECT_ROOT)
+    return [str(p) for p in sorted((root / "scenarios").glob("*.yaml"))] + \
+        [str(p) for p in sorted((root / "examples").glob("*/scenario.yaml"))]
+
+
+def bundled_modules() -> list[tuple[str, ModuleData]]:
+    """(scenario file's id, the module modulebuilder builds it into: its map's title and the game's version), for
+    each bundled scenario that loads."""
+    from modulebuilder.vassal.about import module_version
+    out = []
+    for path in bundled_scenarios():
+        try:
+            scen = load_scenario(path)
+        except InputError:
+            continue
+        out.append((_ref_of(path), ModuleData(scen.map.title or scen.map.id, module_version([scen]))))
+    return out
+
+
+def _ref_of(path: str) -> str:
+    """``scenarios/borodino.yaml`` -> ``borodino``; ``examples/tiny/scenario.yaml`` -> ``tiny``."""
+    p = Path(path)
+    return p.parent.name if p.name == "scenario.yaml" else p.stem
+
+
+def scenario_from_module(game: GameFile, origin: ModuleData | None) -> str | None:
+    """The bundled scenario whose module is the one the game was played with (same name and version) and whose
+    set-up has most units where the game started; None when no bundled scenario is built into that module."""
+    if origin is None or not origin.name:
+        return None
+    same = [ref for ref, mod in bundled_modules() if (mod.name, mod.version) == (origin.name, origin.version)]
+    if len(same) <= 1:
+        return same[0] if same else None
+    start = game.by_unit()
+    best, score = None, -1
+    for ref in same:
+        scen = load_scenario(_example_path(ref))
+        board = from_scenario(scen)
+        at = {p.unit: p.hex for p in scen.setup if p.hex is not None}
+        hits = sum(1 for uid, piece in start.items()
+                   if uid in at and board.locate(piece.map, piece.x, piece.y).hex == at[uid])
+        if hits > score:
+            best, score = ref, hits
+    return best
 
 
 def to_log(reading: Reading, scenario: Any, label: str | None = None) -> Log:
@@ -193,6 +244,8 @@ def _scenario(given: Any, fact_list: list[Fact], game: GameFile, module: Path | 
         ref = scenario_from_setups(game, module, board)
     if ref is None:
         ref = find_scenario_id(_descriptions(source, label))
+    if ref is None:
+        ref = scenario_from_module(game, origin)
     if ref is None:
         how = "type '!scenario <id>' in the VASSAL chat" + (
             "" if module is not None else ", or give the module (--module) it was played with")

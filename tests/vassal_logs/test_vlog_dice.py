@@ -159,3 +159,24 @@ def test_assaults_are_numbered_as_typed_and_the_owed_shock_names_its_assault(cap
     assert "[2] assaults French [1] Anthing → 4010: legal (9.44)" in out
     assert "  … awaiting shock of assault 1 from French for Anthing [9.5]\n" in out
     assert "[4] shock French assault 1: legal" in out and "assault 0" not in out
+
+
+# --------------------------------------------------------------------------------------------- which scenario
+
+@pytest.mark.parametrize("name, scenario", [("schevardino-game.vlog", "schevardino"),
+                                            ("borodino-game.vlog", "borodino"), ("dice-typed.vlog", "schevardino")])
+def test_a_log_without_module_or_scenario_line_is_matched_by_its_module_name_and_version(name, scenario):
+    """The Borodino module holds both scenarios: its name and version find them, the starting position picks one."""
+    assert read_vassal(fixture(name)).scenario.id == scenario
+
+
+def test_a_log_of_an_unknown_module_is_refused_naming_the_scenarios_tried():
+    from referee.logs.problems import InputError
+    vlog = Path(__file__).resolve().parents[1] / "fixtures" / "vassal" / "recorded.vlog"
+    with pytest.raises(InputError) as e:
+        read_vassal(vlog)
+    (problem,) = e.value.problems
+    assert problem.startswith("recorded.vlog: this save is from Test map testmap 1.0, which is not a game the "
+                              "referee has a scenario for: no bundled scenario is built into that module (tried ")
+    assert "borodino (Borodino, 7 September 1812 1.0)" in problem and "tiny (Tinyvka, a test of arms 1.0)" in problem
+    assert "schevardino (Borodino, 7 September 1812 1.0)" in problem

@@ -84,8 +84,11 @@ def _foreign_save() -> str:
 
 def test_other_games_saves_are_named_by_their_module_not_called_malformed():
     problems = _problems(_game(_foreign_save(), "Paths of Glory", "9.1"))
-    assert problems == ["the uploaded game: this save is from Paths of Glory 9.1, which is not a game the referee "
-                        "has a scenario for (its scenarios are those built by modulebuilder)"]
+    (problem,) = problems                  # and which bundled scenarios were tried, with the module of each
+    assert problem.startswith("the uploaded game: this save is from Paths of Glory 9.1, which is not a game the "
+                              "referee has a scenario for: no bundled scenario is built into that module (tried "
+                              "borodino (Borodino, 7 September 1812 1.0); ")
+    assert problem.endswith("give the scenario with '!scenario ID' in the chat")
 
 
 def test_decks_and_older_layer_states_are_read_not_refused():
