@@ -183,3 +183,32 @@ def test_a_musket_and_pike_scenario_without_any_triumph_and_glory_field_is_ruled
     assert [r["verdict"] for r in rulings] == ["legal", "legal", "illegal"]     # 1 MP + 4 MP > 4 (6.3.2b)
     assert rulings[2]["errors"][0]["rule"] == "6.3.2"
     assert unit_view(state, "h")["hex"] == "0504"
+
+
+# ------------------------------------------------------------------- fire in DESIGN §5's form (units, roll)
+
+def test_design_5_fire_with_units_and_roll_is_ruled_like_fire_with_unit():
+    s = scenario(unit("g", "art", "0505", 12), unit("e", "hi", "0504", 6, side="Imperial"))
+    rulings, state = run(s, draw(), {"type": "fire", "units": ["g"], "target": "0504", "roll": 7})
+    r = rulings[1]
+    assert r["verdict"] == "legal" and r["rules"] == ["6.2.3", "10.x"]
+    assert {"unit": "g", "effect": "fired", "rule": "6.2.3"} in r["results"]
+    assert r["rolls"] == [{"purpose": "fire", "unit": "g", "side": "Swedish", "die": "d10", "natural": 7,
+                           "modifiers": [], "modified": 7, "result": None}]
+    assert r["awaiting"] == [{"type": "fire_resolution", "side": None, "unit": "g", "rule": "10.x"}]
+    assert unit_view(state, "g")["fired"] is True
+
+
+def test_design_5_fire_units_are_each_checked_6_3_4():
+    s = scenario(unit("m", "li", "0505", 12), unit("c", "hi", "0605", 12, formation="column"),
+                 unit("e", "hi", "0504", 6, side="Imperial"))
+    r = last(s, draw(), {"type": "fire", "units": ["m", "c"], "target": "0504"})
+    assert (r["verdict"], r["errors"][0]["code"]) == ("illegal", "column_may_not_fire")
+
+
+def test_design_5_fire_roll_off_the_die_is_bad_input():
+    doc = {"scenario": "mp-sample", "events": [
+        {"type": "draw", "marker": "sw-centre"},
+        {"type": "fire", "side": "Swedish", "units": ["sw-regt-guns"], "target": "0503", "roll": 10}]}
+    with pytest.raises(InputError, match="roll"):
+        parse_log(doc)

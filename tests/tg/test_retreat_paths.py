@@ -70,3 +70,28 @@ def test_9_64_an_unknown_reading_is_refused():
     import pytest
     with pytest.raises(ValueError, match="retreat_into_friends"):
         shock_to_retreat(options={"retreat_into_friends": "never"})
+
+
+def test_9_63_a_forced_rout_at_the_cohesion_check_cites_9_63_beside_9_66():
+    p = shock_to_retreat(FRONTS_BOTH)
+    r = p.ok("cohesion_check", side=RU, unit="jgr", roll=9)
+    assert r["rules"] == ["9.62", "9.63", "9.66"]
+    assert {"unit": "jgr", "effect": "routed", "rule": "9.66", "to": "withdrawn"} in r["results"]
+
+
+def test_9_63_the_logged_retreat_into_the_enemy_front_is_the_rout_already_done_not_an_error():
+    p = shock_to_retreat(FRONTS_BOTH)
+    p.ok("cohesion_check", side=RU, unit="jgr", roll=9)
+    r = p.ok("retreat", side=RU, unit="jgr", to="0505")       # the player moves the counter where it routed
+    assert r["rules"] == ["9.63"] and r["errors"] == []
+    assert r["results"] == [{"unit": "jgr", "effect": "already_done", "rule": "9.63", "outcome": "rout"}]
+    assert p.state.unit("jgr").box == "withdrawn"              # nothing changes: the rules did it already
+    r = p("retreat", side=RU, unit="jgr", to="0505")           # once: a second one is no retreat of anybody's
+    assert r["verdict"] == "illegal" and r["errors"][0]["code"] == "no_retreat_owed"
+
+
+def test_9_63_a_logged_retreat_elsewhere_than_where_the_rout_led_stays_illegal():
+    p = shock_to_retreat(FRONTS_BOTH)
+    p.ok("cohesion_check", side=RU, unit="jgr", roll=9)
+    r = p("retreat", side=RU, unit="jgr", to=REAR_L)
+    assert r["verdict"] == "illegal" and r["errors"][0]["code"] == "no_retreat_owed"

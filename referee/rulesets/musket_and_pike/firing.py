@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.engine.ruling import Awaiting, Ruling, legal, result
+from referee.engine.ruling import Awaiting, Ruling, legal, result, table_roll
 from referee.engine.verbs import check, refuse
 
 from .activation import acted, active_side_error, require_actor
@@ -52,39 +52,59 @@ def fire_error_rule(state: MPState, uid: str) -> tuple[str, str, str] | None:
     return None
 
 
-@VERBS.verb("fire", steps=(ACTIVATION,), rules=("10.x",), refs={"unit": "unit", "target": "hex"}, actor=False)
+@VERBS.verb("fire", steps=(ACTIVATION,), rules=("10.x",), refs={"unit": "unit", "units": "units", "target": "hex"},
+            actor=False)
 def fire(state: MPState, event: Mapping[str, Any], dice: Any = None) -> tuple[Ruling, MPState]:
-    uid, target = event["unit"], event["target"]
+    """One unit (``unit``) or several (``units``, DESIGN §5's form) firing at ``target``; a ``roll`` given
+    with it is shown, read on the fire table of the missing chapter (so still awaited)."""
+    target = event["target"]
+    firing = firing_units(event)
+    if not firing:
+        refuse("10.x", "no_firing_unit", "name the firing unit (unit) or units (units)")
     reaction = bool(event.get("reaction", False))
-    if uid not in state.static.profiles:
-        refuse("6.1", "not_a_unit", f"{uid} is a leader")
-    if reaction:
-        require_reaction(state, event)
-        if not state.unit(uid).on_map:
-            refuse("G-M1", "not_on_map", f"{uid} is not on the map")
-    else:
-        check(active_side_error(state, event))
-        require_actor(state, uid)
-    why = fire_error_rule(state, uid)
-    if why:
-        refuse(*why)
-    side = state.profile(uid).side
+    for uid in firing:
+        if uid not in state.static.profiles:
+            refuse("6.1", "not_a_unit", f"{uid} is a leader")
+        if reaction:
+            require_reaction(state, event)
+            if not state.unit(uid).on_map:
+                refuse("G-M1", "not_on_map", f"{uid} is not on the map")
+        else:
+            check(active_side_error(state, event))
+            require_actor(state, uid)
+        why = fire_error_rule(state, uid)
+        if why:
+            refuse(*why)
+    sides = {state.profile(uid).side for uid in firing}
+    if len(sides) > 1:
+        refuse("10.x", "mixed_sides", "the firing units belong to both sides")
+    side = sides.pop()
     enemies = [o for o in occupants(state, target) if state.profile(o).side != side]
     if not enemies:
         refuse("10.x", "no_enemy_target", f"no enemy unit in {target}")
     rules = ["9.4"] if reaction else []
-    p = state.profile(uid)
     new = state if reaction else acted(state)
     results = []
-    if p.arm is Arm.ARTILLERY:
-        new = new.with_unit(uid, fired=True)
-        results.append(result("fired", "6.2.3", uid))
-        rules.append("6.2.3")
-    by = "artillery" if p.arm is Arm.ARTILLERY else ("pistol" if p.arm is Arm.CAVALRY else "musket")
+    for uid in firing:
+        if state.profile(uid).arm is Arm.ARTILLERY:
+            new = new.with_unit(uid, fired=True)
+            results.append(result("fired", "6.2.3", uid))
+            if "6.2.3" not in rules:
+                rules.append("6.2.3")
+    arms = {state.profile(uid).arm for uid in firing}
+    by = "artillery" if Arm.ARTILLERY in arms else ("pistol" if arms == {Arm.CAVALRY} else "musket")
     new, broken, owed, hit = columns_attacked(new, [target], by)
     rules += ["6.3.4"] if hit else []
-    awaiting = owed + [Awaiting(type="fire_resolution", side=None, unit=uid, rule="10.x")]
-    return legal("fire", [*rules, "10.x"], results=results + broken, awaiting=awaiting), new
+    awaiting = owed + [Awaiting(type="fire_resolution", side=None, unit=uid, rule="10.x") for uid in firing]
+    rolls = [] if event.get("roll") is None else [
+        table_roll("fire", int(event["roll"]), None, unit=firing[0], side=side)]   # its table: chapter 10
+    return legal("fire", [*rules, "10.x"], rolls=rolls, results=results + broken, awaiting=awaiting), new
+
+
+def firing_units(event: Mapping[str, Any]) -> list[str]:
+    """The firing units named by ``unit`` and ``units`` (either form; both together name them all)."""
+    named = ([event["unit"]] if isinstance(event.get("unit"), str) else []) + list(event.get("units") or ())
+    return list(dict.fromkeys(named))
 
 
 @VERBS.candidates("fire")

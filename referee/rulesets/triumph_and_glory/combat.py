@@ -58,6 +58,16 @@ class OwedRetreat:
 
 
 @record(frozen=True)
+class ForcedRetreat:
+    """A retreat the rules applied at once, leaving the owner no choice ([9.63]: only a rout or destruction was
+    open): the units that went, the hexes the retreat led to and the outcome.  A logged ``retreat`` of one of
+    these units to one of these hexes is the same act, already done, not an error."""
+    units: tuple[str, ...]
+    hexes: tuple[str, ...]
+    outcome: str
+
+
+@record(frozen=True)
 class OwedAdvance:
     """9.71: a stack of ``hexes`` (the attacker picks among ties) advances into the vacated ``into``."""
     into: str
@@ -77,6 +87,7 @@ class Combat:
     shocked: frozenset[str] = frozenset()              # 10.1: units that shocked may not rally
     checks: tuple[OwedCheck, ...] = ()
     retreats: tuple[OwedRetreat, ...] = ()
+    forced: tuple[ForcedRetreat, ...] = ()             # [9.63] retreats applied at once (no choice was open)
     advances: tuple[OwedAdvance, ...] = ()
     fired_at_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # 8.7: target hex -> firing units
     counter_fired: frozenset[str] = frozenset()        # 8.7: batteries that made their counter-battery fire

@@ -20,7 +20,7 @@ from . import reserve
 from . import retreat as rt
 from . import shock as sk
 from .board import Board
-from .combat import Combat, OwedAdvance, OwedCheck, OwedRetreat, apply_effects, engine_roll
+from .combat import Combat, ForcedRetreat, OwedAdvance, OwedCheck, OwedRetreat, apply_effects, engine_roll
 from .disorder import disorder_effect
 from .facing import facing_error
 from .charging import is_charging_hex, reaction_fire_hit
@@ -53,8 +53,10 @@ def owe_retreat(board: Board, combat: Combat, hex_id: str, sources: Sequence[str
     steps = rt.legal_retreats(rt.retreat_steps(board, hex_id, sources), rt.options_of(board))
     if all(s.kind in FORCED for s in steps):
         effects = rt.retreat_effects(board, hex_id, steps[0], rule)
+        done = ForcedRetreat(tuple(e.unit for e in effects), tuple(dict.fromkeys(s.to for s in steps if s.to)),
+                             steps[0].kind)
         board, res = apply_effects(board, effects)
-        return board, combat, res
+        return board, replace(combat, forced=combat.forced + (done,)), res
     return board, replace(combat, retreats=combat.retreats + (OwedRetreat(hex_id, side, tuple(sources), rule),)), []
 
 
@@ -139,18 +141,22 @@ def rule_combat_check(state: TGState, event: Mapping[str, Any], dice: EventDice)
         return legal("cohesion_check", [k.rule], rolls=[roll]), state
     c = replace(c, checks=tuple(x for x in c.checks if x is not k))
     results: list[Result] = []
+    rules = [k.rule]
     if not roll.passed:
         u = board.units[uid]
         if k.rule == "9.62":
             if u.hex is not None:
+                forced_before = len(c.forced)
                 board, c, results = owe_retreat(board, c, u.hex, k.sources, "9.62")
+                if len(c.forced) > forced_before:
+                    rules.append("9.63")        # the only way back led into an enemy front (rout) or nowhere
         else:
             board, results = apply_effects(board, [disorder_effect(u, board.rules, k.rule)])
             if k.rule == "8.6" and u.hex is not None:       # Disordered by reaction fire: no shock (8.6, 9.24)
                 c = cancel_if_disordered(board, c, u.hex, [uid])
     c = after_change(board, c, act)
     new = replace(state, board=board, activation=replace(act, combat=c))
-    return legal("cohesion_check", [k.rule], rolls=[roll], results=results, awaiting=awaiting(c)), new
+    return legal("cohesion_check", rules, rolls=[roll], results=results, awaiting=awaiting(c)), new
 
 
 def after_change(board: Board, c: Combat, act: Activation) -> Combat:
@@ -174,6 +180,11 @@ def rule_retreat(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     board = state.board
     hex_ = board.units[uid].hex
     r = next((r for r in (c.retreats if c else ()) if r.hex == hex_), None)
+    if r is None and c is not None and act is not None and (done := already_forced(c, uid, event["to"])):
+        return (legal("retreat", ["9.63"], results=[Result("already_done", "9.63", uid, {"outcome": done.outcome})],
+                      awaiting=awaiting(c)),
+                replace(state, activation=replace(act, combat=replace(c, forced=tuple(
+                    f for f in c.forced if f is not done)))))
     if r is None or act is None or c is None:
         return illegal("retreat", [Error("9.62", "no_retreat_owed", f"no retreat is owed by {uid}",
                                          tuple(x.hex for x in c.retreats) if c else ())]), state
@@ -197,6 +208,13 @@ def rule_retreat(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     rules = sorted({r.rule, *(x.rule for x in results)})
     return (legal("retreat", rules, results=results, awaiting=awaiting(c)),
             replace(state, board=board, activation=replace(act, combat=c)))
+
+
+def already_forced(c: Combat, uid: str, to: Any) -> ForcedRetreat | None:
+    """[9.63]: the retreat the rules already applied to ``uid`` (it routed or was destroyed at once), when the
+    logged ``retreat`` goes where that retreat led — the player moving the counter as the rules did."""
+    dest = to if isinstance(to, str) else (to[-1] if to else None)
+    return next((f for f in c.forced if uid in f.units and dest in f.hexes), None)
 
 
 @VERBS.verb("advance", rules=("9.71", "9.72"), actor=False)
