@@ -58,7 +58,7 @@ from referee.service.logs import Upload, upload_from
 bp = Blueprint("replay_view", __name__)
 
 VIEW_CACHE_SIZE = 8          # replays (with their words) a worker keeps for the page
-MAX_ACTIONS = 300            # legal actions listed for one unit (a cavalry unit may have hundreds of paths)
+MAX_ACTIONS = 5000           # a bound on the answer's size, above any unit's acts (a cavalry unit has hundreds)
 MAX_PROBE_EVENTS = 50        # events one what-if may play in turn
 
 
@@ -311,9 +311,13 @@ def _answer(step_: int, answers: list[dict[str, Any]], many: bool) -> Response:
 
 
 def unit_actions(game: Game[Any], unit: str, words: Words, side: str | None = None) -> dict[str, Any]:
-    """The legal events naming ``unit`` now (moves as their paths), and the hexes its moves reach."""
-    actions = [a for a in game.ruleset.legal_actions(game.state)
-               if unit in _involved(a) and (side is None or a.get("side") in (None, side))]
+    """Every legal event of ``unit`` now (moves as their paths), and the hexes its moves reach: the ruleset's
+    ``unit_actions`` hook where it has one (``legal_actions`` may be bounded for random play), else the legal
+    actions naming the unit."""
+    hook = getattr(game.ruleset, "unit_actions", None)
+    everything = hook(game.state, unit) if callable(hook) else [
+        a for a in game.ruleset.legal_actions(game.state) if unit in _involved(a)]
+    actions = [a for a in everything if side is None or a.get("side") in (None, side)]
     reach = sorted({a["path"][-1] for a in actions if a.get("type") == "move" and a.get("path")})
     return {"unit": unit, "count": len(actions), "reach": reach,
             "actions": [{"event": a, "summary": f"{a.get('type')} {event_summary(a, words)}"}

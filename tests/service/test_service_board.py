@@ -175,7 +175,12 @@ def test_legal_actions_of_a_unit(client: FlaskClient) -> None:
     assert out["count"] > 0 and all("Guy a" in a["summary"] for a in out["actions"])
     # The hexes its moves reach are the ones the illegal move's ruling offers instead (7.34), not its goal 0801.
     alternatives = client.get(f"/api/v1/replays/{key}").json["rulings"][8]["errors"][0]["alternatives"]
-    assert out["reach"] == sorted(alternatives) and "0801" not in out["reach"]
+    normal = sorted({a["event"]["path"][-1] for a in out["actions"]
+                     if a["event"]["type"] == "move" and a["event"]["mode"] == "normal"})
+    assert normal == sorted(alternatives) and "0801" not in out["reach"]
+    # Every legal act of the unit, not random play's bounded list: its extended moves (7.13) and facings too.
+    assert set(normal) < set(out["reach"]) and {a["event"]["type"] for a in out["actions"]} >= {"move", "face"}
+    assert out["count"] == len(out["actions"])
     resp = client.get(f"/api/v1/replays/{key}/actions?step=8&unit=nobody")
     assert resp.status_code == 400 and resp.json["error"]["code"] == "bad_unit"
 

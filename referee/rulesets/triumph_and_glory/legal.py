@@ -364,3 +364,96 @@ def _declarable(state: TGState, events: list[dict[str, Any]]) -> list[dict[str, 
     (``shock_events.declaration_errors``, 9.44): the verb's tail records the declaration and refuses nothing
     (``tests/tg/test_legal_predicates.py`` compares the two)."""
     return [e for e in events if not declaration_errors(state, e["side"], declared_assaults(e))]
+
+
+# ------------------------------------------------------------------------------------------------ one unit
+
+def named_units(event: dict[str, Any]) -> list[str]:
+    """The units an act names: its ``unit``, its ``units``, the attackers of its assaults."""
+    out = [event["unit"]] if isinstance(event.get("unit"), str) else []
+    out += [u for u in event.get("units") or () if isinstance(u, str)]
+    for a in event.get("assaults") or ():
+        out += [u for u in a.get("attackers", ()) or () if isinstance(u, str)]
+    return out
+
+
+def unit_actions(state: TGState, uid: str, listed: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Every legal act of one unit now (the page's "What if → Legal actions").  ``legal_actions`` is bounded
+    for random play (moves of the first ``MAX_UNITS_LISTED`` units, a few fire targets and assaults); for one
+    unit nothing is left out: every destination of each mode its orders allow (normal or limited, and
+    extended, 7.13, where it may), each change of facing (6.12), each target it may fire at alone (8.1), and
+    each enemy hex in its front its stack — or the unit alone — may be declared against (9.44).  Each act is
+    kept only when the verb that would rule on it accepts it.  ``listed``: ``legal_actions(state)`` when the
+    caller has it already (asked of many units at one position)."""
+    if uid not in state.board.units:
+        return []
+    listed = [a for a in (legal_actions(state) if listed is None else listed) if uid in named_units(a)]
+    act = state.activation
+    if act is None or state.phase not in (ACTIVATION, RESERVE, SIDE_TURN) or act.checks_owed \
+            or act.combat.declared or act.combat.owes or act.marker == DESTRUCTION \
+            or uid not in act.units or state.unit(uid).side != act.side:
+        return listed
+    seen = {_key(a) for a in listed}
+    extra = [a for a in (_all_moves(state, uid) + _faces(state, uid) + _all_fire(state, uid)
+                         + _all_assaults(state, uid)) if _key(a) not in seen]
+    out = listed + extra
+    return sorted(out, key=lambda a: _ORDER.get(a.get("type", ""), 9))
+
+
+_ORDER = {"individual_order": 0, "move": 1, "face": 2, "fire": 3, "assaults": 4, "charge": 5, "rally": 6}
+
+
+def _key(a: dict[str, Any]) -> tuple[Any, ...]:
+    if a.get("type") == "move":
+        return ("move", a["path"][-1] if a.get("path") else None, a.get("mode"))
+    return (a.get("type"), repr(sorted(a.items())))
+
+
+def _all_moves(state: TGState, uid: str) -> list[dict[str, Any]]:
+    act = state.activation
+    assert act is not None
+    side = act.side
+    if uid in act.acted or may_act_error(state, side, uid) or orders_error(state, uid):  # type: ignore[arg-type]
+        return []
+    out = _unit_moves(state, uid)
+    status = acting_status(state, uid)
+    if status == "UO" and not act.reserve:
+        ctx = move_context(state, uid, status, "extended")
+        reached = {a["path"][-1] for a in out if a["path"]}
+        u = state.unit(uid)
+        far = [{"type": "move", "side": u.side, "unit": uid, "path": list(path), "mode": "extended"}
+               for dest, path in _search_paths(state.board, uid, "extended", ctx)[0] if dest not in reached]
+        if far and accepted(state, far[:1]):       # the verb's refusals of extended movement hold for them all
+            out += far                             # the search's paths are legal by construction, as above
+    return out
+
+
+def _faces(state: TGState, uid: str) -> list[dict[str, Any]]:
+    u = state.unit(uid)
+    if u.hex is None:
+        return []
+    return accepted(state, [{"type": "face", "side": u.side, "unit": uid, "facing": f}
+                            for f in (12, 2, 4, 6, 8, 10) if f != u.facing])
+
+
+def _all_fire(state: TGState, uid: str) -> list[dict[str, Any]]:
+    u = state.unit(uid)
+    if u.kind != "artillery" or u.hex is None:
+        return []
+    reach = u.value("max_range") or 0
+    enemies = enemy_facts(state.board, u.side)[2]
+    hexes = [h for h in state.board.grid.within(u.hex, reach) if h in enemies]   # type: ignore[arg-type]
+    return accepted(state, [{"type": "fire", "side": u.side, "units": [uid], "target": h} for h in hexes])
+
+
+def _all_assaults(state: TGState, uid: str) -> list[dict[str, Any]]:
+    act = state.activation
+    assert act is not None
+    board = state.board
+    u = board.units[uid]
+    if u.hex is None or u.kind == "artillery":
+        return []
+    stack = [x.id for x in board.stack(u.hex) if x.id in act.units and x.kind != "artillery"]
+    groups = [stack] + ([[uid]] if stack != [uid] else [])
+    return _declarable(state, [{"type": "assaults", "side": act.side, "assaults": [{"attackers": g, "target": [h]}]}
+                               for h in frontal_enemy_hexes(board, u) for g in groups])
