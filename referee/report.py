@@ -202,13 +202,13 @@ def shock_lines(roll: Roll, words: Words = PLAIN) -> list[str]:
             total += m["value"]
             lines.append(f"      {_signed(m['value'])} {m['reason']} [{m['rule']}]")
         lines.append(f"      total {_signed(total)}")
-        # The table's code stays beside its words: players quote the charts, which print the codes' meaning.
+        # The result in words (the ruleset's), not the table's code: the JSON keeps the code.
         if roll.natural is None:
             bands = detail.bands.get(h, ())
-            lines.append("      natural " + "; ".join(f"{_naturals(lo, hi)} → {res} ({words.result(roll.purpose, res)})"
+            lines.append("      natural " + "; ".join(f"{_naturals(lo, hi)} → {words.result(roll.purpose, res)}"
                                                       for res, lo, hi in bands) + "; natural: OWED")
         else:
-            lines.append(f"      natural {roll.natural} {_signed(total)} = {t['modified']} → {t['result']}: "
+            lines.append(f"      natural {roll.natural} {_signed(total)} = {t['modified']} → "
                          f"{words.result(roll.purpose, t['result'])}")
     return lines
 

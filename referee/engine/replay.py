@@ -43,6 +43,7 @@ class Game(Generic[S]):
     seed: str | None = None
     rolls_used: int = 0                         # referee rolls consumed so far (the next roll's index)
     pending: Pending | None = None
+    last: Ruling | None = None                  # the last legal, complete ruling (why a roll sent now is not owed)
 
     @property
     def commitment(self) -> str | None:
@@ -182,15 +183,15 @@ def _rule(game: Game[S], index: int, event: Mapping[str, Any], type_: str,
     new_game = object.__new__(Game)
     object.__setattr__(new_game, "__dict__", {
         "ruleset": game.ruleset, "state": new_state, "dice": game.dice, "seed": game.seed,
-        "rolls_used": game.rolls_used + len(dice.drawn), "pending": None})
+        "rolls_used": game.rolls_used + len(dice.drawn), "pending": None, "last": ruling})
     return ruling, new_game, dice.filled_event() if dice.drawn else dict(event)
 
 
 def _pay_roll(game: Game[S], index: int, event: Mapping[str, Any]) -> tuple[Ruling, Game[S], dict[str, Any]]:
     p = game.pending
     if p is None:
-        return (illegal(ROLL, [Error("roll", "no_roll_owed", "no roll is owed now")]).with_index(index),
-                game, dict(event))
+        return (illegal(ROLL, [Error("roll", "no_roll_owed", "no roll is owed now" + _settled_without(game))]
+                        ).with_index(index), game, dict(event))
     side = event.get("side")
     slot, purpose = next(((s, pu) for s, pu in p.owed if side is not None and s.endswith("." + side)), p.owed[0])
     d = die(p.dies.get(slot, "d10"))
@@ -210,6 +211,15 @@ def _pay_roll(game: Game[S], index: int, event: Mapping[str, Any]) -> tuple[Ruli
         # and its rolls are void, nothing changes, and nothing is owed any more.
         return ruling, replace(game, pending=None), dict(event)
     return ruling, new_game, dict(event)
+
+
+def _settled_without(game: Game[Any]) -> str:
+    """Why nothing is owed when the act just ruled needed no die: the ruleset's ``why_no_roll(ruling)`` hook
+    says what its rules did instead (T&G: an artillery stack shocked alone is eliminated, 9.25), so a die
+    clicked for it is explained, not just refused.  Empty without the hook or an answer."""
+    hook = getattr(game.ruleset, "why_no_roll", None)
+    said = hook(game.last) if callable(hook) and game.last is not None else None
+    return f": {said}" if said else ""
 
 
 def _awaiting_rolls(game: Game[Any], event: Mapping[str, Any], ruling: Ruling | None,

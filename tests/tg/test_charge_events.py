@@ -475,7 +475,7 @@ def test_the_text_report_shows_a_charge_shock():
     print(text)
     assert "charge (French): Cuirassiers (0403)" in text
     assert "+3 heavy cavalry charge [9.83]" in text and "total +7" in text
-    assert "natural 3 +7 = 10 → defender_disordered_retreat" in text
+    assert "natural 3 +7 = 10 → defender disordered retreat" in text
 
 
 

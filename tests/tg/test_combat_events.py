@@ -195,8 +195,8 @@ def test_the_text_report_shows_a_shock_as_a_player_wants_it():
     assert "b1, b2 (0403)" in before and "against 0404: Jgr" in before
     assert "+2 odds 14:5 -> 2:1 [9.51]" in before and "+1 defender in clear [9.53]" in before
     assert "total +3" in before and "5–9 → defender_disordered_retreat" not in before
-    assert "→ defender_disordered_check" in before and "natural: OWED" in before
-    assert "natural 5 +3 = 8 → defender_disordered_check" in after
+    assert "→ defender disordered check" in before and "natural: OWED" in before
+    assert "natural 5 +3 = 8 → defender disordered check" in after
     assert "jgr: disordered [9.61]" in after
 
 

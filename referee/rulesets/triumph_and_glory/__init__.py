@@ -32,6 +32,7 @@ from .board import Board, RuleSwitches
 from .conceal import conceal as _conceal
 from .state import Static, TGState
 from .verbs import VERBS
+from .wording import why_no_roll as _why_no_roll
 
 UNIT_FIELDS = ("unit",)
 UNIT_LIST_FIELDS = ("units", "order")
@@ -137,6 +138,7 @@ class TriumphAndGlory(ProcedureRuleset):
         return state.over
 
     actor = staticmethod(actors.actor)    # whose act an event is (referee.engine.actors): hosted games
+    why_no_roll = staticmethod(_why_no_roll)   # a die sent after an act that needed none
     shows_back = staticmethod(views.shows_back)   # which face the board draws (referee.service.board)
 
 

@@ -33,12 +33,18 @@ def may_act_error(state: TGState, side: str, uid: str) -> Error | None:
     if u.side != side:
         return Error("3.0", "not_your_unit", f"{uid} is not {side}'s")
     act = state.activation
+    commands = state.rules.command_activation is not None      # Schevardino: no AMs (SCH-COMMAND)
     if act is None:
+        if commands:
+            return Error("3.0", "no_activation", "no side is moving now: units move and fight in their side's "
+                         "Movement and Combat step, after the Command Activation step (SCH-COMMAND)")
         return Error("3.0", "no_activation", "no activation is in progress: units act when their AM is drawn")
     if uid not in act.units:
         if act.reserve and state.unit(uid).ag in act.ags:
             return Error("5.52", "adjacent_to_enemy", f"{uid} was adjacent to an enemy unit when the reserve "
                          "group was chosen and may not be activated")
+        if commands:
+            return Error("SCH-COMMAND", "not_activated", f"{uid} is not in one of {act.side}'s active commands")
         return Error("5.31", "not_activated", f"{uid} is not activated by {act.marker}")
     return None
 

@@ -77,6 +77,8 @@ def _acting_step(p: str, sides: tuple[str, ...], act: Any) -> Step:
     if act is None:
         return Step(p, "draw the next activation marker from the cup", sides, "5.31")
     who = (act.side,) if act.side is not None else sides
+    if p == SIDE_TURN:                    # Schevardino: the side's turn, not a marker (SCH-COMMAND)
+        return Step(p, f"move and fight with {act.side}'s active commands, or end the step", who, "SCH-COMMAND")
     return Step(p, f"act with {act.marker}, or end its activation", who, "5.31")
 
 
@@ -121,7 +123,31 @@ def combat_refusal(state: TGState, c: Combat, side: str | None, type_: str) -> E
     return None
 
 
-GUARDS = (unknown_side, combat_block)
+# Schevardino (SCH-COMMAND): the acts of a procedure the scenario does not have, and what it has instead.
+_NO_ORDERS = "has no orders: every unit of an active command is Under Orders"
+_NO_MARKERS = ("has no activation markers: each turn the commands are chosen in the Command Activation step, "
+               "then each side in turn moves and fights with its active commands")
+_NOT_IN_COMMAND_SCENARIOS = {
+    "orders": _NO_ORDERS, "orders_delay": _NO_ORDERS, "individual_order": _NO_ORDERS,
+    "initiative": _NO_MARKERS, "first_marker": _NO_MARKERS, "cga": _NO_MARKERS, "draw": _NO_MARKERS,
+    "end_activation": _NO_MARKERS + " (a side's Movement and Combat step ends with end_phase)",
+    "reserve": "has no Reserve Activation Phase", "go_first": "has no Reserve or CinC Movement Phase",
+    "cinc_move": "has no commanders-in-chief", "recovery": "has no Morale Phase",
+}
+
+
+def scenario_procedure(state: TGState, event: Mapping[str, Any]) -> Error | None:
+    """An act of the Borodino sequence of play in a scenario that replaces it (Schevardino's command activation):
+    refused in the scenario's own words, citing the scenario rule, rather than as out of phase (3.0)."""
+    if state.rules.command_activation is None:
+        return None
+    why = _NOT_IN_COMMAND_SCENARIOS.get(event.get("type"))   # type: ignore[arg-type]
+    if why is None:
+        return None
+    return Error("SCH-COMMAND", "not_in_this_scenario", f"{state.static.scenario.name} {why}")
+
+
+GUARDS = (unknown_side, scenario_procedure, combat_block)
 
 
 # ------------------------------------------------------------------------- after a legal, complete ruling

@@ -81,3 +81,25 @@ def result(purpose: str, code: Any) -> str | None:
     if purpose == "napoleon_ma" and isinstance(code, int):
         return f"Napoleon has {code} MP this turn"
     return RESULTS.get(code) if isinstance(code, str) else None
+
+
+# Acts that roll a die, and the rules that settle one of them without its roll: a die sent after such an act is
+# owed by nothing, and the referee says why (the engine's ``why_no_roll`` hook).
+ROLLING = ("shock", "commitment", "fire", "counter_battery", "reaction_fire", "cohesion_check", "rally",
+           "recovery", "individual_order", "orders_delay", "initiative")
+WITHOUT_A_ROLL = {
+    "9.25": "artillery alone in a hex is eliminated when shocked, without a roll",
+}
+
+
+def why_no_roll(last: Any) -> str | None:
+    """Why the act ``last`` (the last legal ruling) owes no roll, when it is an act that usually rolls and
+    rolled nothing: what the rules did instead, with the rule."""
+    if last is None or last.rolls or last.type not in ROLLING or not last.results:
+        return None
+    because = [f"{WITHOUT_A_ROLL[r]} ({r})" for r in dict.fromkeys(x.rule for x in last.results)
+               if r in WITHOUT_A_ROLL]
+    done = ", ".join(f"{x.unit} {x.effect.replace('_', ' ')}" if x.unit else x.effect.replace("_", " ")
+                     for x in last.results)
+    return (f"the {last.type} just ruled (event {last.index}) needed none"
+            + (f": {'; '.join(because)}" if because else "") + f" — {done}")
