@@ -18,7 +18,7 @@ from PIL import Image
 from ..hexgrid import HexLayout
 from ..model import CounterSet, MapDef, Scenario, Unit
 from ..render.counters import BackTreatment, back_treatment
-from . import about, cup, holding, ids, play, twohex
+from . import about, cup, holding, ids, link, play, twohex
 from .play import Die
 from .turns import turn_track
 from .buildfile import DEFAULT_ZOOM, MapSpec, ModuleSpec, build_file
@@ -233,11 +233,12 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
                       palette_order=sides + ("Markers",), charts=tuple((t, img) for t, img, _ in chart_entries),
                       about_image="about.png", about_page="help/about.html",
                       zoom_levels=tuple(sorted({*DEFAULT_ZOOM, fit})), zoom_start=fit, vassal_version=vassal_version,
-                      die=module_die(scenarios))
+                      die=module_die(scenarios), components=(link.COMPONENT,))
     entries = [("buildFile.xml", build_file(spec)), ("moduledata", moduledata(name, version, description, vassal_version))]
     entries += [(f"images/{n}", d) for n, d in sorted(images)]
     entries.append(("help/about.html", about.about_html(info)))
     entries += setup_entries
+    entries += link.class_entries()          # the referee link's compiled classes (link/), named in the buildFile
     return first_map.id, deterministic_zip(entries)
 
 

@@ -65,6 +65,7 @@ class ModuleSpec:
     zoom_start: float = 1.0                      # the main map opens at this level (one of zoom_levels)
     vassal_version: str = VASSAL_VERSION         # the engine version the module declares (metadata.py)
     die: Die = D10                               # the toolbar's dice button (play.py)
+    components: tuple[str, ...] = ()             # the module's own Java components, by class name (link/)
 
 
 def _el(parent: etree._Element | None, tag: str, attrs: Mapping[str, str] | None = None,
@@ -121,6 +122,8 @@ def build_file(spec: ModuleSpec) -> bytes:
     for name, file in spec.setups:
         _el(root, "module.PredefinedSetup", {"description": "", "file": file, "isMenu": "false", "name": name,
                                              "useFile": "true"})
+    for cls in spec.components:
+        root.append(root.makeelement(cls))       # a class of the module's own, not of VASSAL.build
     _el(root, "VASSAL.i18n.Language")
     from lxml import etree
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False, pretty_print=True)

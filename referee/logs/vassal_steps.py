@@ -36,6 +36,7 @@ ROLL_REPORT = re.compile(r"^\*+\s*(?P<die>[\w ]+?)\s*=\s*(?P<value>-?\d*)\s*\*+\
 PLAYER_CHAT = re.compile(r"^<(?P<player>[^>]*)>\s+-\s?(?P<text>.*)$", re.S)
 DECK = "deck;"                 # a deck's type (a DrawPile's contents: the activation cup)
 UNDO_REPORT = "CHAT* UNDO: "       # the root of a step the engine's Undo logged
+REFEREE_LINE = "CHAT* Referee: "   # the referee link's chat lines (modulebuilder/vassal/link): no player's act
 MOVE_REPORT = re.compile(r"^\*\s*(?P<name>.+?) moves (?P<src>.*?) -> (?P<dst>.*?)\s*\*$")
 
 
@@ -181,8 +182,15 @@ def undo_pairs(steps: Iterable[Step]) -> dict[int, int]:
             logged.append(step.index)
         else:
             logged.append(step.index)
-            pointer = len(logged) - 1
+            if not referee_lines(step):
+                # The link logs its lines with no undo of their own: the engine's pointer stays on the act.
+                pointer = len(logged) - 1
     return pairs
+
+
+def referee_lines(step: Step) -> bool:
+    """A step the referee link logged: only its chat lines (the referee's rulings, as the players saw them)."""
+    return bool(step.commands) and all(c.startswith(REFEREE_LINE) for c in step.commands)
 
 
 def with_roll_totals(step_facts: list[Fact | PropertyChanged]) -> list[Fact]:

@@ -18,7 +18,7 @@ API_PREFIX = "/api/v1"
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    from referee.service import api, errors, games, pbem, replay_view, web
+    from referee.service import api, errors, games, live, pbem, replay_view, web
     from referee.service import config as settings
     from referee.service.extension import Referee
     from referee.service.fastpath import SubmissionFastPath
@@ -32,6 +32,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp, url_prefix=API_PREFIX)
     app.register_blueprint(games.bp, url_prefix=API_PREFIX + "/games")
     app.register_blueprint(pbem.bp, url_prefix=API_PREFIX + "/games")   # a turn as a .vlog (referee/service/pbem.py)
+    app.register_blueprint(live.bp, url_prefix=API_PREFIX + "/games")   # VASSAL's steps as they are made (live.py)
     app.register_blueprint(web.bp)
     app.register_blueprint(replay_view.bp, url_prefix=API_PREFIX)   # the page's replays and what-ifs
     Referee(app)

@@ -21,7 +21,7 @@ from referee.service import chain, dice, scenarios
 from referee.service.commits import Committer
 from referee.service.dice import game_seed
 from referee.service.errors import ApiError, bad_input
-from referee.storage import GameEnded, GameNotFound, NewEvent, NewGame, StaleIndex, Storage
+from referee.storage import GameEnded, GameNotFound, NewEvent, NewGame, StaleIndex, Storage, TakeBackRefused
 from referee.storage.model import Game as StoredGame
 
 MAX_EVENTS_PER_SUBMISSION = 500
@@ -265,6 +265,17 @@ class Host:
                 if given is not None or event.get("type") == "roll":
                     raise bad_input([f"events[{i}].{given or 'type'}: the referee rolls the dice in this game; "
                                      "send the event without its roll"])
+
+    def take_back(self, stored: StoredGame, side: str, from_index: int) -> int:
+        """A VASSAL Undo of acts already ruled: the game's events from ``from_index`` on are deleted (only the
+        latest, only the same side's) and the cached state forgotten, so the next submission replays to there."""
+        try:
+            count = self.storage.take_back_events(stored.id, side, from_index)
+        except TakeBackRefused as e:
+            raise ApiError(409, "take_back_refused", str(e)) from None
+        finally:
+            self.cache.drop(stored.id)
+        return count
 
     # ------------------------------------------------------------------ state
 

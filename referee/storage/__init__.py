@@ -16,13 +16,13 @@ from urllib.parse import parse_qsl
 
 from .base import Storage
 from .crypto import seed_commitment
-from .errors import GameEnded, GameNotFound, StaleIndex, StorageBusy, StorageError
+from .errors import GameEnded, GameNotFound, StaleIndex, StorageBusy, StorageError, TakeBackRefused
 from .model import Contribution, CreatedGame, Game, NewEvent, NewGame, StoredEvent
 from .transaction import Transaction
 
 __all__ = [
     "DEFAULT_URL", "Contribution", "CreatedGame", "Game", "GameEnded", "GameNotFound", "NewEvent", "NewGame",
-    "StaleIndex", "Storage", "StorageBusy", "StorageError", "StoredEvent", "Transaction",
+    "StaleIndex", "Storage", "StorageBusy", "StorageError", "StoredEvent", "TakeBackRefused", "Transaction",
     "open_storage", "seed_commitment",
 ]
 

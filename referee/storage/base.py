@@ -114,6 +114,10 @@ class Storage(ABC):
         with self.transaction() as tx:
             return tx.append_events(game_id, side, expected_index, events, now=now)
 
+    def take_back_events(self, game_id: str, side: str, from_index: int) -> int:
+        with self.transaction() as tx:
+            return tx.take_back_events(game_id, side, from_index)
+
     def end_game(self, game_id: str, *, now: datetime | None = None) -> Game:
         with self.transaction() as tx:
             return tx.end_game(game_id, now=now)

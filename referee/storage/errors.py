@@ -46,3 +46,11 @@ class StaleIndex(StorageError):
         self.game_id = game_id
         self.expected = expected
         self.current = current
+
+
+class TakeBackRefused(StorageError):
+    """A take-back (a VASSAL Undo of acts already ruled) that would remove what it may not: nothing was deleted."""
+
+    def __init__(self, game_id: str, why: str) -> None:
+        super().__init__(why)
+        self.game_id = game_id

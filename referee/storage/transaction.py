@@ -14,7 +14,7 @@ from typing import Sequence
 import orjson
 
 from . import crypto
-from .errors import GameEnded, GameNotFound, StaleIndex
+from .errors import GameEnded, GameNotFound, StaleIndex, TakeBackRefused
 from .model import Contribution, CreatedGame, Game, JSONValue, NewEvent, NewGame, StoredEvent
 from .session import Session
 
@@ -184,6 +184,22 @@ class Transaction:
              for i, (event, ruling, chain) in enumerate(encoded)],
         )
         return expected_index + len(encoded)
+
+    def take_back_events(self, game_id: str, side: str, from_index: int) -> int:
+        """Delete the game's events from ``from_index`` on (a VASSAL Undo of acts already ruled) and return the
+        new event count.  Only the latest events, and only the same side's: anything another side stored after
+        them stays, and the whole take-back is refused (``TakenBackRefused``) instead."""
+        if self._game_status(game_id, lock=True) != "active":
+            raise GameEnded(game_id)
+        current = self._event_count(game_id)
+        if not 0 <= from_index < current:
+            raise TakeBackRefused(game_id, f"there is no event {from_index} to take back (the game holds {current})")
+        others = self._s.one("SELECT COUNT(*) FROM events WHERE game_id = ? AND event_index >= ? AND side <> ?",
+                             (game_id, from_index, side))
+        if others is not None and int(others[0]):
+            raise TakeBackRefused(game_id, "another side has acted since: the referee keeps what was ruled")
+        self._s.execute("DELETE FROM events WHERE game_id = ? AND event_index >= ?", (game_id, from_index))
+        return from_index
 
     def end_game(self, game_id: str, *, now: datetime | None = None) -> Game:
         """End the game, which reveals its dice seed.  Ending an ended game changes nothing."""

@@ -1,0 +1,522 @@
+package refereelink;
+
+import java.beans.PropertyChangeListener;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import javax.swing.SwingUtilities;
+
+import VASSAL.build.AbstractConfigurable;
+import VASSAL.build.Buildable;
+import VASSAL.build.GameModule;
+import VASSAL.build.module.BasicLogger;
+import VASSAL.build.module.Chatter;
+import VASSAL.build.module.GameComponent;
+import VASSAL.build.module.documentation.HelpFile;
+import VASSAL.chat.ChatServerConnection;
+import VASSAL.command.Command;
+import VASSAL.configure.StringConfigurer;
+
+/**
+ * The referee link: every act the player makes in VASSAL goes to a hosted game of the referee service as it is
+ * made, and the referee's ruling comes back into the chat as a logged chat line (so it is in the .vlog and the
+ * opponent sees it).
+ *
+ * What is sent is VASSAL's own encoding of each logged step, the commands a .vlog's LOG step holds, so the
+ * service reads a game played live exactly as it reads the finished .vlog.  The link watches the list of steps
+ * the engine's logger keeps for its Undo and its .vlog (every step a player makes, an Undo included, lands
+ * there in order, whether or not a log file is being written); steps that came from elsewhere -- an opponent's
+ * act received from the server, a step of a .vlog being replayed -- are not this player's and are not sent.
+ *
+ * Settings: the service URL, the game id and the player's token, from the environment (REFEREE_URL,
+ * REFEREE_GAME, REFEREE_TOKEN) or else from the player's preferences (tab "Referee").  The token is sent only
+ * in the Authorization header: never in the module, a save, a log or the chat.
+ *
+ * Never in the way: the sending is done by one background thread; a referee that is unreachable or slow
+ * delays no move.  Steps queue and are sent in order with the count the referee has (expected_index); the
+ * chat says once that the link is down and once that it is back.  A wrong token is one chat line.
+ */
+public class RefereeLink extends AbstractConfigurable implements GameComponent {
+  public static final String PREFIX = "* Referee: ";
+  static final String PREF_URL = "RefereeURL";
+  static final String PREF_GAME = "RefereeGame";
+  static final String PREF_TOKEN = "RefereeToken";
+
+  private final Object lock = new Object();
+  private final List<List<String>> steps = new ArrayList<>();        // every step of this player, in order
+  private int accepted;                                               // how many of them the referee has
+  private String start;                                               // the position the game started from
+  private boolean down;
+  private boolean refused;
+  private boolean running;
+  private Thread sender;
+  private final Set<Command> ours = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final ConcurrentLinkedQueue<String> incoming = new ConcurrentLinkedQueue<>();
+  private List<Command> logInput;
+  private HttpClient http;
+  private final String linkId = newSeed().substring(0, 16);         // this VASSAL run's stream of steps
+
+  // ------------------------------------------------------------------ the component
+
+  @Override
+  public String[] getAttributeNames() {
+    return new String[0];
+  }
+
+  @Override
+  public String[] getAttributeDescriptions() {
+    return new String[0];
+  }
+
+  @Override
+  public Class<?>[] getAttributeTypes() {
+    return new Class<?>[0];
+  }
+
+  @Override
+  public void setAttribute(String key, Object value) {
+  }
+
+  @Override
+  public String getAttributeValueString(String key) {
+    return null;
+  }
+
+  @Override
+  public Class<?>[] getAllowableConfigureComponents() {
+    return new Class<?>[0];
+  }
+
+  @Override
+  public HelpFile getHelpFile() {
+    return null;
+  }
+
+  public static String getConfigureTypeName() {
+    return "Referee link";
+  }
+
+  @Override
+  public void removeFrom(Buildable parent) {
+    GameModule.getGameModule().getGameState().removeGameComponent(this);
+  }
+
+  @Override
+  public void addTo(Buildable parent) {
+    final GameModule gm = (GameModule) parent;
+    gm.getGameState().addGameComponent(this);
+    gm.getPrefs().addOption("Referee", new StringConfigurer(PREF_URL, "Referee service URL"));
+    gm.getPrefs().addOption("Referee", new StringConfigurer(PREF_GAME, "Referee game id"));
+    gm.getPrefs().addOption("Referee", new StringConfigurer(PREF_TOKEN, "Your side's referee token"));
+  }
+
+  @Override
+  public Command getRestoreCommand() {
+    return null;            // nothing of the link goes into a save
+  }
+
+  @Override
+  public void setup(boolean gameStarting) {
+    if (gameStarting) {
+      // After the whole position is on the board (the restore command is still executing now).
+      SwingUtilities.invokeLater(this::begin);
+    }
+  }
+
+  // ------------------------------------------------------------------ settings
+
+  static String setting(String env, String pref) {
+    final String v = System.getenv(env);
+    if (v != null && !v.isEmpty()) {
+      return v.trim();
+    }
+    final Object p = GameModule.getGameModule().getPrefs().getValue(pref);
+    return p == null ? "" : p.toString().trim();
+  }
+
+  private String url() {
+    final String u = setting("REFEREE_URL", PREF_URL);
+    return u.endsWith("/") ? u.substring(0, u.length() - 1) : u;
+  }
+
+  private String route(String tail) {
+    return url() + "/api/v1/games/" + setting("REFEREE_GAME", PREF_GAME) + tail;
+  }
+
+  // ------------------------------------------------------------------ watching the logger
+
+  private void begin() {
+    if (url().isEmpty() || setting("REFEREE_GAME", PREF_GAME).isEmpty()
+        || setting("REFEREE_TOKEN", PREF_TOKEN).isEmpty()) {
+      return;               // not linked: VASSAL as usual
+    }
+    final GameModule gm = GameModule.getGameModule();
+    synchronized (lock) {
+      if (start == null) {
+        start = gm.encode(gm.getGameState().getRestoreCommand());
+      }
+      if (running) {
+        return;
+      }
+      running = true;
+    }
+    try {
+      final BasicLogger logger = (BasicLogger) gm.getLogger();
+      final Field out = BasicLogger.class.getDeclaredField("logOutput");
+      out.setAccessible(true);
+      final Field in = BasicLogger.class.getDeclaredField("logInput");
+      in.setAccessible(true);
+      @SuppressWarnings("unchecked")
+      final List<Command> input = (List<Command>) in.get(logger);
+      logInput = input;
+      @SuppressWarnings("unchecked")
+      final List<Command> old = (List<Command>) out.get(logger);
+      out.set(logger, new Watched(old));
+    }
+    catch (ReflectiveOperationException | RuntimeException e) {
+      say("the link cannot watch this VASSAL's log (" + e + "); acts are not sent");
+      return;
+    }
+    final PropertyChangeListener heard = evt -> {
+      if (evt.getNewValue() instanceof String) {
+        incoming.add((String) evt.getNewValue());
+      }
+    };
+    gm.getServer().addPropertyChangeListener(ChatServerConnection.INCOMING_MSG, heard);
+    http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+    sender = new Thread(() -> {
+      try {
+        sendLoop();
+      }
+      catch (Throwable t) {     // a bug of the link's own: said once, and VASSAL goes on without it
+        say("the link stopped (" + t + ")");
+      }
+    }, "referee-link");
+    sender.setDaemon(true);
+    sender.start();
+    say("linked to game " + setting("REFEREE_GAME", PREF_GAME) + " at " + url());
+  }
+
+  /** The logger's list of logged steps, telling the link of each step added. */
+  private final class Watched extends ArrayList<Command> {
+    private static final long serialVersionUID = 1L;
+
+    Watched(List<Command> old) {
+      super(old);
+    }
+
+    @Override
+    public boolean add(Command c) {
+      final boolean r = super.add(c);
+      logged(c);
+      return r;
+    }
+  }
+
+  private void logged(Command c) {
+    try {
+      if (c == null || logInput != null && containsSame(logInput, c)) {
+        return;           // a step of a .vlog being replayed: its player's link sent it
+      }
+      final GameModule gm = GameModule.getGameModule();
+      if (!incoming.isEmpty()) {
+        final String whole = gm.encode(c);
+        if (whole != null && incoming.remove(whole)) {
+          return;         // an opponent's act received from the server: their link sent it
+        }
+      }
+      final List<String> commands = new ArrayList<>();
+      leaves(c, commands);
+      synchronized (lock) {
+        steps.add(commands);
+        lock.notifyAll();
+      }
+    }
+    catch (RuntimeException e) {
+      say("the link could not read a step (" + e + ")");
+    }
+  }
+
+  private static boolean containsSame(List<Command> list, Command c) {
+    for (final Command x : list) {
+      if (x == c) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Method encodeOne;
+
+  /** The step's commands in the order the engine executes them, each encoded alone: a .vlog step's LOG items. */
+  static void leaves(Command c, List<String> out) {
+    final String s = encodeAlone(c);
+    if (s != null && !s.isEmpty()) {
+      out.add(s);
+    }
+    for (final Command sub : c.getSubCommands()) {
+      leaves(sub, out);
+    }
+  }
+
+  private static String encodeAlone(Command c) {
+    try {
+      if (encodeOne == null) {
+        encodeOne = GameModule.class.getDeclaredMethod("encodeSubCommand", Command.class);
+        encodeOne.setAccessible(true);
+      }
+      return (String) encodeOne.invoke(GameModule.getGameModule(), c);
+    }
+    catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  // ------------------------------------------------------------------ sending
+
+  private void sendLoop() {
+    long backoff = 250;
+    while (!refused && !seeded()) {
+      sleep(backoff);
+      backoff = Math.min(backoff * 2, 4000);
+    }
+    backoff = 250;
+    while (true) {
+      final int from;
+      final List<List<String>> batch;
+      final String begin;
+      synchronized (lock) {
+        while (!refused && accepted >= steps.size()) {
+          try {
+            lock.wait();
+          }
+          catch (InterruptedException e) {
+            return;
+          }
+        }
+        if (refused) {
+          return;
+        }
+        from = accepted;
+        batch = new ArrayList<>(steps.subList(from, Math.min(steps.size(), from + 500)));
+        begin = from == 0 ? start : null;
+      }
+      final StringBuilder body = new StringBuilder("{\"link\":\"").append(linkId)
+        .append("\",\"expected_index\":").append(from);
+      if (begin != null) {
+        body.append(",\"start\":");
+        Json.string(body, begin);
+      }
+      body.append(",\"steps\":[");
+      for (int i = 0; i < batch.size(); i++) {
+        body.append(i == 0 ? "[" : ",[");
+        final List<String> step = batch.get(i);
+        for (int k = 0; k < step.size(); k++) {
+          if (k > 0) {
+            body.append(',');
+          }
+          Json.string(body, step.get(k));
+        }
+        body.append(']');
+      }
+      body.append("]}");
+      try {
+        final HttpResponse<String> r = http.send(
+          HttpRequest.newBuilder(URI.create(route("/vassal")))
+            .timeout(Duration.ofSeconds(10))
+            .header("Content-Type", "application/json")
+            .header("Authorization", "Bearer " + setting("REFEREE_TOKEN", PREF_TOKEN))
+            .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8))
+            .build(),
+          HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        final Object answer = Json.parse(r.body());
+        final int status = r.statusCode();
+        if (status == 200) {
+          final int next = Json.integer(Json.get(answer, "next_index"), from + batch.size());
+          final List<String> lines = new ArrayList<>();
+          if (down) {
+            down = false;
+            lines.add("the link is back: " + (next - from) + " step(s) caught up");
+          }
+          for (final Object line : Json.list(Json.get(answer, "lines"))) {
+            lines.add(String.valueOf(line));
+          }
+          synchronized (lock) {
+            accepted = next;
+          }
+          show(lines);
+          backoff = 250;
+        }
+        else if (status == 409 && Json.get(Json.get(answer, "error"), "next_index") != null) {
+          // The referee has another count of this side's steps (it restarted, or an answer was lost).
+          synchronized (lock) {
+            accepted = Math.max(0, Math.min(steps.size(),
+              Json.integer(Json.get(Json.get(answer, "error"), "next_index"), 0)));
+          }
+        }
+        else if (status == 401 || status == 403 || status == 404) {
+          synchronized (lock) {
+            refused = true;
+          }
+          say("the referee refuses this link (" + message(answer, status)
+            + "): check the game id and your token in Preferences > Referee; acts are not sent");
+          return;
+        }
+        else {
+          // A step the referee cannot take at all: say so once, and go on with the next.
+          say("step not taken (" + message(answer, status) + ")");
+          synchronized (lock) {
+            accepted = Math.min(steps.size(), from + batch.size());
+          }
+        }
+      }
+      catch (java.io.IOException e) {
+        if (!down) {
+          down = true;
+          say("the referee cannot be reached: your acts are kept and sent when it is back");
+        }
+        sleep(backoff);
+        backoff = Math.min(backoff * 2, 4000);
+      }
+      catch (InterruptedException e) {
+        return;
+      }
+      catch (RuntimeException e) {
+        say("the referee's answer could not be read (" + e + ")");
+        sleep(backoff);
+        backoff = Math.min(backoff * 2, 4000);
+      }
+    }
+  }
+
+  /**
+   * The referee dice need each side's seed before the first event, each from its own client: when the game
+   * waits for this side's, the link sends one it draws here (SecureRandom).  True once nothing is waited for
+   * from this side (or the game uses the players' dice).
+   */
+  private boolean seeded() {
+    try {
+      final HttpResponse<String> r = http.send(
+        HttpRequest.newBuilder(URI.create(route(""))).timeout(Duration.ofSeconds(10))
+          .header("Authorization", "Bearer " + setting("REFEREE_TOKEN", PREF_TOKEN)).GET().build(),
+        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      final Object game = Json.parse(r.body());
+      if (r.statusCode() != 200) {
+        if (r.statusCode() == 401 || r.statusCode() == 404) {
+          synchronized (lock) {
+            refused = true;
+            lock.notifyAll();
+          }
+          say("the referee refuses this link (" + message(game, r.statusCode())
+            + "): check the game id and your token in Preferences > Referee; acts are not sent");
+        }
+        return false;
+      }
+      final Object side = Json.get(game, "side");
+      boolean mine = false;            // "French's seed or commitment": what the dice wait for, side by side
+      for (final Object w : Json.list(Json.get(Json.get(game, "dice"), "waiting_for"))) {
+        mine |= String.valueOf(w).startsWith(side + "'s ");
+      }
+      if (!mine) {
+        return true;
+      }
+      final HttpResponse<String> s = http.send(
+        HttpRequest.newBuilder(URI.create(route("/dice"))).timeout(Duration.ofSeconds(10))
+          .header("Content-Type", "application/json")
+          .header("Authorization", "Bearer " + setting("REFEREE_TOKEN", PREF_TOKEN))
+          .POST(HttpRequest.BodyPublishers.ofString("{\"seed\":\"" + newSeed() + "\"}", StandardCharsets.UTF_8))
+          .build(),
+        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      if (s.statusCode() == 200) {
+        say("your seed for the referee dice is sent (" + side + "): no one can steer the rolls");
+        return true;
+      }
+      return s.statusCode() == 409;     // fixed already (dice_fixed / dice_open): nothing more to send
+    }
+    catch (java.io.IOException e) {
+      if (!down) {
+        down = true;
+        say("the referee cannot be reached: your acts are kept and sent when it is back");
+      }
+      return false;
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private static String message(Object answer, int status) {
+    final Object m = Json.get(Json.get(answer, "error"), "message");
+    return m == null ? "HTTP " + status : m.toString();
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  // ------------------------------------------------------------------ the chat
+
+  /** A referee line: a chat line Undo skips (the player's Undo takes back their act, not the ruling). */
+  static final class RulingText extends Chatter.DisplayText {
+    RulingText(Chatter chatter, String s) {
+      super(chatter, s);
+    }
+
+    @Override
+    public Command myUndoCommand() {
+      return null;
+    }
+  }
+
+  private void say(String line) {
+    show(Collections.singletonList(line));
+  }
+
+  /** The lines in the chat as one logged step (both players see it; it is in the .vlog). */
+  private void show(List<String> lines) {
+    if (lines.isEmpty()) {
+      return;
+    }
+    SwingUtilities.invokeLater(() -> {
+      final GameModule gm = GameModule.getGameModule();
+      final Chatter chatter = gm.getChatter();
+      Command all = null;
+      for (final String line : lines) {
+        final RulingText t = new RulingText(chatter, PREFIX + line);
+        t.execute();
+        all = all == null ? t : all.append(t);
+      }
+      gm.sendAndLog(all);
+    });
+  }
+
+  /** A seed for the referee dice from this client, once, if the game waits for this side's (issue of trust). */
+  static String newSeed() {
+    final byte[] b = new byte[32];
+    new SecureRandom().nextBytes(b);
+    final StringBuilder s = new StringBuilder();
+    for (final byte x : b) {
+      s.append(String.format("%02x", x));
+    }
+    return s.toString();
+  }
+}

@@ -1,0 +1,237 @@
+"""``POST /api/v1/games/<id>/vassal``: a hosted game played live in VASSAL, one logged step at a time.
+
+The referee link inside the module (``modulebuilder/vassal/link``) sends VASSAL's own commands as the player
+makes them: each step is the list of commands one ``LOG`` step of the ``.vlog`` would hold (the engine's
+encoding, bookkeeping ``null`` left out), and the first request carries the position the game started from
+(the engine's restore command: a ``.vsav``'s text).  The service keeps the steps of every game it hosts live
+and reads them exactly as the ``.vlog`` reader reads a finished file (``referee.logs.vassal_steps`` ->
+``vassal_events`` -> the ruleset's notation), so a game played live and the same game checked later from its
+``.vlog`` are read into the same events; each event not yet ruled is completed against the hosted game's
+state and submitted as ``POST /games/<id>/events`` would take it, with the side of the token -- identity comes
+from the token only.  The answer holds the rulings and their lines for VASSAL's chat (``live_words``).
+
+``expected_index`` counts the steps this side's link has had accepted, so a link that lost its connection
+sends what it queued and catches up in order; a service that restarted has lost the steps (it keeps them in
+memory) and answers 409 ``resend`` with ``next_index`` 0: the link sends the starting position and every step
+again, and the events already stored are recognised and not ruled twice.
+
+An Undo in VASSAL is a step like any other: the reader leaves out both it and the step it undid, and the
+events that step had produced are taken back from the hosted game when they are the game's latest and the
+same side's (``Storage.take_back_events``).  A step that says nothing to the referee (a move of a marker, a
+chat line) gets no line.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from flask import Blueprint, Response, jsonify, request
+
+from modulebuilder.vassal.errors import VassalFileError
+from modulebuilder.vassal.savefile import GameFile, Step, parse_text
+from referee.logs import notation
+from referee.logs.jsonlog import check_events
+from referee.logs.vassal_board import BoardGeometry, from_scenario
+from referee.logs.vassal_events import UNREADABLE, ReadEvent, read_events
+from referee.logs.vassal_steps import facts
+from referee.service import live_words
+from referee.service.errors import ApiError, bad_input
+from referee.service.extension import ext
+from referee.service.fastpath import bearer, parse_json
+
+bp = Blueprint("live", __name__)
+
+MAX_STEPS_PER_REQUEST = 2000
+MAX_COMMANDS_PER_STEP = 5000
+MAX_START_CHARS = 20_000_000
+
+
+@dataclass
+class Session:
+    """The steps of one game played live, in the order they reached the referee."""
+    start: GameFile
+    board: BoardGeometry
+    steps: list[Step] = field(default_factory=list)
+    accepted: dict[tuple[str, str], int] = field(default_factory=dict)   # (side, link) -> steps accepted
+    read: list[dict[str, Any]] = field(default_factory=list)   # the events read so far, as read (before paths)
+    stored: list[int] = field(default_factory=list)            # the hosted index of each of those
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Sessions:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._items: dict[str, Session] = {}
+
+    def get(self, game_id: str) -> Session | None:
+        with self._lock:
+            return self._items.get(game_id)
+
+    def put(self, game_id: str, session: Session) -> Session:
+        with self._lock:
+            return self._items.setdefault(game_id, session)
+
+
+def sessions() -> Sessions:
+    found = ext().__dict__.setdefault("live_sessions", Sessions())
+    assert isinstance(found, Sessions)
+    return found
+
+
+@bp.post("/<game_id>/vassal")
+def steps(game_id: str) -> Response:
+    if request.mimetype != "application/json":
+        raise ApiError(415, "unsupported_media_type", "send a JSON body (Content-Type: application/json)")
+    body = parse_json(request.get_data(cache=True))
+    stored, side = ext().host.caller(game_id, bearer(request.headers.get("Authorization", "")))
+    link, expected, start, new_steps = _request(body)
+    scenario, ruleset = ext().host.setup(stored)
+    session = sessions().get(game_id)
+    if session is None:
+        if start is None:
+            raise ApiError(409, "resend", "the referee has not got this game's steps (it restarted): send the "
+                                          "starting position and every step again, from index 0", next_index=0)
+        session = sessions().put(game_id, Session(_start(start), from_scenario(scenario)))
+    with session.lock:
+        have = session.accepted.get((side, link), 0)
+        if expected != have:
+            raise ApiError(409, "stale_index", f"the referee has {have} of this side's steps, not {expected}: "
+                                               f"send them from index {have}", next_index=have)
+        for commands in new_steps:
+            session.steps.append(Step(len(session.steps) + 1, commands))
+        session.accepted[(side, link)] = have + len(new_steps)
+        answer = _rule_new(session, stored, side, scenario, ruleset)
+        answer["next_index"] = session.accepted[(side, link)]
+    return jsonify(answer)
+
+
+def _request(body: Any) -> tuple[str, int, str | None, list[tuple[str, ...]]]:
+    if not isinstance(body, Mapping):
+        raise bad_input(["body: expected an object with link, expected_index and steps"])
+    problems = [f"{key}: unexpected field" for key in body
+                if key not in ("link", "expected_index", "start", "steps")]
+    link = body.get("link", "")
+    if not isinstance(link, str) or len(link) > 64:
+        problems.append("link: expected the id of this VASSAL run's link (a string of at most 64 characters)")
+    expected = body.get("expected_index")
+    if isinstance(expected, bool) or not isinstance(expected, int) or expected < 0:
+        problems.append("expected_index: required, the number of steps the referee has from this side (>= 0)")
+    start = body.get("start")
+    if start is not None and (not isinstance(start, str) or len(start) > MAX_START_CHARS):
+        problems.append(f"start: expected the game's starting position as VASSAL encodes it (at most "
+                        f"{MAX_START_CHARS} characters)")
+    raw = body.get("steps", [])
+    if not isinstance(raw, list) or len(raw) > MAX_STEPS_PER_REQUEST:
+        problems.append(f"steps: expected a list of at most {MAX_STEPS_PER_REQUEST} steps")
+        raw = []
+    out = []
+    for i, step in enumerate(raw):
+        if not isinstance(step, list) or len(step) > MAX_COMMANDS_PER_STEP \
+                or not all(isinstance(c, str) for c in step):
+            problems.append(f"steps[{i}]: expected a list of VASSAL commands (strings)")
+        else:
+            out.append(tuple(c for c in step if c and c != "null"))
+    if problems:
+        raise bad_input(problems)
+    return link, expected, start, out
+
+
+def _start(text: str) -> GameFile:
+    try:
+        return parse_text(text, what="start")
+    except VassalFileError as e:
+        raise bad_input([f"start: {e}"]) from None
+
+
+def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: Any) -> dict[str, Any]:
+    """Read every step again as the .vlog reader would and rule the events not ruled yet."""
+    game = GameFile("", None, [], session.start.setup_commands, tuple(session.steps))
+    try:
+        reading = read_events(facts(game), scenario, session.board)
+    except VassalFileError as e:
+        return {"rulings": [], "lines": [f"cannot read the last step: {e}"], "status": stored.status}
+    # Claims still waiting for their move are not ruled yet (the .vlog reader rules them unreadable only at
+    # the end of the file).
+    events = [r for r in reading.events if not (r.event["type"] == UNREADABLE and "never did" in r.event["why"])]
+    read = [r.event for r in events]
+    same = 0
+    while same < min(len(read), len(session.read)) and read[same] == session.read[same]:
+        same += 1
+    lines: list[str] = []
+    host = ext().host
+    if same < len(session.read):
+        lines += _take_back(session, stored, side, same)
+    words = live_words.words(scenario, ruleset)
+    rulings: list[dict[str, Any]] = []
+    count = ext().storage.get_game(stored.id).event_count
+    if not session.read and count:
+        # A restarted service, or a link that starts on a game played before: the game's latest events may
+        # have been read from these same steps already (the link sends every step again after a restart).
+        known = ext().storage.list_events(stored.id)
+        m = _already_stored(read, known)
+        session.read += read[:m]
+        session.stored += [e.index for e in known[len(known) - m:]]
+        same = m
+    for r in events[same:]:
+        if r.event["type"] == UNREADABLE:
+            # Ruled illegal by the .vlog reader's replay and never stored: the player sees why, once.
+            lines.append(f"✗ step {r.step}: cannot read '{r.event['line']}': {r.event['why']}")
+            session.read.append(r.event)
+            session.stored.append(-1)
+            continue
+        problems = check_events(ruleset, scenario, [_provisional(r)])
+        if problems:
+            lines.append(f"step {r.step}: " + "; ".join(problems))
+            session.read.append(r.event)
+            session.stored.append(-1)
+            continue
+        played = host.current(stored)
+        event = notation.of(ruleset).complete(played.game.state, r)
+        try:
+            out = host.submit(stored, side, {"expected_index": played.index, "events": [event]})
+        except ApiError as e:
+            lines.append(live_words.refused(event, e.message, words))
+            session.read.append(r.event)
+            session.stored.append(-1)
+            continue
+        ruling = out["rulings"][0]
+        rulings.append({"index": played.index, "step": r.step, "event": event, "ruling": ruling})
+        lines += live_words.lines(ruling, event, words, out.get("chain"))
+        session.read.append(r.event)
+        session.stored.append(played.index)
+    return {"rulings": rulings, "lines": lines, "status": ext().storage.get_game(stored.id).status}
+
+
+def _already_stored(read: list[dict[str, Any]], known: list[Any]) -> int:
+    """How many of the first read events are the game's latest stored events, in order."""
+    for m in range(min(len(read), len(known)), 0, -1):
+        if all(_same_event(read[j], known[len(known) - m + j].event) for j in range(m)):
+            return m
+    return 0
+
+
+def _same_event(read: Mapping[str, Any], stored: Mapping[str, Any]) -> bool:
+    """A read event and the stored one it became (the stored one has its path completed)."""
+    return all(stored.get(k) == v for k, v in read.items() if k not in ("path",))
+
+
+def _provisional(r: ReadEvent) -> dict[str, Any]:
+    if r.markers:
+        return {**r.event, "side": r.markers[0][1]}
+    return r.event if r.destination is None else {**r.event, "path": [r.destination]}
+
+
+def _take_back(session: Session, stored: Any, side: str, keep: int) -> list[str]:
+    """An Undo took back steps whose events were ruled: take their events back from the hosted game too."""
+    gone = [i for i in session.stored[keep:] if i >= 0]
+    del session.read[keep:]
+    del session.stored[keep:]
+    if not gone:
+        return ["Undo: nothing the referee had ruled is taken back"]
+    try:
+        ext().host.take_back(stored, side, min(gone))
+    except ApiError as e:
+        return [f"Undo: {e.message}"]
+    return [f"Undo: the referee takes back event{'s' if len(gone) > 1 else ''} "
+            + ", ".join(f"[{i}]" for i in gone) + "; its position is as before"]

@@ -1,0 +1,178 @@
+"""POST /games/<id>/vassal: VASSAL's steps one at a time, as the referee link sends them (referee/service/live.py).
+
+The steps here are those the real engine wrote into the committed recordings (tests/vassal_logs/fixtures), sent
+one by one as the link sends them while the game is played: the hosted game must rule exactly what
+``referee check`` rules on the finished .vlog."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from modulebuilder.vassal import savecodec
+from modulebuilder.vassal.savefile import read_game
+from referee.engine.replay import replay
+from referee.logs.vassal import read_vassal
+
+FIXTURES = Path(__file__).resolve().parents[1] / "vassal_logs" / "fixtures"
+BORODINO = FIXTURES / "borodino-facts.vmod"
+
+
+def start_text(vlog: Path) -> str:
+    """The starting position as the link sends it: the engine's restore command (a .vsav's text)."""
+    game = read_game(vlog)
+    heads = [n.text if isinstance(n, savecodec.Leaf) else None for n in game.nodes]
+    return savecodec.join_top_level(game.nodes[:heads.index("end_save") + 1])
+
+
+def host(client: FlaskClient, scenario: Any, dice: str = "players") -> tuple[str, dict[str, str]]:
+    r = client.post("/api/v1/games", json={"scenario": scenario, "dice": dice})
+    assert r.status_code == 201, r.get_json()
+    body = r.get_json()
+    return body["id"], body["tokens"]
+
+
+def send(client: FlaskClient, gid: str, token: str, body: dict[str, Any]) -> Any:
+    return client.post(f"/api/v1/games/{gid}/vassal", json=body, headers={"Authorization": f"Bearer {token}"})
+
+
+def play(client: FlaskClient, vlog: Path, gid: str, token: str, link: str = "a") -> list[list[str]]:
+    """Every step of ``vlog`` sent on its own, as the link does; the chat lines of each answer."""
+    lines = []
+    for i, step in enumerate(read_game(vlog).steps):
+        body: dict[str, Any] = {"link": link, "expected_index": i, "steps": [list(step.commands)]}
+        if i == 0:
+            body["start"] = start_text(vlog)
+        r = send(client, gid, token, body)
+        assert r.status_code == 200, r.get_json()
+        assert r.get_json()["next_index"] == i + 1
+        lines.append(r.get_json()["lines"])
+    return lines
+
+
+def hosted(client: FlaskClient, gid: str, token: str) -> list[dict[str, Any]]:
+    return client.get(f"/api/v1/games/{gid}", headers={"Authorization": f"Bearer {token}"}).get_json()["log"]
+
+
+def without_index(ruling: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in ruling.items() if k != "index"}
+
+
+@pytest.mark.parametrize("name", ["schevardino-game", "schevardino-command"])
+def test_a_game_played_live_is_ruled_as_its_vlog_is_checked(client: FlaskClient, name: str) -> None:
+    vlog = FIXTURES / f"{name}.vlog"
+    gid, tokens = host(client, "schevardino")
+    lines = play(client, vlog, gid, tokens["French"])
+    log = read_vassal(vlog, BORODINO)
+    checked = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed)
+    # The check rules a line it cannot read as an 'unreadable' event; live, it is a chat line and not stored.
+    expected = [(e, r.to_dict()) for e, r in zip(log.events, checked.rulings) if e["type"] != "unreadable"]
+    got = hosted(client, gid, tokens["French"])
+    assert [(g["event"], without_index(g["ruling"])) for g in got] == \
+        [(e, without_index(r)) for e, r in expected]
+    unreadable = [r.errors[0].message for e, r in zip(log.events, checked.rulings) if e["type"] == "unreadable"]
+    said = [ln for step in lines for ln in step if ln.startswith("✗ step")]
+    assert said == [f"✗ {m}" for m in unreadable]
+
+
+def test_the_schevardino_turn_s_lines_in_the_chat(client: FlaskClient) -> None:
+    gid, tokens = host(client, "schevardino")
+    lines = play(client, FIXTURES / "schevardino-game.vlog", gid, tokens["French"])
+    assert lines[0] == ["[0] activate_command French: legal (SCH-COMMAND)",
+                        "→ activated (command morand) [SCH-COMMAND]"]
+    assert lines[1] == ["[1] move French Gratien → 4314: legal (7.11)"]          # a plain move: one line
+    # The engine's Undo of that move: the hosted game takes the move back, then rules the move made instead.
+    assert lines[2] == ["Undo: the referee takes back event [1]; its position is as before"]
+    assert lines[3] == ["[1] move French Gratien → 4314 4214: legal (7.11)"]
+    assert lines[4] == ["✗ step 5: cannot read '!comand friant': unknown command 'comand'"]
+    assert lines[5][0] == "[2] fire French CM Art a → 4006: legal (8.1, 8.5, 8.2, 8.3)"
+    assert lines[5][-1] == "… awaiting roll from French [8.1]"
+    assert lines[6][0] == "[3] roll French: legal (8.1, 8.2, 8.3, 8.5)"
+    assert "d10 5" in lines[6][1] and "→ 6: no effect" in lines[6][1]
+    assert lines[7] == ["[4] end_phase French: legal (SCH-COMMAND)"]
+
+
+def test_steps_sent_late_catch_up_in_order(client: FlaskClient) -> None:
+    """A link that was cut off sends what it queued in one request: the same rulings as one by one."""
+    vlog = FIXTURES / "schevardino-game.vlog"
+    gid, tokens = host(client, "schevardino")
+    steps = [list(s.commands) for s in read_game(vlog).steps]
+    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 0, "start": start_text(vlog),
+                                             "steps": steps[:2]})
+    assert r.get_json()["next_index"] == 2
+    # Sent again from 0 (the answer was lost): refused with the count the referee has, nothing ruled twice.
+    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 0, "steps": steps[:2]})
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "stale_index"
+    assert r.get_json()["error"]["next_index"] == 2
+    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 2, "steps": steps[2:]})
+    assert r.status_code == 200 and r.get_json()["next_index"] == len(steps)
+    assert [g["ruling"]["verdict"] for g in hosted(client, gid, tokens["French"])] == ["legal"] * 5
+
+
+def test_a_restarted_service_gets_every_step_again_and_rules_nothing_twice(app: Any, client: FlaskClient) -> None:
+    from referee.service.extension import ext
+    vlog = FIXTURES / "schevardino-game.vlog"
+    gid, tokens = host(client, "schevardino")
+    steps = [list(s.commands) for s in read_game(vlog).steps]
+    send(client, gid, tokens["French"], {"link": "a", "expected_index": 0, "start": start_text(vlog),
+                                         "steps": steps[:4]})
+    with app.app_context():
+        ext().__dict__.pop("live_sessions")              # what a restart loses: the steps kept in memory
+    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 4, "steps": steps[4:]})
+    assert r.status_code == 409 and r.get_json()["error"] == {
+        "code": "resend", "next_index": 0,
+        "message": "the referee has not got this game's steps (it restarted): send the starting position and "
+                   "every step again, from index 0"}
+    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 0, "start": start_text(vlog),
+                                             "steps": steps})
+    assert r.status_code == 200
+    got = hosted(client, gid, tokens["French"])
+    assert [g["event"]["type"] for g in got] == ["activate_command", "move", "fire", "roll", "end_phase"]
+    assert r.get_json()["lines"][0] == "✗ step 5: cannot read '!comand friant': unknown command 'comand'"
+
+
+def test_identity_comes_from_the_token(client: FlaskClient) -> None:
+    vlog = FIXTURES / "schevardino-game.vlog"
+    gid, tokens = host(client, "schevardino")
+    step = list(read_game(vlog).steps[0].commands)
+    r = send(client, gid, "not-a-token", {"link": "a", "expected_index": 0, "start": start_text(vlog),
+                                          "steps": [step]})
+    assert r.status_code == 401 and r.get_json()["error"]["code"] == "invalid_token"
+    # The Russian's link sending the French command: the referee rules it as the Russian's act, and refuses it.
+    r = send(client, gid, tokens["Russian"], {"link": "b", "expected_index": 0, "start": start_text(vlog),
+                                              "steps": [step]})
+    assert r.status_code == 200
+    assert r.get_json()["lines"] == ["activate_command French: not ruled — events[0].side: this token plays "
+                                     "Russian, not French"]
+    assert hosted(client, gid, tokens["French"]) == []
+
+
+@pytest.mark.parametrize("body, problem", [
+    ([], "body: expected an object with link, expected_index and steps"),
+    ({"expected_index": -1}, "expected_index: required, the number of steps the referee has from this side (>= 0)"),
+    ({"expected_index": 0, "steps": "x"}, "steps: expected a list of at most 2000 steps"),
+    ({"expected_index": 0, "steps": [[1]]}, "steps[0]: expected a list of VASSAL commands (strings)"),
+    ({"expected_index": 0, "steps": [], "who": 1}, "who: unexpected field"),
+    ({"expected_index": 0, "steps": [], "start": "nonsense"},
+     "start: start does not contain a begin_save ... end_save game state."),
+])
+def test_bad_requests_get_one_sentence(client: FlaskClient, body: Any, problem: str) -> None:
+    gid, tokens = host(client, "schevardino")
+    r = send(client, gid, tokens["French"], body)
+    assert r.status_code == 422, r.get_json()
+    assert r.get_json()["error"]["problems"] == [problem]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                         lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=4),
+                         max_leaves=12))
+def test_any_body_gets_an_answer_never_a_500(client: FlaskClient, body: Any) -> None:
+    gid, tokens = host(client, "schevardino")
+    r = send(client, gid, tokens["French"], body)
+    assert r.status_code in (200, 409, 415, 422), r.get_data(as_text=True)
+    assert "error" in r.get_json() or "lines" in r.get_json()
