@@ -160,6 +160,9 @@ def probe(module: Path, setup: Path, out_dir: Path, *args: str) -> PlayerView:
     return PlayerView(_run_script(PROBE, [str(module), str(setup), str(out_dir), *args], {}))
 
 
-def vrecord(module: Path, setup: Path, script: Path, out: Path, *, props: Iterable[str] = ()) -> EngineRun:
-    """vrecord.sh: play ``script`` through the engine and let it write the log ``out``."""
-    return _run("vrecord.sh", [str(module), str(setup), str(script), str(out)], {"VCHECK_PROPS": ",".join(props)})
+def vrecord(module: Path, setup: Path, script: Path, out: Path, *, props: Iterable[str] = (),
+            env: dict[str, str] | None = None) -> EngineRun:
+    """vrecord.sh: play ``script`` through the engine and let it write the log ``out``.  ``env`` reaches the
+    engine's process (the referee link reads its settings from REFEREE_URL, REFEREE_GAME, REFEREE_TOKEN)."""
+    return _run("vrecord.sh", [str(module), str(setup), str(script), str(out)],
+                {"VCHECK_PROPS": ",".join(props), **(env or {})})

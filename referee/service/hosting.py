@@ -176,6 +176,8 @@ class Host:
             self.storage.add_contribution(stored.id, side, kind, value)
         except ValueError as exc:           # the same side twice at once: the second transaction loses
             raise ApiError(409, "dice_fixed", str(exc)) from None
+        # A state cached before this seed (a view of the game) was made with the seed as it stood then.
+        self.cache.drop(stored.id)
         known = self.storage.list_contributions(stored.id)
         return {"id": stored.id, "dice": self._public_dice(stored, known, side), "chain": chain.base(stored, known)}
 

@@ -34,7 +34,7 @@ from referee.logs import notation
 from referee.logs.jsonlog import check_events
 from referee.logs.vassal_board import BoardGeometry, from_scenario
 from referee.logs.vassal_events import UNREADABLE, ReadEvent, read_events
-from referee.logs.vassal_steps import facts
+from referee.logs.vassal_steps import UNDO_REPORT, facts
 from referee.service import live_words
 from referee.service.errors import ApiError, bad_input
 from referee.service.extension import ext
@@ -223,15 +223,19 @@ def _provisional(r: ReadEvent) -> dict[str, Any]:
 
 
 def _take_back(session: Session, stored: Any, side: str, keep: int) -> list[str]:
-    """An Undo took back steps whose events were ruled: take their events back from the hosted game too."""
+    """The last step changed what earlier steps read as: an Undo took an act back, or a piece turned after its
+    move (the turn is part of the move, 6.12).  The hosted game takes back the events ruled from there, and
+    the loop after this rules the act as it now reads."""
     gone = [i for i in session.stored[keep:] if i >= 0]
     del session.read[keep:]
     del session.stored[keep:]
+    undo = bool(session.steps) and any(c.startswith(UNDO_REPORT) for c in session.steps[-1].commands[:1])
+    what = "Undo" if undo else f"step {len(session.steps)} changes an act already ruled"
     if not gone:
-        return ["Undo: nothing the referee had ruled is taken back"]
+        return [f"{what}: nothing the referee had ruled is taken back"] if undo else []
     try:
         ext().host.take_back(stored, side, min(gone))
     except ApiError as e:
-        return [f"Undo: {e.message}"]
-    return [f"Undo: the referee takes back event{'s' if len(gone) > 1 else ''} "
-            + ", ".join(f"[{i}]" for i in gone) + "; its position is as before"]
+        return [f"{what}: {e.message}"]
+    return [f"{what}: the referee takes back event{'s' if len(gone) > 1 else ''} "
+            + ", ".join(f"[{i}]" for i in gone) + ("; its position is as before" if undo else " to rule it again")]

@@ -176,3 +176,28 @@ def test_any_body_gets_an_answer_never_a_500(client: FlaskClient, body: Any) -> 
     r = send(client, gid, tokens["French"], body)
     assert r.status_code in (200, 409, 415, 422), r.get_data(as_text=True)
     assert "error" in r.get_json() or "lines" in r.get_json()
+
+
+def test_a_view_before_the_last_seed_does_not_fix_the_dice(client: FlaskClient) -> None:
+    """The link looks at the game (GET) before it sends its side's seed.  That view used to cache the game's
+    state made with the seeds known then, and every roll of the game came from that state: the rulings were not
+    the ones the revealed seed gives (the export did not verify)."""
+    from referee.engine import registry
+    from referee.logs.jsonlog import load_scenario
+    gid, tokens = host(client, "schevardino", dice="referee")
+    auth = {k: {"Authorization": f"Bearer {v}"} for k, v in tokens.items()}
+    assert client.post(f"/api/v1/games/{gid}/dice", json={"seed": "r"}, headers=auth["Russian"]).status_code == 200
+    assert client.get(f"/api/v1/games/{gid}", headers=auth["French"]).status_code == 200
+    assert client.post(f"/api/v1/games/{gid}/dice", json={"seed": "f"}, headers=auth["French"]).status_code == 200
+    events = [{"type": "activate_command", "side": "French", "command": "morand"},
+              {"type": "fire", "side": "French", "units": ["fr-cm-art-a"], "target": "4006"}]
+    r = client.post(f"/api/v1/games/{gid}/events", json={"expected_index": 0, "events": events},
+                    headers=auth["French"])
+    assert r.status_code == 200, r.get_json()
+    assert client.post(f"/api/v1/games/{gid}/end", headers=auth["French"]).status_code == 200
+    export = client.get(f"/api/v1/games/{gid}/export").get_json()
+    scenario = load_scenario("schevardino")
+    again = replay(registry.get(scenario.ruleset), scenario, export["log"]["events"], "referee",
+                   export["log"]["seed"])
+    assert [r.to_dict() for r in again.rulings] == [e["ruling"] for e in export["events"]]
+    assert export["events"][1]["ruling"]["rolls"][0]["natural"] is not None

@@ -1,0 +1,218 @@
+"""The referee link in the REAL VASSAL engine (vrecord.sh), against ``referee serve`` on 127.0.0.1.
+
+Tinyvka with the referee's dice.  The French player plays in VASSAL with the link on; the Russian player's acts
+come through the HTTP API (his own client).  Session 1: the link sends the French seed for the dice and the
+French orders typed in the chat.  Session 2 (a new VASSAL run on the game in progress): a move and a turn, an
+illegal move, a move taken back with VASSAL's Undo, the service stopped and started again while the player goes
+on, an assault whose commitment (and shock) the referee rolls.  Every ruling must be in the chat of the .vlog the
+engine wrote, the hosted game must hold exactly the acts that stand, and the .vlog read again must give the same
+events and, with the game's revealed dice, the same rulings."""
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from modulebuilder.definitions import resolve
+from modulebuilder.vassal import enginecheck
+from modulebuilder.vassal.savefile import read_game
+from referee.engine.replay import new_game, replay, step
+from referee.logs import notation
+from referee.logs.jsonlog import load_scenario
+from referee.logs.vassal import read_vassal
+from referee.logs.vassal_board import from_scenario
+from referee.logs.vassal_events import read_events
+from referee.logs.vassal_steps import REFEREE_LINE, facts
+from referee.service.dice import game_seed, side_seeds
+
+from .referee_server import ROOT, RefereeServer
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+
+def referee_lines(vlog: Path) -> list[str]:
+    """The referee's chat lines in the .vlog, in order, without the prefix."""
+    return [c[len(REFEREE_LINE):] for s in read_game(vlog).steps for c in s.commands if c.startswith(REFEREE_LINE)]
+
+
+def script(path: Path, actions: list[dict[str, Any]]) -> Path:
+    path.write_text(json.dumps({"player": "Alice", "comment": "the referee link, live", "actions": actions}))
+    return path
+
+
+@pytest.fixture(scope="module")
+def module(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    from modulebuilder.cli import main
+    out = tmp_path_factory.mktemp("tiny")
+    assert main(["build", str(ROOT / "examples" / "tiny" / "scenario.yaml"), "--out", str(out)]) == 0
+    with zipfile.ZipFile(out / "tiny.vmod") as z:
+        (out / "tiny.vsav").write_bytes(z.read("tiny.vsav"))
+    return out / "tiny.vmod", out / "tiny.vsav"
+
+
+class Game:
+    def __init__(self, server: RefereeServer) -> None:
+        self.server = server
+        self.scenario = resolve(load_scenario(str(ROOT / "examples" / "tiny" / "scenario.yaml")))
+        status, body = server.call("POST", "/api/v1/games", {"scenario": self.scenario, "dice": "referee"})
+        assert status == 201, body
+        self.id, self.tokens = body["id"], body["tokens"]
+
+    def act(self, side: str, event: dict[str, Any]) -> dict[str, Any]:
+        n = self.view()["next_index"]
+        status, body = self.server.call("POST", f"/api/v1/games/{self.id}/events",
+                                        {"expected_index": n, "events": [event]}, self.tokens[side])
+        assert status == 200, body
+        return body["rulings"][0]
+
+    def view(self) -> dict[str, Any]:
+        status, body = self.server.call("GET", f"/api/v1/games/{self.id}", token=self.tokens["French"])
+        assert status == 200, body
+        return body
+
+    def log(self) -> list[dict[str, Any]]:
+        return self.view()["log"]
+
+    def env(self) -> dict[str, str]:
+        return {"REFEREE_URL": self.server.url, "REFEREE_GAME": self.id, "REFEREE_TOKEN": self.tokens["French"]}
+
+
+def test_a_turn_played_live_in_vassal(tmp_path: Path, module: tuple[Path, Path]) -> None:
+    vmod, vsav = module
+    server = RefereeServer(tmp_path / "games.sqlite", tmp_path / "serve.log").start()
+    try:
+        game = Game(server)
+        assert server.call("POST", f"/api/v1/games/{game.id}/dice", {"seed": "the Russian's own seed"},
+                           game.tokens["Russian"])[0] == 200
+
+        # ---------------------------------------------------------------- session 1: the seed and the orders
+        s1 = script(tmp_path / "s1.json", [{"chat": "!scenario tiny"}, {"chat": "!side French"},
+                                           {"wait": 3000}, {"chat": "!orders dumon-a"}, {"wait": 3000}])
+        run = enginecheck.vrecord(vmod, vsav, s1, tmp_path / "s1.vlog", env=game.env())
+        assert run.ok, run.lines[-20:]
+        said = referee_lines(tmp_path / "s1.vlog")
+        assert said[0] == f"linked to game {game.id} at {server.url}"
+        assert "your seed for the referee dice is sent (French): no one can steer the rolls" in said
+        assert "[0] orders French UO: Dumon a: legal (5.21, 5.22)" in said
+        assert not any(game.tokens["French"] in line for line in said)
+        assert game.tokens["French"] not in (tmp_path / "s1.vlog").read_bytes().decode("latin-1")
+        contributions = game.view()["dice"]["contributions"]
+        assert {c["side"] for c in contributions} == {"French", "Russian"}
+
+        # The Russian player, from his own client: his orders; then the referee rolls the initiative.
+        game.act("Russian", {"type": "orders", "side": "Russian", "under_orders": ["psk-a"]})
+        initiative = game.act("French", {"type": "initiative"})
+        if initiative["results"][0]["side"] == "French":
+            game.act("French", {"type": "first_marker", "side": "French", "marker": "i-corps"})
+        else:
+            game.act("Russian", {"type": "first_marker", "side": "Russian", "marker": "vi-corps"})
+            game.act("Russian", {"type": "end_activation", "side": "Russian"})
+            game.act("French", {"type": "draw", "marker": "i-corps"})
+        before = len(game.log())
+
+        # ---------------------------------------------------------------- session 2: the French activation
+        s2 = script(tmp_path / "s2.json", [
+            {"chat": "!scenario tiny"}, {"chat": "!side French"}, {"wait": 2000},
+            {"move": "Dumon a", "to": "0403"}, {"wait": 1500},
+            {"key": "Dumon a", "keystroke": "93,130"}, {"wait": 1500},        # a turn: part of the move (6.12)
+            {"move": "Lepic", "to": "0705"}, {"wait": 1500},                 # too far, through a ZOC
+            {"move": "Dumon b", "to": "0304"}, {"wait": 1500},
+            {"undo": True}, {"wait": 2500},                                  # the service is stopped here
+            {"chat": "!assault dumon-a > 0404"}, {"wait": 9000},              # ... and started again here
+            {"chat": "!commit dumon-a"}, {"wait": 2500},
+            {"chat": "!shock 1"}, {"wait": 2500},
+        ])
+        outage: dict[str, float] = {}
+
+        def stop_after_the_undo() -> None:
+            # The Undo takes the Dumon b move back: the game is at `before + 2` events again.
+            deadline = time.monotonic() + 120
+            seen_three = False
+            while time.monotonic() < deadline:
+                n = len(game.log())
+                seen_three |= n == before + 3
+                if seen_three and n == before + 2:
+                    server.stop()
+                    outage["stopped"] = time.monotonic()
+                    time.sleep(4)
+                    server.start()
+                    outage["started"] = time.monotonic()
+                    return
+                time.sleep(0.05)
+        watcher = threading.Thread(target=stop_after_the_undo)
+        watcher.start()
+        run = enginecheck.vrecord(vmod, vsav, s2, tmp_path / "s2.vlog", env=game.env())
+        watcher.join()
+        assert run.ok, run.lines[-20:]
+        assert "stopped" in outage and "started" in outage
+        said = referee_lines(tmp_path / "s2.vlog")
+        (tmp_path / "said.txt").write_text("\n".join(said))
+        k = before
+        assert f"[{k}] move French Dumon a → 0303 0403: legal (7.11, 6.33)" in said
+        # The turn after the move is read into the move: the move is taken back and ruled again with it.
+        assert any(re.fullmatch(rf"step \d+ changes an act already ruled: the referee takes back event \[{k}\] "
+                                "to rule it again", line) for line in said)
+        assert f"[{k}] move French Dumon a → 0303 0403: legal (7.11, 6.33, 6.12)" in said
+        lepic = next(line for line in said if line.startswith(f"[{k + 1}] move French Lepic"))
+        assert "ILLEGAL" in lepic
+        assert said[said.index(lepic) + 1].startswith("✗ ")
+        assert said[said.index(lepic) + 2].startswith("legal instead: ")
+        assert f"[{k + 2}] move French Dumon b → 0304: legal (7.11)" in said
+        assert f"Undo: the referee takes back event [{k + 2}]; its position is as before" in said
+        # Down once, back once; the assault made while it was down is ruled when it is back, in order.
+        down = [line for line in said if line.startswith("the referee cannot be reached")]
+        back = [line for line in said if line.startswith("the link is back")]
+        assert len(down) == 1 and len(back) == 1
+        assault = f"[{k + 2}] assaults French [0] Dumon a → 0404: legal (9.44)"
+        assert said.index(down[0]) < said.index(back[0]) < said.index(assault)
+        commit = next(line for line in said if line.startswith(f"[{k + 3}] commitment French Dumon a: legal"))
+        roll = said[said.index(commit) + 1]
+        assert roll.startswith("Assault probability (9.4x): Dumon a needs") or "d10" in roll, roll
+
+        # The hosted game holds the acts that stand: not the Dumon b move taken back.
+        log = game.log()[before:]
+        assert [(e["event"]["type"], e["event"].get("unit")) for e in log][:4] == [
+            ("move", "dumon-a"), ("move", "lepic"), ("assaults", None), ("commitment", "dumon-a")]
+        assert log[0]["event"]["facing"] == 4 and log[0]["event"]["path"] == ["0303", "0403"]
+        committed = log[3]["ruling"]["rolls"][0]
+        assert isinstance(committed["natural"], int) and committed["pass_max"] is not None
+        assert any(line.startswith("dice chain head ") for line in said)
+        if committed["outcome"] == "pass":
+            assert log[4]["event"]["type"] == "shock" and log[4]["ruling"]["verdict"] == "legal"
+            shock = log[4]["ruling"]
+            for res in shock["results"]:
+                if res.get("unit") == "psk-a" and "disorder" in res["effect"]:
+                    assert f"on the board: Psk a {res['effect'].replace('_', ' ')} [{res['rule']}]" in said
+
+        # ------------------------------------------------------------ the same game, read again from its .vlogs
+        # The events the .vlog reader finds in session 2's log, completed on the game's position before them,
+        # are the hosted events; ruled with the dice the game reveals when it ends, they give the same rulings.
+        scenario = load_scenario(str(ROOT / "examples" / "tiny" / "scenario.yaml"))
+        full = game.log()
+        assert server.call("POST", f"/api/v1/games/{game.id}/end", {}, game.tokens["French"])[0] == 200
+        status, exported = server.call("GET", f"/api/v1/games/{game.id}/export")
+        assert status == 200
+        seed = exported["log"]["seed"]
+        from referee.engine import registry
+        ruleset = registry.get(scenario.ruleset)
+        reading = read_events(facts(read_game(tmp_path / "s2.vlog")), scenario, from_scenario(scenario))
+        g = new_game(ruleset, scenario, "referee", seed)
+        for i, e in enumerate(full[:before]):
+            _, g, _ = step(g, i, e["event"])
+        events = [e["event"] for e in full[:before]]
+        for r in reading.events:
+            event = notation.of(ruleset).complete(g.state, r)
+            _, g, _ = step(g, len(events), event)
+            events.append(event)
+        assert events == [e["event"] for e in full]
+        again = replay(ruleset, scenario, events, "referee", seed)
+        assert [r.to_dict() for r in again.rulings] == [e["ruling"] for e in full]
+        assert read_vassal(tmp_path / "s2.vlog", vmod).scenario.id == "tiny"
+    finally:
+        server.stop()
