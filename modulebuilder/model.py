@@ -275,6 +275,14 @@ class MapStyle:
 
 
 @record(frozen=True)
+class MapArt:
+    """The author's painted map and where the grid lies on it: the pixel centres of two hexes."""
+    image: str                                        # the PNG or JPEG file (a path usable from here)
+    hexes: tuple[tuple[str, tuple[float, float]], ...]    # ((hex, (x, y)), (hex, (x, y)))
+    digest: str = ""                                  # the image file's content hash: a changed file is new art
+
+
+@record(frozen=True)
 class MapDef:
     id: str
     title: str
@@ -289,6 +297,9 @@ class MapDef:
     boxes: Mapping[str, str] = field(default_factory=lambda: EMPTY)         # off-map box id -> label (withdrawn, recovery, ...)
     style: MapStyle = MapStyle()
     source: str = field(default="", compare=False)   # provenance, not part of the value
+    # The author's art, if the map has one: a picture of the map, not part of its rules (the resolved
+    # scenario, which is the referee's, does not carry it).
+    art: MapArt | None = field(default=None, compare=False)
 
     def terrain_of(self, hex_id: str) -> str:
         return self.terrain.get(hex_id, self.default_terrain)

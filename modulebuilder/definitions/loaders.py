@@ -15,6 +15,7 @@ from .counters import CounterEntries, build_counters, check_counters
 from .detect import header
 from .files import read_document
 from .geometry import grid_of, hex_grid
+from .map_art import build_art, check_art
 from .maps import MapRefs, authored_refs, build_map, check_map_refs
 from .problems import Problem, raise_if_any
 from .game import CheckedGame, check_game
@@ -36,7 +37,7 @@ class CheckedMap:
 
     def model(self) -> MapDef:
         assert self.doc is not None and self.grid is not None, "model() of a map that failed its checks"
-        return build_map(self.doc, (), self.grid, self.refs)
+        return replace(build_map(self.doc, (), self.grid, self.refs), art=build_art(self.doc))
 
 
 def check_map(path: PathLike) -> CheckedMap:
@@ -50,6 +51,7 @@ def check_map(path: PathLike) -> CheckedMap:
     problems += grid_problems
     if hexes is not None:
         problems += check_map_refs(doc, hexes, refs)
+    problems += check_art(doc, hexes)
     return CheckedMap(doc, problems, refs, grid, hexes)
 
 

@@ -13,6 +13,7 @@ from .consistency import setup_contradictions, turn_range, turns_in_range
 from .game import CheckedGame, check_game
 from .loaders import (CheckedCounters, CheckedMap, CheckedTables, check_counter_files, check_game_file, check_map,
                       check_tables, ruleset_problems)
+from .map_art import art_image
 from .maps import missing_table_rows
 from .placements import Placed, build_placements, build_reinforcement, check_placements
 from .detect import KIND_NAMES, kind_of_document
@@ -70,7 +71,9 @@ def check_scenario(path: str | os.PathLike[str], *, command: str | None = None) 
     if the_map.doc is not None and tables.doc is not None:
         problems += missing_table_rows(the_map.doc, the_map.refs, tables.data, tables.doc.file)
 
-    files = [doc.file] + [f for f in [refs.map, *refs.counters, refs.tables, refs.game] if f]
+    art = art_image(the_map.doc) if the_map.doc is not None else None
+    # The art is read too (its digest is in the model), so a cached scenario is stale when the picture changes.
+    files = [doc.file] + [f for f in [refs.map, *refs.counters, refs.tables, refs.game, art] if f]
     if problems or the_map.doc is None:
         return CheckedScenario(problems, None, files)
     return CheckedScenario([], _build(doc, the_map, counters, tables, game), files)

@@ -149,16 +149,33 @@ def cmd_map(args: argparse.Namespace) -> int:
         colours = cmyk_space(args.cmyk_profile)          # a bad profile fails before any drawing
     else:
         colours = RGB_SPACE
+    if args.check_grid and mapdef.art is None:
+        print(f"--check-grid: map {mapdef.id!r} has no art (art: {{image, hexes}} in its map file)", file=sys.stderr)
+        return 1
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    img, _ = render_map(mapdef, args.hex_size)
+    if args.check_grid:
+        from modulebuilder.render.map_art import grid_check
+        png = out / f"{mapdef.id}-grid-check.png"
+        grid_check(mapdef).save(png)
+        print(png)
+        return 0
+    if mapdef.art is not None:
+        from modulebuilder.render.map_art import print_art, screen_art
+        img, _ = screen_art(mapdef, args.hex_size)
+    else:
+        img, _ = render_map(mapdef, args.hex_size)
     png = out / f"{mapdef.id}.png"
     img.save(png)
     print(png)
     # Print version: hexes of the chosen physical size (across the flats = sqrt(3) * centre-to-vertex).
-    print_size = float(args.hex_inches) * args.dpi / math.sqrt(3)
-    print(f"print map: rendering at {args.dpi} dpi ...", file=sys.stderr)
-    pimg, _ = render_map(mapdef, print_size)
+    if mapdef.art is not None:
+        pimg, _, note = print_art(mapdef, float(args.hex_inches), args.dpi)
+        print(f"note: {note}", file=sys.stderr)
+    else:
+        print_size = float(args.hex_inches) * args.dpi / math.sqrt(3)
+        print(f"print map: rendering at {args.dpi} dpi ...", file=sys.stderr)
+        pimg, _ = render_map(mapdef, print_size)
     for name, data in map_print_pdfs(pimg, args.dpi, args.paper, mapdef.id, mapdef.title, colours):
         (out / name).write_bytes(data)
         print(out / name)
@@ -238,5 +255,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--cmyk", action="store_true",
                    help="print PDFs in DeviceCMYK through an ICC profile, with its output intent (the PNG stays RGB)")
     p.add_argument("--cmyk-profile", default=None, metavar="ICC", help="CMYK output profile (default: FOGRA39)")
+    p.add_argument("--check-grid", action="store_true",
+                   help="only write ID-grid-check.png: the map's art with the grid and hex numbers drawn over it")
     p.add_argument("--out", required=True, metavar="DIR")
     p.set_defaults(func=_guarded(cmd_map))

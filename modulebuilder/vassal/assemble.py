@@ -66,7 +66,15 @@ def merged_counters(scenarios: Sequence[Scenario]) -> CounterSet:
 
 def default_counter_size(mapdef: MapDef, hex_size: float | None) -> int:
     # A counter a little smaller than the hex's inner circle (sqrt(3)/2 * size across) stays inside it.
-    return max(40, round(1.2 * float(hex_size or mapdef.style.hex_size)))
+    return max(40, round(1.2 * float(hex_size or art_hex_size(mapdef) or mapdef.style.hex_size)))
+
+
+def art_hex_size(mapdef: MapDef) -> float | None:
+    """The hex size (centre to corner, pixels) of the map's art, None without art."""
+    if mapdef.art is None:
+        return None
+    from ..render.map_art import art_layout
+    return art_layout(mapdef).size
 
 
 # --------------------------------------------------------------------------------------------- images
@@ -118,12 +126,29 @@ def counter_pngs(counters: CounterSet, size: int, cache: ImageCache, back: BackT
 def map_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache, counter_px: int) -> tuple[bytes, HexLayout]:
     """(PNG bytes, HexLayout) of the module's map (place names clear of ``counter_px`` counters,
     mapnames.py); the layout is recomputed, only the pixels are cached."""
+    if mapdef.art is not None:
+        return art_png(mapdef, hex_size, cache)
     from ..render.map import map_layout
     from .mapnames import module_map_png
     layout, _ = map_layout(mapdef, hex_size)
     data = cache.get_or_make(key_of("map", mapdef, hex_size, counter_px),
                              lambda: module_map_png(mapdef, hex_size, counter_px))
     return data, layout
+
+
+def art_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache) -> tuple[bytes, HexLayout]:
+    """The author's art as the module's map (its own pixels, or resized to ``hex_size``) and where the grid
+    lies on it; the art carries its own names, so none is drawn."""
+    from ..mapart import scaled
+    from ..render.map_art import art_layout, screen_art
+    assert mapdef.art is not None
+
+    def make() -> bytes:
+        img, _ = screen_art(mapdef, hex_size)
+        return png(img)
+    data = cache.get_or_make(key_of("map-art", mapdef.art.digest, mapdef.art.hexes, mapdef.grid, hex_size), make)
+    layout = art_layout(mapdef)
+    return data, (scaled(layout, hex_size / layout.size) if hex_size else layout)
 
 
 # --------------------------------------------------------------------------------------------- module

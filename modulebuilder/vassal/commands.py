@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
         # The module shows the map at its hex size in pixels; a printed length keeps the counter's size
         # relative to the hex it has on paper (render/commands.py DEFAULT_HEX_INCHES across the flats).
         from ..render.commands import DEFAULT_HEX_INCHES
-        hex_px = args.hex_size or scenarios[0].map.style.hex_size
+        from .assemble import art_hex_size
+        hex_px = args.hex_size or art_hex_size(scenarios[0].map) or scenarios[0].map.style.hex_size
         counter_px = args.counter_size.in_pixels(hex_px * math.sqrt(3) / float(DEFAULT_HEX_INCHES))
         if counter_px < 24:
             print(f"--counter-size {args.counter_size.text}: {counter_px} pixels; the module needs at least 24",

@@ -32,6 +32,7 @@ def input_files(scenarios: Sequence[Scenario], scenario_paths: Sequence[str | Pa
     files = {Path(p).resolve() for p in scenario_paths}
     files |= {Path(src.split(":")[0]).resolve() for src in sources if src}
     files |= _tables_files(scenario_paths)
+    files |= {Path(s.map.art.image).resolve() for s in scenarios if s.map.art is not None}
     from ..definitions.rulesets import contribution_files
     contributions = contribution_files()
     files |= {Path(contributions[s.ruleset]).resolve() for s in scenarios if s.ruleset in contributions}
