@@ -176,7 +176,7 @@ def cmd_map(args: argparse.Namespace) -> int:
         print_size = float(args.hex_inches) * args.dpi / math.sqrt(3)
         print(f"print map: rendering at {args.dpi} dpi ...", file=sys.stderr)
         pimg, _ = render_map(mapdef, print_size)
-    for name, data in map_print_pdfs(pimg, args.dpi, args.paper, mapdef.id, mapdef.title, colours):
+    for name, data in map_print_pdfs(pimg, args.dpi, args.paper, mapdef.id, mapdef.title, colours, args.landscape):
         (out / name).write_bytes(data)
         print(out / name)
     return 0
@@ -255,6 +255,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--cmyk", action="store_true",
                    help="print PDFs in DeviceCMYK through an ICC profile, with its output intent (the PNG stays RGB)")
     p.add_argument("--cmyk-profile", default=None, metavar="ICC", help="CMYK output profile (default: FOGRA39)")
+    p.add_argument("--landscape", action="store_true", help="tile the map on the paper turned sideways")
     p.add_argument("--check-grid", action="store_true",
                    help="only write ID-grid-check.png: the map's art with the grid and hex numbers drawn over it")
     p.add_argument("--out", required=True, metavar="DIR")

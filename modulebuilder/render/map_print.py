@@ -33,6 +33,9 @@ from modulebuilder.render.physical import POINTS_PER_INCH, paper_points
 from modulebuilder.render.sheet_layout import Rect
 
 CROSS_ARM_PT = 9.0
+# A last row or column of tiles that adds less than this share of a tile's step is a sliver (a column of hexes
+# on a page of its own): the tiles of that direction are then spread evenly, overlapping more, instead.
+SLIVER = 0.25
 # Rows of the map converted and compressed at a time (a 300 ppi Borodino is 8466 pixels wide: 9 MB a band).
 BAND_ROWS = 256
 MapArt = Union[Image.Image, EncodedImage]
@@ -90,41 +93,72 @@ def _art(img: MapArt, colours: ColourSpace) -> MapArt:
 
 @dataclass(frozen=True)
 class Tiling:
-    """How a map of ``map_w`` x ``map_h`` points is cut into pages."""
+    """How a map of ``map_w`` x ``map_h`` points is cut into pages (``landscape``: the paper turned)."""
     paper: str
     map_w: float
     map_h: float
     margin_in: Fraction = Fraction(3, 8)
     overlap_in: Fraction = Fraction(1, 2)
+    landscape: bool = False
+
+    @property
+    def page(self) -> tuple[float, float]:
+        pw, ph = paper_points(self.paper)
+        return (ph, pw) if self.landscape else (pw, ph)
 
     @property
     def area(self) -> Rect:
         """The printable window of every page (points, page coordinates)."""
-        pw, ph = paper_points(self.paper)
+        pw, ph = self.page
         m = float(self.margin_in) * POINTS_PER_INCH
         return Rect(m, m, pw - 2 * m, ph - 2 * m)
 
     @property
     def overlap(self) -> float:
+        """The least overlap of neighbouring tiles (more where a sliver is avoided: ``overlaps``)."""
         return float(self.overlap_in) * POINTS_PER_INCH
+
+    def _count(self, length: float, window: float) -> int:
+        return max(1, math.ceil((length - self.overlap) / (window - self.overlap) - 1e-9))
+
+    def _step(self, length: float, window: float) -> float:
+        step = window - self.overlap
+        n = self._count(length, window)
+        fresh = length - (n - 1) * step - self.overlap          # what the last tile adds
+        if n >= 2 and fresh < SLIVER * step:
+            # n windows spread evenly over the map, in whole points as the usual step is, so neighbouring
+            # tiles place the map's pixels alike
+            return float(math.ceil((length - window) / (n - 1)))
+        return step
 
     @property
     def step(self) -> tuple[float, float]:
         """Map distance between the windows of neighbouring tiles."""
-        return self.area.w - self.overlap, self.area.h - self.overlap
+        return self._step(self.map_w, self.area.w), self._step(self.map_h, self.area.h)
+
+    @property
+    def overlaps(self) -> tuple[float, float]:
+        """How much neighbouring tiles overlap across (x) and down (y)."""
+        return self.area.w - self.step[0], self.area.h - self.step[1]
 
     @property
     def cols(self) -> int:
-        return max(1, math.ceil((self.map_w - self.overlap) / self.step[0] - 1e-9))
+        return self._count(self.map_w, self.area.w)
 
     @property
     def rows(self) -> int:
-        return max(1, math.ceil((self.map_h - self.overlap) / self.step[1] - 1e-9))
+        return self._count(self.map_h, self.area.h)
 
     def window(self, row: int, col: int) -> Rect:
         """The part of the map (map coordinates, points) shown on tile (row, col)."""
         sx, sy = self.step
         return Rect(col * sx, row * sy, self.area.w, self.area.h)
+
+    def _seam(self, axis: int, k: int) -> float:
+        """The middle of the overlap between tile ``k`` and tile ``k + 1`` across (0) or down (1), computed
+        one way for both tiles so they print the same cross."""
+        window = self.area.w if axis == 0 else self.area.h
+        return k * self.step[axis] + (window + self.step[axis]) / 2
 
     def crosses(self, row: int, col: int) -> list[tuple[float, float]]:
         """Registration crosses on tile (row, col), in map coordinates: the centres of the overlap strips
@@ -132,19 +166,18 @@ class Tiling:
         column's windows reach past the map, and a seam needs two crosses to be lined up square); each also
         lies on the neighbouring tile."""
         win = self.window(row, col)
-        half = self.overlap / 2
         bottom, right = min(win.bottom, self.map_h), min(win.right, self.map_w)
         ys = [win.y + f * (bottom - win.y) for f in (0.25, 0.75)]
         xs = [win.x + f * (right - win.x) for f in (0.25, 0.75)]
         pts: list[tuple[float, float]] = []
         if col > 0:
-            pts += [(win.x + half, y) for y in ys]
+            pts += [(self._seam(0, col - 1), y) for y in ys]
         if col < self.cols - 1:
-            pts += [(win.right - half, y) for y in ys]
+            pts += [(self._seam(0, col), y) for y in ys]
         if row > 0:
-            pts += [(x, win.y + half) for x in xs]
+            pts += [(x, self._seam(1, row - 1)) for x in xs]
         if row < self.rows - 1:
-            pts += [(x, win.bottom - half) for x in xs]
+            pts += [(x, self._seam(1, row)) for x in xs]
         return sorted(p for p in pts if 0 < p[0] < self.map_w and 0 < p[1] < self.map_h)
 
 
@@ -155,11 +188,15 @@ def _cross(c: Canvas, x: float, y: float) -> None:
 
 
 def tiled_map_pdf(img: MapArt, dpi: float, paper: str, margin_in: Fraction = Fraction(3, 8),
-                  overlap_in: Fraction = Fraction(1, 2), title: str = "", colours: ColourSpace = RGB_SPACE) -> bytes:
+                  overlap_in: Fraction = Fraction(1, 2), title: str = "", colours: ColourSpace = RGB_SPACE,
+                  landscape: bool = False) -> bytes:
     """The map over as many pages as it needs, row by row, each with its crosses and its place in the grid."""
     mw, mh = image_points(img, dpi)
-    t = Tiling(paper, mw, mh, margin_in, overlap_in)
-    pw, ph = paper_points(paper)
+    t = Tiling(paper, mw, mh, margin_in, overlap_in, landscape)
+    pw, ph = t.page
+    spread = any(abs(o - t.overlap) > 1e-6 for o in t.overlaps)
+    overlap_text = f"overlap {overlap_in}\"" if not spread else \
+        f"overlap {t.overlaps[0] / POINTS_PER_INCH:.2f}\" across, {t.overlaps[1] / POINTS_PER_INCH:.2f}\" down"
     doc = PdfDocument(colours)
     doc.add_image("Map", _art(img, colours))
     a = t.area
@@ -182,14 +219,16 @@ def tiled_map_pdf(img: MapArt, dpi: float, paper: str, margin_in: Fraction = Fra
             for x, y in t.crosses(row, col):
                 _cross(c, ox + x, oy + y)
             c.text(pw / 2, ph - 10, f"{title}  tile row {row + 1}/{t.rows}, column {col + 1}/{t.cols}  "
-                   f"(overlap {overlap_in}\"; align the crosses)", size=6, align="centre")
+                   f"({overlap_text}; align the crosses)", size=6, align="centre")
     return doc.tobytes()
 
 
 def map_print_pdfs(img: Image.Image, dpi: float, paper: str, map_id: str, title: str = "",
-                   colours: ColourSpace = RGB_SPACE) -> list[tuple[str, bytes]]:
-    """(file name, bytes) of the full-size map PDF and the tiled one on ``paper``, in ``colours`` (the
-    pixels converted once for both)."""
+                   colours: ColourSpace = RGB_SPACE, landscape: bool = False) -> list[tuple[str, bytes]]:
+    """(file name, bytes) of the full-size map PDF and the tiled one on ``paper`` (turned with
+    ``landscape``), in ``colours`` (the pixels converted once for both)."""
     art = print_art(img, colours)
+    turned = "-landscape" if landscape else ""
     return [(f"{map_id}-full.pdf", full_map_pdf(art, dpi, colours)),
-            (f"{map_id}-tiles-{paper}.pdf", tiled_map_pdf(art, dpi, paper, title=title, colours=colours))]
+            (f"{map_id}-tiles-{paper}{turned}.pdf",
+             tiled_map_pdf(art, dpi, paper, title=title, colours=colours, landscape=landscape))]

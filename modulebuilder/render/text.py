@@ -73,10 +73,22 @@ def font_file(spec: FontSpec) -> str:
     return str(spec)
 
 
+class FontFileError(OSError):
+    """A font file that cannot be read as a font; the message names the file (FreeType's own does not)."""
+
+    def __init__(self, path: str, reason: str):
+        super().__init__(2 if "No such file" in reason or "cannot open" in reason else 22,
+                         f"not a font FreeType can read ({reason}); a counter template's fonts must be TrueType "
+                         "or OpenType files (.ttf, .otf)", path)
+
+
 @lru_cache(maxsize=None)
 def font_at(path: str, size_px: int) -> ImageFont.FreeTypeFont:
     """The font file ``path`` at ``size_px`` (cached: loading a face costs far more than drawing with it)."""
-    return ImageFont.truetype(path, max(1, size_px))
+    try:
+        return ImageFont.truetype(path, max(1, size_px))
+    except OSError as exc:
+        raise FontFileError(path, exc.strerror or str(exc)) from None
 
 
 def font(size_px: int, bold: FontSpec = True) -> ImageFont.FreeTypeFont:
