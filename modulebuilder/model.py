@@ -341,6 +341,16 @@ class GameDef:
     unit_types: tuple[UnitType, ...] = ()
     factors: tuple[Factor, ...] = ()
     back_side: str | None = None     # what a counter's back is called (Reduced, Spent ...); None = not declared
+    # How the game is printed and played in its module (None: the ruleset's or the builder's default).
+    template: str | None = None      # counter template: a bundled id or a file (made absolute by the loader)
+    dice: str | None = None          # the module's die: d6, 2d6, d10 0-9, d10 1-10
+    phases: tuple[str, ...] | None = None    # the phases of a turn
+    per_side: bool = False           # ``phases`` are each side's, repeated for each side in turn
+    cup: bool | None = None          # an activation cup in the module
+    facing: bool | None = None       # units turn to face a vertex
+    about: str | None = None         # the About box's Rules text
+    art: str | None = None           # counter art path pattern ({id}, {face}), absolute
+    source: str = field(default="", compare=False)   # "file:line" of the declaration, for messages
 
     def unit_type(self, kind: str) -> UnitType | None:
         return next((t for t in self.unit_types if t.id == kind), None)
@@ -394,7 +404,7 @@ class SideDef:
 class Scenario:
     id: str
     name: str
-    ruleset: str
+    ruleset: str                     # the referee ruleset id; "" when the game names none (built, not ruled)
     map: MapDef
     counters: CounterSet
     sides: tuple[SideDef, ...]

@@ -8,6 +8,7 @@ into the counters schema after the ruleset's (:func:`~.schemas.combined`).
 from __future__ import annotations
 
 import difflib
+import os
 from typing import Any, Iterable, Sequence
 
 from modulebuilder.records import field, record
@@ -47,7 +48,9 @@ def check_game(doc: Located, base: Path = ()) -> CheckedGame:
         if isinstance(f, dict) and f.get("id") in SHARED_UNIT_FIELDS:
             problems.append(doc.problem(base + ("factors", i, "id"),
                                         f"{f['id']!r} is a field every unit has; name the factor otherwise"))
-    return CheckedGame(problems, build_game(data) if not problems else GameDef())
+    line, _ = doc.position(base)
+    return CheckedGame(problems, build_game(data, os.path.dirname(doc.file), f"{doc.file}:{line}")
+                       if not problems else GameDef())
 
 
 def _duplicates(doc: Located, base: Path, section: str, what: str) -> Iterable[Problem]:
@@ -64,12 +67,17 @@ def _duplicates(doc: Located, base: Path, section: str, what: str) -> Iterable[P
             seen[ident] = i
 
 
-def build_game(data: dict[str, Any]) -> GameDef:
-    """The model of a checked declaration (well-formed by the schema)."""
+def build_game(data: dict[str, Any], base: str | None = None, source: str = "") -> GameDef:
+    """The model of a checked declaration (well-formed by the schema); ``base`` is the folder its paths are
+    relative to (the game file's, or the scenario's for an inline declaration)."""
     def good(items: Any) -> list[dict[str, Any]]:
         return [x for x in items if isinstance(x, dict) and isinstance(x.get("id"), str)] \
             if isinstance(items, list) else []
     sides = data.get("sides") if isinstance(data.get("sides"), dict) else {}
+    spec = data.get("phases")
+    per_side = isinstance(spec, dict)
+    phases = [str(p) for p in (spec.get("per_side") if per_side else spec) or () if isinstance(p, str)] \
+        if isinstance(spec, (dict, list)) else []
     return GameDef(
         id=str(data.get("id", "")), title=str(data.get("title", "")),
         version=data["version"] if isinstance(data.get("version"), str) else None,
@@ -78,7 +86,26 @@ def build_game(data: dict[str, Any]) -> GameDef:
         unit_types=tuple(UnitType(t["id"], t.get("name", ""), t.get("symbol")) for t in good(data.get("unit_types"))),
         factors=tuple(Factor(f["id"], f.get("name", "")) for f in good(data.get("factors"))),
         back_side=data["back_side"] if isinstance(data.get("back_side"), str) and data["back_side"] else None,
+        template=_path(data.get("template"), base, bundled=True),
+        dice=_text(data.get("dice")),
+        phases=tuple(phases) if phases else None, per_side=per_side,
+        cup=data["cup"] if isinstance(data.get("cup"), bool) else None,
+        facing=data["facing"] if isinstance(data.get("facing"), bool) else None,
+        about=_text(data.get("about")), art=_path(data.get("art"), base), source=source,
     )
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _path(value: Any, base: str | None, bundled: bool = False) -> str | None:
+    """A path the game file names, relative to that file (a bundled template's name is kept as it is)."""
+    if not isinstance(value, str) or not value:
+        return None
+    if bundled and not os.path.splitext(value)[1]:
+        return value
+    return os.path.normpath(os.path.join(base, value)) if base and not os.path.isabs(value) else value
 
 
 def unknown_kinds(units: Sequence[Entry], known: Sequence[str]) -> list[Problem]:

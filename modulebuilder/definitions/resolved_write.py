@@ -90,6 +90,9 @@ def _game(g: GameDef) -> dict[str, Any]:
                        for t in g.unit_types] or None,
         "factors": [_drop_none({"id": f.id, "name": f.name or None}) for f in g.factors] or None,
         "back_side": g.back_side,
+        "template": g.template, "dice": g.dice,
+        "phases": ({"per_side": list(g.phases)} if g.per_side else list(g.phases)) if g.phases else None,
+        "cup": g.cup, "facing": g.facing, "about": g.about, "art": g.art,
     })
 
 

@@ -110,7 +110,7 @@ def cmd_counters(args: argparse.Namespace) -> int:
     counters = sources.counters
     size_px = args.px or px(args.size, args.dpi)
     faces = render_faces(counters, size_px, dpi=None if args.px else args.dpi, progress=_progress("counter faces"),
-                         back=sources.back, template=args.template, game=sources.game)
+                         back=sources.back, template=sources.template(args.template), game=sources.game)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for key, img in faces.items():
@@ -125,7 +125,7 @@ def cmd_sheets(args: argparse.Namespace) -> int:
     sources = load_sources(args.sources)
     counters = sources.counters
     opts = PrintOptions(args.size, args.paper, args.dpi, args.bleed, args.margin, args.layout, args.back_offset,
-                        args.png, args.title or "", back=sources.back, template=args.template, cmyk=args.cmyk,
+                        args.png, args.title or "", back=sources.back, template=sources.template(args.template), cmyk=args.cmyk,
                         cmyk_profile=args.cmyk_profile, sheet=args.sheet, die_line=args.die_line)
     copies = dict(args.copies)
     unknown = sorted(set(copies) - {c.id for c in (*counters.units, *counters.leaders, *counters.markers)})
@@ -191,7 +191,8 @@ def cmd_aids(args: argparse.Namespace) -> int:
     if args.cmyk:
         from modulebuilder.render.cmyk import cmyk_space
         colours = cmyk_space(args.cmyk_profile)
-    for f in write_aids(scenarios, Path(args.out), paper=args.paper, template=args.template, colours=colours):
+    template = args.template or next((s.game.template for s in scenarios if s.game.template), None)
+    for f in write_aids(scenarios, Path(args.out), paper=args.paper, template=template, colours=colours):
         print(f)
     return 0
 

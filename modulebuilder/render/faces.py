@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterator, Literal, Union
 from PIL import Image
 
 from modulebuilder.model import ActivationGroup, CounterSet, Leader, Marker, Unit
+from modulebuilder.render.art import check_art
 from modulebuilder.render.counters import BackTreatment, face_size, series_template
 from modulebuilder.render.drawing import Drawing
 from modulebuilder.render.parallel import ordered_map
@@ -62,7 +63,7 @@ def face_jobs(counters: CounterSet, back: BackTreatment = "disordered", template
     for u in counters.units:
         ag = _ag_for(counters, u)
         jobs.append(FaceJob(f"{u.id}/front", u, "front", ag, back, template))
-        if u.back is not None:
+        if u.two_sided:
             jobs.append(FaceJob(f"{u.id}/back", u, "back", ag, back, template))
     for ldr in counters.leaders:
         jobs.append(FaceJob(f"{ldr.id}/front", ldr, "front", None, back, template))
@@ -108,6 +109,7 @@ def face_drawings(counters: CounterSet, size_px: int, *, dpi: float | None = Non
     be printed legibly is reported for all faces at once (:class:`FacesDoNotFit`).  ``log`` hears, once
     per counter and text, of text printed in a fallback font or left out as optional (the word "Shaken"
     on a counter too small for it)."""
+    check_art(game, counters.units)
     out: dict[str, Drawing] = {}
     misfits: list[TextDoesNotFit] = []
     said: set[str] = set()
@@ -149,6 +151,7 @@ def render_faces(counters: CounterSet, size_px: int, *, dpi: float | None = None
                  template: str | None = None, game: object = None) -> dict[str, Image.Image]:
     """Every face of ``counters``, keyed ``"<id>/front"`` / ``"<id>/back"``, in :func:`face_jobs` order.
     Faces whose text cannot be printed legibly are all reported at once (:class:`FacesDoNotFit`)."""
+    check_art(game, counters.units)
     jobs = face_jobs(counters, back, template)
     out: dict[str, Image.Image] = {}
     misfits: list[TextDoesNotFit] = []

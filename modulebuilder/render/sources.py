@@ -49,6 +49,10 @@ class CounterSources:
     rulesets: tuple[str, ...]          # rulesets of the scenarios given, in order, each once
     game: object = None                # the first scenario's game declarations (GameDef), if any
 
+    def template(self, given: str | None) -> str | None:
+        """The counter template to draw with: the one given (``--template``), else the game file's."""
+        return given or getattr(self.game, "template", None)
+
     @property
     def back(self) -> BackTreatment:
         """How unit backs are drawn: from the scenarios' ruleset (counters files alone say none: T&G look)."""

@@ -54,7 +54,9 @@ The leading shapes of a face (before its first text, symbol or image) are its *b
 draws each distinct base once and copies it, as many faces share one colour scheme."""
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import string
 from dataclasses import dataclass
 from functools import lru_cache
@@ -71,6 +73,9 @@ from modulebuilder.render.physical import POINTS_PER_INCH
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[1] / "templates"
 SCHEMA = TEMPLATE_DIR / "template.schema.json"
+# Flags a template reads as fields (``hq`` draws the HQ frame, ``reinforced`` the "+" of the echelon mark,
+# ``reduced`` its "-", ``task_force`` the bracket): a counter sets them as a field or in its ``flags``.
+FLAG_FIELDS = frozenset({"hq", "reinforced", "reduced", "task_force"})
 STATIC_KINDS = frozenset({"fill", "band", "rule", "rect", "stripe"})   # may join a face's shared base
 LINE_PITCH = 1.2           # wrapped lines are this many text sizes apart
 LINE_BUDGET = 1.25         # ... and n lines fit when n times this many sizes fit the height
@@ -187,6 +192,45 @@ def load_template(name_or_path: str) -> Template:
     return Template(str(data["id"]), str(path), data)
 
 
+def template_files(name_or_path: str) -> list[Path]:
+    """The files a template draws with, besides the code: an author's template file, the templates it
+    ``extends`` and its ``leader`` / ``marker`` companions, its font files and its literal images (a
+    bundled template is part of the code)."""
+    t = load_template(name_or_path)
+    out: list[Path] = []
+    if Path(t.source).resolve().parent != TEMPLATE_DIR:
+        out.append(Path(t.source))
+        raw = Path(t.source).read_text(encoding="utf-8")
+        parent = re.search(r"^extends:\s*['\"]?([^'\"\n#]+?)['\"]?\s*(#.*)?$", raw, re.MULTILINE)
+        if parent and Path(parent.group(1)).suffix:
+            out += template_files(str(t.base_dir / parent.group(1)))
+    for spec in t.data.get("fonts", {}).values():
+        if isinstance(spec, str) and not spec.startswith("bundled:"):
+            out.append(Path(spec) if Path(spec).is_absolute() else t.base_dir / spec)
+    for face in t.data.get("faces", {}).values():
+        for it in face if isinstance(face, list) else face.get("insert", {}).values():
+            items = it if isinstance(it, list) else [it]
+            for item in items:
+                path = item.get("path") if isinstance(item, Mapping) else None
+                if isinstance(path, str) and "{" not in path:
+                    out.append(Path(path) if Path(path).is_absolute() else t.base_dir / path)
+    for piece in ("leader", "marker"):
+        if piece in t.data and t.data[piece] != t.id:
+            out += template_files(str(t.data[piece]) if not Path(str(t.data[piece])).suffix
+                                  else str(t.base_dir / str(t.data[piece])))
+    return list(dict.fromkeys(p.resolve() for p in out))
+
+
+def template_key(name_or_path: str) -> str:
+    """A digest of everything ``name_or_path`` draws with (:func:`template_files`) and its name: a cache key
+    part that changes when the author edits the template, a font or an image it names."""
+    h = hashlib.sha256(name_or_path.encode())
+    for p in template_files(name_or_path):
+        h.update(str(p).encode())
+        h.update(p.read_bytes() if p.is_file() else b"missing")
+    return h.hexdigest()
+
+
 # ----------------------------------------------------------------------------------------- values
 
 def _value(fields: Mapping[str, Any], name: str, face: str) -> Any:
@@ -243,7 +287,10 @@ class _Face:
         return f"{self.fields.get('id')}"
 
     def value(self, name: str) -> Any:
-        return _value(self.fields, name, self.face)
+        v = _value(self.fields, name, self.face)
+        if v is None and name in FLAG_FIELDS and name in (self.fields.get("flags") or ()):
+            return True          # the flag in the counter's flags (flags: [hq, reinforced]) reads as the field
+        return v
 
     def colour(self, spec: Any, default: RGB = (0, 0, 0)) -> RGB:
         if spec is None:
@@ -367,9 +414,18 @@ def _text_of(f: _Face, it: Mapping[str, Any], field: Any) -> str:
     return "" if it.get("default") is None else str(it["default"])
 
 
-def _fonts(f: _Face, it: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _fonts(f: _Face, it: Mapping[str, Any], text: str | None = None, label: str = "") -> list[tuple[str, str]]:
+    """The item's fonts in the order it tries them; with ``text``, only those that have every character of
+    it (:class:`~modulebuilder.render.text.MissingGlyph` when none has)."""
     names = it.get("font", "bold")
-    return [(n, f.t.font(n)) for n in ([names] if isinstance(names, str) else names)]
+    fonts = [(n, f.t.font(n)) for n in ([names] if isinstance(names, str) else names)]
+    if text is None:
+        return fonts
+    usable = [(n, p) for n, p in fonts if not T.lacks(text, p)]
+    if not usable:
+        raise T.MissingGlyph(f.owner, f.label(label), text, T.lacks(text, fonts[-1][1]),
+                             tuple(Path(p).name for _, p in fonts))
+    return usable
 
 
 def _fit(f: _Face, label: str, text: str, fonts: list[tuple[str, str]], width: float, max_px: int) -> tuple[int, str, str]:
@@ -412,7 +468,7 @@ def _text(f: _Face, it: Mapping[str, Any]) -> tuple[Item, ...]:
     if "inset" in it:
         width = width - 2 * f.s * it["inset"]
     max_px = int(f.s * it.get("size", eh))
-    fonts = _fonts(f, it)
+    fonts = _fonts(f, it, text, label)
     if "wrap" in it:
         name, path = fonts[0]
         lines, size = _wrapped(f, text, path, width, max_px, f.s * eh, it["wrap"])
@@ -427,7 +483,7 @@ def _text(f: _Face, it: Mapping[str, Any]) -> tuple[Item, ...]:
     except T.TextDoesNotFit as exc:
         if it.get("fallback") and f.value(it["fallback"]):
             other = str(f.value(it["fallback"]))
-            size, name, path = _fit(f, it["fallback"], other, fonts, width, max_px)
+            size, name, path = _fit(f, it["fallback"], other, _fonts(f, it, other, it["fallback"]), width, max_px)
             text = other
         elif it.get("optional"):
             k, unit = (72 / f.dpi, "pt") if f.dpi else (1.0, "px")
@@ -446,7 +502,7 @@ def _text(f: _Face, it: Mapping[str, Any]) -> tuple[Item, ...]:
 
 def _boxed_text(f: _Face, it: Mapping[str, Any], label: str, text: str) -> tuple[Item, ...]:
     x0, y0, x1, y1 = f.box(it)
-    (name, font), *_ = _fonts(f, it)
+    (name, font), *_ = _fonts(f, it, text, label)
     size = T.fitted_size(text, x1 - x0, int(float(it.get("size", y1 / f.s - y0 / f.s)) * f.s), font)
     if size < f.min_px or size == 0:
         raise T.TextDoesNotFit(f.owner, f.label(label), text, f.min_px, fit_px=size, dpi=f.dpi)
@@ -460,12 +516,22 @@ def _boxed_text(f: _Face, it: Mapping[str, Any], label: str, text: str) -> tuple
     return out
 
 
+def _first_value(f: _Face, names: Any) -> Any:
+    """The value of a field, or of the first of a list of fields that is set."""
+    for name in ([names] if isinstance(names, str) else names):
+        v = f.value(name)
+        if v is not None:
+            return v
+    return None
+
+
 def _factors(f: _Face, it: Mapping[str, Any]) -> tuple[Item, ...]:
-    values = [f.value(name) for name in it["fields"]]
+    values = [_first_value(f, name) for name in it["fields"]]
     if all(v is None for v in values):
         return ()
     text = str(it.get("separator", "-")).join("" if v is None else str(v) for v in values)
-    return _boxed_text(f, it, "-".join(it["fields"]), text)
+    label = "-".join(n if isinstance(n, str) else n[0] for n in it["fields"])
+    return _boxed_text(f, it, label, text)
 
 
 def _echelon(f: _Face, it: Mapping[str, Any]) -> tuple[Item, ...]:
@@ -507,11 +573,18 @@ def _image(f: _Face, it: Mapping[str, Any]) -> tuple[Item, ...]:
     path = it.get("path") or f.value(it["field"])
     if not path:
         return ()
+    if "path" in it and "{" in str(path):         # a pattern: art/{id}.png, art/{id}-{face}.png
+        names = [n for _, n, _, _ in string.Formatter().parse(str(path)) if n]
+        values = {n: f.face if n == "face" else f.value(n) for n in names}
+        if any(v is None for v in values.values()):
+            return ()
+        path = str(path).format(**values)
     p = Path(str(path))
     if not p.is_absolute():
         p = Path(str(f.fields.get("_base_dir") or f.t.base_dir)) / p
     if not p.is_file():
-        raise TemplateError(f"counter {f.owner!r}: image {p} not found")
+        where = f"{f.fields.get('source')}: " if f.fields.get("source") else ""
+        raise TemplateError(f"{where}counter {f.owner!r}: image {p} not found (template {f.t.source})")
     x0, y0, x1, y1 = f.box(it)
     return (Picture(str(p), (int(round(x0)), int(round(y0)), int(round(x1)) - 1, int(round(y1)) - 1)),)
 
@@ -639,6 +712,12 @@ def piece_fields(piece: Any, ag: Any = None, game: Any = None) -> dict[str, Any]
                 out["side_text_colour"] = style.text_colour
     if kind and "symbol" not in out:
         out["symbol"] = kind
+    if game is not None and getattr(game, "art", None) and kind is not None and hasattr(piece, "two_sided"):
+        from modulebuilder.render.art import art_fields
+        art = art_fields(game, piece)
+        out["art"] = art["art"]
+        if "back_art" in art:
+            out["back"] = {**out.get("back", {}), "art": art["back_art"]}
     return out
 
 

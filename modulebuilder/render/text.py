@@ -61,6 +61,34 @@ class FacesDoNotFit(TextDoesNotFit):
         return (type(self), (self.problems,))
 
 
+class MissingGlyph(ValueError):
+    """Text a counter prints has characters none of its fonts can draw.  Every command says so the same way
+    (the module's PNGs would show a box where the PDF cannot embed anything): name the counter, the field,
+    the characters and the fonts tried."""
+
+    def __init__(self, owner: str, field: str, text: str, missing: str, fonts: tuple[str, ...]):
+        self.owner, self.field, self.text, self.missing, self.fonts = owner, field, text, missing, fonts
+        chars = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
+        names = ", ".join(fonts)
+        super().__init__(f"counter {owner!r}: {field} {text!r}: no glyph for {chars} in {names}; "
+                         "give the template a font that has it (a list of fonts is tried in turn)")
+
+    def __reduce__(self) -> tuple[type, tuple]:
+        return (type(self), (self.owner, self.field, self.text, self.missing, self.fonts))
+
+
+@lru_cache(maxsize=64)
+def _codepoints(path: str) -> frozenset[int]:
+    from modulebuilder.render.pdf import _metrics     # the cmap, read once per font (and cached on disk)
+    return frozenset(_metrics(path)[0])
+
+
+def lacks(text: str, path: str) -> str:
+    """The characters of ``text`` (spaces aside) the font file ``path`` has no glyph for, each once."""
+    have = _codepoints(path)
+    return "".join(dict.fromkeys(c for c in text if not c.isspace() and ord(c) not in have))
+
+
 FontSpec = Union[bool, str]      # True/False: the bundled bold/regular; a str: the path of a TTF/OTF file
 
 

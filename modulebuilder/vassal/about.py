@@ -35,6 +35,16 @@ def module_version(scenarios: Sequence[Scenario]) -> str:
     return DEFAULT_VERSION
 
 
+def rules_text(scenario: Scenario) -> str:
+    """What the About box says the rules are: the game file's ``about``, else its ruleset's name, else the
+    game's own rules (a game that names no ruleset)."""
+    if scenario.game.about:
+        return scenario.game.about
+    if scenario.ruleset:
+        return RULES.get(scenario.ruleset, scenario.ruleset)
+    return f"{scenario.game.title or scenario.map.title or scenario.name}: the game's own rules"
+
+
 def _source_file(src: str) -> str:
     path = src.split(":")[0]
     if not path:
@@ -62,9 +72,9 @@ def about_text(name: str, version: str, vassal_version: str, scenarios: Sequence
             f = _source_file(src or "")
             if f and f not in files:
                 files.append(f)
-    rulesets = list(dict.fromkeys(s.ruleset for s in scenarios))
+    rules = list(dict.fromkeys(rules_text(s) for s in scenarios))
     lines = [("Scenarios", "; ".join(s.name for s in scenarios)),
-             ("Rules", "; ".join(RULES.get(r, r) for r in rulesets)),
+             ("Rules", "; ".join(rules)),
              ("Game data", ", ".join(files)),
              ("Module", f"version {version}, written for VASSAL {vassal_version} by modulebuilder "
                         "(same data, byte-identical module)")]

@@ -16,7 +16,7 @@ from typing import Sequence
 from PIL import Image
 
 from ..hexgrid import HexLayout
-from ..model import CounterSet, MapDef, Scenario, Unit
+from ..model import CounterSet, GameDef, MapDef, Scenario, Unit
 from ..render.counters import BackTreatment, back_treatment
 from . import about, cup, holding, ids, link, play, twohex
 from .play import Die
@@ -26,7 +26,7 @@ from .metadata import VASSAL_TARGETS
 from .cache import ImageCache, key_of
 from .gridmap import VassalHexGrid, vassal_grid
 from .metadata import moduledata
-from .pieces import image_name, piece_specs, prototype_name, prototype_traits
+from .pieces import image_name, piece_specs, prototype_name, spec_prototype
 from .setupfile import DeckPlacement, box_groups, saved_game_text, scenario_placements, vsav_bytes
 from .traits import Piece
 from .zipio import deterministic_zip
@@ -96,15 +96,20 @@ def _piece_image(job_piece: object, img: Image.Image, spacing: int) -> Image.Ima
 
 
 def counter_pngs(counters: CounterSet, size: int, cache: ImageCache, back: BackTreatment = "disordered",
-                 spacing: int = 0) -> dict[str, bytes]:
+                 spacing: int = 0, *, template: str | None = None, game: GameDef | None = None) -> dict[str, bytes]:
     """Every face as PNG bytes keyed like ``render.counter_images`` (``"<id>/front"``); two-hex units'
-    faces are padded for pieces that turn about their set-up hex, ``spacing`` px from their second hex."""
+    faces are padded for pieces that turn about their set-up hex, ``spacing`` px from their second hex.
+    ``template`` (a bundled id or file) draws them, else the series look of ``back``; ``game`` gives the
+    template the game's side colours, NATO symbols and art."""
     from ..render.faces import face_jobs, render_faces
-    jobs = face_jobs(counters, back)
+    from ..render.template import template_key
+    game = game if game is not None and game != GameDef() else None
+    jobs = face_jobs(counters, back, template)
+    look = ((template_key(template),) if template else ()) + ((game,) if game is not None else ())
     # Only what changes a face's pixels is in its key: T&G faces keep their cache entries.
     keys = {j.key: key_of("face", j.piece, j.face, j.ag, size,
                           *((back,) if back != "disordered" else ()),
-                          *((spacing,) if isinstance(j.piece, Unit) and j.piece.size == 2 else ()))
+                          *((spacing,) if isinstance(j.piece, Unit) and j.piece.size == 2 else ()), *look)
             for j in jobs}
     pieces = {j.key: j.piece for j in jobs}
     out = {k: cache.get(ck) for k, ck in keys.items()}
@@ -116,7 +121,7 @@ def counter_pngs(counters: CounterSet, size: int, cache: ImageCache, back: BackT
                             tuple(m for m in counters.markers if m.id in missing))
         # Serially (workers=1): forking a pool from this process deadlocked intermittently on a busy
         # machine, and drawing every Borodino face in one process takes only about two seconds.
-        for k, img in render_faces(subset, size, workers=1, back=back).items():
+        for k, img in render_faces(subset, size, workers=1, back=back, template=template, game=game).items():
             data = png(_piece_image(pieces[k], img, spacing))
             cache.put(keys[k], data)
             out[k] = data
@@ -175,9 +180,10 @@ def holding_boxes(scenarios: Sequence[Scenario]) -> tuple[holding.Box, ...]:
 
 
 def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_size: int | None = None,
-                 hex_size: float | None = None, vassal: str = "3.7") -> tuple[str, bytes]:
+                 hex_size: float | None = None, vassal: str = "3.7", template: str | None = None) -> tuple[str, bytes]:
     """(file stem, .vmod bytes) of a module holding every scenario as a predefined set-up, declared for
-    the engine ``vassal`` ("3.6" or "3.7", metadata.VASSAL_TARGETS)."""
+    the engine ``vassal`` ("3.6" or "3.7", metadata.VASSAL_TARGETS).  The pieces are drawn by ``template``,
+    else the game file's template, else the series look of the scenarios' ruleset."""
     if not scenarios:
         raise ValueError("no scenario to build")
     if vassal not in VASSAL_TARGETS:
@@ -193,8 +199,11 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
     size = counter_size or default_counter_size(first_map, hex_size)
     counters = merged_counters(scenarios)
     back = module_back(scenarios)
+    game = scenarios[0].game
+    template = template or game.template
     ams = cup.activation_markers(counters) if any(cup.uses_cup(s) for s in scenarios) else []
-    specs = piece_specs(counters, back, ams=ams, special_ams=frozenset(cup.special_marker_ids(scenarios)))
+    specs = piece_specs(counters, back, ams=ams, special_ams=frozenset(cup.special_marker_ids(scenarios)),
+                        back_side=game.back_side, facing=lambda kind: play.facing(scenarios[0], kind))
     ids.check_unique(((p.key, p.gpid) for p in specs), "piece slot ids")
     by_key = {p.key: p for p in specs}
 
@@ -215,7 +224,7 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
         map_specs.append(MapSpec(map_name(mapdef, len(maps)), image, grid=grids[mid]))
     spacing = two_hex_spacing(layouts, counters)
     drawn = dataclasses.replace(counters, markers=counters.markers + tuple(am.marker for am in ams))
-    for k, data in counter_pngs(drawn, size, cache, back, spacing).items():
+    for k, data in counter_pngs(drawn, size, cache, back, spacing, template=template, game=game).items():
         uid, face = k.split("/")
         images.append((image_name(uid, face), data))
     boxes = holding_boxes(scenarios)
@@ -242,9 +251,9 @@ def module_bytes(scenarios: Sequence[Scenario], cache: ImageCache, *, counter_si
         setup_entries.append((file, vsav_bytes(text, name, version, description, s.name, vassal_version)))
 
     orientation = first_map.grid.orientation
-    proto_names = sorted({(p.side or "", p.kind) for p in specs})
-    prototypes = tuple((prototype_name(side or None, kind),
-                        Piece(prototype_traits(side or None, kind, orientation))) for side, kind in proto_names)
+    proto_specs = {(p.side or "", p.kind): p for p in reversed(specs)}     # the first piece of each
+    prototypes = tuple((prototype_name(side or None, kind), Piece(spec_prototype(proto_specs[side, kind], orientation)))
+                       for side, kind in sorted(proto_specs))
     sides = tuple(dict.fromkeys(sd.name for s in scenarios for sd in s.sides))
     chart_entries = module_charts(scenarios)
     images += [(img, data) for _, img, data in chart_entries]
@@ -318,11 +327,12 @@ def _round(p: tuple[float, float]) -> tuple[int, int]:
 
 
 def build(scenarios: Sequence[Scenario], out_dir: Path, *, counter_size: int | None = None,
-          hex_size: float | None = None, vassal: str = "3.7") -> BuildResult:
+          hex_size: float | None = None, vassal: str = "3.7", template: str | None = None) -> BuildResult:
     """Write ``<out_dir>/<map id>.vmod`` (unchanged bytes are not rewritten) with a cache in out_dir/.cache."""
     start = time.perf_counter()
     cache = ImageCache(out_dir / ".cache")
-    stem, data = module_bytes(scenarios, cache, counter_size=counter_size, hex_size=hex_size, vassal=vassal)
+    stem, data = module_bytes(scenarios, cache, counter_size=counter_size, hex_size=hex_size, vassal=vassal,
+                              template=template)
     path = out_dir / f"{stem}.vmod"
     out_dir.mkdir(parents=True, exist_ok=True)
     if not path.exists() or path.read_bytes() != data:

@@ -237,11 +237,11 @@ def _dice(root: etree._Element, die: Die) -> None:
     _el(root, "module.DiceButton", {
         "addToTotal": "0", "canDisable": "false", "hotkey": "68,520", "icon": "", "keepCount": "1",
         "keepDice": "false", "keepOption": ">", "lockAdd": "false", "lockDice": "false", "lockPlus": "false",
-        "lockSides": "false", "nDice": "1", "nSides": str(die.sides), "name": die.name, "plus": str(die.first - 1),
+        "lockSides": "false", "nDice": str(die.count), "nSides": str(die.sides), "name": die.name, "plus": str(die.first - 1),
         "prompt": "false",
         "propertyGate": "", "reportFormat": "** $name$ = $result$ *** &lt;$PlayerName$&gt;",
         "reportTotal": "true", "sortDice": "false", "text": die.text,
-        "tooltip": f"Roll a {die.name}, {die.first} to {die.first + die.sides - 1}"})
+        "tooltip": f"Roll {'a ' if die.count == 1 else ''}{die.name}, {die.lowest} to {die.highest}"})
 
 
 def _turn_tracker(root: etree._Element, turns: TurnTrack) -> None:

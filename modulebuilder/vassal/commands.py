@@ -18,6 +18,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="counter size: a length as printed beside the map's printed hex (5/8, 0.6in, 16mm; "
                         "the map prints hexes 3/4 in across), or pixels (60px); default: fits the hex")
     p.add_argument("--hex-size", type=float, default=None, help="map hex size (centre to vertex) in pixels")
+    p.add_argument("--template", default=None, metavar="NAME|FILE",
+                   help="counter template for the pieces, as for counters and sheets: a bundled one (nato, "
+                        "triumph-and-glory, ...) or a template file; default: the game file's, else the series look")
     p.add_argument("--vassal", choices=("3.6", "3.7"), default="3.7",
                    help="the VASSAL version the module declares (default 3.7; the pieces are the same for both)")
     p.set_defaults(func=run)
@@ -29,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from . import uptodate
     from .assemble import build
     options = {"counter_size": args.counter_size and args.counter_size.text, "hex_size": args.hex_size,
-               "vassal": args.vassal}
+               "vassal": args.vassal, **({"template": args.template} if args.template else {})}
     fresh = uptodate.fresh_module(args.out, args.scenarios, options)
     if fresh is not None:
         print(f"{fresh} is up to date")
@@ -56,11 +59,12 @@ def run(args: argparse.Namespace) -> int:
             return 2
     try:
         result = build(scenarios, args.out, counter_size=counter_px, hex_size=args.hex_size,
-                       vassal=args.vassal)
+                       vassal=args.vassal, template=args.template)
     except ValueError as e:      # e.g. a facing at a hexside, a disordered unit without a back
         print(f"cannot build the module: {e}", file=sys.stderr)
         return 1
-    uptodate.record(args.out, result.path, args.scenarios, uptodate.input_files(scenarios, args.scenarios), options)
+    uptodate.record(args.out, result.path, args.scenarios,
+                    uptodate.input_files(scenarios, args.scenarios, args.template), options)
     print(f"wrote {result.path} ({result.images_rendered} images drawn, {result.images_cached} from cache, "
           f"{result.seconds:.1f} s)")
     return 0

@@ -72,7 +72,10 @@ def activation_markers(counters: CounterSet) -> list[ActivationMarker]:
 
 
 def uses_cup(scenario: Scenario) -> bool:
-    """Whether the scenario activates by drawing AMs (Schevardino activates commands instead)."""
+    """Whether the scenario activates by drawing AMs (Schevardino activates commands instead); a game file
+    says so for its own game (``cup``)."""
+    if scenario.game.cup is not None:
+        return scenario.game.cup and scenario.options.get("activation_markers", True) is not False
     return scenario.ruleset == "triumph-and-glory" and scenario.options.get("activation_markers", True) is not False
 
 

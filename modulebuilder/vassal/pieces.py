@@ -20,7 +20,7 @@ functions, so :func:`expand` of a palette piece equals the placed piece in its d
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from ..model import CounterSet, Face, Leader, Marker, Orientation, Unit
 from ..render.counters import BackTreatment
@@ -63,6 +63,9 @@ class PieceSpec:
     kind: str
     has_back: bool
     hexes: int = 1                 # 2: a two-hex unit, whose images are padded about its set-up hex (twohex.py)
+    unit: bool = False             # a combat unit (the palette opener, the facing rotator where it faces)
+    facing: bool = False           # turns to face a vertex (facing.py)
+    back_layer: str = DISORDER_LAYER   # the layer that shows the back (``<name>_Active``)
 
     @property
     def gpid(self) -> int:
@@ -79,16 +82,27 @@ def prototype_name(side: str | None, kind: str) -> str:
 
 
 def prototype_traits(side: str | None, kind: str, orientation: Orientation,
-                     facing_hour: int | None = None) -> tuple[Trait, ...]:
-    """The shared traits of a prototype (ending with the empty BasicPiece every prototype has)."""
+                     facing_hour: int | None = None, *, unit: bool | None = None,
+                     facing: bool | None = None) -> tuple[Trait, ...]:
+    """The shared traits of a prototype (ending with the empty BasicPiece every prototype has).  ``unit``
+    (default: ``kind`` is one of the series' unit kinds) adds the palette opener, ``facing`` (default:
+    ``unit``) the facing rotator(s)."""
+    unit = kind in UNIT_KINDS if unit is None else unit
+    facing = unit if facing is None else facing
     shared: list[Trait] = [t.report(REPORT_KEYS, REPORT_FORMAT)]
     if side:
         shared.append(t.marker("Side", side))
     shared.append(t.marker("Kind", kind))
-    if kind in UNIT_KINDS:
+    if unit:
         shared += [t.marker(PALETTE_OPENER, ""), t.global_hotkey(t.OPEN_PALETTE, t.ALT_C)]
+    if facing:
         shared.extend(facing_traits(orientation, facing_hour))
     return tuple(shared) + (t.PROTOTYPE_BASE,)
+
+
+def spec_prototype(spec: "PieceSpec", orientation: Orientation, facing_hour: int | None = None) -> tuple[Trait, ...]:
+    """The prototype traits of ``spec``'s prototype."""
+    return prototype_traits(spec.side, spec.kind, orientation, facing_hour, unit=spec.unit, facing=spec.facing)
 
 
 # --------------------------------------------------------------------------------------------- own traits
@@ -102,19 +116,49 @@ def _face_markers(face: Face, prefix: str) -> list[Trait]:
     return out
 
 
-def unit_spec(unit: Unit, ag_name: str, back: BackTreatment = "disordered") -> PieceSpec:
+def flip_layer(back_side: str) -> str:
+    """The layer (and property prefix) of a game's own back: "Reduced" -> ``Reduced``."""
+    word = "".join(c if c.isalnum() else "_" for c in back_side.strip())
+    return word[:1].upper() + word[1:]
+
+
+def _field_markers(values: Mapping[str, object], prefix: str) -> list[Trait]:
+    """The game-declared values of a face (attack, defence, ...) as properties named by their fields."""
+    return [t.marker(prefix + name, _text(v)) for name, v in values.items() if v is not None]
+
+
+def _text(value: object) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def unit_spec(unit: Unit, ag_name: str, back: BackTreatment = "disordered", *, back_side: str | None = None,
+              facing: bool | None = None) -> PieceSpec:
+    """A unit's piece.  Its back is the series look's (``back``: Disorder / Shaken, values ``D_<name>``) or,
+    when the game file names its back (``back_side``: Reduced, Spent, ...), a layer of that name whose values are the
+    unit's own back values, ``<Flip>_<field>`` beside the front's ``<field>``."""
     own: list[Trait] = [t.marker("UnitId", unit.id), t.marker("AG", unit.ag)]
     own += _face_markers(unit.front, "")
+    own += _field_markers(unit.fields, "")
     if unit.cav_type:
         own.append(t.marker("CavType", unit.cav_type))
-    if unit.back is not None:
-        own += _face_markers(unit.back, "D_")
-        command, suffix = BACK_LABELS[back]
-        own.append(t.layer(DISORDER_LAYER, image_name(unit.id, "back"), suffix, command, t.CTRL_F))
+    layer = DISORDER_LAYER
+    if unit.two_sided:
+        if back_side:
+            layer = flip_layer(back_side)
+            if not unit.fields:
+                own += _face_markers(unit.back, layer + "_")
+            own += _field_markers({**unit.fields, **unit.back_fields}, layer + "_")
+            command, suffix = back_side.strip(), f"+ ({back_side.strip()})"
+        else:
+            own += _face_markers(unit.back, "D_")
+            own += _field_markers({**unit.fields, **unit.back_fields}, "D_")
+            command, suffix = BACK_LABELS[back]
+        own.append(t.layer(layer, image_name(unit.id, "back"), suffix, command, t.CTRL_F))
     own.append(t.delete())
     own.append(t.basic_piece(image_name(unit.id, "front"), unit.name, gpid=str(gpid(unit.id))))
     return PieceSpec(unit.id, unit.name, prototype_name(unit.side, unit.kind), (unit.side, ag_name),
-                     tuple(own), unit.side, unit.kind, unit.back is not None, unit.size)
+                     tuple(own), unit.side, unit.kind, unit.two_sided, unit.size, unit=True,
+                     facing=unit.kind in UNIT_KINDS if facing is None else facing, back_layer=layer)
 
 
 def leader_spec(leader: Leader) -> PieceSpec:
@@ -154,11 +198,14 @@ def am_spec(am: cup.ActivationMarker) -> PieceSpec:
 
 
 def piece_specs(counters: CounterSet, back: BackTreatment = "disordered", *,
-                ams: Sequence[cup.ActivationMarker] = (), special_ams: frozenset[str] = frozenset()) -> list[PieceSpec]:
+                ams: Sequence[cup.ActivationMarker] = (), special_ams: frozenset[str] = frozenset(),
+                back_side: str | None = None, facing: Callable[[str], bool] | None = None) -> list[PieceSpec]:
     """Every counter of ``counters`` in definition order: units, leaders, markers, then the activation
-    markers ``ams``; markers whose id is in ``special_ams`` get "Return to cup"."""
+    markers ``ams``; markers whose id is in ``special_ams`` get "Return to cup".  ``back_side`` is what the game
+    calls a unit's back, ``facing(kind)`` whether units of a kind face a vertex (default: the series')."""
     ag_names = {ag.id: ag.name for ag in counters.activation_groups}
-    specs = [unit_spec(u, ag_names.get(u.ag, u.ag), back) for u in counters.units]
+    specs = [unit_spec(u, ag_names.get(u.ag, u.ag), back, back_side=back_side, facing=facing(u.kind) if facing else None)
+             for u in counters.units]
     specs += [leader_spec(ldr) for ldr in counters.leaders]
     specs += [marker_spec(m, returns_to_cup=m.id in special_ams) for m in counters.markers]
     specs += [am_spec(am) for am in ams]
@@ -170,7 +217,7 @@ def piece_specs(counters: CounterSet, back: BackTreatment = "disordered", *,
 def placed_piece(spec: PieceSpec, orientation: Orientation, map_id: str, x: int, y: int, *,
                  facing_hour: int | None = None, disordered: bool = False, opens_palette: bool = False) -> Piece:
     """The piece as a set-up puts it on a map: prototype expanded, facing and Disorder layer set."""
-    shared = prototype_traits(spec.side, spec.kind, orientation, facing_hour)[:-1]
+    shared = spec_prototype(spec, orientation, facing_hour)[:-1]
     if opens_palette:
         shared = tuple(Trait(tr.type, "true") if tr.type == f"mark;{PALETTE_OPENER}" else tr for tr in shared)
     own = list(spec.own)

@@ -16,7 +16,7 @@ from ..model import Placement as SetupPlacement
 from . import cup, ids, savecodec, seqenc
 from .holding import reinforcement_key
 from .metadata import VASSAL_VERSION, moduledata, savedata
-from .pieces import UNIT_KINDS, PieceSpec, placed_piece
+from .pieces import PieceSpec, placed_piece
 from .savecodec import Leaf, Seq
 from .traits import add_piece
 from .zipio import deterministic_zip
@@ -71,7 +71,7 @@ def saved_game_text(scenario_id: str, placements: Sequence[Placement], specs: Ma
         did = ids.stack_id(scenario_id, cup.CUP)
         stack_adds.append(Leaf("+/" + seqenc.encode(
             [did, cup.deck_type(deck.size), cup.deck_state(deck.map_name, deck.x, deck.y, pids)], "/")))
-    opener = next((p.key for p in placements if specs[p.key].kind in UNIT_KINDS), None)
+    opener = next((p.key for p in placements if specs[p.key].unit), None)
     for stack in stacks(placements):
         pids = []
         for p in stack:

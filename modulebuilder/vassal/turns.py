@@ -19,7 +19,7 @@ from typing import Sequence
 
 from ..model import Scenario
 from . import seqenc
-from .play import ruleset_phases
+from .play import game_phases, ruleset_phases
 
 TRACKER_ID = "TurnTracker0"      # the engine numbers TurnTrackers in build order; the module has one
 TURN_PROPERTY, PHASE_PROPERTY = "Turn", "Phase"
@@ -37,6 +37,9 @@ def phases(scenario: Scenario) -> tuple[str, ...]:
     listed = scenario.options.get("phases")
     if isinstance(listed, (list, tuple)) and listed:
         return tuple(str(p) for p in listed)
+    declared = game_phases(scenario)
+    if declared:
+        return declared
     contributed = ruleset_phases(scenario)
     if contributed:
         return contributed

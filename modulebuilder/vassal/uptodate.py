@@ -23,9 +23,11 @@ from .cache import drawing_sources
 MANIFEST = Path(".cache") / "build-manifest.json"
 
 
-def input_files(scenarios: Sequence[Scenario], scenario_paths: Sequence[str | Path]) -> list[Path]:
-    """The definition files a module is made from."""
-    sources = [s.map.source for s in scenarios]
+def input_files(scenarios: Sequence[Scenario], scenario_paths: Sequence[str | Path],
+                template: str | None = None) -> list[Path]:
+    """The definition files a module is made from: the scenarios, the files they name, an author's counter
+    template (``template``, else the game file's) with its fonts and images, and the counter art."""
+    sources = [s.map.source for s in scenarios] + [s.game.source for s in scenarios]
     for s in scenarios:
         c = s.counters
         sources += [x.source for x in (*c.units, *c.leaders, *c.markers, *c.activation_groups) if getattr(x, "source", "")]
@@ -36,6 +38,13 @@ def input_files(scenarios: Sequence[Scenario], scenario_paths: Sequence[str | Pa
     from ..definitions.rulesets import contribution_files
     contributions = contribution_files()
     files |= {Path(contributions[s.ruleset]).resolve() for s in scenarios if s.ruleset in contributions}
+    look = template or (scenarios[0].game.template if scenarios else None)
+    if look:
+        from ..render.template import template_files
+        files |= set(template_files(look))
+    from ..render.art import art_files
+    for s in scenarios:
+        files |= {p.resolve() for p in art_files(s.game, s.counters)}
     return sorted(files)
 
 

@@ -222,7 +222,14 @@ public class VProbe {
   }
 
   static void pieceMenu(String name) {
+    final List<GamePiece> all = new ArrayList<>();
     for (final GamePiece p : gm.getGameState().getAllPieces()) {
+      if (p instanceof VASSAL.counters.Stack) {     // a stack answers to its top piece's name: look inside it
+        for (final GamePiece q : ((VASSAL.counters.Stack) p).asList()) all.add(q);
+      }
+      else all.add(p);
+    }
+    for (final GamePiece p : all) {
       if (!name.equals(p.getName()) && !name.equals(p.getLocalizedName())) continue;
       final JPopupMenu pop = MenuDisplayer.createPopup(p, true);
       final List<String> items = new ArrayList<>();

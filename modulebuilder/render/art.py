@@ -1,0 +1,62 @@
+"""Counter art per unit or per face: the game file's ``art`` pattern (``art/{id}.png``, ``art/{id}-{face}.png``),
+relative to the game file, names one picture per unit (or per face).  A template draws it where it has an
+``image`` item of ``field: art`` (the bundled ``nato`` look: in place of the NATO symbol).
+
+Every unit must have its picture: a missing file is an error naming the unit's definition (file:line), the
+file looked for and the game file's line that gives the pattern, for every unit at once."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable
+
+from modulebuilder.model import CounterSet, Unit
+
+FACES = ("front", "back")
+
+
+class ArtMissing(ValueError):
+    """Counter art the game names that is not there (one line per unit)."""
+
+
+def art_path(game: Any, unit: Unit, face: str = "front") -> Path | None:
+    """The picture of ``unit``'s ``face`` the game names, or None when the game names no art."""
+    pattern = getattr(game, "art", None)
+    if not pattern:
+        return None
+    return Path(pattern.replace("{id}", unit.id).replace("{face}", face))
+
+
+def _faces(unit: Unit) -> tuple[str, ...]:
+    return FACES if unit.two_sided else FACES[:1]
+
+
+def art_files(game: Any, counters: CounterSet) -> list[Path]:
+    """Every picture the game names for ``counters``' units (existing or not), each once, in unit order."""
+    out = [art_path(game, u, face) for u in counters.units for face in _faces(u)]
+    return list(dict.fromkeys(p for p in out if p is not None))
+
+
+def check_art(game: Any, units: Iterable[Unit]) -> None:
+    """Raise :class:`ArtMissing` listing every unit whose picture is missing."""
+    if not getattr(game, "art", None):
+        return
+    lines = []
+    for u in units:
+        for face in _faces(u):
+            p = art_path(game, u, face)
+            if p is not None and not p.is_file():
+                where = f"{u.source}: " if u.source else ""
+                lines.append(f"{where}unit {u.id!r}: no counter art {p} (the game's art: at {game.source})")
+    if lines:
+        raise ArtMissing("\n".join(lines))
+
+
+def art_fields(game: Any, unit: Unit) -> dict[str, Any]:
+    """The template fields of the unit's art: ``art`` (front) and ``back.art``."""
+    front = art_path(game, unit)
+    if front is None:
+        return {}
+    out: dict[str, Any] = {"art": str(front)}
+    if unit.two_sided:
+        out["back_art"] = str(art_path(game, unit, "back"))
+    return out
