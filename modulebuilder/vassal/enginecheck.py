@@ -153,11 +153,11 @@ class PlayerView:
         return []
 
 
-def probe(module: Path, setup: Path, out_dir: Path, *args: str) -> PlayerView:
+def probe(module: Path, setup: Path, out_dir: Path, *args: str, env: dict[str, str] | None = None) -> PlayerView:
     """Open ``module`` and load ``setup`` in the real engine's player window (1600 x 1000 virtual screen) and
     report what a player sees; ``args``: ``menu=PIECE``, ``next=N`` (step the turn track), ``shot=NAME``
     (player window to OUT_DIR/NAME.png), ``charts=NAME`` (open the Charts window and shoot it)."""
-    return PlayerView(_run_script(PROBE, [str(module), str(setup), str(out_dir), *args], {}))
+    return PlayerView(_run_script(PROBE, [str(module), str(setup), str(out_dir), *args], env or {}))
 
 
 def vrecord(module: Path, setup: Path, script: Path, out: Path, *, props: Iterable[str] = (),

@@ -32,6 +32,7 @@ from modulebuilder.vassal.errors import VassalFileError
 from modulebuilder.vassal.savefile import GameFile, Step, parse_text
 from referee.logs import notation
 from referee.logs.jsonlog import check_events
+from referee.logs.pbem import board_position, on_hexes, position
 from referee.logs.vassal_board import BoardGeometry, from_scenario
 from referee.logs.vassal_events import UNREADABLE, ReadEvent, read_events
 from referee.logs.vassal_steps import UNDO_REPORT, facts
@@ -56,6 +57,7 @@ class Session:
     accepted: dict[tuple[str, str], int] = field(default_factory=dict)   # (side, link) -> steps accepted
     read: list[dict[str, Any]] = field(default_factory=list)   # the events read so far, as read (before paths)
     stored: list[int] = field(default_factory=list)            # the hosted index of each of those
+    differences: dict[str, str] = field(default_factory=dict)  # unit -> the board difference last said
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -104,6 +106,18 @@ def steps(game_id: str) -> Response:
         answer = _rule_new(session, stored, side, scenario, ruleset)
         answer["next_index"] = session.accepted[(side, link)]
     return jsonify(answer)
+
+
+@bp.get("/<game_id>/vassal")
+def status(game_id: str) -> Response:
+    """What the referee holds of the game played live: its steps, and how many came from the caller's side."""
+    _, side = ext().host.caller(game_id, bearer(request.headers.get("Authorization", "")))
+    session = sessions().get(game_id)
+    if session is None:
+        return jsonify({"steps": 0, "yours": 0})
+    with session.lock:
+        return jsonify({"steps": len(session.steps),
+                        "yours": sum(n for (s, _), n in session.accepted.items() if s == side)})
 
 
 def _request(body: Any) -> tuple[str, int, str | None, list[tuple[str, ...]]]:
@@ -200,7 +214,35 @@ def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: 
         lines += live_words.lines(ruling, event, words, out.get("chain"))
         session.read.append(r.event)
         session.stored.append(played.index)
+    lines += _board_differences(session, game, host.current(stored).game.state, scenario, words)
     return {"rulings": rulings, "lines": lines, "status": ext().storage.get_game(stored.id).status}
+
+
+def _board_differences(session: Session, game: GameFile, state: Any, scenario: Any, w: Any) -> list[str]:
+    """"on the board:" lines for every unit the VASSAL board has somewhere else than the referee, said once per
+    difference (a piece left where an illegal move dropped it, a unit the referee eliminated...)."""
+    orientation = scenario.map.grid.orientation
+    pieces: dict[str, Any] = game.pieces()
+    for _, pieces in game.replay():
+        pass
+    board = on_hexes(position(pieces.values(), session.board, orientation))
+    referee = board_position(state, (), {})
+    now: dict[str, str] = {}
+    for uid, (hex_, facing) in sorted(board.items()):
+        theirs = referee.get(uid)
+        if theirs is None:
+            continue
+        where, their_facing = theirs
+        if where != hex_:
+            there = f"on {where}" if where is not None and where.isdigit() else \
+                f"off the map ({where})" if where else "off the map"
+            now[uid] = f"on the board: {w.name(uid)} stands on {hex_}, the referee has it {there}"
+        elif facing is not None and their_facing is not None and facing != their_facing:
+            now[uid] = (f"on the board: {w.name(uid)} on {hex_} faces {facing} o'clock, the referee has it facing "
+                        f"{their_facing}")
+    new = [line for uid, line in now.items() if session.differences.get(uid) != line]
+    session.differences = now
+    return new
 
 
 def _already_stored(read: list[dict[str, Any]], known: list[Any]) -> int:

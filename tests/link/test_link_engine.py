@@ -163,13 +163,17 @@ def test_a_turn_played_live_in_vassal(tmp_path: Path, module: tuple[Path, Path])
         assert "ILLEGAL" in lepic
         assert said[said.index(lepic) + 1].startswith("✗ ")
         assert said[said.index(lepic) + 2].startswith("legal instead: ")
+        # VASSAL leaves Lepic where the player dropped it: the link says the board and the referee differ.
+        assert said[said.index(lepic) + 3] == "on the board: Lepic stands on 0705, the referee has it on 0105"
+        before_outage = said[:said.index(next(x for x in said if x.startswith("the referee cannot be reached")))]
+        assert sum(line.startswith("on the board: Lepic") for line in before_outage) == 1   # said once
         assert f"[{k + 2}] move French Dumon b → 0304: legal (7.11, 6.33)" in said
         assert f"Undo: the referee takes back event [{k + 2}]; its position is as before" in said
         # Down once, back once; the assault made while it was down is ruled when it is back, in order.
         down = [line for line in said if line.startswith("the referee cannot be reached")]
         back = [line for line in said if line.startswith("the link is back")]
         assert len(down) == 1 and len(back) == 1
-        assault = f"[{k + 2}] assaults French [0] Dumon a → 0404: legal (9.44)"
+        assault = f"[{k + 2}] assaults French [1] Dumon a → 0404: legal (9.44)"
         assert said.index(down[0]) < said.index(back[0]) < said.index(assault)
         commit = next(line for line in said if line.startswith(f"[{k + 3}] commitment French Dumon a: legal"))
         roll = said[said.index(commit) + 1]
@@ -190,6 +194,22 @@ def test_a_turn_played_live_in_vassal(tmp_path: Path, module: tuple[Path, Path])
             for res in log[4]["ruling"]["results"]:
                 if res.get("unit") in names and "disorder" in res["effect"]:
                     assert f"on the board: {names[res['unit']]} disordered [{res['rule']}]" in said
+
+        # ------------------------------------------------------------ by e-mail: the opponent opens the log
+        # The Russian player steps through the French .vlog in his VASSAL, his link on: the French acts arrive as
+        # log steps and are not sent again (the French link sent them as they were made).
+        count = len(game.log())
+        russian = {**game.env(), "REFEREE_TOKEN": game.tokens["Russian"]}
+        view = enginecheck.probe(vmod, tmp_path / "s2.vlog", tmp_path / "shots", "dismiss", "replay", "wait=3",
+                                 "shot=replayed", env=russian)
+        assert view.run.ok, view.run.lines[-20:]
+        assert view.values("replayed") == [f"{len(read_game(tmp_path / 's2.vlog').steps)} steps"]
+        time.sleep(1)
+        assert len(game.log()) == count
+        status, held = server.call("GET", f"/api/v1/games/{game.id}/vassal", token=game.tokens["Russian"])
+        assert status == 200
+        assert held["yours"] == 1                   # its "linked" line only: none of the French steps
+        assert (tmp_path / "shots" / "replayed.png").stat().st_size > 10_000
 
         # ------------------------------------------------------------ the same game, read again from its .vlogs
         # The events the .vlog reader finds in session 2's log, completed on the game's position before them,

@@ -33,7 +33,7 @@ import VASSAL.counters.GamePiece;
  * class path and its VCheck helpers): the player window's toolbar, menus, the maps' zoom and visible part,
  * the palette, a piece's right-click menu, the turn tracker stepped forward, and screenshots.
  *
- * Usage: VProbe MODULE.vmod SETUP.vsav OUTDIR [menu=PIECE_NAME]... [next=N] [shot=NAME]
+ * Usage: VProbe MODULE.vmod SETUP.vsav OUTDIR [menu=PIECE_NAME]... [next=N] [replay] [shot=NAME]
  * Prints lines "toolbar: ...", "menu: ...", "map: ...", "palette: ...", "pieceMenu: ...", "turn: ...",
  * "chart: ...", "shot: FILE" and ends with VPROBE OK (or PROBLEM lines and VPROBE FAILED).
  */
@@ -71,6 +71,7 @@ public class VProbe {
           else if (a.startsWith("next=")) nextTurns(Integer.parseInt(a.substring(5)));
           else if (a.startsWith("view=")) view(a.substring(5));
           else if (a.equals("dismiss")) dismissDialogs();
+          else if (a.equals("replay")) replay();
         }
       }
       catch (Exception e) {
@@ -121,6 +122,21 @@ public class VProbe {
       }
     }
     VCheck.finish("VPROBE");
+  }
+
+  /** replay: a .vlog loaded as the set-up, stepped to its end with the engine's own Step forward action (its
+   *  chat lines appear as they do for the player who opens an opponent's log). */
+  static void replay() throws Exception {
+    final VASSAL.build.module.BasicLogger logger = (VASSAL.build.module.BasicLogger) gm.getLogger();
+    final java.lang.reflect.Field f = VASSAL.build.module.BasicLogger.class.getDeclaredField("stepAction");
+    f.setAccessible(true);
+    final javax.swing.Action step = (javax.swing.Action) f.get(logger);
+    int n = 0;
+    while (logger.hasMoreCommands()) {
+      step.actionPerformed(null);
+      n++;
+    }
+    System.out.println("replayed: " + n + " steps");
   }
 
   static void report() throws Exception {
