@@ -21,7 +21,7 @@ from referee.logs import InputError
 from referee.logs.jsonlog import spelled_as_pathlib
 
 VASSAL_SUFFIXES = (".vlog", ".vsav")
-OWN_COMMANDS = ("check", "rulesets")    # the commands defined here; the others are the service's
+OWN_COMMANDS = ("check", "rulesets", "new-ruleset")    # the commands defined here; the others are the service's
 CHUNK = 256                             # rulings encoded to UTF-8 at a time (write_json)
 SPOOL_BYTES = 32 << 20                  # output held in memory before it goes to a temporary file
 COPY_BYTES = 1 << 20                    # copied to stdout at a time
@@ -49,6 +49,11 @@ def build_parser(service: bool = True) -> argparse.ArgumentParser:
     check.set_defaults(func=cmd_check)
     rulesets = sub.add_parser("rulesets", help="list the installed rulesets")
     rulesets.set_defaults(func=cmd_rulesets)
+    new = sub.add_parser("new-ruleset", help="write the skeleton of a new ruleset, as its own distribution "
+                                             "(docs/writing-a-ruleset.md)")
+    new.add_argument("name", help="the ruleset id, lower-case words joined by hyphens (e.g. my-game)")
+    new.add_argument("--out", help="the folder to write it into (default: ./NAME); it must be new or empty")
+    new.set_defaults(func=cmd_new_ruleset)
     if service:
         from referee.service.commands import register as register_service
         register_service(sub)  # serve --host H --port P; verify GAME_EXPORT [--head H] (alias verify-dice)
@@ -252,6 +257,26 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
     from referee.engine import registry
     for rid in registry.available():
         print(f"{rid}\t{registry.get(rid).name}")
+    return 0
+
+
+def cmd_new_ruleset(args: argparse.Namespace) -> int:
+    from referee.new_ruleset import BadName, names, write_skeleton
+    folder = args.out or args.name
+    try:
+        written = write_skeleton(args.name, folder)
+    except BadName as exc:
+        print(f"new-ruleset: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"new-ruleset: {folder}: cannot write ({exc.strerror or exc})", file=sys.stderr)
+        return 1
+    n = names(args.name)
+    print(f"wrote the ruleset '{n['id']}' ({len(written)} files) in {folder}:")
+    for path in written:
+        print(f"  {path}")
+    print(f"next: cd {folder} && pip install -e . && python -m pytest -q && "
+          "referee check sample-game.json --format text  (then docs/writing-a-ruleset.md)")
     return 0
 
 
