@@ -240,8 +240,8 @@ def event_summary(event: Mapping[str, Any], words: Words = PLAIN) -> str:
     if event.get("units"):
         bits.append(", ".join(n(u) for u in event["units"]))
     if event.get("target"):
-        tgt = event["target"]
-        bits.append("→ " + (" ".join(tgt) if isinstance(tgt, list) else str(tgt)))
+        tgt = event["target"]                   # hexes, or a unit (named as printed)
+        bits.append("→ " + (" ".join(tgt) if isinstance(tgt, list) else n(tgt)))
     if isinstance(event.get("assault"), int):
         bits.append(f"assault {event['assault'] + 1}")     # as players type it: '!shock 1' is the first
     for i, a in enumerate(event.get("assaults") or ()):

@@ -4,16 +4,15 @@ scenario validated — as an author would from a fresh clone (docs/writing-a-rul
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from referee import cli
 from referee.new_ruleset import BadName, check_name, names, write_skeleton
+from skeleton_dist import install, run_in
 
 NAME = "skeleton-trial"
 
@@ -23,19 +22,12 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("new-ruleset")
     game, target = root / NAME, root / "site"
     assert cli.main(["new-ruleset", NAME, "--out", str(game)]) == 0
-    base = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target)]
-    run = subprocess.run(base + ["--no-build-isolation", "--no-index", str(game)], capture_output=True, text=True,
-                         timeout=600)
-    if run.returncode != 0:            # no `wheel` here to build without isolation: the ordinary way
-        run = subprocess.run(base + [str(game)], capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr[-2000:]
+    install(game, target)
     return {"game": game, "target": target}
 
 
 def _run(installed: dict[str, Path], *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(installed["target"])}
-    return subprocess.run([sys.executable, *args], cwd=installed["game"], env=env, capture_output=True, text=True,
-                          timeout=600)
+    return run_in(installed["game"], installed["target"], *args)
 
 
 def test_the_skeleton_passes_its_own_tests(installed):
