@@ -45,6 +45,8 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
+from modulebuilder.input_files import read_bytes
+
 from .files import display_name
 
 try:
@@ -172,7 +174,7 @@ def load_scenario(path: str | os.PathLike[str]) -> Any:
     """``definitions.load_scenario(path)``, from the cache when nothing it read has changed."""
     where = cache_dir()
     try:
-        data = _read_bytes(path)
+        data = read_bytes(path)      # a regular file within the size cap (input_files)
     except OSError:
         where = None                 # the loader words the problem
     if where is None:
@@ -283,7 +285,7 @@ def _hashes(files: list[str], ruleset: str) -> list[list[str]] | None:
     out = []
     for f in files + ([contribution] if contribution else []):
         try:
-            out.append([f, _digest(_read_bytes(f))])
+            out.append([f, _digest(read_bytes(f))])
         except OSError:
             return None
     return out
@@ -292,7 +294,7 @@ def _hashes(files: list[str], ruleset: str) -> list[list[str]] | None:
 def _unchanged(deps: list[list[str]]) -> bool:
     for f, digest in deps:
         try:
-            if _digest(_read_bytes(f)) != digest:
+            if _digest(read_bytes(f)) != digest:
                 return False
         except OSError:
             return False

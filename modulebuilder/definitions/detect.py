@@ -9,6 +9,8 @@ import os
 import re
 from typing import Any
 
+from modulebuilder.input_files import read_head
+
 from .rulesets import known_rulesets
 from .schemas import KINDS, Kind
 
@@ -50,8 +52,7 @@ def header(text: str, file: str | None = None) -> tuple[Kind | None, str | None]
 
 def _ruleset_inside(schema_path: str) -> str | None:
     try:
-        with open(schema_path, encoding="utf-8") as f:
-            head = f.read(400)          # x-ruleset is the second key of a combined schema
+        head = read_head(schema_path, 400)     # x-ruleset is the second key of a combined schema
     except (OSError, UnicodeDecodeError):
         return None
     m = re.search(r'"x-ruleset":\s*"([a-z0-9-]*)"', head)
@@ -82,8 +83,7 @@ def kind_from_folder(path: str) -> Kind | None:
 def kind_of_document(file: str, data: Any) -> tuple[Kind | None, str | None]:
     """The kind (and header ruleset) of a parsed file, in the order of trust above (header, keys, folder)."""
     try:
-        with open(file, encoding="utf-8") as f:
-            kind, ruleset = header(f.read(2000), file)
+        kind, ruleset = header(read_head(file, 2000), file)
     except (OSError, UnicodeDecodeError):
         kind, ruleset = None, None
     return kind or kind_of_data(data) or kind_from_folder(file), ruleset

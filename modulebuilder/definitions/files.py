@@ -5,6 +5,8 @@ import os
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from modulebuilder.input_files import read_text
+
 from .problems import WHOLE_FILE, Problem
 
 if TYPE_CHECKING:
@@ -45,8 +47,7 @@ def _read_cached(name: str, real: str, mtime_ns: int, size: int) -> Located | Pr
 
 def _read(name: str, path: str | os.PathLike[str]) -> Located | Problem:
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        text = read_text(path)          # a regular file within the size cap, or an OSError saying why not
     except FileNotFoundError:
         return Problem(name, 1, 1, WHOLE_FILE, "file not found")
     except UnicodeDecodeError as exc:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable, Mapping
 
+from modulebuilder.input_files import read_head
 from modulebuilder.records import field, record, replace
 from ..hexgrid import HexGrid
 from ..model import CounterSet, GameDef, Grid, MapDef, frozen_mapping
@@ -129,8 +130,7 @@ def own_ruleset(doc: Located) -> str | None:
     if isinstance(value, str):
         return value if value in known_rulesets() else None
     try:
-        with open(doc.file, encoding="utf-8") as f:
-            return header(f.read(2000), doc.file)[1]
+        return header(read_head(doc.file, 2000), doc.file)[1]
     except (OSError, UnicodeDecodeError):
         return None
 

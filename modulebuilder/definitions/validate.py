@@ -5,6 +5,8 @@ import os
 from collections import defaultdict
 from typing import Iterable
 
+from modulebuilder.input_files import read_head
+
 from .detect import header, kind_from_folder, kind_of_data
 from .files import display_name, read_document
 from .game import CheckedGame
@@ -32,8 +34,10 @@ def _kind_and_ruleset(path: PathLike) -> tuple[Kind, str | None] | Problem:
     doc = read_document(path)
     if isinstance(doc, Problem):
         return doc
-    with open(path, encoding="utf-8") as f:
-        head = f.read(2000)
+    try:
+        head = read_head(path, 2000)
+    except (OSError, UnicodeDecodeError):
+        head = ""                   # read_document read it a moment ago; whatever changed, no header
     kind, ruleset = header(head, doc.file)
     kind = kind or kind_of_data(doc.data) or kind_from_folder(doc.file)
     return (kind, ruleset) if kind is not None else Problem(doc.file, 1, 1, WHOLE_FILE, UNKNOWN_KIND)

@@ -33,6 +33,15 @@ class Unusual(Exception):
     """The text needs the reference reader: libyaml rejected it, or it uses what this reader leaves out."""
 
 
+class TooDeep(Exception):
+    """libyaml stopped at its nesting limit (1,000 levels): the reference reader would recurse past Python's
+    limit there too, after seconds of work, so the file is refused here."""
+
+    def __init__(self, line: int, column: int):
+        super().__init__(f"{line}:{column}")
+        self.line, self.column = line, column
+
+
 class _Yaml12Resolver(yaml.resolver.BaseResolver):
     """Plain scalars typed by the YAML 1.2 core schema (PyYAML's own resolver implements YAML 1.1)."""
 
@@ -92,7 +101,10 @@ def parse_with_libyaml(text: str) -> Parsed:
         raise Unusual
     try:
         root = yaml.compose(text, Loader=_Loader)
-    except yaml.YAMLError:
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        if getattr(exc, "problem", None) == "exceeded maximum nesting depth" and mark is not None:
+            raise TooDeep(mark.line + 1, mark.column + 1) from None
         raise Unusual from None
     walk = _Walk()
     data = walk.plain(root, ()) if root is not None else None

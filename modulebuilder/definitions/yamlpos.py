@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from modulebuilder.records import field, record
-from .problems import Path, Problem, format_path
-from .yaml_libyaml import Unusual, parse_with_libyaml
+from modulebuilder.yaml_aliases import AliasBomb, check_aliases
+from .problems import WHOLE_FILE, Path, Problem, format_path
+from .yaml_libyaml import TooDeep, Unusual, parse_with_libyaml
 
 Position = tuple[int, int]          # 1-based line, column
 
@@ -58,6 +59,9 @@ class Located:
         return node
 
 
+TOO_DEEP = "nested too deeply to read (about a thousand levels; a definition file needs about ten)"
+
+
 class YamlSyntaxError(Exception):
     """The text is not YAML; ``problem`` says where and why."""
 
@@ -67,14 +71,24 @@ class YamlSyntaxError(Exception):
 
 
 def parse_yaml(text: str, file: str) -> Located:
-    """Parse one YAML document.  Raises :class:`YamlSyntaxError` (one problem line) on bad syntax."""
+    """Parse one YAML document.  Raises :class:`YamlSyntaxError` (one problem line) on bad syntax, and on
+    aliases that expand past their budget (:mod:`modulebuilder.yaml_aliases`), before either reader runs."""
     try:
-        data, values, keys = parse_with_libyaml(text)
-    except Unusual:
-        # Imported here: only an unusual file (a syntax error, a duplicate key...) pays for ruamel.yaml.
-        from .yaml_ruamel import RuamelSyntaxError, parse_with_ruamel
+        check_aliases(text)
+    except AliasBomb as exc:
+        raise YamlSyntaxError(Problem(file, exc.line, exc.column, WHOLE_FILE, exc.message)) from None
+    try:
         try:
-            data, values, keys = parse_with_ruamel(text, file)
-        except RuamelSyntaxError as exc:
-            raise YamlSyntaxError(exc.problem) from None
+            data, values, keys = parse_with_libyaml(text)
+        except Unusual:
+            # Imported here: only an unusual file (a syntax error, a duplicate key...) pays for ruamel.yaml.
+            from .yaml_ruamel import RuamelSyntaxError, parse_with_ruamel
+            try:
+                data, values, keys = parse_with_ruamel(text, file)
+            except RuamelSyntaxError as exc:
+                raise YamlSyntaxError(exc.problem) from None
+    except TooDeep as exc:
+        raise YamlSyntaxError(Problem(file, exc.line, exc.column, WHOLE_FILE, TOO_DEEP)) from None
+    except RecursionError:              # both readers recurse once per level of nesting
+        raise YamlSyntaxError(Problem(file, 1, 1, WHOLE_FILE, TOO_DEEP)) from None
     return Located(file, data, values, keys)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, TypeVar
 
+from modulebuilder.input_files import read_text
 from modulebuilder.model import CounterSet, MapDef
 from modulebuilder.render.counters import BackTreatment, back_treatment
 
@@ -17,7 +18,7 @@ T = TypeVar("T")
 
 def is_scenario(path: str | Path) -> bool:
     """A scenario says so in its editor header or has keys only scenarios have."""
-    text = Path(path).read_text(encoding="utf-8")
+    text = read_text(path)      # a regular file within the size cap (input_files), or an OSError saying why
     return bool(_SCENARIO_HEADER.search(text) or _SCENARIO_KEYS.search(text))
 
 

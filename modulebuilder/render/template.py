@@ -65,11 +65,13 @@ from collections.abc import Mapping
 from typing import Any, Callable
 
 from modulebuilder.fonts import BOLD, REGULAR
+from modulebuilder.input_files import read_text
 from modulebuilder.render import nato
 from modulebuilder.render import text as T
 from modulebuilder.render.colours import RGB, ink_on, mix, rgb
 from modulebuilder.render.drawing import Drawing, Item, Layer, Picture, Recorder
 from modulebuilder.render.physical import POINTS_PER_INCH
+from modulebuilder.yaml_aliases import AliasBomb, check_aliases
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[1] / "templates"
 SCHEMA = TEMPLATE_DIR / "template.schema.json"
@@ -181,7 +183,12 @@ def load_template(name_or_path: str) -> Template:
             raise TemplateError(f"no bundled counter template {name_or_path!r}; bundled: {', '.join(known)}")
     if not path.is_file():
         raise TemplateError(f"counter template {path}: no such file")
-    data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    text = read_text(path)      # an author's template: a regular file within the size cap, aliases bounded
+    try:
+        check_aliases(text)
+    except AliasBomb as exc:
+        raise TemplateError(f"counter template {path}:{exc.line}:{exc.column}: {exc.message}") from None
+    data = YAML(typ="safe").load(text)
     # An author's template is checked against the schema on every load; the bundled ones are checked by
     # the tests (tests/test_render_templates.py), which saves every build the schema check (0.6 s of a
     # 3 s sheets run, profiled with bench/bench_print_peer.py).

@@ -3,8 +3,8 @@
 One reader serves both halves of the project: the writer's tests read back what it built, and the referee
 (``referee check LOG --module M.vmod``) names the hexes and boxes of a log's pixel positions exactly as the
 engine does (``gridmap.location_name``).  A module is untrusted input like any upload: the buildFile's size is
-capped, and it is parsed with lxml without entity resolution, DTD loading or network access; any problem is
-a :class:`VassalFileError` sentence.
+capped, and it is parsed by :mod:`xmlread` (lxml without entities, DTD loading or network access, its markup
+bounded); any problem is a :class:`VassalFileError` sentence.
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from lxml import etree
 
 from .errors import VassalFileError
 from .gridmap import VassalHexGrid
+from .xmlread import parse_xml
 from .zipio import read_entries
 
 __all__ = ["ModuleInfo", "MapGeometry", "ModuleData", "Zone", "read_module", "read_moduledata", "parse_build_file",
@@ -28,8 +29,7 @@ NUMBERING_TAG = f"{B}mapgrid.HexGridNumbering"
 ZONE_TAG = f"{B}mapgrid.Zone"
 MAP_TAGS = ("VASSAL.build.module.Map", "VASSAL.build.module.PrivateMap")
 SETUP_TAG = "VASSAL.build.module.PredefinedSetup"
-MAX_BUILDFILE_BYTES = 32 * 1024 * 1024
-MAX_MODULE_ENTRIES = 200_000       # big modules hold tens of thousands of images; the zip is read as a stream
+MAX_MODULE_ENTRIES = 100_000       # big modules hold tens of thousands of images; the zip is read as a stream
 
 
 @dataclass(frozen=True)
@@ -99,9 +99,8 @@ def read_moduledata(source: bytes | str | os.PathLike[str], what: str) -> Module
                            max_entries=MAX_MODULE_ENTRIES)
     if "moduledata" not in entries:
         return None
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
     try:
-        root = etree.fromstring(entries["moduledata"], parser)
+        root = parse_xml(entries["moduledata"], f"{what}'s moduledata")
     except etree.XMLSyntaxError:
         return None
     return ModuleData((root.findtext("name") or "").strip(), (root.findtext("version") or "").strip())
@@ -110,8 +109,7 @@ def read_moduledata(source: bytes | str | os.PathLike[str], what: str) -> Module
 def module_build_file(module: bytes | str | os.PathLike[str], what: str = "the module") -> bytes:
     """The ``buildFile.xml`` of a module's bytes or file (size-capped: a zip bomb is refused, not inflated;
     a file is read as a stream, so a module of any size loads)."""
-    entries = read_entries(module, ["buildFile.xml", "buildFile"], what=what, max_bytes=MAX_BUILDFILE_BYTES,
-                           max_entries=MAX_MODULE_ENTRIES)
+    entries = read_entries(module, ["buildFile.xml", "buildFile"], what=what, max_entries=MAX_MODULE_ENTRIES)
     data = entries.get("buildFile.xml") or entries.get("buildFile")
     if data is None:
         raise VassalFileError(f"{what} has no buildFile.xml, so it is not a VASSAL module.")
@@ -120,9 +118,8 @@ def module_build_file(module: bytes | str | os.PathLike[str], what: str = "the m
 
 def parse_build_file(xml: bytes, what: str = "the module") -> ModuleInfo:
     """Name, version, maps and set-ups of a ``buildFile.xml``."""
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
     try:
-        root = etree.fromstring(xml, parser)
+        root = parse_xml(xml, f"{what}'s buildFile.xml")
     except etree.XMLSyntaxError as e:
         raise VassalFileError(f"{what}: buildFile.xml is not well-formed XML ({e}).") from None
     maps: dict[str, MapGeometry] = {}

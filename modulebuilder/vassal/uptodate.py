@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 import modulebuilder
+from modulebuilder.input_files import read_text
+from modulebuilder.yaml_aliases import AliasBomb, check_aliases
 
 from ..model import Scenario
 from .cache import drawing_sources
@@ -54,8 +56,10 @@ def _tables_files(scenario_paths: Sequence[str | Path]) -> set[Path]:
     out = set()
     for p in scenario_paths:
         try:
-            doc = yaml.safe_load(Path(p).read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError):
+            text = read_text(p)
+            check_aliases(text)
+            doc = yaml.safe_load(text)
+        except (OSError, UnicodeDecodeError, AliasBomb, yaml.YAMLError):
             continue
         if isinstance(doc, dict) and isinstance(doc.get("tables"), str):
             out.add((Path(p).parent / doc["tables"]).resolve())

@@ -17,15 +17,20 @@ import os
 import struct
 import zipfile
 import zlib
-from pathlib import Path
 from typing import BinaryIO, Iterable, Union
+
+from modulebuilder.input_files import ARCHIVE_LIMIT_VARIABLE, archive_limit, limit_from_env, open_regular, size_words
 
 from .errors import VassalFileError
 
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)      # the earliest date a zip can hold; no wall clock in outputs
-MAX_ENTRY_BYTES = 64 * 1024 * 1024      # decompressed size of any one entry we read
+# Decompressed size of any one entry we read (HEXWARGAME_MAX_ZIP_ENTRY_BYTES): a whole Borodino game's savedGame
+# is 0.6 MB, its module's buildFile.xml 0.25 MB.  The entries one call reads may together take twice that; a
+# reader's peak memory is a few times what it holds, so these keep a zip bomb's cost under 200 MB.
+MAX_ENTRY_BYTES = 16 * 1024 * 1024
+ENTRY_LIMIT_VARIABLE = "HEXWARGAME_MAX_ZIP_ENTRY_BYTES"
 MAX_ENTRIES = 10_000                    # a save or log has three; a module's limit is the caller's
-MAX_DIRECTORY_BYTES = 64 * 1024 * 1024  # the central directory, which zipfile parses in memory
+MAX_DIRECTORY_BYTES = 16 * 1024 * 1024  # the central directory, which zipfile parses in memory
 MAX_FILE_BYTES = 256 * 1024 * 1024      # an archive given as bytes (already in memory: an upload)
 CHUNK = 1024 * 1024                     # decompressed bytes read at a time
 EOCD = b"PK\x05\x06"                    # end of central directory record (APPNOTE 4.3.16)
@@ -50,20 +55,30 @@ def deterministic_zip(entries: Iterable[tuple[str, bytes]]) -> bytes:
     return buf.getvalue()
 
 
-def read_entries(data: Source, wanted: Iterable[str], *, what: str, max_bytes: int = MAX_ENTRY_BYTES,
+def entry_limit() -> int:
+    """The decompressed size any one entry may have (``HEXWARGAME_MAX_ZIP_ENTRY_BYTES``, default 16 MiB)."""
+    return limit_from_env(ENTRY_LIMIT_VARIABLE, MAX_ENTRY_BYTES)
+
+
+def read_entries(data: Source, wanted: Iterable[str], *, what: str, max_bytes: int | None = None,
                  max_entries: int = MAX_ENTRIES) -> dict[str, bytes]:
     """The ``wanted`` entries of a zip (its bytes, or a path read as a stream) that exist, each capped at
-    ``max_bytes`` decompressed; an archive with more than ``max_entries`` entries is refused unread."""
+    ``max_bytes`` decompressed (default :func:`entry_limit`) and all together at twice the entry limit; an
+    archive with more than ``max_entries`` entries is refused unread."""
+    if max_bytes is None:
+        max_bytes = entry_limit()
     if isinstance(data, bytes):
         if len(data) > MAX_FILE_BYTES:
             raise VassalFileError(f"{what} is {len(data) // (1024 * 1024)} MiB, more than the "
                                   f"{MAX_FILE_BYTES // (1024 * 1024)} MiB a VASSAL file can reasonably be.")
         return _read_from(io.BytesIO(data), wanted, what, max_bytes, max_entries)
     try:
-        with open(Path(data), "rb") as f:
+        # A regular file within the archive cap (a FIFO or a device is refused before a byte is read).
+        with open_regular(data, archive_limit(), ARCHIVE_LIMIT_VARIABLE) as f:
             return _read_from(f, wanted, what, max_bytes, max_entries)
     except OSError as e:
-        raise VassalFileError(f"{what}: cannot read ({(e.strerror or 'unreadable').lower()}).") from None
+        why = e.strerror or "unreadable"
+        raise VassalFileError(f"{what}: cannot read ({why[:1].lower()}{why[1:]}).") from None
 
 
 def _read_from(f: BinaryIO, wanted: Iterable[str], what: str, max_bytes: int,
@@ -84,7 +99,17 @@ def _read_from(f: BinaryIO, wanted: Iterable[str], what: str, max_bytes: int,
         if len(infos) > max_entries:
             raise VassalFileError(f"{what} has {len(infos)} zip entries, more than the {max_entries} allowed.")
         by_name = {i.filename: i for i in infos}
-        return {n: _read_capped(z, by_name[n], what, max_bytes) for n in wanted if n in by_name}
+        out: dict[str, bytes] = {}
+        total, total_cap = 0, 2 * max(max_bytes, entry_limit())
+        for n in wanted:
+            if n in by_name:
+                out[n] = _read_capped(z, by_name[n], what, max_bytes)
+                total += len(out[n])
+                if total > total_cap:
+                    raise VassalFileError(f"{what}: its zip entries decompress to more than {size_words(total_cap)} "
+                                          f"together; refusing them (a zip bomb or not a VASSAL file; "
+                                          f"{ENTRY_LIMIT_VARIABLE} raises the cap).")
+        return out
 
 
 def _why(e: Exception) -> str:
@@ -131,8 +156,8 @@ def _directory_size(f: BinaryIO) -> tuple[int | None, int | None]:
 
 def _read_capped(z: zipfile.ZipFile, info: zipfile.ZipInfo, what: str, cap: int) -> bytes:
     name = info.filename
-    too_big = VassalFileError(f"{what}: zip entry {name!r} decompresses to more than {cap // (1024 * 1024)} MiB; "
-                              "refusing it (a zip bomb or not a VASSAL file).")
+    too_big = VassalFileError(f"{what}: zip entry {name!r} decompresses to more than {size_words(cap)}; refusing "
+                              f"it (a zip bomb or not a VASSAL file; {ENTRY_LIMIT_VARIABLE} raises the cap).")
     if info.file_size > cap:
         raise too_big                       # declared: refused without inflating a byte
     out = bytearray()

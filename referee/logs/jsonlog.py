@@ -13,7 +13,9 @@ import re
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Mapping
 
+from modulebuilder.input_files import read_text
 from modulebuilder.records import field, record
+from modulebuilder.yaml_aliases import AliasBomb, check_aliases
 from referee.engine import registry
 from referee.engine.dice import die
 from referee.logs.problems import InputError
@@ -55,8 +57,7 @@ def read_log(path: str | PathLike[str]) -> Log:
     """Read and check a log file (JSON or YAML)."""
     name = spelled_as_pathlib(path)
     try:
-        with open(name, encoding="utf-8") as f:
-            text = f.read()
+        text = read_text(name)          # a regular file within the size cap, or an OSError saying why not
     except OSError as exc:
         raise InputError([f"{name}: cannot read ({exc.strerror or exc})"]) from None
     except UnicodeDecodeError:
@@ -85,6 +86,10 @@ def parse_text(text: str, name: str = "log") -> Any:
             raise InputError([f"{name}:{jerr.lineno}:{jerr.colno}: not valid JSON ({jerr.msg})"]) from None
     except RecursionError:              # the standard library's reader recurses once per level
         raise InputError([f"{name}: nested too deeply (a log is a few levels deep)"]) from None
+    try:
+        check_aliases(text)             # before the reader: aliases bounded by what they expand to
+    except AliasBomb as exc:
+        raise InputError([f"{name}:{exc.line}:{exc.column}: {exc.message}"]) from None
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
     try:

@@ -36,6 +36,7 @@ from modulebuilder.vassal.facing import rotator_state
 from modulebuilder.vassal.gridmap import centre_point
 from modulebuilder.vassal.modulefile import MAX_MODULE_ENTRIES, ModuleData, read_module, read_moduledata
 from modulebuilder.vassal.savefile import GameFile, read_game
+from modulebuilder.vassal.xmlread import parse_xml
 from modulebuilder.vassal.zipio import read_entries
 from referee.engine import registry
 from referee.logs import chat
@@ -291,10 +292,9 @@ def _descriptions(source: Path | bytes, label: str) -> list[str]:
     """The save's own description and the module name (``savedata``/``moduledata``), as scenario candidates."""
     entries = read_entries(source, ["savedata", "moduledata"], what=label, max_bytes=1024 * 1024)
     out = []
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
     for name in ("savedata", "moduledata"):
         try:
-            root = etree.fromstring(entries[name], parser) if name in entries else None
+            root = parse_xml(entries[name], f"{label}'s {name}") if name in entries else None
         except etree.XMLSyntaxError:
             continue
         for tag in ("description", "name"):

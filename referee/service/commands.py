@@ -6,7 +6,6 @@ import importlib.util
 import json
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 
@@ -70,9 +69,10 @@ def default_workers(database_url: str | None) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from modulebuilder.input_files import read_text
     from referee.service.verify import verify_export
     try:
-        export = json.loads(Path(args.export).read_text(encoding="utf-8"))
+        export = json.loads(read_text(args.export))     # a regular file within the size cap (input_files)
     except OSError as exc:
         print(f"{args.export}: cannot read ({exc.strerror or exc})", file=sys.stderr)
         return 1

@@ -61,7 +61,7 @@ def test_zip_bomb_is_refused_without_inflating_it():
         z.writestr("savedGame", b"0" * (65 * 1024 * 1024))
     assert len(buf.getvalue()) < 1024 * 1024
     (problem,) = _problems(buf.getvalue())
-    assert "decompresses to more than 64 MiB" in problem and "zip bomb" in problem
+    assert "decompresses to more than 16 MiB" in problem and "zip bomb" in problem
 
 
 def test_wrong_obfuscation():

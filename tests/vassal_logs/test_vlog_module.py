@@ -125,7 +125,7 @@ def test_a_declared_zip_bomb_is_refused_before_inflating(tmp_path):
     path = tmp_path / "bomb.vlog"
     path.write_bytes(buf.getvalue())
     (problem,) = _problems(path)
-    assert "decompresses to more than 64 MiB" in problem
+    assert "decompresses to more than 16 MiB" in problem
 
 
 def test_a_huge_file_is_read_as_a_stream(tmp_path):
