@@ -17,7 +17,7 @@ from typing import Iterator, Mapping
 
 from . import savecodec, seqenc
 from .errors import VassalFileError
-from .zipio import read_entries
+from .zipio import ENTRY_LIMIT_VARIABLE, entry_limit, read_entries
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,19 @@ def _is_hex(b: bytes) -> bool:
     return len(b) == 2 and all(c in b"0123456789abcdefABCDEF" for c in b)
 
 
+# Commands and their fields, counted by their separators: parsed, each costs ~250 bytes besides its text, so
+# 7 MiB of one-character commands would be ~900 MB.  One separator per 32 bytes of the zip entry cap (16 MiB:
+# 524,288) keeps a save's parse under 200 MB; a whole Borodino game has ~45,000.
+SEPARATOR_BYTES = 32
+_SEPARATORS = (savecodec.ESC, "\t", "/", ";", ",")
+
+
 def parse_text(text: str, *, key: int | None = None, what: str = "the saved game") -> GameFile:
+    separators, allowed = sum(text.count(c) for c in _SEPARATORS), entry_limit() // SEPARATOR_BYTES
+    if separators > allowed:
+        raise VassalFileError(f"{what} holds {separators:,} commands and fields, more than the {allowed:,} a VASSAL "
+                              f"game has; refusing it (a zip bomb or not a VASSAL file; {ENTRY_LIMIT_VARIABLE} "
+                              "raises the cap).")
     nodes = savecodec.top_level(text)
     heads = [n.text if isinstance(n, savecodec.Leaf) else None for n in nodes]
     if "begin_save" not in heads or "end_save" not in heads:

@@ -47,19 +47,21 @@ def decode(value: str, delim: str) -> list[str]:
     quotes loses them; ``"a;"`` gives ``["a", ""]`` and ``""`` gives ``[""]``.
     """
     tokens: list[str] = []
-    rest: str | None = value
-    while rest is not None:
-        token, rest = _next_token(rest, delim)
+    start: int | None = 0
+    while start is not None:
+        token, start = _next_token(value, start, delim)
         tokens.append(token)
     return tokens
 
 
-def _next_token(val: str, delim: str) -> tuple[str, str | None]:
-    end = val.find(delim)
+def _next_token(val: str, start: int, delim: str) -> tuple[str, int | None]:
+    """The token of ``val`` that begins at ``start``, and where the next one begins (None: no more).
+    Positions, not the rest of the text sliced off: a save of n tokens would be copied n times (quadratic)."""
+    end = val.find(delim, start)
     if end < 0:
-        return _unquote(val), None
+        return _unquote(val[start:]), None
     buf: list[str] = []
-    begin = 0
+    begin = start
     while begin < end and val[end - 1] == "\\":
         buf.append(val[begin:end - 1])
         begin = end
@@ -70,8 +72,7 @@ def _next_token(val: str, delim: str) -> tuple[str, str | None]:
         buf.append(val[begin:])
         return _unquote("".join(buf)), None
     buf.append(val[begin:end])
-    rest = "" if end >= len(val) - 1 else val[end + 1:]
-    return _unquote("".join(buf)), rest
+    return _unquote("".join(buf)), end + 1
 
 
 def _unquote(token: str) -> str:
