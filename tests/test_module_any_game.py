@@ -166,7 +166,7 @@ def test_a_bundled_rulesets_game_keeps_its_machinery_unless_its_game_file_says_o
 
 def _copy_orne(tmp_path: Path) -> Path:
     game = tmp_path / "orne"
-    shutil.copytree(ORNE, game, ignore=shutil.ignore_patterns("docs", "art", "out"))
+    shutil.copytree(ORNE, game, ignore=shutil.ignore_patterns("docs", "out"))
     return game
 
 

@@ -1,5 +1,5 @@
 """Orne Bridgehead (examples/orne-1944), a game of another era with no referee ruleset, as a VASSAL module
-checked in the REAL engine: every piece on its set-up hex, the NATO faces, the flip of a two-step unit to its
+checked in the REAL engine: every piece on its set-up hex of the painted map art, the flip of a two-step unit to its
 reduced side (the engine's name, layer property and the back's own values), the d6 button and the game's own
 phases on the turn track, no activation cup."""
 from __future__ import annotations
@@ -17,6 +17,7 @@ from modulebuilder.vassal.assemble import build
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "examples" / "orne-1944" / "scenarios" / "hill-112.yaml"
+ART = ROOT / "examples" / "orne-1944" / "art"
 PROPS = ("UnitId", "attack", "defence", "Reduced_attack", "Reduced_defence", "Reduced_Active")
 
 
@@ -30,6 +31,28 @@ def module(scenario, tmp_path_factory) -> Path:
     return build([scenario], tmp_path_factory.mktemp("orne")).path
 
 
+def _painter():
+    """The example's painting script (examples/orne-1944/art/paint_map.py), for its hex centres."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("paint_map", ART / "paint_map.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_painted_map_is_what_its_script_paints_and_the_grid_is_offset() -> None:
+    """The art in the repository is the script's output (deterministic), and hex 0101 is not at the corner."""
+    import io
+    painter = _painter()
+    picture, anchors = painter.paint()
+    buf = io.BytesIO()
+    picture.save(buf, "JPEG", quality=90, optimize=True)
+    assert buf.getvalue() == (ART / "orne.jpg").read_bytes()
+    assert anchors == {"0101": (101, 87), "1612": (1316, 1163)}
+    first = painter.centre("0101")
+    assert first[0] - painter.SIZE > 40 and first[1] - painter.SIZE * 3 ** 0.5 / 2 > 30
+
+
 def _setup(module: Path, tmp_path: Path) -> Path:
     with zipfile.ZipFile(module) as z:
         (tmp_path / "hill-112.vsav").write_bytes(z.read("hill-112.vsav"))
@@ -40,10 +63,16 @@ def _setup(module: Path, tmp_path: Path) -> Path:
 def test_every_piece_stands_on_its_hex_in_the_engine(engine, scenario, module, tmp_path: Path):
     run = enginecheck.vcheck(module, _setup(module, tmp_path), props=PROPS)
     assert run.ok, run.problems or run.lines[-5:]
-    where = {p.props["UnitId"]: (p.map, p.location) for p in run.pieces_after("loaded")}
-    assert len(where) == len(scenario.setup) == 18
+    pieces = {p.props["UnitId"]: p for p in run.pieces_after("loaded")}
+    assert len(pieces) == len(scenario.setup) == 18
+    painter = _painter()
     for p in scenario.setup:
-        assert where[p.unit] == ("Main Map", p.hex), p
+        piece = pieces[p.unit]
+        assert (piece.map, piece.location) == ("Main Map", p.hex), p
+        # on its hex of the painted map: where the painting script drew that hex (the grid is offset from the
+        # image's corner; the module's map is the art at its own pixels)
+        x, y = painter.centre(p.hex)
+        assert abs(piece.x - x) <= 1 and abs(piece.y - y) <= 1, (p, piece.x, piece.y, x, y)
     assert not [ln for ln in run.lines if ln.startswith("slot ") and "reEncodedIdentical=true" not in ln]
     assert "dice: d6 nSides=6 plus=0" in run.lines
     assert not [ln for ln in run.lines if "Activation cup" in ln or "Disorder" in ln]
