@@ -9,9 +9,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 from referee import cli
-from referee.new_ruleset import BadName, check_name, names, write_skeleton
+from referee.new_ruleset import NAME as NAME_PATTERN, BadName, check_name, names, write_skeleton
 from skeleton_dist import install, run_in
 
 NAME = "skeleton-trial"
@@ -94,3 +95,13 @@ def test_the_command_refuses_a_folder_in_use_and_a_bad_name(tmp_path, capsys):
     assert capsys.readouterr().err.startswith("new-ruleset: 'Nope!' is not a ruleset id")
     assert not (tmp_path / "n").exists()
     assert (tmp_path / "used" / "notes.txt").read_text() == "mine"
+
+
+@given(st.text(max_size=20))
+def test_any_text_is_a_new_ruleset_name_or_a_clear_refusal(text):
+    try:
+        check_name(text)
+    except BadName as exc:
+        assert str(exc)
+        return
+    assert NAME_PATTERN.match(text)

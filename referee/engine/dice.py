@@ -78,6 +78,9 @@ class Die:
         return self.ways_at_most(total) / self.outcomes
 
 
+MAX_DICE = 20                    # dice summed in one roll: their table of totals stays small
+
+
 @lru_cache(maxsize=None)
 def _ways(count: int, sides: int) -> tuple[int, ...]:
     """How many ways each total of ``count`` dice of ``sides`` faces falls, lowest total first."""
@@ -100,6 +103,8 @@ def die(name: "str | Die") -> Die:
     if m is None:
         raise ValueError(f"{name!r} is not a die (d6, 2d6, d10, d10:1-10, d100, ...)")
     count, sides = int(m["count"] or 1), int(m["sides"])
+    if count > MAX_DICE:
+        raise ValueError(f"{name!r}: at most {MAX_DICE} dice are rolled together")
     if m["low"] is not None:
         low, high = int(m["low"]), int(m["high"])
         if high - low + 1 != sides:

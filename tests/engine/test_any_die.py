@@ -176,3 +176,21 @@ def test_bridgeheads_text_report_says_d6():
                         capture_output=True, text=True, timeout=300)
     rolls = [r for ruling in json.loads(js.stdout)["rulings"] for r in ruling["rolls"]]
     assert rolls and {r["die"] for r in rolls} == {"d6"}
+
+
+@given(st.text(max_size=12))
+def test_any_text_is_a_die_or_a_clear_refusal(text):
+    try:
+        d = die(text)
+    except ValueError as exc:
+        assert repr(text) in str(exc)
+        return
+    assert d.name == text and d.lowest <= d.highest and len(d.faces) == d.highest - d.lowest + 1
+    assert d.ways_at_most(d.highest) == d.outcomes and d.ways_at_most(d.lowest - 1) == 0
+
+
+@given(st.integers(1, 4), st.integers(2, 12))
+def test_every_total_of_n_dice_has_its_count_of_ways(count, sides):
+    d = die(f"{count}d{sides}")
+    ways = [d.ways_at_most(t) - d.ways_at_most(t - 1) for t in d.faces]
+    assert sum(ways) == sides ** count and ways == ways[::-1]          # symmetric about the mean
