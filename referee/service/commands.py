@@ -82,7 +82,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if not isinstance(export, dict):
         print(f"{args.export}: not a JSON game export (expected an object)", file=sys.stderr)
         return 1
-    report = verify_export(export, args.head, base_dir=str(Path(args.export).resolve().parent))
+    report = verify_export(export, args.head, base_dir=os.path.dirname(os.path.abspath(args.export)))
     for p in report.problems:
         print(f"{args.export}: {p}", file=sys.stderr)
     if report.problems:
