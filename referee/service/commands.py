@@ -6,7 +6,8 @@ import importlib.util
 import json
 import os
 import sys
-from typing import Any
+from pathlib import Path
+from typing import Any, Mapping
 
 
 WORKER_CLASSES = {"connection": "referee.service.worker.ConnectionWorker", "gthread": "gthread"}
@@ -88,10 +89,23 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if report.problems:
         return 1
     print(f"{args.export}: verified: {report.events} events and {report.rolls} rolls ruled again identically, "
-          "the dice seeds match their commitments, the hash chain is whole"
+          "the hash chain is whole"
           + (" and holds the head you kept" if args.head else "")
           + (f" (ruled again on {report.scenario})" if report.scenario else ""))
+    print(f"{args.export}: dice: {dice_verified(export)}")
     return 0
+
+
+def dice_verified(export: Mapping[str, Any]) -> str:
+    """What ``verify`` checked of the game's dice, by kind: the referee's verifiable dice, or the players' own."""
+    mode = (export.get("dice") or {}).get("mode") if isinstance(export.get("dice"), Mapping) else None
+    if mode == "referee":
+        return ("the referee rolled them: the server's seed matches the commitment published when the game was "
+                "created, every side's seed matches the commitment it sent before any was revealed, and every roll "
+                "is the one those seeds give")
+    return ("the players rolled them (VASSAL's die button, or typed) and the referee took each roll as sent: the "
+            "rulings were re-run with those rolls, but no seed or commitment exists to check the rolls themselves "
+            "(a .vlog's rolls are checked against the die's own record when it is read, referee check)")
 
 
 cmd_verify_dice = cmd_verify

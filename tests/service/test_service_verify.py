@@ -251,4 +251,21 @@ def test_a_players_dice_export_verifies(client: FlaskClient, tmp_path: Path,
         assert _submit(client, game, i, event).status_code == 200
     client.post(f"/api/v1/games/{game['id']}/end", headers=bearer(game["tokens"]["Russian"]))
     export = client.get(f"/api/v1/games/{game['id']}/export").json
-    assert _verify(tmp_path, export, capsys)[0] == 0
+    code, out = _verify(tmp_path, export, capsys)
+    assert code == 0
+    # says what it verified of players' dice, and does not claim seeds for dice nobody committed to
+    assert "the dice seeds match" not in out and "the seed" not in out.split(": dice: ")[0]
+    assert out.splitlines()[-1] == (
+        f"{tmp_path / 'export.json'}: dice: the players rolled them (VASSAL's die button, or typed) and the referee "
+        "took each roll as sent: the rulings were re-run with those rolls, but no seed or commitment exists to "
+        "check the rolls themselves (a .vlog's rolls are checked against the die's own record when it is read, "
+        "referee check)")
+
+
+def test_verify_says_what_it_checked_of_the_referee_s_dice(played: dict[str, Any], tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _verify(tmp_path, played["export"], capsys)
+    assert code == 0 and out.splitlines()[-1] == (
+        f"{tmp_path / 'export.json'}: dice: the referee rolled them: the server's seed matches the commitment "
+        "published when the game was created, every side's seed matches the commitment it sent before any was "
+        "revealed, and every roll is the one those seeds give")
