@@ -38,6 +38,8 @@ def build_parser(service: bool = True) -> argparse.ArgumentParser:
     check.add_argument("log", nargs="+", help="a JSON/YAML log (DESIGN §5), or a VASSAL .vlog/.vsav; several "
                                               ".vlog files: the turns of one game played by e-mail, in order")
     check.add_argument("--module", help="the VASSAL module the .vlog/.vsav was played with")
+    check.add_argument("--from", dest="from_save", metavar="SAVE.vsav",
+                       help="the saved game the .vlog files start from (a game under way): ruled from its position")
     check.add_argument("--format", choices=("json", "text"), default="json")
     check.add_argument("--strict", action="store_true", help="exit 3 if any move was illegal")
     check.add_argument("--strict-dice", action="store_true",
@@ -62,7 +64,7 @@ def build_parser(service: bool = True) -> argparse.ArgumentParser:
 
 CHECK_FORMATS = ("json", "text")
 CHECK_FLAGS = {"--strict": "strict", "--no-cache": "no_cache", "--strict-dice": "strict_dice"}
-CHECK_VALUES = {"--format": "format", "--module": "module"}
+CHECK_VALUES = {"--format": "format", "--module": "module", "--from": "from_save"}
 
 
 def plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
@@ -77,7 +79,7 @@ def plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
     if not argv or argv[0] != "check":
         return None
     args = {"command": "check", "log": [], "module": None, "format": "json", "strict": False, "no_cache": False,
-            "strict_dice": False}
+            "strict_dice": False, "from_save": None}
     logs_ended = False
     i = 1
     while i < len(argv):
@@ -125,8 +127,15 @@ def read_any_log(path: str, module: str | None):
     return read_log(path)
 
 
-def read_logs(paths: Sequence[str], module: str | None):
-    """One log, or the turn files of one game played by e-mail."""
+def read_logs(paths: Sequence[str], module: str | None, from_save: str | None = None):
+    """One log, or the turn files of one game played by e-mail; ``from_save``: the save they start from."""
+    if from_save is not None:
+        if _suffix(from_save) != ".vsav" or any(_suffix(p) != ".vlog" for p in paths):
+            raise InputError([f"--from {from_save}: give the saved game (.vsav) the .vlog files start from, then "
+                              "the .vlog files, in order"])
+        from pathlib import Path
+        from referee.logs.pbem import read_from_save
+        return read_from_save(Path(from_save), [Path(p) for p in paths], None if module is None else Path(module))
     if len(paths) == 1:
         return read_any_log(paths[0], module)
     not_vassal = [p for p in paths if _suffix(p) not in VASSAL_SUFFIXES]
@@ -155,7 +164,7 @@ def _suffix(path: str) -> str:
 def cmd_check(args: argparse.Namespace | SimpleNamespace) -> int:
     if args.no_cache:
         os.environ["HEXWARGAME_CACHE"] = "off"
-    log = read_logs(args.log, args.module)
+    log = read_logs(args.log, args.module, getattr(args, "from_save", None))
     if getattr(args, "strict_dice", False) and getattr(log, "sources", None):
         from referee.logs.vassal import typed_rolls
         if typed := typed_rolls(log):

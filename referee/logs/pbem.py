@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from modulebuilder.records import record
+from modulebuilder.records import record, replace
 from modulebuilder.vassal.errors import VassalFileError
 from modulebuilder.vassal.facing import facing_hour
 from modulebuilder.vassal.modulefile import ModuleData, read_module, read_moduledata
@@ -42,13 +42,17 @@ class Part:
     origin: ModuleData | None
 
 
-def read_parts(paths: Sequence[Path], module: Path | None = None) -> Log:
-    """One game from its turn files, in order: each part's steps ruled on the state the earlier ones left."""
+def read_parts(paths: Sequence[Path], module: Path | None = None, scenario: Any = None,
+               before: Part | None = None) -> Log:
+    """One game from its turn files, in order: each part's steps ruled on the state the earlier ones left.
+
+    ``scenario`` and ``before``: the scenario positioned as a save (``before``) has it, which the first file must
+    start from (:func:`read_from_save`)."""
     from .vassal import read_vassal, same_game, to_log
     if not paths:
         raise InputError(["give at least one .vlog"])
-    first = read_vassal(paths[0], module)              # the scenario, module checks and the first part's events
-    scenario = first.scenario
+    if scenario is None:
+        scenario = read_vassal(paths[0], module).scenario   # the scenario, module checks; starts at the set-up
     mod_label = module.name if module is not None else "the module"
     try:
         board = from_build_file(module_build_file(module, mod_label), mod_label) if module else \
@@ -61,10 +65,11 @@ def read_parts(paths: Sequence[Path], module: Path | None = None) -> Log:
                 warnings += same_game(part.label, part.origin, given, mod_label)
     except VassalFileError as e:
         raise InputError([str(e)]) from None
-    problems = [sentence for prev, part in zip(parts, parts[1:])
+    chain = ([before] if before is not None else []) + parts
+    problems = [sentence for prev, part in zip(chain, chain[1:])
                 if (sentence := _same_module(prev, part)) is not None]
     orientation = scenario.map.grid.orientation
-    for prev, part in zip(parts, parts[1:]):
+    for prev, part in zip(chain, chain[1:]):
         sentence = continues(prev.label, positions(prev.game, board, orientation), part.label,
                              position(part.game.pieces().values(), board, orientation), _names(scenario))
         if sentence is not None:
@@ -78,6 +83,55 @@ def read_parts(paths: Sequence[Path], module: Path | None = None) -> Log:
     log = to_log(reading, scenario)
     log.warnings[:0] = warnings
     return log
+
+
+def read_from_save(save: Path, paths: Sequence[Path], module: Path | None = None) -> Log:
+    """The turn files of a game under way, ruled from the position of the save they start from
+    (``referee check --from SAVE.vsav TURN.vlog ...``): each unit set up on a hex stands where the save has it
+    (hex, facing, disorder).  A save holds where units stand, not the turn, the phase or the acts owed: the
+    sequence of play starts at its beginning, and a warning says so.  The first file must start where the save
+    stands, each next file where the last one ended (as :func:`read_parts`)."""
+    from .vassal import read_vassal
+    if not paths:
+        raise InputError(["give the .vlog files that follow the save"])
+    first = read_vassal(paths[0], module, from_setup=False)      # the scenario and the module checks
+    mod_label = module.name if module is not None else "the module"
+    try:
+        board = from_build_file(module_build_file(module, mod_label), mod_label) if module else \
+            from_scenario(first.scenario)
+        saved = Part(save.name, read_game(save, what=save.name), read_moduledata(save, save.name))
+    except VassalFileError as e:
+        raise InputError([str(e)]) from None
+    if saved.game.steps:
+        raise InputError([f"{save.name}: --from takes a saved game (.vsav), the position a file starts from; "
+                          "give a .vlog as one of the files instead"])
+    scenario = positioned(first.scenario, saved.game, board)
+    log = read_parts(paths, module, scenario=scenario, before=saved)
+    log.warnings.append(f"ruled from the position of {save.name}: a save holds where the units stand (hex, facing, "
+                        "disorder), not the turn, the phase or the acts owed, so the sequence of play is ruled from "
+                        "its beginning")
+    return log
+
+
+def positioned(scenario: Any, game: GameFile, board: BoardGeometry) -> Any:
+    """``scenario`` with each unit set up on a hex placed where ``game``'s position has it (a unit the position
+    has on no hex is left out: routed, eliminated or off the map)."""
+    from modulebuilder.vassal.pieces import DISORDER_LAYER
+    orientation = scenario.map.grid.orientation
+    pieces = {p.unit_id: p for p in game.pieces().values() if p.unit_id}
+    setup = []
+    for p in scenario.setup:
+        piece = pieces.get(p.unit)
+        if p.hex is None or piece is None:
+            setup.append(p)
+            continue
+        at, facing = place(piece, board, orientation)
+        if at is None or not at.isdigit():
+            continue
+        disordered = piece.get(f"{DISORDER_LAYER}_Active") == "true"
+        setup.append(replace(p, hex=at, facing=p.facing if facing is None else facing,
+                                status="disordered" if disordered else "good"))
+    return replace(scenario, setup=tuple(setup))
 
 
 def _same_module(prev: Part, part: Part) -> str | None:

@@ -57,14 +57,19 @@ def read_log(path: str | Path, module: str | Path | None = None) -> Log:
 
 
 def read_vassal(data: Path | bytes, module: Path | bytes | None = None, scenario: Any = None,
-                file: str | None = None) -> Log:
+                file: str | None = None, from_setup: bool = True) -> Log:
     """The referee log a VASSAL log or save describes.
 
     ``scenario``: an id, a resolved scenario (mapping) or a loaded ``model.Scenario``; or a callable that
     loads the scenario id found in the game (a service passes its per-process cache, e.g.
     ``referee.service.scenarios.resolve``); when None or callable, the id is found as the module docstring
     says.  Files are read as streams (``zipio``): only the entries needed, each size-capped.  ``file``: the file's
-    name for the rulings' sources when ``data`` is bytes (an upload's name)."""
+    name for the rulings' sources when ``data`` is bytes (an upload's name).
+
+    A ``.vlog`` is ruled from the scenario's set-up, so it must start there (``from_setup``): one that starts
+    where units stand elsewhere is a later file of a longer game, refused with a sentence saying what to give
+    (:func:`later_file`).  ``from_setup=False``: the caller rules it on a game already under way (a hosted
+    game's next turn, ``referee check --from``) and checks where it starts itself."""
     label = data.name if isinstance(data, Path) else "the uploaded game"
     mod_label = module.name if isinstance(module, Path) else "the module"
     warnings: list[str] = []
@@ -82,11 +87,34 @@ def read_vassal(data: Path | bytes, module: Path | bytes | None = None, scenario
         board = board or from_scenario(scen)
         if not game.steps:
             fact_list = list(position_facts(game, scen, board))
+        elif from_setup and (sentence := later_file(label, game, scen, board)):
+            raise InputError([sentence])
     except VassalFileError as e:
         raise InputError([str(e)]) from None
     log = to_log(read_events(fact_list, scen, board), scen, data.name if isinstance(data, Path) else file)
     log.warnings[:0] = warnings
     return log
+
+
+SHOWN_UNITS = 3          # units named in the sentence for a file that starts mid-game
+
+
+def later_file(label: str, game: GameFile, scenario: Any, board: BoardGeometry) -> str | None:
+    """None when the log starts at the scenario's set-up (every unit set up on a hex is on it); else the sentence
+    saying it does not, naming the first units that stand elsewhere and what to give instead."""
+    setup = {p.unit: p.hex for p in scenario.setup if p.hex is not None}
+    moved = [(uid, setup[uid], board.locate(piece.map, piece.x, piece.y).hex)
+             for uid, piece in sorted(game.by_unit().items()) if uid in setup
+             and board.locate(piece.map, piece.x, piece.y).hex != setup[uid]]
+    if not moved:
+        return None
+    names = {u.id: u.name for u in list(scenario.counters.units) + list(scenario.counters.leaders)}
+    shown = "; ".join(f"{names.get(u, u)} on {at or 'no hex'}, set up on {hex_}" for u, hex_, at in moved[:SHOWN_UNITS])
+    more = f" and {len(moved) - SHOWN_UNITS} more" if len(moved) > SHOWN_UNITS else ""
+    return (f"{label} does not start at the set-up of {scenario.name}: {len(moved)} "
+            f"{'unit stands' if len(moved) == 1 else 'units stand'} elsewhere ({shown}{more}), so it is a later "
+            f"file of a longer game. Give the earlier files first, in order (referee check TURN1.vlog ... {label}), "
+            f"or the save it starts from (referee check --from SAVE.vsav {label})")
 
 
 def same_game(label: str, played: ModuleData | None, given: Any, mod_label: str) -> list[str]:

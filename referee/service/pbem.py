@@ -43,7 +43,8 @@ def submit_turn(game_id: str) -> Response:
         raise ApiError(400, "not_a_vlog", "send the turn as a VASSAL log: a multipart 'log' file ending in .vlog")
     scenario, ruleset = ext().host.setup(stored)
     try:
-        log = read_vassal(upload.data, upload.module, scenario=scenario, file=upload.filename or None)
+        log = read_vassal(upload.data, upload.module, scenario=scenario, file=upload.filename or None,
+                          from_setup=False)         # a later turn: where it starts is checked below
         game = read_game(upload.data, what=upload.filename)
         board = from_build_file(module_build_file(upload.module)) if upload.module else from_scenario(scenario)
     except InputError as e:

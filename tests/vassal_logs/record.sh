@@ -68,5 +68,6 @@ record dice-typed "$BORODINO_VMOD" "$TMP/schevardino.vsav"      # rolls typed in
 record dice-turn1 "$BORODINO_VMOD" "$TMP/schevardino.vsav"      # an APC rolled with the die button
 .venv/bin/python "$HERE/pbem_setup.py" "$FIX/dice-turn1.vlog" "$TMP/dice-after1.vsav"
 record dice-turn2 "$BORODINO_VMOD" "$TMP/dice-after1.vsav"      # the next file: '!shock 1', no side typed
+record dice-turn3 "$BORODINO_VMOD" "$TMP/dice-after1.vsav"      # from that save: a command, Anthing moved back
 .venv/bin/python "$HERE/doc_examples.py" > "$FIX/docs-script.json"
 record docs "$FIX/tiny.vmod" "$TMP/tiny.vsav"

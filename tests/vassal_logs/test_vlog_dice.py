@@ -180,3 +180,48 @@ def test_a_log_of_an_unknown_module_is_refused_naming_the_scenarios_tried():
                               "referee has a scenario for: no bundled scenario is built into that module (tried ")
     assert "borodino (Borodino, 7 September 1812 1.0)" in problem and "tiny (Tinyvka, a test of arms 1.0)" in problem
     assert "schevardino (Borodino, 7 September 1812 1.0)" in problem
+
+
+# --------------------------------------------------------------------------------------------- a game under way
+
+TURN3 = fixture("dice-turn3.vlog")      # recorded from the position dice-turn1.vlog ended on: Anthing back to 4310
+
+
+def save_after(tmp_path: Path, vlog: Path = TURN1, steps: int | None = None) -> Path:
+    from .pbem_setup import setup_after
+    path = tmp_path / "after.vsav"
+    path.write_bytes(setup_after(vlog, steps))
+    return path
+
+
+@pytest.mark.parametrize("name, module, moved", [
+    ("dice-turn2.vlog", None, "The Battle for the Schevardino Redoubt: 1 unit stands elsewhere (Anthing on 4110, "
+                              "set up on 4310)"),
+    ("pbem-turn2.vlog", "tiny.vmod", "Tinyvka: 1 unit stands elsewhere (Dumon a on 0303, set up on 0203)")])
+def test_a_later_file_checked_alone_is_refused_saying_it_starts_mid_game_and_what_to_give(capsys, name, module,
+                                                                                          moved):
+    code, out, err = check(capsys, str(fixture(name)), *(["--module", str(fixture(module))] if module else []))
+    assert code == 1 and out == ""
+    assert err == (f"{name} does not start at the set-up of {moved}, so it is a later file of a longer game. Give "
+                   f"the earlier files first, in order (referee check TURN1.vlog ... {name}), or the save it starts "
+                   f"from (referee check --from SAVE.vsav {name})\n")
+
+
+def test_check_from_a_save_rules_the_file_on_the_save_s_position(tmp_path, capsys):
+    save = save_after(tmp_path)
+    code, out, err = check(capsys, "--from", str(save), str(TURN3), "--module", str(MODULE), "--format", "text")
+    assert code == 0
+    assert "[1] move French Anthing → 4210 4310: legal (7.11, 6.34) — VASSAL step 2 of dice-turn3.vlog\n" in out
+    assert err == ("warning: ruled from the position of after.vsav: a save holds where the units stand (hex, facing, "
+                   "disorder), not the turn, the phase or the acts owed, so the sequence of play is ruled from its "
+                   "beginning\n")
+
+
+def test_check_from_a_save_the_file_does_not_start_from_is_refused(tmp_path, capsys):
+    save = save_after(tmp_path, steps=0)                 # the set-up: Anthing still on 4310
+    code, out, err = check(capsys, "--from", str(save), str(TURN3), "--module", str(MODULE))
+    assert code == 1 and out == ""
+    assert err.startswith("dice-turn3.vlog does not start where after.vsav ended (step 0), nor from any earlier "
+                          "position of it: it forks the game. Anthing is on 4310")
+    code, _, err = check(capsys, "--from", str(TURN1), str(TURN3))
+    assert code == 1 and err.startswith("--from ")
