@@ -35,10 +35,11 @@ def test_the_cli_rules_the_turns_as_one_game(capsys):
     rulings = json.loads(capsys.readouterr().out)["rulings"]
     assert [(r["index"], r["type"], r["verdict"]) for r in rulings][-4:] == [
         (6, "draw", "legal"), (7, "move", "legal"), (8, "move", "illegal"), (9, "end_activation", "legal")]
-    # Read alone, turn 2 would be ruled from the scenario's start: its draw comes before anyone's orders.
-    assert main(["check", str(TURNS[1]), "--module", str(fixture("tiny.vmod"))]) == 0
-    alone = json.loads(capsys.readouterr().out)["rulings"]
-    assert (alone[0]["type"], alone[0]["verdict"], alone[0]["errors"][0]["code"]) == ("draw", "illegal", "wrong_phase")
+    # Read alone, turn 2 does not start at the set-up: refused, saying so and what to give (it used to be ruled
+    # from the scenario's start, its draw illegal before anyone's orders).
+    assert main(["check", str(TURNS[1]), "--module", str(fixture("tiny.vmod"))]) == 1
+    assert capsys.readouterr().err.startswith("pbem-turn2.vlog does not start at the set-up of Tinyvka: 1 unit "
+                                              "stands elsewhere (Dumon a on 0303, set up on 0203)")
 
 
 def test_a_file_that_starts_from_an_earlier_position_rewinds_the_game(capsys):
