@@ -28,6 +28,7 @@ from typing import Any, Mapping
 
 from flask import Blueprint, Response, jsonify, request
 
+from modulebuilder.records import replace
 from modulebuilder.vassal.errors import VassalFileError
 from modulebuilder.vassal.savefile import GameFile, Step, parse_text
 from referee.logs import notation
@@ -194,6 +195,9 @@ def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: 
             session.read.append(r.event)
             session.stored.append(-1)
             continue
+        if r.side_from_state:
+            # Nothing in the steps says whose declaration it is: in a hosted game it is the sender's.
+            r = replace(r, event={**r.event, "side": side}, side_from_state=False)
         problems = check_events(ruleset, scenario, [_provisional(r)])
         if problems:
             lines.append(f"step {r.step}: " + "; ".join(problems))
