@@ -6,7 +6,6 @@ import importlib.util
 import json
 import os
 import sys
-from pathlib import Path
 from typing import Any, Mapping
 
 
