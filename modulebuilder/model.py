@@ -145,6 +145,7 @@ class Unit:
     echelon: str | None = None       # NATO size: team, squad, section, platoon, company, battalion, ... army
     fields: Values = NO_VALUES       # fields its ruleset or game declares beyond these (attack, defence, ...)
     back_fields: Values = NO_VALUES  # their values on the back (``back:``), where they differ
+    art: str | None = None           # the unit's own counter art (``art:``), a path the loader resolved
 
     @property
     def two_sided(self) -> bool:

@@ -262,3 +262,32 @@ def test_a_font_in_the_items_list_that_has_the_character_is_used() -> None:
     from modulebuilder.render import text as T
     from modulebuilder.fonts import BOLD
     assert T.lacks("7 RTR 戦", str(BOLD)) == "戦" and T.lacks("Borodino – Семёновское", str(BOLD)) == ""
+
+
+def test_a_units_own_art_is_a_path_of_any_length_and_a_missing_one_is_its_line(tmp_path, capsys) -> None:
+    game = _copy_orne(tmp_path)
+    british = game / "counters" / "british.yaml"
+    folder = game / "counters" / "pictures of the 31st tank brigade"
+    folder.mkdir()
+    name = "seventh royal tank regiment, Churchill tanks, July 1944.png"
+    text = british.read_text().replace('name: "7 RTR", kind: armour,', f'name: "7 RTR", art: "{folder.name}/{name}", kind: armour,')
+    british.write_text(text)
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if name in ln)
+    scenario = game / "scenarios" / "hill-112.yaml"
+    assert main(["validate", str(scenario)]) == 1
+    said = capsys.readouterr()
+    err = said.out + said.err
+    assert re.search(rf"counters/british\.yaml:{line}:\d+: units\[\d+\]\.art: no such file: .*{re.escape(name)}", err), err
+    Image.new("RGB", (40, 30), (0, 160, 0)).save(folder / name)
+    assert main(["counters", str(scenario), "--px", "60", "--out", str(tmp_path / "faces")]) == 0
+    front = Image.open(tmp_path / "faces" / "br-7-rtr-front.png").convert("RGB")
+    assert front.getpixel((30, 29)) == (0, 160, 0)
+    assert Image.open(tmp_path / "faces" / "br-9-rtr-front.png").convert("RGB").getpixel((30, 29)) != (0, 160, 0)
+    # the module: drawn, and redrawn when only the picture changes (the image cache keys on the art's bytes)
+    assert main(["build", str(scenario), "--out", str(tmp_path / "module")]) == 0
+    piece = lambda: Image.open(io.BytesIO(zipfile.ZipFile(tmp_path / "module" / "orne.vmod")  # noqa: E731
+                                          .read("images/br-7-rtr-front.png"))).convert("RGB")
+    assert piece().getpixel((piece().width // 2, int(piece().height * 0.49))) == (0, 160, 0)
+    Image.new("RGB", (40, 30), (160, 0, 160)).save(folder / name)
+    assert main(["build", str(scenario), "--out", str(tmp_path / "module")]) == 0
+    assert piece().getpixel((piece().width // 2, int(piece().height * 0.49))) == (160, 0, 160)

@@ -6,6 +6,7 @@ units by id alone; units and leaders share one namespace for the same reason (a 
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from typing import Iterable, Sequence
 
@@ -22,7 +23,7 @@ FACE_FIELDS = ("assault", "cohesion", "ma", "dfe", "fire", "eff_range", "max_ran
 # as a classic game's attack, defence, movement) is kept as written in ``Unit.fields``.  The placement fields
 # are here because a resolved unit carries its placement too.
 TYPED_UNIT_FIELDS = frozenset({"id", "name", "short_name", "kind", "side", "ag", "corps", "brigade", "flags", "size",
-                               "count", "echelon", "back", "disordered", "cav_type", *FACE_FIELDS,
+                               "count", "echelon", "back", "disordered", "cav_type", "art", *FACE_FIELDS,
                                "hex", "facing", "status", "box", "formation"})
 TYPED_LEADER_FIELDS = frozenset({"id", "name", "short_name", "side", "flags", "count", "orders_rating",
                                  "delay_rating", "drm", "command_range", "ma", "hex", "box"})
@@ -69,6 +70,7 @@ def check_counters(found: CounterEntries, kinds: Sequence[str] = ()) -> list[Pro
         *_duplicates(found.activation_groups, "activation group"),
         *_duplicates(found.markers, "marker"),
         *_markers_named_like_pieces(found),
+        *_art_files(found),
         *_activation_group_refs(found),
         *_ranges(found.units),
         *unknown_kinds(found.units, kinds),
@@ -163,7 +165,20 @@ def build_unit(e: Entry, factors: Sequence[str] = ()) -> Unit:
         count=d.get("count", 1), echelon=d.get("echelon"),
         fields=Values({k: d[k] for k in extra}),
         back_fields=Values(d.get("back", {})),
+        art=art_path(e) if isinstance(d.get("art"), str) else None,
     )
+
+
+def art_path(e: Entry) -> str:
+    """The unit's ``art:`` as a path from here (it is written relative to its counters file)."""
+    return os.path.abspath(os.path.join(os.path.dirname(e.doc.file), e.data["art"]))
+
+
+def _art_files(found: CounterEntries) -> Iterable[Problem]:
+    """A unit's own counter art must be there: the error points at its ``art:`` line."""
+    for unit in found.units:
+        if isinstance(unit.data.get("art"), str) and not os.path.isfile(art_path(unit)):
+            yield unit.problem("art", f"no such file: {art_path(unit)}")
 
 
 def build_leader(e: Entry) -> Leader:

@@ -19,7 +19,7 @@ from .yamlpos import Located
 
 # Fields every unit has; a factor of the same name would hide them.
 SHARED_UNIT_FIELDS = frozenset({"id", "name", "short_name", "kind", "side", "ag", "corps", "flags", "size",
-                                "count", "echelon", "back"})
+                                "count", "echelon", "back", "art"})
 
 
 @record
@@ -105,7 +105,7 @@ def _path(value: Any, base: str | None, bundled: bool = False) -> str | None:
         return None
     if bundled and not os.path.splitext(value)[1]:
         return value
-    return os.path.normpath(os.path.join(base, value)) if base and not os.path.isabs(value) else value
+    return os.path.abspath(os.path.join(base or "", value))
 
 
 def unknown_kinds(units: Sequence[Entry], known: Sequence[str]) -> list[Problem]:

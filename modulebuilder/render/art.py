@@ -6,6 +6,7 @@ Every unit must have its picture: a missing file is an error naming the unit's d
 file looked for and the game file's line that gives the pattern, for every unit at once."""
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -19,7 +20,9 @@ class ArtMissing(ValueError):
 
 
 def art_path(game: Any, unit: Unit, face: str = "front") -> Path | None:
-    """The picture of ``unit``'s ``face`` the game names, or None when the game names no art."""
+    """The picture of ``unit``'s ``face``: its own ``art:`` (both faces), else the game's pattern, else None."""
+    if unit.art:
+        return Path(unit.art)
     pattern = getattr(game, "art", None)
     if not pattern:
         return None
@@ -33,15 +36,16 @@ def _faces(unit: Unit) -> tuple[str, ...]:
 def art_files(game: Any, counters: CounterSet) -> list[Path]:
     """Every picture the game names for ``counters``' units (existing or not), each once, in unit order."""
     out = [art_path(game, u, face) for u in counters.units for face in _faces(u)]
+    out = [p for p in out if p is not None and (getattr(game, "art", None) or p.is_file())]
     return list(dict.fromkeys(p for p in out if p is not None))
 
 
 def check_art(game: Any, units: Iterable[Unit]) -> None:
     """Raise :class:`ArtMissing` listing every unit whose picture is missing."""
-    if not getattr(game, "art", None):
-        return
     lines = []
     for u in units:
+        if not getattr(game, "art", None):
+            continue             # a unit's own art: its counters file's check has said whether it is there
         for face in _faces(u):
             p = art_path(game, u, face)
             if p is not None and not p.is_file():
@@ -60,3 +64,19 @@ def art_fields(game: Any, unit: Unit) -> dict[str, Any]:
     if unit.two_sided:
         out["back_art"] = str(art_path(game, unit, "back"))
     return out
+
+
+def art_digest(game: Any, piece: Any) -> str:
+    """A digest of the pictures a counter is drawn with (empty when none): a cached face is redrawn when its
+    art changes even if nothing in the definitions did."""
+    if not isinstance(piece, Unit):
+        return ""
+    paths = [art_path(game, piece, face) for face in _faces(piece)]
+    paths = [p for p in paths if p is not None]
+    if not paths:
+        return ""
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(str(p).encode())
+        h.update(p.read_bytes() if p.is_file() else b"missing")
+    return h.hexdigest()

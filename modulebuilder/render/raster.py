@@ -6,6 +6,7 @@ The operations are exactly those the face renderers made directly before the dra
 the same order, so the module's PNGs are byte-identical."""
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -50,8 +51,15 @@ def layer_image(layer: Layer) -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=256)
 def _picture(path: str, size: tuple[int, int]) -> Image.Image:
+    # Keyed on the file's size and time too: an author who repaints a picture in a long-lived process (a
+    # second build, the service) gets the new one.
+    st = os.stat(path)
+    return _picture_of(path, size, st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=256)
+def _picture_of(path: str, size: tuple[int, int], _mtime: int, _bytes: int) -> Image.Image:
     with Image.open(path) as src:
         return src.convert("RGBA").resize(size, Image.Resampling.LANCZOS)
 

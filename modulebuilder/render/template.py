@@ -719,7 +719,8 @@ def piece_fields(piece: Any, ag: Any = None, game: Any = None) -> dict[str, Any]
                 out["side_text_colour"] = style.text_colour
     if kind and "symbol" not in out:
         out["symbol"] = kind
-    if game is not None and getattr(game, "art", None) and kind is not None and hasattr(piece, "two_sided"):
+    if game is not None and getattr(game, "art", None) and kind is not None and hasattr(piece, "two_sided") \
+            and not getattr(piece, "art", None):            # the unit's own art: comes before the pattern
         from modulebuilder.render.art import art_fields
         art = art_fields(game, piece)
         out["art"] = art["art"]

@@ -107,9 +107,11 @@ def counter_pngs(counters: CounterSet, size: int, cache: ImageCache, back: BackT
     jobs = face_jobs(counters, back, template)
     look = ((template_key(template),) if template else ()) + ((game,) if game is not None else ())
     # Only what changes a face's pixels is in its key: T&G faces keep their cache entries.
+    from ..render.art import art_digest
     keys = {j.key: key_of("face", j.piece, j.face, j.ag, size,
                           *((back,) if back != "disordered" else ()),
-                          *((spacing,) if isinstance(j.piece, Unit) and j.piece.size == 2 else ()), *look)
+                          *((spacing,) if isinstance(j.piece, Unit) and j.piece.size == 2 else ()), *look,
+                          *((d,) if (d := art_digest(game, j.piece)) else ()))
             for j in jobs}
     pieces = {j.key: j.piece for j in jobs}
     out = {k: cache.get(ck) for k, ck in keys.items()}
