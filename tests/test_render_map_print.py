@@ -26,7 +26,7 @@ def test_tiles_cover_the_map_with_overlap() -> None:
     last = t.window(t.rows - 1, t.cols - 1)
     assert last.right >= 2000 and last.bottom >= 1500
     # Neighbours overlap by exactly the overlap across; down, the third row would add only 60 pt (a sliver), so
-    # the rows are spread evenly and overlap more (tests/test_render_map_tiles.py).
+    # the rows are spread evenly and overlap more (tests/test_render_print_sizes.py).
     assert t.window(0, 0).right - t.window(0, 1).x == pytest.approx(t.overlap)
     assert t.window(0, 0).bottom - t.window(1, 0).y == pytest.approx(t.overlaps[1]) == pytest.approx(738 - 381)
     # No more tiles than needed.

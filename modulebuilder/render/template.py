@@ -593,7 +593,22 @@ def _image(f: _Face, it: Mapping[str, Any]) -> tuple[Item, ...]:
         where = f"{f.fields.get('source')}: " if f.fields.get("source") else ""
         raise TemplateError(f"{where}counter {f.owner!r}: image {p} not found (template {f.t.source})")
     x0, y0, x1, y1 = f.box(it)
-    return (Picture(str(p), (int(round(x0)), int(round(y0)), int(round(x1)) - 1, int(round(y1)) - 1)),)
+    box = (int(round(x0)), int(round(y0)), int(round(x1)) - 1, int(round(y1)) - 1)
+    if f.dpi:
+        _note_oversized(f, p, box)
+    return (Picture(str(p), box),)
+
+
+def _note_oversized(f: _Face, path: Path, box: tuple[int, int, int, int]) -> None:
+    """A note when the art has more pixels than print uses: the sheets embed it at the print resolution
+    (render/vector.py), not at its full size."""
+    from PIL import Image
+    need = (box[2] - box[0] + 1, box[3] - box[1] + 1)
+    with Image.open(path) as src:
+        size = src.size
+    if size[0] > need[0] or size[1] > need[1]:
+        f.notes.append(f"note: counter {f.owner!r}: image {path} is {size[0]} x {size[1]} px; printed "
+                       f"{need[0]} x {need[1]} px at {f.dpi:g} dpi, so the sheets embed it downsampled to that")
 
 
 _KINDS: dict[str, Callable[[_Face, Mapping[str, Any]], tuple[Item, ...]]] = {

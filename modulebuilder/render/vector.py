@@ -134,12 +134,18 @@ def _picture_ops(doc: PdfDocument, p: Picture) -> str:
     from PIL import Image
 
     from modulebuilder.render.cmyk import image_for
-    name = f"P{stable_hash(p.path) % 10**8}"
-    if not doc.has_image(name):
-        with Image.open(p.path) as src:
-            doc.add_image(name, image_for(doc.colours, src.convert("RGBA")))
     x0, y0, x1, y1 = p.box
     w, h = x1 - x0 + 1, y1 - y0 + 1
+    with Image.open(p.path) as src:
+        # Art with more pixels than its box prints (face pixels are print pixels) is embedded at the print
+        # resolution: a 50 MB scan would otherwise go into every sheet at full size.
+        oversized = src.width > w or src.height > h
+        name = f"P{stable_hash(f'{p.path}|{w}x{h}' if oversized else p.path) % 10**8}"
+        if not doc.has_image(name):
+            art = src.convert("RGBA")
+            if oversized:
+                art = art.resize((w, h), Image.Resampling.LANCZOS)
+            doc.add_image(name, image_for(doc.colours, art))
     return f"q {num(w)} 0 0 {num(-h)} {num(x0)} {num(y0 + h)} cm /{name} Do Q"
 
 

@@ -1,6 +1,7 @@
-"""Map tiles without slivers: a last row or column of tiles that would add only a strip of the map (one column
-of hexes on a page of its own) is avoided by spreading that direction's tiles evenly, and ``--landscape``
-tiles on the paper turned.  Also: a corrupt font is an error that names the file."""
+"""What goes to print, at the size print needs: map tiles without slivers (a last row or column of tiles that
+would add only a strip of the map, one column of hexes on a page of its own, is avoided by spreading that
+direction's tiles evenly; ``--landscape`` tiles on the paper turned), counter art embedded at the print
+resolution with a note, and a corrupt font reported with its file's name."""
 from __future__ import annotations
 
 import re
@@ -90,3 +91,28 @@ def test_a_corrupt_font_is_an_error_naming_the_file(tmp_path: Path) -> None:
         assert out.stderr.strip().splitlines()[-1] == (
             f"error: {bad}: not a font FreeType can read (unknown file format); a counter template's fonts must be "
             "TrueType or OpenType files (.ttf, .otf)")
+
+
+def test_counter_art_larger_than_print_is_embedded_at_the_print_resolution_with_a_note(tmp_path: Path) -> None:
+    from modulebuilder.render.drawing import Picture
+    from modulebuilder.render.pdf import PdfDocument
+    from modulebuilder.render.template import load_template, template_drawing
+    from modulebuilder.render.vector import add_face_form
+    big = tmp_path / "scan.png"
+    Image.effect_noise((2400, 1200), 60).convert("RGB").save(big)          # a scan far larger than a counter
+    tpl = tmp_path / "art.yaml"
+    tpl.write_text("id: art\nfaces:\n  front:\n    - {kind: fill, colour: '#ffffff'}\n"
+                   "    - {kind: image, field: art, box: [0.1, 0.1, 0.9, 0.5]}\n", encoding="utf-8")
+    notes: list[str] = []
+    d = template_drawing(load_template(str(tpl)), {"id": "x", "art": str(big)}, "front", 188, dpi=300, notes=notes)
+    (picture,) = [i for i in d.items if isinstance(i, Picture)]
+    w, h = picture.box[2] - picture.box[0] + 1, picture.box[3] - picture.box[1] + 1
+    assert notes == [f"note: counter 'x': image {big} is 2400 x 1200 px; printed {w} x {h} px at 300 dpi, so the "
+                     "sheets embed it downsampled to that"]
+    doc = PdfDocument()
+    add_face_form(doc, "X", d, 0)
+    doc.new_page(188, 188).form("X", 0, 0, 1)
+    (tmp_path / "x.pdf").write_bytes(doc.tobytes())
+    listed = subprocess.run(["pdfimages", "-list", str(tmp_path / "x.pdf")], capture_output=True,
+                            text=True).stdout.splitlines()[2].split()
+    assert (int(listed[3]), int(listed[4])) == (w, h) == (150, 75)
