@@ -223,3 +223,18 @@ def test_activation_groups_stay_required_where_the_ruleset_activates_by_group(tm
     assert "counters/american.yaml:5:5: units[0].ag: required field missing" in lines
     assert header("# yaml-language-server: $schema=../schemas/counters.schema.json",
                   str(folder / "counters" / "american.yaml")) == ("counters", "triumph-and-glory")
+
+
+def test_a_game_with_no_ruleset_and_no_activation_groups_builds_what_it_validates(tmp_path: Path) -> None:
+    """What validates builds: counters, sheets and the module of a game with no ruleset and no groups (its
+    units take their side's colours where a group's are read)."""
+    from PIL import Image
+    folder = write_game(tmp_path)
+    for command in (["counters", "scenarios/venn.yaml", "--px", "60", "--out", "out/c"],
+                    ["build", "scenarios/venn.yaml", "--out", "out/b"]):
+        out = subprocess.run([sys.executable, "-m", "modulebuilder", *command], capture_output=True, text=True,
+                             cwd=folder)
+        assert out.returncode == 0, out.stdout + out.stderr
+    with Image.open(folder / "out" / "c" / "us-1-front.png") as face:
+        assert face.convert("RGB").getpixel((2, 2)) == (0x6b, 0x8e, 0x23)       # the American side's colour band
+    assert [p.name for p in (folder / "out" / "b").glob("*.vmod")] == ["venn44.vmod"]

@@ -50,7 +50,9 @@ class FaceJob:
         return t
 
 
-def _ag_for(counters: CounterSet, unit: Unit) -> ActivationGroup:
+def _ag_for(counters: CounterSet, unit: Unit) -> ActivationGroup | None:
+    if not unit.ag:
+        return None              # a game without activation groups: the side's colours, or the template's own
     for ag in counters.activation_groups:
         if ag.id == unit.ag:
             return ag

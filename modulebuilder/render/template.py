@@ -741,7 +741,14 @@ def piece_fields(piece: Any, ag: Any = None, game: Any = None) -> dict[str, Any]
         out["art"] = art["art"]
         if "back_art" in art:
             out["back"] = {**out.get("back", {}), "art": art["back_art"]}
+    if ag is None and getattr(piece, "ag", None) == "":
+        # A unit of a game without activation groups takes its side's colours where a group's are read.
+        out.setdefault("colour", out.get("side_colour", UNGROUPED_COLOUR))
+        out.setdefault("group_text_colour", out.get("side_text_colour", "#000000"))
     return out
+
+
+UNGROUPED_COLOUR = "#d9d4c7"      # a unit with neither a group nor a side colour: a neutral card
 
 
 def point_size(px: float, dpi: float) -> float:
