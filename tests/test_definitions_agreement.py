@@ -237,4 +237,4 @@ def test_a_game_with_no_ruleset_and_no_activation_groups_builds_what_it_validate
         assert out.returncode == 0, out.stdout + out.stderr
     with Image.open(folder / "out" / "c" / "us-1-front.png") as face:
         assert face.convert("RGB").getpixel((2, 2)) == (0x6b, 0x8e, 0x23)       # the American side's colour band
-    assert [p.name for p in (folder / "out" / "b").glob("*.vmod")] == ["venn44.vmod"]
+    assert [p.name for p in (folder / "out" / "b").glob("*.vmod")] == ["venn.vmod"]
