@@ -26,7 +26,7 @@ from typing import Any, Callable, Union
 
 from PIL import Image
 
-from modulebuilder.fonts import REGULAR
+from modulebuilder.fonts import REGULAR, FontFileError
 
 
 def num(v: float) -> str:
@@ -79,9 +79,12 @@ def _font_bytes(path: str) -> bytes:
 def _open(path: str):  # type: ignore[no-untyped-def]
     """The font with glyphs named by their ids ("g0", "g1", ...): fontTools then never parses the 'post'
     table's names (most of the time of opening a large font) and a name is its glyph id."""
-    from fontTools.ttLib import TTFont
-    tt = TTFont(io.BytesIO(_font_bytes(path)), lazy=True, recalcTimestamp=False)
-    tt.setGlyphOrder([f"g{i}" for i in range(tt["maxp"].numGlyphs)])
+    from fontTools.ttLib import TTFont, TTLibError
+    try:
+        tt = TTFont(io.BytesIO(_font_bytes(path)), lazy=True, recalcTimestamp=False)
+        tt.setGlyphOrder([f"g{i}" for i in range(tt["maxp"].numGlyphs)])
+    except (TTLibError, KeyError, ValueError, EOFError) as exc:       # not a font, or one without its tables
+        raise FontFileError(path, "unknown file format" if isinstance(exc, TTLibError) else f"{exc!r}") from None
     return tt
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Union
 
 from PIL import Image, ImageDraw, ImageFont
 
-from modulebuilder.fonts import BOLD, REGULAR
+from modulebuilder.fonts import BOLD, REGULAR, FontFileError
 from modulebuilder.render.physical import pt_to_px
 
 if TYPE_CHECKING:
@@ -99,15 +99,6 @@ def font_file(spec: FontSpec) -> str:
     if spec is False:
         return str(REGULAR)
     return str(spec)
-
-
-class FontFileError(OSError):
-    """A font file that cannot be read as a font; the message names the file (FreeType's own does not)."""
-
-    def __init__(self, path: str, reason: str):
-        super().__init__(2 if "No such file" in reason or "cannot open" in reason else 22,
-                         f"not a font FreeType can read ({reason}); a counter template's fonts must be TrueType "
-                         "or OpenType files (.ttf, .otf)", path)
 
 
 @lru_cache(maxsize=None)
