@@ -135,9 +135,10 @@ class Deck:
 Fact = Union[PieceChange, Said, Rolled, Reported, Unreadable, Undone, Drawn, Returned]
 
 
-def facts(game: GameFile) -> Iterator[Fact]:
-    """Every fact of every step not undone, in the order the engine executed the commands."""
-    table = game.pieces()
+def facts(game: GameFile, table: dict[str, PieceInfo] | None = None) -> Iterator[Fact]:
+    """Every fact of every step not undone, in the order the engine executed the commands.  ``table``: the
+    starting pieces (``game.pieces()`` when None), left as the board is after the last step."""
+    table = game.pieces() if table is None else table
     decks = decks_of(game.setup_commands)
     undone = undo_pairs(game.steps)
     taken_back = set(undone.values())

@@ -54,6 +54,7 @@ class Session:
     """The steps of one game played live, in the order they reached the referee."""
     start: GameFile
     board: BoardGeometry
+    pieces: dict[str, Any] = field(default_factory=dict)        # the starting position's pieces, parsed once
     steps: list[Step] = field(default_factory=list)
     accepted: dict[tuple[str, str], int] = field(default_factory=dict)   # (side, link) -> steps accepted
     read: list[dict[str, Any]] = field(default_factory=list)   # the events read so far, as read (before paths)
@@ -95,7 +96,8 @@ def steps(game_id: str) -> Response:
         if start is None:
             raise ApiError(409, "resend", "the referee has not got this game's steps (it restarted): send the "
                                           "starting position and every step again, from index 0", next_index=0)
-        session = sessions().put(game_id, Session(_start(start), from_scenario(scenario)))
+        begun = _start(start)
+        session = sessions().put(game_id, Session(begun, from_scenario(scenario), begun.pieces()))
     with session.lock:
         have = session.accepted.get((side, link), 0)
         if expected != have:
@@ -162,8 +164,9 @@ def _start(text: str) -> GameFile:
 def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: Any) -> dict[str, Any]:
     """Read every step again as the .vlog reader would and rule the events not ruled yet."""
     game = GameFile("", None, [], session.start.setup_commands, tuple(session.steps))
+    pieces = dict(session.pieces)                   # the board after the steps, as the reading leaves it
     try:
-        reading = read_events(facts(game), scenario, session.board)
+        reading = read_events(facts(game, pieces), scenario, session.board)
     except VassalFileError as e:
         return {"rulings": [], "lines": [f"cannot read the last step: {e}"], "status": stored.status}
     # Claims still waiting for their move are not ruled yet (the .vlog reader rules them unreadable only at
@@ -178,9 +181,9 @@ def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: 
     if same < len(session.read):
         lines += _take_back(session, stored, side, same)
     words = live_words.words(scenario, ruleset)
+    status = stored.status
     rulings: list[dict[str, Any]] = []
-    count = ext().storage.get_game(stored.id).event_count
-    if not session.read and count:
+    if not session.read and ext().storage.get_game(stored.id).event_count:
         # A restarted service, or a link that starts on a game played before: the game's latest events may
         # have been read from these same steps already (the link sends every step again after a restart).
         known = ext().storage.list_events(stored.id)
@@ -214,21 +217,19 @@ def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: 
             session.stored.append(-1)
             continue
         ruling = out["rulings"][0]
+        status = out["status"]
         rulings.append({"index": played.index, "step": r.step, "event": event, "ruling": ruling})
         lines += live_words.lines(ruling, event, words, out.get("chain"))
         session.read.append(r.event)
         session.stored.append(played.index)
-    lines += _board_differences(session, game, host.current(stored).game.state, scenario, words)
-    return {"rulings": rulings, "lines": lines, "status": ext().storage.get_game(stored.id).status}
+    lines += _board_differences(session, pieces, host.current(stored).game.state, scenario, words)
+    return {"rulings": rulings, "lines": lines, "status": status}
 
 
-def _board_differences(session: Session, game: GameFile, state: Any, scenario: Any, w: Any) -> list[str]:
+def _board_differences(session: Session, pieces: dict[str, Any], state: Any, scenario: Any, w: Any) -> list[str]:
     """"on the board:" lines for every unit the VASSAL board has somewhere else than the referee, said once per
     difference (a piece left where an illegal move dropped it, a unit the referee eliminated...)."""
     orientation = scenario.map.grid.orientation
-    pieces: dict[str, Any] = game.pieces()
-    for _, pieces in game.replay():
-        pass
     board = on_hexes(position(pieces.values(), session.board, orientation))
     referee = board_position(state, (), {})
     now: dict[str, str] = {}

@@ -23,8 +23,9 @@ def free_port() -> int:
 
 
 class RefereeServer:
-    def __init__(self, database: Path, log: Path) -> None:
+    def __init__(self, database: Path, log: Path, options: str = "") -> None:
         self.database = database
+        self.options = options              # e.g. "?synchronous=normal" (referee.storage.sqlite)
         self.log = log
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -34,7 +35,7 @@ class RefereeServer:
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "referee", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                 "--workers", "1", "--database-url", f"sqlite:///{self.database}"],
+                 "--workers", "1", "--database-url", f"sqlite:///{self.database}{self.options}"],
                 cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, start_new_session=True,
                 stdout=subprocess.DEVNULL, stderr=log)
         deadline = time.monotonic() + timeout

@@ -208,7 +208,7 @@ def test_a_turn_played_live_in_vassal(tmp_path: Path, module: tuple[Path, Path])
         assert len(game.log()) == count
         status, held = server.call("GET", f"/api/v1/games/{game.id}/vassal", token=game.tokens["Russian"])
         assert status == 200
-        assert held["yours"] == 1                   # its "linked" line only: none of the French steps
+        assert held["yours"] <= 1          # at most its own "linked" line: none of the 20 French steps
         assert (tmp_path / "shots" / "replayed.png").stat().st_size > 10_000
 
         # ------------------------------------------------------------ the same game, read again from its .vlogs

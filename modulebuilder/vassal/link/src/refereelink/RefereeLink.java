@@ -57,6 +57,7 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
 
   private final Object lock = new Object();
   private final List<List<String>> steps = new ArrayList<>();        // every step of this player, in order
+  private final List<Long> madeAt = new ArrayList<>();               // System.nanoTime() of each step
   private int accepted;                                               // how many of them the referee has
   private String start;                                               // the position the game started from
   private boolean down;
@@ -242,7 +243,10 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
       leaves(c, commands);
       synchronized (lock) {
         steps.add(commands);
-        lock.notifyAll();
+        madeAt.add(System.nanoTime());
+        if (!(c instanceof RulingText)) {
+          lock.notifyAll();       // the referee's own lines wait for the next act: they need no ruling
+        }
       }
     }
     catch (RuntimeException e) {
@@ -354,10 +358,12 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
           for (final Object line : Json.list(Json.get(answer, "lines"))) {
             lines.add(String.valueOf(line));
           }
+          final long made;
           synchronized (lock) {
             accepted = next;
+            made = madeAt.get(Math.max(from, Math.min(next, madeAt.size()) - 1));
           }
-          show(lines);
+          show(lines, made, next - from);
           backoff = 250;
         }
         else if (status == 409 && Json.get(Json.get(answer, "error"), "next_index") != null) {
@@ -488,11 +494,15 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
   }
 
   private void say(String line) {
-    show(Collections.singletonList(line));
+    show(Collections.singletonList(line), 0, 0);
   }
 
-  /** The lines in the chat as one logged step (both players see it; it is in the .vlog). */
-  private void show(List<String> lines) {
+  /**
+   * The lines in the chat as one logged step (both players see it; it is in the .vlog).  With the environment
+   * variable REFEREE_LINK_TIMES naming a file, the time from the act (``made``, the last of ``count`` steps
+   * answered) to its lines in the chat is appended to it, for the latency benchmark (bench/bench_live.py).
+   */
+  private void show(List<String> lines, long made, int count) {
     if (lines.isEmpty()) {
       return;
     }
@@ -506,6 +516,16 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
         all = all == null ? t : all.append(t);
       }
       gm.sendAndLog(all);
+      final String times = System.getenv("REFEREE_LINK_TIMES");
+      if (made != 0 && times != null && !times.isEmpty()) {
+        try (java.io.FileWriter w = new java.io.FileWriter(times, StandardCharsets.UTF_8, true)) {
+          w.write(String.format(java.util.Locale.ROOT, "%.3f %d %d%n", (System.nanoTime() - made) / 1e6, count,
+            lines.size()));
+        }
+        catch (java.io.IOException e) {
+          // a benchmark's file: nothing for the player
+        }
+      }
     });
   }
 
