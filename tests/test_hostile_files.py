@@ -293,3 +293,14 @@ def client(tmp_path: Path):
     yield app.test_client()
     with app.app_context():
         ext().close()
+
+
+def test_a_log_of_a_million_empty_events_lists_a_thousand_problems(tmp_path: Path) -> None:
+    """Before: a line per event (5 MB of ``{}`` is a million of them): a gigabyte and a minute to list."""
+    events = ",".join(["{}"] * 1_000_000)
+    (tmp_path / "empty.json").write_text('{"scenario": "schevardino", "dice": "players", "events": [' + events + "]}")
+    run = run_bounded(tmp_path, "referee", "check", "empty.json")
+    assert run.code == 1 and len(run.lines) == 1001, (run.code, len(run.lines))
+    assert run.lines[0] == "events[0].type: unknown event type None (known: " + run.lines[0].split("(known: ")[1]
+    assert run.lines[-1] == "events[1000:]: not checked, after 1,000 problems"
+    assert run.peak_mb <= PEAK_MB, run.peak_mb

@@ -38,6 +38,9 @@ PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(
 # ~54 M instructions, the predicate ~5,600 instructions an event more than jsonschema-rs (cachegrind, the sample
 # game's events), so the break-even is ~9,600 events.
 SURELY_EVENTS = 9000
+# A log's events are checked until this many problems: a few megabytes of ``{}`` are millions of events, and
+# their millions of lines took a gigabyte (and a minute) to list; nobody reads past the first screenfuls.
+MAX_PROBLEMS = 1000
 
 
 @record(frozen=True)
@@ -280,6 +283,9 @@ def check_events(ruleset: Any, scenario: Any, events: list[Any]) -> list[str]:
     problems: list[str] = []
     references = None                   # the ruleset's reference check bound to the scenario, made on first use
     for i, event in enumerate(events):
+        if len(problems) >= MAX_PROBLEMS:
+            problems.append(f"events[{i}:]: not checked, after {len(problems):,} problems")
+            break
         if type(event) is not dict and not isinstance(event, Mapping):     # the ABC check is slow; JSON gives dicts
             problems.append(f"events[{i}]: expected an object with a 'type'")
             continue
