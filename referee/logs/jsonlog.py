@@ -38,8 +38,8 @@ PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(
 # ~54 M instructions, the predicate ~5,600 instructions an event more than jsonschema-rs (cachegrind, the sample
 # game's events), so the break-even is ~9,600 events.
 SURELY_EVENTS = 9000
-# A log's events are checked until this many problems: a few megabytes of ``{}`` are millions of events, and
-# their millions of lines took a gigabyte (and a minute) to list; nobody reads past the first screenfuls.
+# A log's events are checked until this many problems: a few megabytes of ``{}`` are millions of events, whose
+# millions of lines would cost memory and time in proportion, and nobody reads past the first screenfuls.
 MAX_PROBLEMS = 1000
 
 
