@@ -178,10 +178,10 @@ def test_counter_art_by_a_path_pattern_is_drawn_and_a_missing_file_is_an_error_w
     assert main(["counters", str(scenario), "--px", "60", "--out", str(tmp_path / "faces")]) == 1
     err = capsys.readouterr().err
     line = next(ln for ln in err.splitlines() if "br-4-som" in ln and "front" in ln)
-    assert re.search(r"counters/british\.yaml:\d+: unit 'br-4-som': no counter art .*pictures/br-4-som-front\.png", line)
-    assert "game.yaml" in line
+    assert re.search(r"counters/british\.yaml:\d+:\d+: units\[0\]\.id: no counter art .*pictures/br-4-som-front\.png "
+                     r"\(the game's art: at .*game\.yaml:\d+\)", line), line
     # every unit's art present: drawn in place of the symbol, per face
-    s = load_scenario(scenario)
+    s = load_scenario(SCENARIO)
     (game / "pictures").mkdir()
     for u in s.counters.units:
         for face, colour in (("front", (200, 0, 0)), ("back", (0, 0, 200))):
@@ -291,3 +291,15 @@ def test_a_units_own_art_is_a_path_of_any_length_and_a_missing_one_is_its_line(t
     Image.new("RGB", (40, 30), (160, 0, 160)).save(folder / name)
     assert main(["build", str(scenario), "--out", str(tmp_path / "module")]) == 0
     assert piece().getpixel((piece().width // 2, int(piece().height * 0.49))) == (160, 0, 160)
+
+
+def test_validate_reports_the_counter_art_the_game_names_and_lacks(tmp_path, capsys) -> None:
+    game = _copy_orne(tmp_path)
+    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "art: \"pictures/{id}-{face}.png\"\n")
+    assert main(["validate", str(game / "scenarios" / "hill-112.yaml")]) == 1
+    said = capsys.readouterr()
+    lines = [ln for ln in (said.out + said.err).splitlines() if "no counter art" in ln]
+    # 18 units, 11 of them two-sided: 29 pictures, each one line at its unit
+    assert len(lines) == 29 and all(re.match(r".*counters/(british|german)\.yaml:\d+:\d+: units\[\d+\]\.id: ", ln)
+                                    for ln in lines), lines[:3]
+    assert any("br-204-fd-front.png" in ln for ln in lines) and not any("br-204-fd-back" in ln for ln in lines)

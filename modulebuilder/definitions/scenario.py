@@ -68,6 +68,7 @@ def check_scenario(path: str | os.PathLike[str], *, command: str | None = None) 
     tables = check_tables(refs.tables, ruleset) if refs.tables else CheckedTables(None, [])
     problems += the_map.problems + counters.problems + tables.problems
     problems += _scenario_checks(doc, the_map, counters, setup_rules(ruleset))
+    problems += _counter_art(counters, game)
     if the_map.doc is not None and tables.doc is not None:
         problems += missing_table_rows(the_map.doc, the_map.refs, tables.data, tables.doc.file)
 
@@ -115,6 +116,26 @@ def _file_refs(doc: Located) -> FileRefs:
     refs.tables = existing(("tables",))
     refs.game = existing(("game",))          # a game file (an inline game mapping is not a path)
     return refs
+
+
+def _counter_art(counters: CheckedCounters, game: CheckedGame) -> list[Problem]:
+    """The game file's counter art pattern names a picture for every unit (and face): each must be there,
+    reported at the unit (its own ``art:`` is its counters file's check)."""
+    pattern = game.game.art
+    if not pattern:
+        return []
+    out = []
+    for unit in counters.found.units:
+        uid = unit.text("id")
+        if uid is None or "art" in unit.data:
+            continue
+        flags = unit.data.get("flags")
+        faces = ("front",) if isinstance(flags, list) and "no_back" in flags else ("front", "back")
+        for face in faces if "{face}" in pattern else ("front",):
+            path = pattern.replace("{id}", uid).replace("{face}", face)
+            if not os.path.isfile(path):
+                out.append(unit.problem("id", f"no counter art {path} (the game's art: at {game.game.source})"))
+    return out
 
 
 def _scenario_checks(doc: Located, the_map: CheckedMap, counters: CheckedCounters,
