@@ -123,13 +123,17 @@ class Host:
     def create(self, body: Any) -> dict[str, Any]:
         if not isinstance(body, Mapping):
             raise bad_input(["body: expected an object with scenario, dice and seeds"])
-        problems = [f"{key}: unexpected field" for key in body if key not in ("scenario", "dice", "seeds")]
+        problems = [f"{key}: unexpected field" for key in body
+                    if key not in ("scenario", "dice", "seeds", "strict_dice")]
         if "seeds" in body:
             problems.append("seeds: each side sends its own seed (or a commitment to one) with its own token, "
                             "after the server has committed to its seed: POST /games/<id>/dice")
         dice = body.get("dice", "referee")
         if dice not in DICE_MODES:
             problems.append(f"dice: must be 'players' or 'referee', not {dice!r}")
+        strict_dice = body.get("strict_dice", False)
+        if not isinstance(strict_dice, bool):
+            problems.append("strict_dice: true (refuse rolls typed in a VASSAL log's chat) or false")
         if "scenario" not in body:
             problems.append("scenario: missing (a scenario id or a resolved scenario)")
         if problems:
@@ -142,10 +146,11 @@ class Host:
                              "rules its logs"])
         sides = scenarios.side_names(scenario)
         created = self.storage.create_game(NewGame(scenario=body["scenario"], ruleset=ruleset.id, sides=sides,
-                                                   dice_mode=dice))
+                                                   dice_mode=dice, strict_dice=strict_dice))
         head = chain.genesis(created.game_id, ruleset.id, body["scenario"], sides, dice, created.dice_commitment)
         return {"id": created.game_id, "tokens": created.tokens, "dice_commitment": created.dice_commitment,
-                "dice": dice, "sides": list(sides), "ruleset": ruleset.id, "next_index": 0, "chain": head}
+                "dice": dice, "sides": list(sides), "ruleset": ruleset.id, "next_index": 0, "chain": head,
+                **({"strict_dice": True} if strict_dice else {})}
 
     # ------------------------------------------------------------------ dice contributions
 
@@ -347,7 +352,8 @@ class Host:
                 "sides": list(stored.sides), "side": side, "status": stored.status,
                 "next_index": played.index, "progress": {"turn": turn, "phase": phase},
                 "dice": self._public_dice(stored, self.storage.list_contributions(stored.id), side),
-                "chain": played.head, "state": ruleset.view(played.game.state, side), "log": log}
+                "chain": played.head, "state": ruleset.view(played.game.state, side), "log": log,
+                **({"strict_dice": True} if getattr(stored, "strict_dice", False) else {})}
 
     def units(self, stored: StoredGame, side: str) -> tuple[Any, list[Mapping[str, Any]]]:
         played = self.current(stored)

@@ -23,7 +23,7 @@ from modulebuilder.vassal.savefile import read_game
 from referee.engine.replay import new_game, step
 from referee.logs.pbem import Position, board_position, forks, on_hexes, position
 from referee.logs.problems import InputError
-from referee.logs.vassal import read_vassal
+from referee.logs.vassal import read_vassal, typed_rolls
 from referee.logs.vassal_board import from_build_file, from_scenario, module_build_file
 from referee.service.dice import game_seed
 from referee.service.errors import ApiError, bad_input
@@ -51,6 +51,9 @@ def submit_turn(game_id: str) -> Response:
         raise bad_input(e.problems) from None
     except VassalFileError as e:
         raise bad_input([str(e)]) from None
+    if stored.strict_dice and (typed := typed_rolls(log)):
+        raise ApiError(422, "typed_roll", f"this game takes rolls from VASSAL's die button only (strict_dice): "
+                                          f"{typed[0]}" + (f" (and {len(typed) - 1} more)" if len(typed) > 1 else ""))
     start = position(game.pieces().values(), board, scenario.map.grid.orientation)
     sentence = _continuity(stored, scenario, ruleset, upload.filename, start)
     if sentence is not None:

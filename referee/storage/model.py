@@ -30,6 +30,8 @@ class NewGame:
     """The referee's secret seed; generated (256 random bits, hex) when None."""
     side_seeds: Mapping[str, str] = field(default_factory=dict)
     """Optional per-side contributions mixed into the dice (public from the start)."""
+    strict_dice: bool = False
+    """Rolls typed in a VASSAL log's chat are refused: every roll must come from VASSAL's die button."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class Game:
     """The index the next event will get (events are numbered 0..event_count-1)."""
     dice_seed: str | None
     """The secret seed, revealed (non-None) only once the game has ended."""
+    strict_dice: bool = False
+    """Rolls typed in a VASSAL log's chat are refused (``NewGame.strict_dice``)."""
 
 
 class NewEvent(NamedTuple):

@@ -67,6 +67,10 @@ SQLITE: tuple[Migration, ...] = (
             FOREIGN KEY (game_id, side) REFERENCES sides (game_id, name)
         ) STRICT""",
     ),
+    (
+        # A hosted game's setting: rolls typed in a VASSAL log's chat are refused (POST /games/<id>/vlog).
+        "ALTER TABLE games ADD COLUMN strict_dice INTEGER NOT NULL DEFAULT 0 CHECK (strict_dice IN (0, 1))",
+    ),
 )
 
 POSTGRES: tuple[Migration, ...] = (
@@ -116,6 +120,10 @@ POSTGRES: tuple[Migration, ...] = (
             UNIQUE (game_id, side, kind),
             FOREIGN KEY (game_id, side) REFERENCES sides (game_id, name)
         )""",
+    ),
+    (
+        # A hosted game's setting: rolls typed in a VASSAL log's chat are refused (POST /games/<id>/vlog).
+        "ALTER TABLE games ADD COLUMN strict_dice INTEGER NOT NULL DEFAULT 0 CHECK (strict_dice IN (0, 1))",
     ),
 )
 

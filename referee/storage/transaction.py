@@ -48,7 +48,8 @@ def _dump(value: JSONValue, what: str) -> str:
 
 
 _GAME_COLUMNS = (
-    "id, created_at, scenario, ruleset, dice_mode, dice_commitment, dice_seed, side_seeds, status, ended_at"
+    "id, created_at, scenario, ruleset, dice_mode, dice_commitment, dice_seed, side_seeds, status, ended_at, "
+    "strict_dice"
 )
 
 
@@ -71,9 +72,10 @@ class Transaction:
         commitment = crypto.seed_commitment(seed)
         game_id = crypto.new_game_id()
         self._s.execute(
-            f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', NULL)",
+            f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', NULL, ?)",
             (game_id, self._s.time_in(_utc(now)), _dump(new.scenario, "the scenario"), new.ruleset,
-             new.dice_mode, commitment, seed, _dump(dict(new.side_seeds), "the side seeds")),
+             new.dice_mode, commitment, seed, _dump(dict(new.side_seeds), "the side seeds"),
+             1 if new.strict_dice else 0),
         )
         tokens = {side: crypto.new_token() for side in sides}
         self._s.execute_many(
@@ -94,7 +96,7 @@ class Transaction:
             raise GameNotFound(game_id)
         sides = self._s.all("SELECT name FROM sides WHERE game_id = ? ORDER BY position", (game_id,))
         (gid, created_at, scenario, ruleset, dice_mode, commitment, seed, side_seeds, status,
-         ended_at) = row
+         ended_at, strict_dice) = row
         return Game(
             id=gid,
             created_at=self._s.time_out(created_at),
@@ -108,6 +110,7 @@ class Transaction:
             ended_at=None if ended_at is None else self._s.time_out(ended_at),
             event_count=self._event_count(game_id),
             dice_seed=seed if status == "ended" else None,
+            strict_dice=bool(strict_dice),
         )
 
     def dice_seed(self, game_id: str) -> str:

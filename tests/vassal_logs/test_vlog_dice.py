@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -225,3 +226,35 @@ def test_check_from_a_save_the_file_does_not_start_from_is_refused(tmp_path, cap
                           "position of it: it forks the game. Anthing is on 4310")
     code, _, err = check(capsys, "--from", str(TURN1), str(TURN3))
     assert code == 1 and err.startswith("--from ")
+
+
+def test_a_hosted_game_with_strict_dice_refuses_a_turn_with_typed_rolls(tmp_path):
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'referee.sqlite'}", "TESTING": True})
+    client: FlaskClient = app.test_client()
+    try:
+        def send(game, vlog: Path) -> Any:
+            return client.post(f"/api/v1/games/{game['id']}/vlog",
+                               data={"log": (vlog.open("rb"), vlog.name),
+                                     "module": (MODULE.open("rb"), "borodino.vmod")},
+                               content_type="multipart/form-data",
+                               headers={"Authorization": f"Bearer {game['tokens']['French']}"})
+        strict = client.post("/api/v1/games", json={"scenario": "schevardino", "dice": "players",
+                                                    "strict_dice": True}).json
+        assert strict["strict_dice"] is True
+        resp = send(strict, TYPED)
+        assert resp.status_code == 422 and resp.json["error"] == {
+            "code": "typed_roll",
+            "message": "this game takes rolls from VASSAL's die button only (strict_dice): dice-typed.vlog, step 4: "
+                       "'!commit anthing 0' types its roll in the chat; with strict dice every roll must come from "
+                       "VASSAL's die button (and 1 more)"}
+        view = client.get(f"/api/v1/games/{strict['id']}",
+                          headers={"Authorization": f"Bearer {strict['tokens']['French']}"})
+        assert view.json["strict_dice"] is True and view.json["next_index"] == 0      # nothing stored
+        assert send(strict, TURN1).status_code == 200                                 # the die button's rolls
+        plain = client.post("/api/v1/games", json={"scenario": "schevardino", "dice": "players"}).json
+        assert "strict_dice" not in plain and send(plain, TYPED).status_code == 200
+        bad = client.post("/api/v1/games", json={"scenario": "schevardino", "strict_dice": "yes"})
+        assert bad.status_code == 422 and "strict_dice: true" in bad.json["error"]["message"]
+    finally:
+        with app.app_context():
+            ext().close()
