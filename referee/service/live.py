@@ -198,6 +198,13 @@ def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: 
             session.read.append(r.event)
             session.stored.append(-1)
             continue
+        if getattr(stored, "strict_dice", False) and (r.dice or {}).get("by") == "typed":
+            # The game takes rolls from VASSAL's die button only: a typed roll is refused, never stored.
+            lines.append(f"✗ step {r.step}: '{r.line}' types its roll in the chat; this game takes rolls from "
+                         "VASSAL's die button only (strict_dice)")
+            session.read.append(r.event)
+            session.stored.append(-1)
+            continue
         if r.side_from_state:
             # Nothing in the steps says whose declaration it is: in a hosted game it is the sender's.
             r = replace(r, event={**r.event, "side": side}, side_from_state=False)

@@ -201,3 +201,15 @@ def test_a_view_before_the_last_seed_does_not_fix_the_dice(client: FlaskClient) 
                    export["log"]["seed"])
     assert [r.to_dict() for r in again.rulings] == [e["ruling"] for e in export["events"]]
     assert export["events"][1]["ruling"]["rolls"][0]["natural"] is not None
+
+
+def test_a_strict_dice_game_played_live_refuses_rolls_typed_in_the_chat(client: FlaskClient) -> None:
+    r = client.post("/api/v1/games", json={"scenario": "schevardino", "dice": "players", "strict_dice": True})
+    gid, tokens = r.get_json()["id"], r.get_json()["tokens"]
+    lines = play(client, FIXTURES / "dice-typed.vlog", gid, tokens["French"])
+    assert lines[3] == ["✗ step 4: '!commit anthing 0' types its roll in the chat; this game takes rolls from "
+                        "VASSAL's die button only (strict_dice)"]
+    assert lines[4] == ["✗ step 5: '!shock 1 9' types its roll in the chat; this game takes rolls from VASSAL's "
+                        "die button only (strict_dice)"]
+    assert [g["event"]["type"] for g in hosted(client, gid, tokens["French"])] == ["activate_command", "move",
+                                                                              "assaults"]

@@ -90,7 +90,7 @@ def test_unreachable_postgres_is_a_storage_error_without_the_password() -> None:
 def test_migrations_record_the_version_and_run_once(database_url: str, raw: RawDatabase) -> None:
     with open_storage(database_url) as first:
         created = first.create_game(NewGame(scenario="s", ruleset="r", sides=("A", "B")))
-        assert first.migrate() == 2
+        assert first.migrate() == 3
     assert raw.execute("SELECT id, version FROM schema_version") == [(1, 3)]
     with open_storage(database_url) as again:  # reopening keeps the data
         assert again.get_game(created.game_id).sides == ("A", "B")
