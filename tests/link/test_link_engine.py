@@ -101,7 +101,7 @@ def test_a_turn_played_live_in_vassal(tmp_path: Path, module: tuple[Path, Path])
         assert "your seed for the referee dice is sent (French): no one can steer the rolls" in said
         assert "[0] orders French UO: Dumon a: legal (5.21, 5.22)" in said
         assert not any(game.tokens["French"] in line for line in said)
-        assert game.tokens["French"] not in (tmp_path / "s1.vlog").read_bytes().decode("latin-1")
+        assert game.tokens["French"] not in read_game(tmp_path / "s1.vlog").text       # the log's whole text
         contributions = game.view()["dice"]["contributions"]
         assert {c["side"] for c in contributions} == {"French", "Russian"}
 
@@ -235,5 +235,26 @@ def test_a_turn_played_live_in_vassal(tmp_path: Path, module: tuple[Path, Path])
         again = replay(ruleset, scenario, events, "referee", seed)
         assert [r.to_dict() for r in again.rulings] == [e["ruling"] for e in full]
         assert read_vassal(tmp_path / "s2.vlog", vmod).scenario.id == "tiny"
+    finally:
+        server.stop()
+
+
+def test_a_wrong_token_is_one_line_and_nothing_is_sent(tmp_path: Path, module: tuple[Path, Path]) -> None:
+    vmod, vsav = module
+    server = RefereeServer(tmp_path / "games.sqlite", tmp_path / "serve.log").start()
+    try:
+        game = Game(server)
+        s = script(tmp_path / "s.json", [{"chat": "!scenario tiny"}, {"chat": "!side French"}, {"wait": 2500},
+                                         {"chat": "!orders dumon-a"}, {"wait": 2500}])
+        wrong = {**game.env(), "REFEREE_TOKEN": "not-the-french-token"}
+        run = enginecheck.vrecord(vmod, vsav, s, tmp_path / "s.vlog", env=wrong)
+        assert run.ok, run.lines[-20:]
+        assert referee_lines(tmp_path / "s.vlog") == [
+            f"linked to game {game.id} at {server.url}",
+            "the referee refuses this link (this token belongs to no side of this game): check the game id and "
+            "your token in Preferences > Referee; acts are not sent"]
+        assert "not-the-french-token" not in read_game(tmp_path / "s.vlog").text
+        assert game.log() == []
+        assert server.call("GET", f"/api/v1/games/{game.id}/vassal", token=game.tokens["French"])[1]["steps"] == 0
     finally:
         server.stop()
