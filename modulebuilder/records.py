@@ -46,6 +46,8 @@ from reprlib import recursive_repr
 from types import MappingProxyType
 from typing import Any, Callable, ClassVar, TypeVar, dataclass_transform, get_origin
 
+from modulebuilder.user_cache import remembered_code
+
 T = TypeVar("T")
 _object_setattr = object.__setattr__
 
@@ -439,12 +441,8 @@ def _twin(cls: type) -> type | None:
 
 def _init_code(source: str) -> Any:
     """The code of a generated ``__init__``: compiling it is ~0.5 M instructions, reading it back from the user's
-    cache (``cache.remembered_code``, keyed by the text) ~0.2 M; a one-event check builds ~16 record classes'
+    cache (``user_cache.remembered_code``, keyed by the text) ~0.2 M; a one-event check builds ~16 record classes'
     instances, the sample game ~40 (docs/speed.md §1)."""
-    try:
-        from modulebuilder.definitions.cache import remembered_code
-    except ImportError:             # the definitions loader is not installed (or is being imported)
-        return compile(source, "<record __init__>", "exec")
     return remembered_code("records", source, "<record __init__>")
 
 

@@ -2,7 +2,7 @@
 
 ``importlib.metadata`` is the authority, but importing it (email, zipfile, csv...) is ~20 ms of a ~0.2 s
 ``referee check``, which needs one entry point.  So the group's entry points are remembered in the user's
-cache (``modulebuilder.definitions.cache.remembered_json``) under a fingerprint of everything they are read
+cache (``modulebuilder.user_cache.remembered_json``) under a fingerprint of everything they are read
 from: the import path, and for each folder on it, the distributions it holds (installing or removing one
 adds or removes its ``.dist-info``/``.egg-info`` there) and when each one's ``entry_points.txt`` last changed
 (an entry point edited in place).  Taking the fingerprint is a directory listing and a ``stat`` per
@@ -16,6 +16,8 @@ from functools import lru_cache, reduce
 from importlib import import_module
 from typing import Any
 
+from modulebuilder.user_cache import blake2b, remembered_json   # blake2b: hashlib's, without loading OpenSSL
+
 GROUP = "referee.rulesets"
 METADATA = (".dist-info", ".egg-info")
 
@@ -26,7 +28,6 @@ class UnknownRuleset(LookupError):
 
 def _fingerprint() -> bytes:
     """What the group's entry points are read from, as importlib.metadata finds distributions."""
-    from modulebuilder.definitions.cache import blake2b        # hashlib's, without loading OpenSSL
     h = blake2b(_import_path(), digest_size=20)
     for folder in sys.path:
         try:
@@ -59,7 +60,6 @@ def _read_entry_points() -> dict[str, str]:
 @lru_cache(maxsize=None)
 def _entry_points() -> dict[str, str]:
     """Ruleset id -> ``module:attribute``, from importlib.metadata or the cache of its last answer."""
-    from modulebuilder.definitions.cache import remembered_json
     found = remembered_json("entry-points", _import_path(), _fingerprint(), _read_entry_points)
     return {str(k): str(v) for k, v in found.items()}
 
