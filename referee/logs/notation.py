@@ -26,20 +26,21 @@ never imports the log reader to register.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from modulebuilder.records import field, record
 
-if TYPE_CHECKING:       # annotations only: chat and vassal_events import this module
-    from .chat import Meaning, Roster, Tokens
-    from .vassal_events import ReadEvent
+# What a hook is handed, made by the reader above this module (``chat``'s Roster -- which holds its Notation --,
+# Tokens and meanings, ``vassal_events``' ReadEvent): a hook uses them by their fields and methods, as the
+# rulesets' notation modules do, so this contract names them without importing the reader.
+Tokens = Meaning = Roster = ReadEvent = Any
 
 
 def no_names(scenario: Any) -> Mapping[str, Mapping[str, Any]]:
     return {}
 
 
-def unit_side(roster: "Roster", event: Mapping[str, Any]) -> str | None:
+def unit_side(roster: Roster, event: Mapping[str, Any]) -> str | None:
     """The side of the unit an event names in ``unit`` or first in ``units``."""
     uid = event.get("unit") or next(iter(event.get("units", ())), None)
     return roster.unit_side.get(uid) if uid else None
@@ -49,26 +50,26 @@ def plain_move(uid: str, side: str, leader: bool) -> dict[str, Any]:
     return {"type": "move", "side": side, "unit": uid}
 
 
-def nothing_drawn(roster: "Roster", properties: Mapping[str, str]) -> dict[str, Any] | None:
+def nothing_drawn(roster: Roster, properties: Mapping[str, str]) -> dict[str, Any] | None:
     return None
 
 
-def straight_path(state: Any, read: "ReadEvent") -> dict[str, Any]:
+def straight_path(state: Any, read: ReadEvent) -> dict[str, Any]:
     """The destination as the whole path: the ruleset rules on the move as typed."""
     return {**read.event, "path": [read.destination]} if read.destination is not None else read.event
 
 
 @record(frozen=True)
 class Notation:
-    verbs: Mapping[str, Callable[["Tokens"], "Meaning"]] = field(default_factory=dict)
+    verbs: Mapping[str, Callable[[Tokens], Meaning]] = field(default_factory=dict)
     flags: frozenset[str] = frozenset()               # words that end a list of units (``barrage``...)
     names: Callable[[Any], Mapping[str, Mapping[str, Any]]] = no_names
-    event_side: Callable[["Roster", Mapping[str, Any]], str | None] = unit_side
+    event_side: Callable[[Roster, Mapping[str, Any]], str | None] = unit_side
     sideless: frozenset[str] = frozenset()
     side_optional: frozenset[str] = frozenset()       # the side when known, else none (the schema allows it)
     board_move: Callable[[str, str, bool], dict[str, Any]] = plain_move
-    drawn: Callable[["Roster", Mapping[str, str]], dict[str, Any] | None] = nothing_drawn
-    complete: Callable[[Any, "ReadEvent"], dict[str, Any]] = straight_path
+    drawn: Callable[[Roster, Mapping[str, str]], dict[str, Any] | None] = nothing_drawn
+    complete: Callable[[Any, ReadEvent], dict[str, Any]] = straight_path
 
 
 GENERIC = Notation()
