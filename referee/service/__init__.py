@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from flask import Flask
 
-API_PREFIX = "/api/v1"
+from referee.service.config import API_PREFIX
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

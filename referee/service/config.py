@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping
 
+API_PREFIX = "/api/v1"          # where the JSON API is mounted (DESIGN §6); the page is at /
+
 # A whole Borodino game as a JSON log is about 0.6 MB and a VASSAL log a little more; 16 MiB leaves room for
 # long games while keeping one request from exhausting a worker's memory.
 DEFAULT_MAX_CONTENT_LENGTH = 16 * 1024 * 1024

@@ -17,7 +17,8 @@ from typing import Any, Callable, Iterable
 import orjson
 from flask import Flask
 
-from referee.service import API_PREFIX, limits
+from referee.service import limits
+from referee.service.config import API_PREFIX
 from referee.service.encoding import dumps
 from referee.service.errors import ApiError, describe
 from referee.service.extension import KEY

@@ -27,7 +27,7 @@ Each worker keeps its own cache of replayed logs (the page asks for board pictur
 checked; with one worker, every picture comes from the same cache).
 
 **The page's replay** (``POST /replays``, referee/service/replay_view.py) runs here too, through
-:func:`page_replay`: the worker rules every event and words every ruling (``replay_view.build``), and sends
+:func:`page_replay`: the worker rules every event and words every ruling (``replays.build``), and sends
 back what the page's later requests read in the server's process — the rulings, their lines, the places, the
 final state, and the snapshots of the engine every 32 events.  Sending those costs little of the server's
 CPU if it is done with care, measured on the sample game (5,575 events, a 1.1 s replay):
@@ -176,7 +176,7 @@ def _read_parts(upload: Any, max_yaml: int) -> _ReadParts | None:
 
 
 def _page_parts(log: Any) -> _PageParts:
-    from referee.service.replay_view import build
+    from referee.service.replays import build
     view = build(log)
     r = view.replayed
     games = [replace(g, ruleset=None) for g in r.snapshots]        # the ruleset is the server's own
@@ -459,7 +459,7 @@ class PageReplay:
 
 def page_replay(pool: HeavyPool, upload: Upload, log: Log) -> PageReplay:
     """Replay ``upload`` (already read as ``log`` by the caller) for the page, in ``pool``'s worker processes,
-    within its time budget and memory limit; the same ``Replayed`` and lines as ``replay_view.build(log)``.
+    within its time budget and memory limit; the same ``Replayed`` and lines as ``replays.build(log)``.
 
     Admission is the caller's, as for the heavy routes: ``pool.admit()`` (503 ``busy`` + ``Retry-After`` when
     full, before the body is read), then this, then ``pool.release()``.  Raises the ``ApiError`` the

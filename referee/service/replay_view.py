@@ -52,7 +52,7 @@ from referee.service.errors import ApiError
 from referee.service.extension import ext
 from referee.service.fastpath import bearer, parse_json
 from referee.service.luck import luck
-from referee.service.replays import EVERY, Replayed, replay_log
+from referee.service.replays import EVERY, Replayed, ReplayView, build, replay_log
 from referee.service.logs import Upload, upload_from
 
 bp = Blueprint("replay_view", __name__)
@@ -60,18 +60,6 @@ bp = Blueprint("replay_view", __name__)
 VIEW_CACHE_SIZE = 8          # replays (with their words) a worker keeps for the page
 MAX_ACTIONS = 5000           # a bound on the answer's size, above any unit's acts (a cavalry unit has hundreds)
 MAX_PROBE_EVENTS = 50        # events one what-if may play in turn
-
-
-@dataclass
-class ReplayView:
-    """A replayed log as the page reads it: the shared ``Replayed`` plus the words of every ruling."""
-    replayed: Replayed
-    lines: list[list[str]]            # report lines per ruling (header first)
-    words: Words
-
-    @property
-    def log(self) -> Log:
-        return self.replayed.log
 
 
 def unit_table(scenario: Any) -> dict[str, dict[str, Any]]:
@@ -82,14 +70,6 @@ def unit_table(scenario: Any) -> dict[str, dict[str, Any]]:
     for ldr in scenario.counters.leaders:
         out[ldr.id] = {"name": ldr.name, "side": ldr.side, "kind": "leader"}
     return out
-
-
-def build(log: Log) -> ReplayView:
-    """Rule on every event (``replays.replay_log``, keeping snapshots) and word every ruling."""
-    words = words_for(log.scenario, log.ruleset)
-    lines: list[list[str]] = []
-    replayed = replay_log(log, lambda ruling, played: lines.append(ruling_lines(ruling, played, words)))
-    return ReplayView(replayed, lines, words)
 
 
 class Views:

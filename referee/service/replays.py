@@ -16,6 +16,7 @@ from typing import Any, Callable
 from referee.engine.replay import Game, fewer_collections, final_state, new_game, step
 from referee.engine.ruling import Ruling
 from referee.logs import Log
+from referee.report import Words, ruling_lines, words_for
 from referee.service.encoding import dumps
 
 EVERY = 32
@@ -54,7 +55,7 @@ class Replayed:
 
 def replay_log(log: Log, each: Callable[[Ruling, Any], None] | None = None) -> Replayed:
     """Rule on every event (as ``referee.engine.replay.replay``) and keep snapshots on the way; ``each`` is
-    called with every ruling and the event as played (the page words them: replay_view.build)."""
+    called with every ruling and the event as played (the page words them: :func:`build`)."""
     game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
     rulings: list[dict[str, Any]] = []
     places: list[tuple[str, str]] = []
@@ -106,3 +107,23 @@ class ReplayCache:
             finally:
                 with self._lock:
                     self._building.pop(key, None)
+
+
+@dataclass
+class ReplayView:
+    """A replayed log as the page reads it: the shared ``Replayed`` plus the words of every ruling."""
+    replayed: Replayed
+    lines: list[list[str]]            # report lines per ruling (header first)
+    words: Words
+
+    @property
+    def log(self) -> Log:
+        return self.replayed.log
+
+
+def build(log: Log) -> ReplayView:
+    """Rule on every event (``replays.replay_log``, keeping snapshots) and word every ruling."""
+    words = words_for(log.scenario, log.ruleset)
+    lines: list[list[str]] = []
+    replayed = replay_log(log, lambda ruling, played: lines.append(ruling_lines(ruling, played, words)))
+    return ReplayView(replayed, lines, words)
