@@ -1,0 +1,123 @@
+"""No import circle anywhere in ``referee`` and ``modulebuilder``, counting every import statement: at module
+level, inside a function, under ``if TYPE_CHECKING:`` (grimp reads them all).  The import-linter contracts
+(``.importlinter``, tests/engine/test_architecture.py) hold one package at a time; this test holds the whole
+graph, across packages too, and prints each circle it finds."""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+grimp = pytest.importorskip("grimp", reason="grimp comes with import-linter (pip install -e '.[test]')")
+
+PACKAGES = ("referee", "modulebuilder")
+
+
+def strongly_connected(graph) -> list[list[str]]:
+    """The graph's strongly connected components of more than one module (Tarjan's, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph.modules):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.find_modules_directly_imported_by(root))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            for nxt in edges:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph.find_modules_directly_imported_by(nxt)))))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        m = stack.pop()
+                        on_stack.discard(m)
+                        component.append(m)
+                        if m == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return found
+
+
+def circle(graph, component: list[str]) -> str:
+    """One circle through the component's first module, with the line of each import on it."""
+    start = component[0]
+    members = set(component)
+    back = min((graph.find_shortest_chain(importer=nxt, imported=start) or () for nxt in
+                sorted(graph.find_modules_directly_imported_by(start)) if nxt in members), key=len)
+    path = [start, *back]
+    steps = []
+    for a, b in zip(path, path[1:]):
+        d = graph.get_import_details(importer=a, imported=b)
+        where = f"  (line {d[0]['line_number']}: {d[0]['line_contents']})" if d else ""
+        steps.append(f"{a} -> {b}{where}")
+    return f"{len(component)} modules: " + ", ".join(component) + "\n    " + "\n    ".join(steps)
+
+
+def circles(*packages: str) -> list[str]:
+    graph = grimp.build_graph(*packages, include_external_packages=False, cache_dir=None)
+    return [circle(graph, c) for c in strongly_connected(graph)]
+
+
+def test_no_import_circle_in_the_whole_graph():
+    found = circles(*PACKAGES)
+    assert not found, "import circles:\n" + "\n".join(found)
+
+
+def write(folder: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def package_on_path(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def make(name: str, files: dict[str, str]) -> str:
+        write(tmp_path / name, {"__init__.py": "", **files})
+        sys.modules.pop(name, None)
+        return name
+    return make
+
+
+def test_a_circle_through_a_function_level_import_is_found(package_on_path):
+    """The shape the definitions loader had: a low module importing a high one inside a function."""
+    pkg = package_on_path("circle_in_function", {
+        "low.py": "def code():\n    from .high import load\n    return load\n",
+        "high.py": "from .low import code\n\ndef load():\n    return code\n",
+        "apart.py": "from .low import code\n",
+    })
+    found = circles(pkg)
+    assert len(found) == 1, found
+    assert found[0].startswith("2 modules: circle_in_function.high, circle_in_function.low")
+    assert "circle_in_function.low -> circle_in_function.high  (line 2: from .high import load)" in found[0]
+
+
+def test_a_circle_through_type_checking_imports_is_found(package_on_path):
+    """The shape the log readers had: annotations imported back under TYPE_CHECKING, over three modules."""
+    pkg = package_on_path("circle_in_types", {
+        "a.py": "from .b import B\n",
+        "b.py": "from .c import C\nB = 1\n",
+        "c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import A\nC = 2\n",
+    })
+    found = circles(pkg)
+    assert len(found) == 1 and found[0].startswith("3 modules: circle_in_types.a, circle_in_types.b, "
+                                                    "circle_in_types.c"), found
