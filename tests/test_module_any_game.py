@@ -303,3 +303,8 @@ def test_validate_reports_the_counter_art_the_game_names_and_lacks(tmp_path, cap
     assert len(lines) == 29 and all(re.match(r".*counters/(british|german)\.yaml:\d+:\d+: units\[\d+\]\.id: ", ln)
                                     for ln in lines), lines[:3]
     assert any("br-204-fd-front.png" in ln for ln in lines) and not any("br-204-fd-back" in ln for ln in lines)
+
+
+def test_the_example_module_is_byte_identical_on_rebuild(orne, orne_module, tmp_path) -> None:
+    again = build([orne], tmp_path / "again").path
+    assert again.read_bytes() == orne_module.read_bytes()
