@@ -179,7 +179,12 @@ def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: 
     lines: list[str] = []
     host = ext().host
     if same < len(session.read):
-        lines += _take_back(session, stored, side, same)
+        said, kept = _take_back(session, stored, side, same)
+        lines += said
+        if kept:
+            # Refused (another side acted since): what was ruled stands.  The events still read are the ones
+            # ruled before, in order, and only those after them are new.
+            same = _keep_ruled(session, read)
     words = live_words.words(scenario, ruleset)
     status = stored.status
     rulings: list[dict[str, Any]] = []
@@ -276,20 +281,43 @@ def _provisional(r: ReadEvent) -> dict[str, Any]:
     return r.event if r.destination is None else {**r.event, "path": [r.destination]}
 
 
-def _take_back(session: Session, stored: Any, side: str, keep: int) -> list[str]:
+def _take_back(session: Session, stored: Any, side: str, keep: int) -> tuple[list[str], bool]:
     """The last step changed what earlier steps read as: an Undo took an act back, or a piece turned after its
     move (the turn is part of the move, 6.12).  The hosted game takes back the events ruled from there, and
-    the loop after this rules the act as it now reads."""
+    the loop after this rules the act as it now reads.  Returns the lines, and True when the take-back was
+    refused (the session's bookkeeping is then left as it was)."""
     gone = [i for i in session.stored[keep:] if i >= 0]
-    del session.read[keep:]
-    del session.stored[keep:]
     undo = bool(session.steps) and any(c.startswith(UNDO_REPORT) for c in session.steps[-1].commands[:1])
     what = "Undo" if undo else f"step {len(session.steps)} changes an act already ruled"
+    if gone:
+        try:
+            ext().host.take_back(stored, side, min(gone))
+        except ApiError as e:
+            return [f"{what}: {e.message}"], True
+    del session.read[keep:]
+    del session.stored[keep:]
     if not gone:
-        return [f"{what}: nothing the referee had ruled is taken back"] if undo else []
-    try:
-        ext().host.take_back(stored, side, min(gone))
-    except ApiError as e:
-        return [f"{what}: {e.message}"]
+        return ([f"{what}: nothing the referee had ruled is taken back"] if undo else []), False
     return [f"{what}: the referee takes back event{'s' if len(gone) > 1 else ''} "
-            + ", ".join(f"[{i}]" for i in gone) + ("; its position is as before" if undo else " to rule it again")]
+            + ", ".join(f"[{i}]" for i in gone) + ("; its position is as before" if undo else " to rule it again")], False
+
+
+def _keep_ruled(session: Session, read: list[dict[str, Any]]) -> int:
+    """After a refused take-back: the read events matched, in order, to those ruled before (an event no longer
+    read keeps its ruling; a changed one keeps the ruling it had); returns how many of ``read`` are ruled."""
+    j = 0
+    kept_read: list[dict[str, Any]] = []
+    kept_stored: list[int] = []
+    for old, index in zip(session.read, session.stored):
+        if j < len(read) and read[j] == old:
+            kept_read.append(old)
+            kept_stored.append(index)
+            j += 1
+    undo = bool(session.steps) and any(c.startswith(UNDO_REPORT) for c in session.steps[-1].commands[:1])
+    if not undo and j < len(read) and len(kept_read) < len(session.read):
+        # The first event read differently is the changed act (a turn folded into its move): ruled already.
+        kept_read.append(read[j])
+        kept_stored.append(-1)
+        j += 1
+    session.read, session.stored = kept_read, kept_stored
+    return j

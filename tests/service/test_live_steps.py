@@ -213,3 +213,57 @@ def test_a_strict_dice_game_played_live_refuses_rolls_typed_in_the_chat(client: 
                         "die button only (strict_dice)"]
     assert [g["event"]["type"] for g in hosted(client, gid, tokens["French"])] == ["activate_command", "move",
                                                                               "assaults"]
+
+
+def test_an_undo_after_the_opponent_acted_keeps_what_was_ruled(client: FlaskClient) -> None:
+    """The Undo of a move ruled before the other side stored an act: the referee keeps the move (the hosted game
+    takes back only a side's own latest events) and rules nothing twice."""
+    vlog = FIXTURES / "schevardino-game.vlog"
+    gid, tokens = host(client, "schevardino")
+    steps = [list(s.commands) for s in read_game(vlog).steps]
+    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 0, "start": start_text(vlog),
+                                             "steps": steps[:2]})          # the command, the move to 4314
+    assert r.status_code == 200
+    r = client.post(f"/api/v1/games/{gid}/events", json={"expected_index": 2, "events": [
+        {"type": "end_phase", "side": "Russian"}]}, headers={"Authorization": f"Bearer {tokens['Russian']}"})
+    assert r.status_code == 200, r.get_json()
+    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 2, "steps": [steps[2]]})   # Undo
+    assert r.get_json()["lines"] == ["Undo: another side has acted since: the referee keeps what was ruled",
+                                     # VASSAL took the move back, the referee did not: the board differs, said
+                                     "on the board: Gratien stands on 4415, the referee has it on 4314"]
+    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 3, "steps": [steps[3]]})   # to 4214
+    assert r.status_code == 200
+    got = hosted(client, gid, tokens["French"])
+    assert [(g["side"], g.get("event", {}).get("type", g.get("type"))) for g in got] == [
+        ("French", "activate_command"), ("French", "move"), ("Russian", "end_phase"), ("French", "move")]
+
+
+def test_a_turn_after_the_opponent_acted_does_not_rule_the_move_twice(client: FlaskClient) -> None:
+    """A turn folded into the move before it (6.12) changes an act already ruled; when the other side has acted
+    since, the referee keeps the move as ruled.  Before, the move was ruled a second time (already moved)."""
+    from referee.logs.jsonlog import load_scenario
+    from modulebuilder.definitions import resolve
+    vlog = FIXTURES / "undo.vlog"          # Erin's Tinyvka: ... step 9 Dumon a to 0303, step 10 turned
+    gid, tokens = host(client, resolve(load_scenario(str(FIXTURES.parents[2] / "examples" / "tiny" /
+                                                         "scenario.yaml"))))
+    auth = {k: {"Authorization": f"Bearer {v}"} for k, v in tokens.items()}
+    n = 0
+    for side, event in [("French", {"type": "orders", "side": "French", "under_orders": ["dumon-a"]}),
+                        ("Russian", {"type": "orders", "side": "Russian", "under_orders": ["psk-a"]}),
+                        ("French", {"type": "initiative"}), ("French", {"type": "roll", "roll": 9}),
+                        ("Russian", {"type": "roll", "roll": 0}),
+                        ("French", {"type": "first_marker", "side": "French", "marker": "i-corps"})]:
+        r = client.post(f"/api/v1/games/{gid}/events", json={"expected_index": n, "events": [event]},
+                        headers=auth[side])
+        n = r.get_json()["next_index"]
+    steps = {s.index: list(s.commands) for s in read_game(vlog).steps}
+    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 0, "start": start_text(vlog),
+                                             "steps": [steps[1], steps[2], steps[9]]})
+    assert r.get_json()["lines"] == [f"[{n}] move French Dumon a → 0303: legal (7.11)"]
+    client.post(f"/api/v1/games/{gid}/events", json={"expected_index": n + 1, "events": [
+        {"type": "end_phase", "side": "Russian"}]}, headers=auth["Russian"])
+    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 3, "steps": [steps[10]]})
+    assert r.get_json()["lines"][0] == ("step 4 changes an act already ruled: another side has acted since: the "
+                                        "referee keeps what was ruled")
+    got = hosted(client, gid, tokens["French"])
+    assert [g.get("event", {}).get("type", g.get("type")) for g in got[n:]] == ["move", "end_phase"]
