@@ -17,6 +17,7 @@ from typing import Any, Mapping, Sequence
 from referee.engine import actors, registry
 from referee.engine.replay import ROLL, Game, new_game
 from referee.logs.jsonlog import DICE_MODES, check_events
+from referee.report import ruling_from_dict, ruling_lines, words_for
 from referee.service import chain, dice, scenarios
 from referee.service.commits import Committer
 from referee.service.dice import game_seed
@@ -337,16 +338,20 @@ class Host:
         played = self.current(stored)
         ruleset = registry.get(stored.ruleset)
         log = []
+        hidden = hidden_acts(ruleset, played.game.state, ended=stored.status == "ended")
+        words = words_for(scenarios.resolve(stored.scenario), ruleset)
         for e in self.storage.list_events(stored.id):
             if e.index >= played.index:
                 break
-            if e.side == side:
-                log.append({"index": e.index, "side": e.side, "event": e.event, "ruling": e.ruling})
+            rule = None if e.side == side else hidden(e.event)
+            if rule is None:
+                log.append({"index": e.index, "side": e.side, "event": e.event, "ruling": e.ruling,
+                            "lines": ruling_lines(ruling_from_dict(e.ruling), e.event, words)})
             else:
-                # The other side's events may carry what 5.23 hides (its orders): only what was done, and
-                # whether it was legal; the consequences show in the state view.
+                # What the rules keep from this side (T&G 5.23 orders, M&P 6.3.3 Open Order picks): only what
+                # was done, whether it was legal and the rule that hides the rest; consequences show in the state.
                 log.append({"index": e.index, "side": e.side, "type": e.event.get("type"),
-                            "verdict": e.ruling.get("verdict")})
+                            "verdict": e.ruling.get("verdict"), "hidden": rule})
         turn, phase = ruleset.progress(played.game.state)
         return {"id": stored.id, "ruleset": stored.ruleset, "scenario": scenario_label(stored.scenario),
                 "sides": list(stored.sides), "side": side, "status": stored.status,
@@ -388,6 +393,18 @@ class Host:
             # export is checked, with no scenarios/<id>.yaml at hand (the id alone names a file of the server's).
             out["scenario_resolved"] = resolved_scenario(scenarios.resolve(stored.scenario))
         return out
+
+
+def hidden_acts(ruleset: Any, state: Any, ended: bool) -> Any:
+    """``event -> rule | None``: what another side's recorded act keeps from the viewer, by the ruleset's
+    ``hidden_act(state, event)`` hook (the rule that hides it).  Nothing once the game has ended; everything
+    for a ruleset without the hook (it cannot say what its rules hide, so nothing of another side's is shown)."""
+    if ended:
+        return lambda event: None
+    hook = getattr(ruleset, "hidden_act", None)
+    if not callable(hook):
+        return lambda event: "hidden"
+    return lambda event: hook(state, event)
 
 
 def resolved_scenario(scenario: Any) -> dict[str, Any]:

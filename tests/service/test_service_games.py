@@ -201,3 +201,50 @@ def test_a_fresh_instance_shows_an_ended_game(database_url: str, client: FlaskCl
     finally:
         with fresh.app_context():
             ext().close()
+
+
+def test_5_23_the_view_hides_only_the_opponents_orders_and_everything_once_the_game_has_ended(
+        client: FlaskClient, small_game: dict[str, Any]) -> None:
+    """The opponent's rulings, rolls and results are the viewer's to read (what shocked or fired at its units);
+    only what the rules keep secret is withheld — the orders (5.23) — and nothing once the game has ended."""
+    events = players_events(1)
+    play_all(client, small_game, events)
+    view = client.get(f"/api/v1/games/{small_game['id']}", headers=bearer(small_game["tokens"]["Russian"])).json
+    assert view["status"] == "ended"
+    french = [e for e in view["log"] if e["side"] == "French"]
+    assert french and all("ruling" in e and "event" in e and "hidden" not in e for e in french)
+    assert any(r["natural"] is not None for e in french for r in e["ruling"]["rolls"])      # the rolls, too
+    assert all(e["lines"][0].startswith(f"[{e['index']}] ") for e in view["log"])          # and in words
+
+
+def test_5_23_while_the_game_goes_on_the_opponents_orders_are_hidden_and_the_rest_is_shown(
+        client: FlaskClient, small_game: dict[str, Any]) -> None:
+    events = players_events(1)
+    first_draw = next(i for i, e in enumerate(events) if e["type"] in ("first_marker", "draw")) + 3
+    play_all(client, small_game, events[:first_draw])
+    view = client.get(f"/api/v1/games/{small_game['id']}", headers=bearer(small_game["tokens"]["Russian"])).json
+    assert view["status"] == "active"
+    french = [e for e in view["log"] if e["side"] == "French"]
+    orders = [e for e in french if e.get("type", e.get("event", {}).get("type")) == "orders"]
+    assert orders and all(e.get("hidden") == "5.23" and "event" not in e and "ruling" not in e for e in orders)
+    shown = [e for e in french if "ruling" in e]
+    assert shown and all(e["event"]["type"] != "orders" for e in shown)
+    assert all(e["ruling"] == events_ruling for e, events_ruling in
+               ((e, client.get(f"/api/v1/games/{small_game['id']}",
+                               headers=bearer(small_game["tokens"]["French"])).json["log"][e["index"]]["ruling"])
+                for e in shown))
+
+
+def test_6_3_3_an_open_order_pick_is_hidden_until_every_side_has_chosen(client: FlaskClient) -> None:
+    game = client.post("/api/v1/games", json={"scenario": "mp-sample", "dice": "players"}).json
+    first, second = game["sides"]
+    assert submit(client, game, 0, [{"type": "open_order_setup", "side": first, "units": []}]).status_code == 200
+
+    def other_entry(viewer: str) -> dict[str, Any]:
+        log = client.get(f"/api/v1/games/{game['id']}", headers=bearer(game["tokens"][viewer])).json["log"]
+        return next(e for e in log if e["side"] == first)
+    assert other_entry(second) == {"index": 0, "side": first, "type": "open_order_setup", "verdict": "legal",
+                                   "hidden": "6.3.3"}
+    assert submit(client, game, 1, [{"type": "open_order_setup", "side": second, "units": []}]).status_code == 200
+    shown = other_entry(second)                                    # 6.3.3: revealed all at once
+    assert shown["event"]["units"] == [] and shown["ruling"]["verdict"] == "legal"

@@ -30,7 +30,7 @@ from referee.engine.references import Names
 # Importing the verb modules declares their verbs in the registry.
 from . import activation, combat, firing, moving, reforming, reinforcements, setup, turning  # noqa: F401
 from . import actors, procedure, views
-from .conceal import conceal as _conceal
+from .conceal import conceal as _conceal, hidden_act as _hidden_act
 from .state import MPState
 from .verbs import VERBS
 
@@ -47,6 +47,7 @@ class MusketAndPike(ProcedureRuleset):
     verbs = VERBS
     notation = f"{__package__}.notation"     # the chat notation of .vlog files (referee.logs.notation)
     conceal = staticmethod(_conceal)      # what a side may not know, sealed (referee.engine.hidden): what-ifs
+    hidden_act = staticmethod(_hidden_act)   # what another side may not see of a recorded act (hosted views)
 
     def build_names(self, scenario: Any) -> Names:
         """Units (and leaders), hexes, wings and sides an event may name (cached per scenario by the engine)."""

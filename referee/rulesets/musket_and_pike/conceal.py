@@ -6,6 +6,7 @@ side has chosen is public (``views``: "hidden")."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, Mapping
 
 from referee.engine.hidden import Sealed
 
@@ -18,3 +19,11 @@ def conceal(state: MPState, viewer: str) -> MPState:
         return state
     return replace(state, open_order_choices={
         s: (c if s == viewer else Sealed(f"{s}'s Open Order choice (6.3.3)")) for s, c in choices.items()})
+
+
+def hidden_act(state: MPState, event: Mapping[str, Any]) -> str | None:
+    """What another side may not see of a recorded act, now (``state``): an Open Order choice while any side has
+    still to choose (6.3.3 reveals them all at once when the last side has chosen).  The rule, or None."""
+    if event.get("type") == "open_order_setup" and state.open_order_choices is not None:
+        return "6.3.3"
+    return None

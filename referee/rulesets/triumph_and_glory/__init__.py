@@ -29,7 +29,7 @@ from . import (activation, cinc, charge_events, destruction, fire_events, initia
                moves, orders, owed, phase_events, reserve, secondary_events, shock_events)
 from . import actors, legal, procedure, scenario_rules, sequence, views
 from .board import Board, RuleSwitches
-from .conceal import conceal as _conceal
+from .conceal import conceal as _conceal, hidden_act as _hidden_act
 from .state import Static, TGState
 from .verbs import VERBS
 from .wording import why_no_roll as _why_no_roll
@@ -81,6 +81,7 @@ class TriumphAndGlory(ProcedureRuleset):
     id = "triumph-and-glory"
     name = "Triumph & Glory v2.2"
     conceal = staticmethod(_conceal)      # what a side may not know, sealed (referee.engine.hidden): what-ifs
+    hidden_act = staticmethod(_hidden_act)   # what another side may not see of a recorded act (hosted views)
     notation = f"{__package__}.notation"     # the chat notation of .vlog files (referee.logs.notation)
     wording = f"{__package__}.wording"       # the words of its rolls in reports (referee.report)
     verbs = VERBS

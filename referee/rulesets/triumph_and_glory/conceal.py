@@ -19,6 +19,8 @@ the orders-delay outcome and its failures count, the cup, the initiative.
 """
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from referee.engine.hidden import PartlySealed, Sealed
 
 from .records import replace
@@ -41,3 +43,12 @@ def _sealed(state: TGState, side: str, o: SideOrders) -> SideOrders:
         army=Sealed(f"{side}'s army option this turn (BOR-1, 5.23)"),
         previous_army=Sealed(f"{side}'s army option last turn (BOR-1)"),
         previous_uo=Sealed(f"{side}'s Under-Orders groups last turn (5.29)"))
+
+
+def hidden_act(state: TGState, event: Mapping[str, Any]) -> str | None:
+    """What another side may not see of a recorded act: the orders themselves (5.23: each group's status is
+    secret until its AG is first drawn that turn; the state's view opens each group as 5.23 does, and the
+    orders event, which names every group at once, stays closed until the game ends).  The rule, or None."""
+    if event.get("type") == "orders":
+        return "5.23"
+    return None

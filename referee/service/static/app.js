@@ -186,11 +186,12 @@ $("game-form").addEventListener("submit", async (ev) => {
   await loadArt(b.geometry, b.sheet, await blob("map.png"), await blob("counters.png"), {});
   $("title").textContent = `Game ${view.id} — ${view.side} — ${view.progress.turn}, ${view.progress.phase}`;
   setStatus(`${view.next_index} events; ${view.status}. The board shows the position now, as ${view.side} sees it; step back through the game with ← or the slider.`);
-  // Only the caller's own events carry their rulings (the other side's may hold hidden orders, 5.23).
+  // Every event carries its ruling and words, except another side's act the rules keep secret while the game
+  // goes on (T&G 5.23 orders, Musket & Pike 6.3.3 Open Order picks): its type, verdict and the rule that hides it.
   S.rulings = view.log.map((e) => e.ruling || { index: e.index, type: e.type, verdict: e.verdict, rules: [], errors: [], rolls: [], results: [] });
   S.events = view.log.map((e) => e.event || { side: e.side, type: e.type });
   S.places = view.log.map(() => ({ turn: "", phase: "" }));
-  S.lines = b.lines || S.rulings.map((r, i) => [`[${r.index}] ${r.type}${S.events[i].side ? " " + S.events[i].side : ""}: ${r.verdict}`]);
+  S.lines = view.log.map((e, i) => e.lines || [`[${e.index}] ${S.rulings[i].type}${e.side ? " " + e.side : ""}: ${e.verdict}` + (e.hidden ? ` (the rest is ${e.side}'s secret, ${e.hidden})` : "")]);
   buildRulings();
   enableStepper(view.next_index);
   S.current = view.next_index;
