@@ -122,8 +122,14 @@ class ReplayView:
 
 
 def build(log: Log) -> ReplayView:
-    """Rule on every event (``replays.replay_log``, keeping snapshots) and word every ruling."""
+    """Rule on every event (``replays.replay_log``, keeping snapshots) and word every ruling, with the VASSAL
+    step and file it comes from when the log is a VASSAL log (``Log.sources``), as ``referee check`` says it."""
     words = words_for(log.scenario, log.ruleset)
     lines: list[list[str]] = []
-    replayed = replay_log(log, lambda ruling, played: lines.append(ruling_lines(ruling, played, words)))
+    sources = getattr(log, "sources", None) or ()
+
+    def word(ruling: Any, played: Any) -> None:
+        k = len(lines)
+        lines.append(ruling_lines(ruling, played, words, sources[k] if k < len(sources) else None))
+    replayed = replay_log(log, word)
     return ReplayView(replayed, lines, words)

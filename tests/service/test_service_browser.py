@@ -362,7 +362,8 @@ def test_what_if_on_an_uploaded_log_and_a_hosted_game(server: str, browser: Any)
     expect(page.locator("#whatif-at")).to_have_text("after 6 of 8 events, with only what French knows there")
     page.fill("#w-unit", "Dumon a")
     page.click("#w-actions")
-    expect(page.locator("#w-answer")).to_contain_text("Dumon a: 33 legal actions after 6 events")
+    # Every legal act of the unit: its normal and extended moves (7.11, 7.13) and its facings (6.12).
+    expect(page.locator("#w-answer")).to_contain_text("Dumon a: 46 legal actions after 6 events")
     page.fill("#w-event", json.dumps(move))
     page.click("#w-ask")
     expect(page.locator("#w-answer")).to_have_attribute("data-verdict", "legal")
@@ -375,5 +376,101 @@ def test_what_if_on_an_uploaded_log_and_a_hosted_game(server: str, browser: Any)
         page.set_viewport_size({"width": 1400, "height": WIDTHS[1400]})
     page.keyboard.press("End")
     expect(page.locator("#board-world")).to_have_attribute("data-step", "8")
+    assert page.errors == []
+    page.close()
+
+
+# ------------------------------------------------------------------ playing a hosted game from the page
+
+VLOGS = ROOT / "tests" / "vassal_logs" / "fixtures"
+
+
+def _in(inner: dict, outer: dict, slack: float = 1.0) -> bool:
+    return (inner["x"] >= outer["x"] - slack and inner["y"] >= outer["y"] - slack
+            and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + slack
+            and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + slack)
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_a_hosted_game_is_played_from_the_page_with_the_token_kept_in_the_tab(server: str, browser: Any,
+                                                                             width: int) -> None:
+    from playwright.sync_api import expect
+    events = players_events(1)
+    first_french = next(i for i, e in enumerate(events) if i >= 6 and e.get("side") == "French")
+    game = _hosted_game(server, events[:first_french])
+    page = _page(browser, server, width)
+    page.fill("#game-id", game["id"])
+    page.fill("#game-token", game["tokens"]["French"])
+    page.click("#open-button")
+    expect(page.locator("#title")).to_contain_text(f"Game {game['id']} — French", timeout=30_000)
+    token = game["tokens"]["French"]
+    kept = json.loads(page.evaluate("sessionStorage.getItem('referee.hosted-game')"))
+    assert kept == {"id": game["id"], "token": token}
+    assert token not in page.url and page.input_value("#game-token") == ""      # never in an address or a field
+    # A reload of the tab opens the game again from the session.
+    page.reload()
+    expect(page.locator("#title")).to_contain_text(f"Game {game['id']} — French", timeout=30_000)
+    expect(page.locator("#rulings .ruling")).to_have_count(first_french)
+    # The French turn, as events, from the Play tab.
+    turn = []
+    for e in events[first_french:]:
+        if e.get("side") not in (None, "French") or e["type"] == "roll":
+            break
+        turn.append(e)
+    page.click("#tab-play")
+    page.fill("#turn-events", json.dumps(turn))
+    page.click("#turn-submit")
+    expect(page.locator("#turn-answer")).to_contain_text(
+        f"Turn accepted: {len(turn)} event{'s' if len(turn) != 1 else ''} ruled, 0 illegal; the game is at "
+        f"{first_french + len(turn)} events", timeout=30_000)
+    expect(page.locator("#rulings .ruling")).to_have_count(first_french + len(turn))
+    expect(page.locator("#board-world")).to_have_attribute("data-step", str(first_french + len(turn)))
+    board = page.locator("#board-view").bounding_box()
+    assert board["y"] < WIDTHS[width] * 0.6                     # the board is on the first screen
+    if width < 500:
+        # Choosing a ruling low in the list keeps the board in view (sticky above the rulings).
+        page.click("#tab-rulings")
+        page.locator("#rulings .ruling").last.scroll_into_view_if_needed()
+        page.locator("#rulings .ruling").nth(2).click()
+        box = page.locator("#board-view").bounding_box()
+        assert box["y"] >= -1 and box["y"] + 40 < WIDTHS[width], box
+    shots = os.environ.get("REFEREE_SCREENSHOTS")
+    if shots:
+        page.click("#tab-play") if width >= 500 else None
+        page.screenshot(path=str(Path(shots) / f"page-hosted-play-{width}.png"))
+    assert page.errors == []
+    page.close()
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_fit_shows_the_scenarios_area_and_zooming_keeps_the_selected_unit_in_view(server: str, browser: Any,
+                                                                                  width: int) -> None:
+    from playwright.sync_api import expect
+    page = _page(browser, server, width)
+    page.set_input_files("#log-file", str(VLOGS / "schevardino-game.vlog"))
+    page.set_input_files("#module-file", str(VLOGS / "borodino-cup-facts.vmod"))
+    page.click("#check-button")
+    expect(page.locator("#status")).to_contain_text("events ruled on", timeout=SLOW)
+    frame = page.locator("#board-view").bounding_box()
+    whole = min(frame["width"] / page.evaluate("$('board-map').width"),
+                frame["height"] / page.evaluate("$('board-map').height"))
+    scale = float(page.locator("#board-world").get_attribute("data-scale"))
+    assert scale > 1.5 * whole, (scale, whole)                 # Schevardino's strip, not the whole Borodino map
+    shown = [c.bounding_box() for c in page.locator("#counters .counter").all()]
+    assert shown and all(_in(b, frame, 2) for b in shown if b)  # and every counter on it in view
+    # Each ruling says the VASSAL step and file it comes from, as VASSAL's Step forward counts them.
+    expect(page.locator("#rulings .ruling[data-index='1']")).to_contain_text("VASSAL step 4 of schevardino-game.vlog")
+    page.locator("#rulings .ruling[data-index='1']").click()   # Gratien's move
+    ring = page.locator("#sel .mark-unit").first
+    expect(ring).to_be_visible()
+    for _ in range(4):
+        page.click("#zoom-in")
+        assert _in(ring.bounding_box(), page.locator("#board-view").bounding_box(), 2)
+    page.click("#zoom-fit")
+    # Fitted again to the area (the frame is a little shorter now: the selected ruling is explained above it).
+    assert float(page.locator("#board-world").get_attribute("data-scale")) > 1.5 * whole
+    shots = os.environ.get("REFEREE_SCREENSHOTS")
+    if shots:
+        page.screenshot(path=str(Path(shots) / f"page-schevardino-fit-{width}.png"))
     assert page.errors == []
     page.close()

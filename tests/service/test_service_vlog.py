@@ -3,6 +3,7 @@ multipart with the module's facts file, is ruled on exactly as ``referee check``
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,17 @@ def test_check_of_the_borodino_vlog_with_its_module_rules_as_the_cli(client: Fla
     assert [(r["type"], r["verdict"]) for r in body["rulings"]] == EXPECTED
     assert body["rulings"][1]["results"][-1] == {"effect": "initiative", "rule": "BOR-INITIATIVE", "side": "French"}
     assert "Damas a needs 8 MP but has 2" in body["rulings"][5]["errors"][0]["message"]
+
+
+def test_the_pages_rulings_of_a_vlog_say_the_vassal_step_and_file_of_each(client: FlaskClient) -> None:
+    """The page's replay words each ruling with where it comes from, as ``referee check`` does (VASSAL's Step
+    forward counts steps; a series of files names each)."""
+    with VLOG.open("rb") as log, MODULE.open("rb") as module:
+        created = client.post("/api/v1/replays", data={"log": (log, VLOG.name), "module": (module, MODULE.name)},
+                              content_type="multipart/form-data")
+    assert created.status_code == 201, created.json
+    lines = client.get(f"/api/v1/replays/{created.json['id']}").json["lines"]
+    assert len(lines) == len(EXPECTED)
+    steps = [int(re.fullmatch(rf"\[{i}\] .* — VASSAL step (\d+) of {re.escape(VLOG.name)}", ls[0])[1])
+             for i, ls in enumerate(lines)]
+    assert steps == sorted(steps) and len(set(steps)) == len(steps)      # one VASSAL step per ruling, in order

@@ -116,6 +116,9 @@ async function openReplay(send, label) {
   const created = await resp.json();
   window.__page.timing.created = performance.now() - t0;
   S.source = { kind: "log", id: created.id, send };
+  $("tab-play").hidden = true; S.artFor = null;
+  document.body.classList.add("has-source"); document.body.classList.remove("show-sources");
+  $("sources-toggle").setAttribute("aria-expanded", "false");
   S.units = created.units;
   S.side = null;
   S.steps = created.steps;
@@ -169,23 +172,41 @@ async function api(url, init = {}, retried = false) {
 
 // ------------------------------------------------------------------ a hosted game
 
+$("sources-toggle").addEventListener("click", () => {
+  const open = document.body.classList.toggle("show-sources");
+  $("sources-toggle").setAttribute("aria-expanded", String(open));
+});
+
+// The side's token is kept in this tab's session storage (gone when the tab closes), never in an address: a
+// reload opens the game again, and the "Play" tab submits turns with it.
+const SESSION_KEY = "referee.hosted-game";
+
 $("game-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const id = $("game-id").value.trim(), token = $("game-token").value.trim();
   if (!id || !token) { setStatus("Give the game's id and your side's token.", true); return; }
+  await openGame(id, token);
+});
+
+async function openGame(id, token, keepStatus = false) {
   S.source = { kind: "game", id, token };
   const auth = { headers: { Authorization: `Bearer ${token}` } };
-  setStatus("Opening…");
+  if (!keepStatus) setStatus("Opening…");
   const view = await api(`${API}/games/${encodeURIComponent(id)}`, auth);
   if (!view) return;
+  sessionStorage.setItem(SESSION_KEY, JSON.stringify({ id, token }));
+  $("game-id").value = id; $("game-token").value = "";
+  document.body.classList.add("has-source"); document.body.classList.remove("show-sources");
+  $("tab-play").hidden = view.status === "ended";
+  $("play-side").textContent = view.side;
   const b = await api(`${API}/games/${encodeURIComponent(id)}/board`, auth);
   if (!b) return;
   S.units = b.names; S.side = view.side; S.steps = view.next_index; S.boardCache = new Map([[view.next_index, b]]);
   fillUnitNames(); fillSides(view.sides);
   const blob = async (path) => { const r = await fetch(`${API}/games/${encodeURIComponent(id)}/${path}`, auth); return URL.createObjectURL(await r.blob()); };
-  await loadArt(b.geometry, b.sheet, await blob("map.png"), await blob("counters.png"), {});
+  if (!S.geometry || S.artFor !== id) { await loadArt(b.geometry, b.sheet, await blob("map.png"), await blob("counters.png"), {}); S.artFor = id; }
   $("title").textContent = `Game ${view.id} — ${view.side} — ${view.progress.turn}, ${view.progress.phase}`;
-  setStatus(`${view.next_index} events; ${view.status}. The board shows the position now, as ${view.side} sees it; step back through the game with ← or the slider.`);
+  if (!keepStatus) setStatus(`${view.next_index} events; ${view.status}. The board shows the position now, as ${view.side} sees it; step back through the game with ← or the slider.`);
   // Every event carries its ruling and words, except another side's act the rules keep secret while the game
   // goes on (T&G 5.23 orders, Musket & Pike 6.3.3 Open Order picks): its type, verdict and the rule that hides it.
   S.rulings = view.log.map((e) => e.ruling || { index: e.index, type: e.type, verdict: e.verdict, rules: [], errors: [], rolls: [], results: [] });
@@ -199,7 +220,53 @@ $("game-form").addEventListener("submit", async (ev) => {
   await drawBoard(b, null);
   $("step-label").textContent = `now: after ${view.next_index} events — ${b.place.turn}, ${b.place.phase}`;
   updateWhatIfAt();
+}
+
+// A turn for the hosted game: the .vlog VASSAL saved (POST /games/<id>/vlog) or events (POST /games/<id>/events,
+// expected at the game's next index), with the token of the side that opened it.
+$("turn-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  if (!S.source || S.source.kind !== "game") { setStatus("Open a hosted game first.", true); return; }
+  const { id, token } = S.source, file = $("turn-file").files[0], text = $("turn-events").value.trim();
+  let init;
+  if (file) {
+    if (!file.name.toLowerCase().endsWith(".vlog")) { setStatus(`${file.name} is not a VASSAL turn: send the .vlog VASSAL saved.`, true); return; }
+    const form = new FormData();
+    form.append("log", file, file.name);
+    if ($("turn-module").files[0]) form.append("module", $("turn-module").files[0], $("turn-module").files[0].name);
+    init = { method: "POST", body: form, path: "vlog" };
+  } else if (text) {
+    let events;
+    try { events = JSON.parse(text); } catch (e) { setStatus(`The events are not JSON: ${e.message}`, true); return; }
+    init = { method: "POST", headers: { "Content-Type": "application/json" }, path: "events",
+      body: JSON.stringify({ expected_index: S.steps, events: Array.isArray(events) ? events : [events] }) };
+  } else { setStatus("Choose your turn's .vlog, or write its events.", true); return; }
+  const { path, ...rest } = init;
+  rest.headers = { ...(rest.headers || {}), Authorization: `Bearer ${token}` };
+  setStatus("Submitting the turn…");
+  const answer = await api(`${API}/games/${encodeURIComponent(id)}/${path}`, rest);
+  if (!answer) return;
+  const rulings = answer.rulings || [];
+  const illegal = rulings.filter((r) => r.verdict === "illegal").length;
+  const notes = [...(answer.warnings || []).map((w) => typeof w === "string" ? w : JSON.stringify(w)),
+    ...(answer.unreadable || []).map((u) => `step ${u.step}: cannot read ${JSON.stringify(u.line)}: ${u.why}`)];
+  const said = `Turn accepted: ${rulings.length} event${rulings.length === 1 ? "" : "s"} ruled, ${illegal} illegal; the game is at ${answer.next_index} events` + (answer.status === "ended" ? " and has ended." : ".");
+  $("turn-answer").textContent = said;
+  $("turn-file").value = ""; $("turn-events").value = "";
+  await openGame(id, token, true);
+  setStatus(said, false, notes);
 });
+$("forget-token").addEventListener("click", () => {
+  sessionStorage.removeItem(SESSION_KEY);
+  if (S.source && S.source.kind === "game") S.source.token = null;
+  $("tab-play").hidden = true; showTab("rulings");
+  setStatus("This tab has forgotten the game's token: give it again to open the game.");
+});
+(() => {
+  let kept = null;
+  try { kept = JSON.parse(sessionStorage.getItem(SESSION_KEY) || "null"); } catch (e) { kept = null; }
+  if (kept && kept.id && kept.token) openGame(kept.id, kept.token);
+})();
 
 // ------------------------------------------------------------------ the board
 
@@ -228,6 +295,7 @@ async function loadArt(geometry, sheet, mapUrl, sheetUrl) {
   }
   $("counters").replaceChildren();
   S.pieces = null;
+  S.area = null; S.areaPending = true; S.focus = null;
   S.view.fitted = true;
   fit();
 }
@@ -237,12 +305,25 @@ function applyView() {
   $("board-world").dataset.scale = S.view.scale.toFixed(4);
 }
 
+// "fit" shows the scenario's area: the box of the units on the map at the first position drawn, three hexes
+// around it (Schevardino's strip of the Borodino map, not the whole map), or the whole map when that is larger.
 function fit() {
   if (!S.geometry) return;
   const box = $("board-view").getBoundingClientRect();
-  const scale = Math.min(box.width / S.geometry.width, box.height / S.geometry.height);
-  S.view = { scale, x: (box.width - S.geometry.width * scale) / 2, y: 0, fitted: true };
+  const a = S.area || { x: 0, y: 0, w: S.geometry.width, h: S.geometry.height };
+  const scale = Math.min(box.width / a.w, box.height / a.h);
+  S.view = { scale, x: (box.width - a.w * scale) / 2 - a.x * scale, y: (a === S.area ? (box.height - a.h * scale) / 2 : 0) - a.y * scale, fitted: true };
   applyView();
+}
+
+function scenarioArea(placements) {
+  const g = S.geometry, pad = g.hex_size * 3;
+  const on = placements.filter((p) => p.hex && Number.isFinite(p.x) && Number.isFinite(p.y));
+  if (on.length < 2) return null;
+  const x0 = Math.max(0, Math.min(...on.map((p) => p.x)) - pad), x1 = Math.min(g.width, Math.max(...on.map((p) => p.x)) + pad);
+  const y0 = Math.max(0, Math.min(...on.map((p) => p.y)) - pad), y1 = Math.min(g.height, Math.max(...on.map((p) => p.y)) + pad);
+  if ((x1 - x0) * (y1 - y0) > 0.8 * g.width * g.height) return null;      // most of the map: fit it whole
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }
 
 function zoomAt(factor, cx, cy) {
@@ -253,7 +334,21 @@ function zoomAt(factor, cx, cy) {
   v.scale = scale; v.fitted = false;
   applyView();
 }
-function zoomCentre(factor) { const b = $("board-view").getBoundingClientRect(); zoomAt(factor, b.width / 2, b.height / 2); }
+// Zooming with the buttons or keys keeps the selected ruling's unit where it is on the screen when it is in view,
+// and brings it into view when it is not (zooming about the frame's centre pushed it off the edge).
+function zoomCentre(factor) {
+  const b = $("board-view").getBoundingClientRect();
+  const f = S.focus, v = S.view;
+  if (f) {
+    const sx = v.x + f[0] * v.scale, sy = v.y + f[1] * v.scale;
+    const inView = sx >= 0 && sy >= 0 && sx <= b.width && sy <= b.height;
+    if (inView) { zoomAt(factor, sx, sy); return; }
+    zoomAt(factor, b.width / 2, b.height / 2);
+    S.view.x = b.width / 2 - f[0] * S.view.scale; S.view.y = b.height / 2 - f[1] * S.view.scale; applyView();
+    return;
+  }
+  zoomAt(factor, b.width / 2, b.height / 2);
+}
 
 function centreOn(x, y) {
   // Keep a mark in view when zoomed in (at fit scale everything is in view already).
@@ -405,6 +500,7 @@ async function showStep(n, focusRuling = false) {
 }
 
 async function drawBoard(b, rulingIndex) {
+  if (S.areaPending) { S.areaPending = false; S.area = scenarioArea(b.units); if (S.view.fitted) fit(); }
   drawCounters(b.units);
   drawMarks(rulingIndex, b);
   $("board-world").dataset.step = String(b.step);
@@ -432,6 +528,7 @@ function asList(v) { return v === undefined || v === null ? [] : Array.isArray(v
 function drawMarks(i, b) {
   const g = $("sel");
   g.replaceChildren();
+  S.focus = null;
   if (i === null || i === undefined || i < 0 || !S.geometry) return;
   const e = S.events[i], r = S.rulings[i];
   if (!e || !r) return;
@@ -486,7 +583,7 @@ function drawMarks(i, b) {
     g.appendChild(svgEl("circle", { cx: c[0], cy: c[1], r: rad, class: "mark-unit", "data-unit": u, "data-hex": h || "" }));
     if (!first) first = c;
   }
-  if (first) centreOn(first[0], first[1]);
+  if (first) { S.focus = first; centreOn(first[0], first[1]); }
 }
 
 // ------------------------------------------------------------------ the rulings list, filters, outline
@@ -710,8 +807,9 @@ document.addEventListener("keydown", (ev) => {
 
 // ------------------------------------------------------------------ tabs
 
+const TABS = ["rulings", "luck", "whatif", "play"];
 function showTab(which) {
-  for (const t of ["rulings", "luck", "whatif"]) {
+  for (const t of TABS) {
     const on = t === which;
     $(`tab-${t}`).setAttribute("aria-selected", String(on));
     $(`tab-${t}`).tabIndex = on ? 0 : -1;
@@ -720,9 +818,9 @@ function showTab(which) {
   if (which === "luck") showLuck();
   if (which !== "whatif") $("probe").replaceChildren();
 }
-for (const t of ["rulings", "luck", "whatif"]) $(`tab-${t}`).addEventListener("click", () => showTab(t));
+for (const t of TABS) $(`tab-${t}`).addEventListener("click", () => showTab(t));
 $("tabs").addEventListener("keydown", (ev) => {
-  const order = ["rulings", "luck", "whatif"];
+  const order = TABS.filter((t) => !$(`tab-${t}`).hidden);
   const i = order.findIndex((t) => $(`tab-${t}`).getAttribute("aria-selected") === "true");
   if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
     const j = (i + (ev.key === "ArrowRight" ? 1 : order.length - 1)) % order.length;
