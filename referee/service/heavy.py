@@ -114,6 +114,7 @@ class Job:
     module: bytes | None
     step: int = 0
     content_type: str | None = None    # set: ``data`` is the request's raw body, made an Upload in the worker
+    more: tuple[tuple[str, bytes], ...] = ()   # the later turn files of a series (``Upload.more``)
 
 
 ANSWER_PIECE = 1024 * 1024
@@ -284,7 +285,7 @@ def _answer(job: Job, cache: Any, max_yaml: int) -> Answer:
     from referee.service.logs import Upload, read, upload_of_body
     from referee.service.replays import replay_log
     try:
-        upload = (Upload(job.data, job.filename, job.module) if job.content_type is None
+        upload = (Upload(job.data, job.filename, job.module, job.more) if job.content_type is None
                   else upload_of_body(job.content_type, job.data))
         if job.kind == "read":
             parts = _read_parts(upload, max_yaml)
@@ -466,7 +467,7 @@ def page_replay(pool: HeavyPool, upload: Upload, log: Log) -> PageReplay:
     replay ended in: 503 ``over_budget`` or ``busy``, 413 past the memory limit, 422 for a log that cannot be
     ruled on."""
     from referee.service.replays import Replayed
-    answer = pool.run(Job("page", upload.data, upload.filename, upload.module))
+    answer = pool.run(Job("page", upload.data, upload.filename, upload.module, more=upload.more))
     parts = answer.value
     if not isinstance(parts, _PageParts):
         raise _error_of(answer)
@@ -492,7 +493,7 @@ def read_for_page(pool: HeavyPool, upload: Upload) -> Log:
     from referee.logs import Log
     from referee.service import scenarios
     from referee.service.logs import read
-    answer = pool.run(Job("read", upload.data, upload.filename, upload.module))
+    answer = pool.run(Job("read", upload.data, upload.filename, upload.module, more=upload.more))
     parts = answer.value
     if parts == "vassal":
         return read(upload, int(pool.settings["max_yaml"]))

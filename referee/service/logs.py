@@ -32,12 +32,15 @@ class Upload:
     data: bytes
     filename: str                 # "" for a plain body
     module: bytes | None = None   # the .vmod sent with a VASSAL log, if any
+    more: tuple[tuple[str, bytes], ...] = ()   # the later turn files of a game played by e-mail, in order
 
     @property
     def digest(self) -> str:
         h = hashlib.sha256(self.filename.encode() + b"\0" + self.data)
         if self.module is not None:
             h.update(b"\0module\0" + self.module)
+        for name, data in self.more:
+            h.update(b"\0more\0" + name.encode() + b"\0" + hashlib.sha256(data).digest())
         return h.hexdigest()
 
 
@@ -45,12 +48,14 @@ def upload_from(request: Request) -> Upload:
     """The log of a request, without reading it yet.  415 for a body that is neither JSON/YAML nor multipart."""
     mimetype = request.mimetype or ""
     if mimetype == "multipart/form-data":
-        file = request.files.get("log")
-        if file is None:
+        files = request.files.getlist("log")
+        if not files:
             raise ApiError(400, "missing_file", "multipart upload without a 'log' file field")
+        file, later = files[0], files[1:]          # several: the turn files of one game, in order
         name = Path(file.filename or "log.json").name
         module = request.files.get("module")
-        return Upload(file.read(), name, module.read() if module is not None else None)
+        more = tuple((Path(f.filename or f"part{i + 2}.vlog").name, f.read()) for i, f in enumerate(later))
+        return Upload(file.read(), name, module.read() if module is not None else None, more)
     if mimetype in JSON_TYPES or mimetype.endswith("+json"):
         return Upload(request_body(request), "")
     raise ApiError(415, "unsupported_media_type",
@@ -160,6 +165,31 @@ def vassal_reader() -> Any | None:
     return vassal
 
 
+def _read_series(upload: Upload) -> Log:
+    """The turn files of one game played by e-mail, in the order sent (``referee check turn1.vlog turn2.vlog``):
+    each part ruled on the state the earlier ones left, each ruling naming its file."""
+    import tempfile
+    from referee.logs.pbem import read_parts
+    parts = [(upload.filename or "part1.vlog", upload.data), *upload.more]
+    names = [n for n, _ in parts]
+    wrong = [n for n in names if Path(n).suffix.lower() != ".vlog"]
+    if wrong:
+        raise InputError([f"{n}: several logs are the turns of one VASSAL game: send only .vlog files" for n in wrong])
+    if len(set(names)) != len(names):
+        raise InputError(["the turn files must have different names (each ruling names its file)"])
+    with tempfile.TemporaryDirectory(prefix="referee-series-") as tmp:
+        paths = []
+        for n, data in parts:
+            path = Path(tmp) / n
+            path.write_bytes(data)
+            paths.append(path)
+        module = None
+        if upload.module is not None:
+            module = Path(tmp) / "module.vmod"
+            module.write_bytes(upload.module)
+        return read_parts(paths, module)
+
+
 def _read_vassal(upload: Upload) -> Log:
     vassal = vassal_reader()
     if vassal is None:
@@ -167,6 +197,8 @@ def _read_vassal(upload: Upload) -> Log:
                        "VASSAL .vlog/.vsav logs cannot be read yet on this server; export the game as a JSON log "
                        "(DESIGN §5) and send that")
     try:
+        if upload.more:
+            return _read_series(upload)
         return vassal.read_vassal(upload.data, module=upload.module, file=upload.filename or None)
     except InputError:
         raise

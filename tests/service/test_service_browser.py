@@ -474,3 +474,22 @@ def test_fit_shows_the_scenarios_area_and_zooming_keeps_the_selected_unit_in_vie
         page.screenshot(path=str(Path(shots) / f"page-schevardino-fit-{width}.png"))
     assert page.errors == []
     page.close()
+
+
+def test_a_games_turn_files_are_read_in_order_and_each_ruling_names_its_file(server: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+    page = _page(browser, server)
+    page.set_input_files("#log-file", [str(VLOGS / "pbem-turn2.vlog"), str(VLOGS / "pbem-turn1.vlog")])
+    page.set_input_files("#module-file", str(VLOGS / "tiny.vmod"))
+    page.click("#check-button")
+    expect(page.locator("#status")).to_contain_text("events ruled on", timeout=SLOW)
+    expect(page.locator("#title")).to_contain_text("pbem-turn1.vlog, pbem-turn2.vlog (2 files, in this order)")
+    heads = page.locator("#rulings .ruling .head").all_inner_texts()
+    files = [h.rsplit(" of ", 1)[1].strip() for h in heads]
+    assert files[0] == "pbem-turn1.vlog" and files[-1] == "pbem-turn2.vlog" and files == sorted(files)
+    shots = os.environ.get("REFEREE_SCREENSHOTS")
+    if shots:
+        page.locator("#rulings .ruling").last.click()
+        page.screenshot(path=str(Path(shots) / "page-turn-files-1400.png"))
+    assert page.errors == []
+    page.close()

@@ -51,17 +51,23 @@ function checkFile(file) {
   return null;
 }
 
-function uploadFiles(log, module) {
-  const problem = checkFile(log);
-  if (problem) { setStatus(problem, true); return; }
+// One log, or the turn files of one game played by e-mail (several .vlog files, read in the order of their names:
+// turn2 before turn10), as `referee check turn1.vlog turn2.vlog` reads them; each ruling names its file.
+function uploadFiles(logs, module) {
+  logs = (Array.isArray(logs) ? logs : [logs]).slice().sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
+  for (const log of logs) { const problem = checkFile(log); if (problem) { setStatus(problem, true); return; } }
+  if (logs.length > 1) {
+    const other = logs.find((f) => !f.name.toLowerCase().endsWith(".vlog"));
+    if (other) { setStatus(`${other.name}: several logs are the turns of one VASSAL game: choose only .vlog files.`, true); return; }
+  }
   if (module && !module.name.toLowerCase().endsWith(".vmod")) { setStatus(`${module.name} is not a VASSAL module (.vmod).`, true); return; }
   const send = () => {
     const form = new FormData();
-    form.append("log", log);
+    for (const log of logs) form.append("log", log, log.name);
     if (module) form.append("module", module);
     return fetch(`${API}/replays`, { method: "POST", body: form });
   };
-  openReplay(send, log.name);
+  openReplay(send, logs.length > 1 ? `${logs.map((f) => f.name).join(", ")} (${logs.length} files, in this order)` : logs[0].name);
 }
 
 function uploadText(text) {
@@ -74,7 +80,7 @@ function uploadText(text) {
 $("upload-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   if (!$("log-file").files.length) { setStatus("Choose a log file first (or drop one on the page, or paste it).", true); return; }
-  uploadFiles($("log-file").files[0], $("module-file").files[0] || null);
+  uploadFiles([...$("log-file").files], $("module-file").files[0] || null);
 });
 $("paste-toggle").addEventListener("click", () => {
   const box = $("paste-box");
@@ -99,9 +105,9 @@ document.addEventListener("drop", (ev) => {
     return;
   }
   const module = files.find((f) => f.name.toLowerCase().endsWith(".vmod")) || null;
-  const log = files.find((f) => f !== module) || null;
-  if (!log) { setStatus("Only a module was dropped: drop the game's .vlog or .vsav with it.", true); return; }
-  uploadFiles(log, module);
+  const logs = files.filter((f) => f !== module);
+  if (!logs.length) { setStatus("Only a module was dropped: drop the game's .vlog or .vsav with it.", true); return; }
+  uploadFiles(logs, module);
 });
 
 // ------------------------------------------------------------------ an uploaded log
@@ -306,11 +312,14 @@ function applyView() {
 }
 
 // "fit" shows the scenario's area: the box of the units on the map at the first position drawn, three hexes
-// around it (Schevardino's strip of the Borodino map, not the whole map), or the whole map when that is larger.
+// around it (Schevardino's strip of the Borodino map, not the whole map), or the whole map when the area is half
+// of it or more, or when the whole map fits at a scale its counters can be read at.
 function fit() {
   if (!S.geometry) return;
   const box = $("board-view").getBoundingClientRect();
-  const a = S.area || { x: 0, y: 0, w: S.geometry.width, h: S.geometry.height };
+  const whole = Math.min(box.width / S.geometry.width, box.height / S.geometry.height);
+  // The area only where the whole map would be drawn too small to read its counters (a small map is shown whole).
+  const a = (whole * S.geometry.hex_size < 16 && S.area) || { x: 0, y: 0, w: S.geometry.width, h: S.geometry.height };
   const scale = Math.min(box.width / a.w, box.height / a.h);
   S.view = { scale, x: (box.width - a.w * scale) / 2 - a.x * scale, y: (a === S.area ? (box.height - a.h * scale) / 2 : 0) - a.y * scale, fitted: true };
   applyView();
@@ -322,7 +331,7 @@ function scenarioArea(placements) {
   if (on.length < 2) return null;
   const x0 = Math.max(0, Math.min(...on.map((p) => p.x)) - pad), x1 = Math.min(g.width, Math.max(...on.map((p) => p.x)) + pad);
   const y0 = Math.max(0, Math.min(...on.map((p) => p.y)) - pad), y1 = Math.min(g.height, Math.max(...on.map((p) => p.y)) + pad);
-  if ((x1 - x0) * (y1 - y0) > 0.8 * g.width * g.height) return null;      // most of the map: fit it whole
+  if ((x1 - x0) * (y1 - y0) > 0.5 * g.width * g.height) return null;      // half the map or more: fit it whole
   return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }
 
