@@ -344,14 +344,14 @@ class Host:
             if e.index >= played.index:
                 break
             rule = None if e.side == side else hidden(e.event)
+            entry = {"index": e.index, "side": e.side, "type": e.event.get("type"), "verdict": e.ruling.get("verdict")}
             if rule is None:
-                log.append({"index": e.index, "side": e.side, "event": e.event, "ruling": e.ruling,
+                log.append({**entry, "event": e.event, "ruling": e.ruling,
                             "lines": ruling_lines(ruling_from_dict(e.ruling), e.event, words)})
             else:
                 # What the rules keep from this side (T&G 5.23 orders, M&P 6.3.3 Open Order picks): only what
                 # was done, whether it was legal and the rule that hides the rest; consequences show in the state.
-                log.append({"index": e.index, "side": e.side, "type": e.event.get("type"),
-                            "verdict": e.ruling.get("verdict"), "hidden": rule})
+                log.append({**entry, "hidden": rule})
         turn, phase = ruleset.progress(played.game.state)
         return {"id": stored.id, "ruleset": stored.ruleset, "scenario": scenario_label(stored.scenario),
                 "sides": list(stored.sides), "side": side, "status": stored.status,

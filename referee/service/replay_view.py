@@ -47,6 +47,7 @@ from referee.logs import Log
 from referee.logs.jsonlog import check_events
 from referee.logs.problems import InputError
 from referee.report import Words, event_summary, ruling_from_dict, ruling_lines, words_for
+from referee.service.hosting import hidden_acts
 from referee.service import board, heavy, scenarios
 from referee.service.errors import ApiError
 from referee.service.extension import ext
@@ -492,16 +493,20 @@ def game_board(game_id: str) -> Response:
            "units": board.placements(scenario, units)}
     if asked is not None:
         return jsonify(out)            # a step of the page: the art and the words came with the first call
-    # The caller's own events in words; the other side's as the game's view gives them (type and verdict:
-    # their rulings may name what 5.23 hides).
+    # Every event in words, as GET /games/<id> gives them: another side's act the rules keep secret while the
+    # game goes on (T&G 5.23 orders, M&P 6.3.3) as its type, verdict and the rule that hides it.
     lines = []
+    secret = hidden_acts(game.ruleset, ext().host.current(seat.stored).game.state,
+                         ended=seat.stored.status == "ended")
     for e in ext().storage.list_events(game_id):
         if e.index >= seat.stored.event_count:
             break
-        if e.side == side:
+        rule = None if e.side == side else secret(e.event)
+        if rule is None:
             lines.append(ruling_lines(ruling_from_dict(e.ruling), e.event, words))
         else:
-            lines.append([f"[{e.index}] {e.event.get('type')} ({e.side}): {e.ruling.get('verdict')}"])
+            lines.append([f"[{e.index}] {e.event.get('type')} ({e.side}): {e.ruling.get('verdict')} "
+                          f"(the rest is {e.side}'s secret, {rule})"])
     return jsonify({**out, "geometry": board.geometry(scenario), "sheet": board.sheet_index(scenario),
                     "names": unit_table(scenario), "lines": lines})
 

@@ -205,7 +205,7 @@ def test_hosted_what_if_is_for_the_callers_side_and_draws_no_referee_die(client:
         assert ext().host.current(stored).game.rolls_used == 0                            # no die drawn
     b = client.get(f"/api/v1/games/{game['id']}/board", headers=fr).json
     assert b["step"] == 0 and b["units"] and b["geometry"]["hexes"]
-    # Played events: the caller's own in words with printed names, the other side's as type and verdict only.
+    # Played events: in words with printed names; the other side's orders (5.23) as type and verdict only.
     game = client.post("/api/v1/games", json={"scenario": SMALL, "dice": "players"}).json
     fr = {"Authorization": f"Bearer {game['tokens']['French']}"}
     for i, (side, event) in enumerate([("French", {"type": "orders", "side": "French", "under_orders": ["dumon-a"]}),
@@ -215,7 +215,7 @@ def test_hosted_what_if_is_for_the_callers_side_and_draws_no_referee_die(client:
                            headers=token).status_code == 200
     lines = client.get(f"/api/v1/games/{game['id']}/board", headers=fr).json["lines"]
     assert lines[0][0] == "[0] orders French UO: Dumon a: legal (5.21, 5.22)"
-    assert lines[1] == ["[1] orders (Russian): legal"]
+    assert lines[1] == ["[1] orders (Russian): legal (the rest is Russian's secret, 5.23)"]     # 5.23: hidden
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))

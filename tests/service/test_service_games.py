@@ -225,7 +225,7 @@ def test_5_23_while_the_game_goes_on_the_opponents_orders_are_hidden_and_the_res
     view = client.get(f"/api/v1/games/{small_game['id']}", headers=bearer(small_game["tokens"]["Russian"])).json
     assert view["status"] == "active"
     french = [e for e in view["log"] if e["side"] == "French"]
-    orders = [e for e in french if e.get("type", e.get("event", {}).get("type")) == "orders"]
+    orders = [e for e in french if e["type"] == "orders"]
     assert orders and all(e.get("hidden") == "5.23" and "event" not in e and "ruling" not in e for e in orders)
     shown = [e for e in french if "ruling" in e]
     assert shown and all(e["event"]["type"] != "orders" for e in shown)
