@@ -238,3 +238,18 @@ def test_a_game_with_no_ruleset_and_no_activation_groups_builds_what_it_validate
     with Image.open(folder / "out" / "c" / "us-1-front.png") as face:
         assert face.convert("RGB").getpixel((2, 2)) == (0x6b, 0x8e, 0x23)       # the American side's colour band
     assert [p.name for p in (folder / "out" / "b").glob("*.vmod")] == ["venn.vmod"]
+
+
+def test_a_scenario_that_forgets_its_ruleset_is_one_line_naming_it(tmp_path: Path) -> None:
+    """Counters written for Triumph & Glory in a scenario with no ruleset (and no editor header saying one):
+    one line naming the ruleset the counters are for, not an unknown-field line per value."""
+    game = tmp_path / "tiny"
+    shutil.copytree(ROOT / "examples" / "tiny", game)
+    scenario = game / "scenario.yaml"
+    lines = scenario.read_text(encoding="utf-8").splitlines()
+    scenario.write_text("\n".join(["# no editor header"] + [x for x in lines[1:] if not x.startswith("ruleset:")]) + "\n")
+    code, out = validate(".", cwd=game)
+    assert code == 1 and len(out) == 1, out
+    assert out[0].startswith("scenario.yaml:5:1: ruleset: required field missing: the counters use fields of "
+                             "triumph-and-glory (io_rating, assault, cohesion, ma, ...); name it (ruleset: "
+                             "triumph-and-glory)")

@@ -12,14 +12,14 @@ from .files import read_document, relative_to
 from .consistency import setup_contradictions, turn_range, turns_in_range
 from .game import CheckedGame, check_game
 from .loaders import (CheckedCounters, CheckedMap, CheckedTables, check_counter_files, check_game_file, check_map,
-                      check_tables, ruleset_problems)
+                      check_tables, own_ruleset, ruleset_problems)
 from .map_art import art_image
 from .maps import missing_table_rows
 from .placements import Placed, build_placements, build_reinforcement, check_placements
 from .detect import KIND_NAMES, kind_of_document
 from .problems import WHOLE_FILE, Problem, raise_if_any
 from .rulesets import NO_RULESET, SetupRules, setup_rules
-from .schemas import schema_problems
+from .schemas import field_owners, schema_problems
 from .yamlpos import Located
 
 
@@ -63,6 +63,15 @@ def check_scenario(path: str | os.PathLike[str], *, command: str | None = None) 
 
     game = check_game_file(refs.game) if refs.game else check_game(doc, ("game",))
     problems += game.problems
+    if ruleset == NO_RULESET:
+        guessed = _ruleset_of_fields(refs.counters, game.factors)
+        if guessed is not None:
+            # Counters written for a ruleset in a scenario that forgot to name it: one line, not one per field.
+            ruleset, fields = guessed
+            problems.append(doc.problem(("ruleset",), f"required field missing: the counters use fields of {ruleset} "
+                                                      f"({', '.join(fields[:4])}{', ...' if len(fields) > 4 else ''}); "
+                                                      f"name it (ruleset: {ruleset}), or declare them as factors in "
+                                                      "the game file"))
     the_map = check_map(refs.map) if refs.map else CheckedMap(None)
     counters = check_counter_files(refs.counters, ruleset, game)
     tables = check_tables(refs.tables, ruleset) if refs.tables else CheckedTables(None, [])
@@ -78,6 +87,32 @@ def check_scenario(path: str | os.PathLike[str], *, command: str | None = None) 
     if problems or the_map.doc is None:
         return CheckedScenario(problems, None, files)
     return CheckedScenario([], _build(doc, the_map, counters, tables, game), files)
+
+
+def _ruleset_of_fields(files: list[str], factors: tuple[str, ...]) -> tuple[str, list[str]] | None:
+    """The ruleset whose fields the counters files use (beyond the game's factors), with those fields; None when
+    they use none."""
+    owners = field_owners()
+    used: dict[str, list[str]] = {}
+    named: set[str | None] = set()
+    for path in files:
+        counters = read_document(path)
+        if isinstance(counters, Problem):
+            continue
+        named.add(own_ruleset(counters))
+        for section in ("activation_groups", "units", "leaders"):
+            for e in entries(counters, section):
+                for name in e.data:
+                    for ruleset in owners.get(name, ()) if name not in factors else ():
+                        if name not in used.setdefault(ruleset, []):
+                            used[ruleset].append(name)
+    if not used:
+        return None
+    # The ruleset the counters files name for themselves (their editor header), else the one whose fields
+    # they use most.
+    header = named.pop() if len(named) == 1 else None
+    best = header if header in used else max(sorted(used), key=lambda r: len(used[r]))
+    return best, used[best]
 
 
 def _resolved(doc: Located) -> CheckedScenario:
