@@ -60,6 +60,7 @@ class Session:
     read: list[dict[str, Any]] = field(default_factory=list)   # the events read so far, as read (before paths)
     stored: list[int] = field(default_factory=list)            # the hosted index of each of those
     differences: dict[str, str] = field(default_factory=dict)  # unit -> the board difference last said
+    seen: int = 0                                              # the game's event count when last answered
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -75,6 +76,10 @@ class Sessions:
     def put(self, game_id: str, session: Session) -> Session:
         with self._lock:
             return self._items.setdefault(game_id, session)
+
+    def drop(self, game_id: str) -> None:
+        with self._lock:
+            self._items.pop(game_id, None)
 
 
 def sessions() -> Sessions:
@@ -97,8 +102,16 @@ def steps(game_id: str) -> Response:
             raise ApiError(409, "resend", "the referee has not got this game's steps (it restarted): send the "
                                           "starting position and every step again, from index 0", next_index=0)
         begun = _start(start)
-        session = sessions().put(game_id, Session(begun, from_scenario(scenario), begun.pieces()))
+        session = sessions().put(game_id, Session(begun, from_scenario(scenario), begun.pieces(),
+                                                  seen=ext().storage.get_game(game_id).event_count))
     with session.lock:
+        if _stale(session, game_id, side):
+            # Another process (a worker with its own steps of this game) has stored this side's acts since this
+            # one last looked: its steps are not these.  Start again from the link's full record.
+            sessions().drop(game_id)
+            raise ApiError(409, "resend", "the referee's record of this game's steps is out of date here: send "
+                                          "the starting position and every step again, from index 0",
+                           next_index=0)
         have = session.accepted.get((side, link), 0)
         if expected != have:
             raise ApiError(409, "stale_index", f"the referee has {have} of this side's steps, not {expected}: "
@@ -108,6 +121,7 @@ def steps(game_id: str) -> Response:
         session.accepted[(side, link)] = have + len(new_steps)
         answer = _rule_new(session, stored, side, scenario, ruleset)
         answer["next_index"] = session.accepted[(side, link)]
+        session.seen = ext().storage.get_game(game_id).event_count
     return jsonify(answer)
 
 
@@ -121,6 +135,11 @@ def status(game_id: str) -> Response:
     with session.lock:
         return jsonify({"steps": len(session.steps),
                         "yours": sum(n for (s, _), n in session.accepted.items() if s == side)})
+
+
+def _stale(session: Session, game_id: str, side: str) -> bool:
+    """True when events of ``side`` were stored since this session last looked, by someone else."""
+    return any(e.side == side for e in ext().storage.list_events(game_id, since=session.seen))
 
 
 def _request(body: Any) -> tuple[str, int, str | None, list[tuple[str, ...]]]:
@@ -191,11 +210,8 @@ def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: 
     if not session.read and ext().storage.get_game(stored.id).event_count:
         # A restarted service, or a link that starts on a game played before: the game's latest events may
         # have been read from these same steps already (the link sends every step again after a restart).
-        known = ext().storage.list_events(stored.id)
-        m = _already_stored(read, known)
-        session.read += read[:m]
-        session.stored += [e.index for e in known[len(known) - m:]]
-        same = m
+        mine = [e for e in ext().storage.list_events(stored.id) if e.side == side]
+        same = _already_stored(session, read, mine)
     for r in events[same:]:
         if r.event["type"] == UNREADABLE:
             # Ruled illegal by the .vlog reader's replay and never stored: the player sees why, once.
@@ -262,11 +278,19 @@ def _board_differences(session: Session, pieces: dict[str, Any], state: Any, sce
     return new
 
 
-def _already_stored(read: list[dict[str, Any]], known: list[Any]) -> int:
-    """How many of the first read events are the game's latest stored events, in order."""
-    for m in range(min(len(read), len(known)), 0, -1):
-        if all(_same_event(read[j], known[len(known) - m + j].event) for j in range(m)):
-            return m
+def _already_stored(session: Session, read: list[dict[str, Any]], mine: list[Any]) -> int:
+    """How many of the first read events are already ruled: the storable ones among them are the caller side's
+    latest stored events, in order (a line that could not be read was never stored).  Records them in the
+    session and returns the count."""
+    storable = [i for i, e in enumerate(read) if e["type"] != UNREADABLE]
+    for m in range(min(len(storable), len(mine)), 0, -1):
+        tail = mine[len(mine) - m:]
+        if all(_same_event(read[storable[j]], tail[j].event) for j in range(m)):
+            done = storable[m - 1] + 1
+            index = {storable[j]: tail[j].index for j in range(m)}
+            session.read += read[:done]
+            session.stored += [index.get(i, -1) for i in range(done)]
+            return done
     return 0
 
 
