@@ -240,7 +240,10 @@ def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: 
         try:
             out = host.submit(stored, side, {"expected_index": played.index, "events": [event]})
         except ApiError as e:
-            lines.append(live_words.refused(event, e.message, words))
+            if stored.dice_mode == "referee" and event.get("type") == "roll":
+                lines.append(live_words.REFEREE_ROLLS)
+            else:
+                lines.append(live_words.refused(event, e.message, words))
             session.read.append(r.event)
             session.stored.append(-1)
             continue

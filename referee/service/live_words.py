@@ -15,6 +15,11 @@ BOARD_EFFECTS = ("disorder", "rout", "eliminat", "retreat", "advance", "destroy"
                  "removed", "captured", "withdraw")
 
 
+# VASSAL's die pressed in a game whose dice the referee rolls: the roll is not the player's to make.
+REFEREE_ROLLS = ("VASSAL's die is not used in this game: the referee rolls every die the rules owe, with the act "
+                 "that owes it (see its line above)")
+
+
 def words(scenario: Any, ruleset: Any) -> Words:
     return words_for(scenario, ruleset)
 

@@ -302,3 +302,22 @@ def test_two_processes_with_their_own_steps_rule_nothing_twice(app: Any, client:
     assert r.get_json()["lines"][0] == "[3] roll French: legal (8.1, 8.2, 8.3, 8.5)"
     got = hosted(client, gid, tokens["French"])
     assert [g["event"]["type"] for g in got] == ["activate_command", "move", "fire", "roll", "end_phase"]
+
+
+def test_with_the_referee_s_dice_the_fire_is_rolled_at_once_and_vassal_s_die_is_not_used(
+        client: FlaskClient) -> None:
+    vlog = FIXTURES / "schevardino-game.vlog"
+    gid, tokens = host(client, "schevardino", dice="referee")
+    for side, token in tokens.items():
+        assert client.post(f"/api/v1/games/{gid}/dice", json={"seed": f"{side}'s seed"},
+                           headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    lines = play(client, vlog, gid, tokens["French"])
+    fire, die = lines[5], lines[6]                  # '!fire cm-art-a > 4006', then the d10 button
+    assert fire[0] == "[2] fire French CM Art a → 4006: legal (8.1, 8.2, 8.3, 8.5)"
+    assert fire[1].startswith("Fire (8.x): CM Art a: d10 ") and "roll owed" not in fire[1]
+    assert fire[-1].startswith("dice chain head ")
+    assert die == ["VASSAL's die is not used in this game: the referee rolls every die the rules owe, with the act "
+                   "that owes it (see its line above)"]
+    got = hosted(client, gid, tokens["French"])
+    assert [g["event"]["type"] for g in got] == ["activate_command", "move", "fire", "end_phase"]
+    assert isinstance(got[2]["ruling"]["rolls"][0]["natural"], int)
