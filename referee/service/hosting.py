@@ -403,7 +403,7 @@ def hidden_acts(ruleset: Any, state: Any, ended: bool) -> Any:
         return lambda event: None
     hook = getattr(ruleset, "hidden_act", None)
     if not callable(hook):
-        return lambda event: "hidden"
+        return lambda event: "the ruleset does not say what its rules keep secret"
     return lambda event: hook(state, event)
 
 

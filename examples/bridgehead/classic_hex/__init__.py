@@ -91,5 +91,10 @@ class ClassicHex(ProcedureRuleset):
         side may know the whole state."""
         return state
 
+    def hidden_act(self, state: State, event: Mapping[str, Any]) -> str | None:
+        """What a hosted game's log keeps back of another side's recorded act (the engine's hook, the rule that
+        hides it): nothing, for the reasons ``conceal`` gives."""
+        return None
+
 
 RULESET = ClassicHex()
