@@ -123,10 +123,10 @@ def test_a_turn_played_live_in_vassal(tmp_path: Path, module: tuple[Path, Path])
             {"key": "Dumon a", "keystroke": "93,130"}, {"wait": 1500},        # a turn: part of the move (6.12)
             {"move": "Lepic", "to": "0705"}, {"wait": 1500},                 # too far, through a ZOC
             {"move": "Dumon b", "to": "0304"}, {"wait": 1500},
-            {"undo": True}, {"wait": 2500},                                  # the service is stopped here
-            {"chat": "!assault dumon-a > 0404"}, {"wait": 9000},              # ... and started again here
-            {"chat": "!commit dumon-a"}, {"wait": 2500},
-            {"chat": "!shock 1"}, {"wait": 2500},
+            {"undo": True}, {"wait": 4000},                                  # the service is stopped here
+            {"chat": "!assault dumon-a > 0404"}, {"wait": 12000},             # ... and started again here
+            {"chat": "!commit dumon-a"}, {"wait": 3000},
+            {"chat": "!shock 1"}, {"wait": 5000},
         ])
         outage: dict[str, float] = {}
 
