@@ -1,12 +1,11 @@
-"""Load on the referee service: hosted-game submissions and POST /check, against gunicorn on 127.0.0.1.
+"""Load on the referee service: hosted-game submissions and POST /check, against ``referee serve`` on 127.0.0.1.
 
     .venv/bin/python bench/bench_service.py [--clients 32] [--seconds 15] [--warmup 1] [--workers 1] [--threads 8]
-        [--worker-class CLASS] [--rate N] [--synchronous full|normal] [--postgres] [--skip-check] [--flood [N]]
+        [--rate N] [--synchronous full|normal] [--postgres] [--skip-check] [--flood [N]] [--slow N]
 
 Set-up: one SQLite database (WAL; synchronous=NORMAL unless ``--synchronous full``) in a temporary folder, or
-the test PostgreSQL server (``--postgres``); gunicorn with ``--workers`` workers of ``--worker-class`` (default
-the service's own, referee.service.worker.ConnectionWorker, as ``referee serve`` runs it; ``gthread`` for
-gunicorn's) and ``--threads`` (ConnectionWorker: requests answered at once; gthread: the pool).
+the test PostgreSQL server (``--postgres``); ``referee serve`` with ``--workers`` processes (1: waitress, as
+the default runs; more: gunicorn's gthread workers) and ``--threads`` threads each.
 
 Load generator: ``--clients`` kept-alive connections driven by ONE thread of this process with ``selectors``,
 sending raw HTTP/1.1 requests built once per game, so that the clients cost ~0.1 ms CPU per request on the
@@ -52,7 +51,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "service"), str(ROOT / "tests" / "storage")]
 
-from live import Gunicorn  # noqa: E402
+from live import Server  # noqa: E402
 from service_play import players_events, submitter  # noqa: E402
 from service_scenario import SMALL  # noqa: E402
 
@@ -64,8 +63,8 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def server_cpu(server: Gunicorn) -> float:
-    """CPU seconds (user + system) used so far by gunicorn's master and workers, from /proc: the figure that
+def server_cpu(server: Server) -> float:
+    """CPU seconds (user + system) used so far by the server's processes, from /proc: the figure that
     does not depend on how loaded the shared machine is."""
     assert server.proc is not None
     pids = [str(server.proc.pid)]
@@ -93,7 +92,7 @@ class _Client:
         self.i, self.limit, self.t0, self.due, self.creating = 0, 0, 0.0, 0.0, False
 
 
-def submissions(server: Gunicorn, clients: int, seconds: float, rate: float | None = None,
+def submissions(server: Server, clients: int, seconds: float, rate: float | None = None,
                 warmup: float = 1.0) -> dict[str, Any]:
     """``clients`` connections driven by one thread with ``selectors`` (the load generator must cost little CPU:
     it shares the two cores with the server).  Requests are raw HTTP/1.1 bytes built once per game: each
@@ -173,7 +172,11 @@ def submissions(server: Gunicorn, clients: int, seconds: float, rate: float | No
             send(c, start)
     live = clients
     while live:
-        timeout = max(0.0, min(c.due for c in waiting) - time.perf_counter()) if waiting else None
+        timeout = max(0.0, min(c.due for c in waiting) - time.perf_counter()) if waiting else 1.0
+        if time.perf_counter() > stop + 10:            # a server that stopped answering: count who waits
+            for key in list(selector.get_map().values()):
+                retire(key.data, "no answer within 10 s of the end")
+            break
         for key, _ in selector.select(timeout):
             c = key.data
             data = c.sock.recv(65536)
@@ -285,7 +288,7 @@ def _flooder(port: int, data: bytes, seconds: float, out: Any) -> None:
     out.put(statuses)
 
 
-def flood(server: Gunicorn, flooders: int, seconds: float) -> tuple[list[Any], Any]:
+def flood(server: Server, flooders: int, seconds: float) -> tuple[list[Any], Any]:
     """Start ``flooders`` processes that keep POST /check saturated with the largest bodies allowed."""
     import multiprocessing
     ctx = multiprocessing.get_context("fork")        # this process is single-threaded here
@@ -298,7 +301,55 @@ def flood(server: Gunicorn, flooders: int, seconds: float) -> tuple[list[Any], A
     return procs, out
 
 
-def check_sample(server: Gunicorn) -> dict[str, Any] | None:
+def _trickler(port: int, each: int, seconds: float, out: Any) -> None:
+    """``each`` slow-body and ``each`` slow-header clients, each sending one byte a second (a new connection
+    when the server drops one), for ``seconds``; puts how many connections were opened and dropped."""
+    host = f"127.0.0.1:{port}".encode()
+    body_head = (b"POST /api/v1/games/slowgame/events HTTP/1.1\r\nHost: " + host +
+                 b"\r\nContent-Type: application/json\r\nAuthorization: Bearer x\r\nContent-Length: 100000\r\n\r\n")
+    header_head = b"POST /api/v1/check HTTP/1.1\r\nHost: " + host + b"\r\nX-Slow: "
+    opened = dropped = 0
+
+    def connect(kind: str) -> socket.socket | None:
+        nonlocal opened
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=2)
+            sock.sendall(body_head if kind == "body" else header_head)
+            opened += 1
+            return sock
+        except OSError:
+            return None
+    clients: list[tuple[str, socket.socket | None]] = [(k, connect(k)) for k in ("body", "header") for _ in range(each)]
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        time.sleep(1.0)
+        for i, (kind, sock) in enumerate(clients):
+            try:
+                if sock is None:
+                    raise OSError
+                sock.sendall(b"a")
+            except OSError:
+                dropped += sock is not None
+                if sock is not None:
+                    sock.close()
+                clients[i] = (kind, connect(kind))
+    for _, sock in clients:
+        if sock is not None:
+            sock.close()
+    out.put({"opened": opened, "dropped": dropped})
+
+
+def trickle(server: Server, each: int, seconds: float) -> tuple[Any, Any]:
+    """Start ``each`` slow-body and ``each`` slow-header clients in a process of their own."""
+    import multiprocessing
+    ctx = multiprocessing.get_context("fork")
+    out = ctx.Queue()
+    proc = ctx.Process(target=_trickler, args=(server.port, each, seconds, out), daemon=True)
+    proc.start()
+    return proc, out
+
+
+def check_sample(server: Server) -> dict[str, Any] | None:
     if not SAMPLE.is_file():
         return None
     body = json.loads(SAMPLE.read_text())
@@ -370,8 +421,6 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=1.0, help="seconds run before the figures count")
     parser.add_argument("--workers", type=int, default=1)          # SQLite: see commands.default_workers
     parser.add_argument("--threads", type=int, default=8)
-    parser.add_argument("--worker-class", default="referee.service.worker.ConnectionWorker",
-                        help="gunicorn worker class (default: the service's own, a thread per connection; or gthread)")
     parser.add_argument("--rate", type=float, default=None,
                         help="open loop: this many submissions per second in all (default: closed loop)")
     parser.add_argument("--synchronous", choices=("full", "normal"), default="normal",
@@ -379,6 +428,9 @@ def main() -> int:
     parser.add_argument("--postgres", action="store_true",
                         help="submissions against the test PostgreSQL server (tests/storage/pg_server.py; it runs "
                              "with fsync=off, on the same two cores) instead of SQLite")
+    parser.add_argument("--slow", type=int, default=0, metavar="N",
+                        help="during the submissions, N clients trickle a body and N more their headers, a byte a "
+                             "second each (they must not hold the submissions up)")
     parser.add_argument("--skip-check", action="store_true", help="skip POST /check of the sample game")
     parser.add_argument("--flood", type=int, nargs="?", const=4, default=0, metavar="N",
                         help="during the submissions, N processes (default 4) keep POST /check saturated with the "
@@ -393,16 +445,27 @@ def main() -> int:
             pg = start_server()
         try:
             run_url = pg.new_database_url() if pg is not None else url
-            with Gunicorn(run_url, workers=args.workers, threads=args.threads, worker_class=args.worker_class) as server:
+            with Server(run_url, workers=args.workers, threads=args.threads) as server:
                 load = " ".join(f"{x:.2f}" for x in os.getloadavg())
                 print(f"load average {load} (2-core machine shared with other work)")
                 store = "PostgreSQL (fsync=off)" if pg else f"SQLite {url}"
-                print(f"gunicorn: {args.workers} {args.worker_class} workers x {args.threads} threads, {store}")
+                print(f"referee serve: {args.workers} process(es) x {args.threads} threads "
+                      f"({'waitress' if args.workers == 1 else 'gunicorn gthread'}), {store}")
                 flooding = None
                 if args.flood:
                     flooding = flood(server, args.flood, args.seconds + args.warmup + 6)
                     time.sleep(5)                       # let the bodies arrive and the checking worker fill up
+                slow = None
+                if args.slow:
+                    slow = trickle(server, args.slow, args.seconds + args.warmup + 14)
+                    time.sleep(2)                       # the slow clients are in
                 r = submissions(server, args.clients, args.seconds, args.rate, args.warmup)
+                if slow is not None:
+                    proc, out = slow
+                    proc.join(60)
+                    got = out.get() if not out.empty() else {}
+                    print(f"slow clients: {args.slow} sending a body and {args.slow} sending headers, one byte a second "
+                          f"each, reconnecting when dropped: {got}")
                 if flooding is not None:
                     procs, out = flooding
                     statuses: dict[int, int] = {}
@@ -427,7 +490,7 @@ def main() -> int:
             if pg is not None:
                 pg.stop()
         if not args.skip_check:
-            with Gunicorn(url, workers=1, threads=2, preload=True) as server:
+            with Server(url, workers=1, threads=2, preload=True) as server:
                 c = check_sample(server)
             if c is None:
                 print(f"check: {SAMPLE} is missing")

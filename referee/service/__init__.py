@@ -4,7 +4,7 @@
     app = create_app({"DATABASE_URL": "sqlite:///games.db"})
 
 Blueprints: ``api`` (rulesets, scenarios, check, openapi; under /api/v1), ``games`` (hosted games, under
-/api/v1/games; ``fastpath`` answers submissions in front of Flask), ``web`` (the page at /).  ``errors``
+/api/v1/games), ``web`` (the page at /).  ``errors``
 turns every failure into ``{"error": {code, message}}``.
 See docs/service.md.
 """
@@ -21,7 +21,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from referee.service import api, errors, games, live, pbem, replay_view, web
     from referee.service import config as settings
     from referee.service.extension import Referee
-    from referee.service.fastpath import SubmissionFastPath
     from referee.service.limits import BodyLimit
 
     app = Flask(__name__)
@@ -36,10 +35,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(web.bp)
     app.register_blueprint(replay_view.bp, url_prefix=API_PREFIX)   # the page's replays and what-ifs
     Referee(app)
-    # A body without Content-Length is counted as it arrives and refused past the limit (413); the fast path
-    # takes only bodies with a Content-Length within it, and hands the rest on to this.
+    # A body without Content-Length is counted as it arrives and refused past the limit (413), under a server
+    # that hands the application a chunked body to read (gunicorn, werkzeug; waitress counts it itself).
     app.wsgi_app = BodyLimit(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]))  # type: ignore[method-assign]
-    app.wsgi_app = SubmissionFastPath(app, app.wsgi_app)  # type: ignore[method-assign]
     return app
 
 

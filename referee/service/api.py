@@ -13,14 +13,11 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
-from contextlib import nullcontext
-
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from referee.engine import registry
 from referee.logs.jsonlog import event_types
 from referee.service import heavy, scenarios
-from referee.service.environ_keys import CLOSE_CONNECTION, OUTSIDE_GATE
 from referee.service.errors import ApiError
 from referee.service.logs import request_body
 
@@ -59,21 +56,14 @@ def list_scenarios() -> Response:
 
 
 def _heavy(kind: str, step: int = 0) -> Response:
-    """Run a heavy request in the checking workers (heavy.py): admitted before its body is read, or 503 (and
-    the connection closed rather than its body read).  Reading the body and waiting for the worker cost this
-    process no CPU, so the request leaves the server's gate meanwhile (worker.ConnectionWorker)."""
+    """Run a heavy request in the checking workers (heavy.py), or 503 when they are full."""
     pool = heavy.pool_for(current_app.config)
+    pool.admit()
     try:
-        pool.admit()
-    except ApiError:
-        request.environ[CLOSE_CONNECTION] = True
-        raise
-    try:
-        with request.environ.get(OUTSIDE_GATE, nullcontext)():
-            # The body goes to the worker unread (logs.upload_of_body): parsing it is the worker's CPU.
-            body = request_body(request)
-            answer = pool.run(heavy.Job(kind, body, "", None, step,
-                                        content_type=request.headers.get("Content-Type", "")))
+        # The body goes to the worker unread (logs.upload_of_body): parsing it is the worker's CPU.
+        body = request_body(request)
+        answer = pool.run(heavy.Job(kind, body, "", None, step,
+                                    content_type=request.headers.get("Content-Type", "")))
     finally:
         pool.release()
     resp = Response(heavy.pieces(answer.body), status=answer.status, mimetype=answer.mimetype)

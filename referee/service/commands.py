@@ -2,28 +2,21 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import sys
 from typing import Any, Mapping
 
 
-WORKER_CLASSES = {"connection": "referee.service.worker.ConnectionWorker", "gthread": "gthread"}
-
-
 def register(subparsers: Any) -> None:
-    serve = subparsers.add_parser("serve", help="run the HTTP service (gunicorn if installed, else werkzeug)")
+    serve = subparsers.add_parser("serve", help="run the HTTP service (waitress; gunicorn for --workers > 1)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    serve.add_argument("--workers", type=int, default=None,
-                       help="gunicorn worker processes (default: 1 on SQLite, else 2 x CPUs up to 8)")
-    serve.add_argument("--worker-class", choices=sorted(WORKER_CLASSES), default="connection",
-                       help="gunicorn worker: 'connection' (default: a thread per kept-alive connection, "
-                            "referee.service.worker) or 'gthread' (a poller and a thread pool)")
-    serve.add_argument("--threads", type=int, default=8,
-                       help="per worker: requests answered at once, first come first served (connection), or the "
-                            "thread pool's size (gthread); default 8")
+    serve.add_argument("--workers", type=int, default=1,
+                       help="processes (default 1: waitress, which reads every request whole before the application "
+                            "sees it; more: gunicorn's gthread workers, which need a buffering reverse proxy in "
+                            "front, docs/service.md)")
+    serve.add_argument("--threads", type=int, default=8, help="requests answered at once per process (default 8)")
     serve.add_argument("--database-url", help="overrides DATABASE_URL (default ./referee.sqlite)")
     serve.set_defaults(func=cmd_serve)
     for name in ("verify", "verify-dice"):        # verify-dice: the earlier name, kept as an alias
@@ -37,18 +30,35 @@ def register(subparsers: Any) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     if args.database_url:
         os.environ["DATABASE_URL"] = args.database_url
-    workers = args.workers or default_workers(os.environ.get("DATABASE_URL"))
-    if importlib.util.find_spec("gunicorn") is not None:
+    if args.workers > 1:
         # exec, so that signals (Ctrl-C, a service manager's TERM) reach gunicorn's master directly.
-        argv = [sys.executable, "-m", "gunicorn", "--bind", f"{args.host}:{args.port}", "--workers", str(workers),
-                "--worker-class", WORKER_CLASSES[args.worker_class], "--threads", str(args.threads),
-                *no_control_socket(), "referee.service.wsgi:app"]
+        argv = [sys.executable, "-m", "gunicorn", "--bind", f"{args.host}:{args.port}", "--workers", str(args.workers),
+                "--worker-class", "gthread", "--threads", str(args.threads), *no_control_socket(),
+                "referee.service.wsgi:app"]
         os.execv(sys.executable, argv)
-    from werkzeug.serving import run_simple
-    from referee.service import create_app
-    print("referee: gunicorn is not installed; serving with werkzeug's development server", file=sys.stderr)
-    run_simple(args.host, args.port, create_app(), threaded=True)
+    import threading
+
+    from referee.service import cpus, create_app, scenarios, server
+    app = create_app({"SERVED_HOST": args.host})
+    placed = _placement(app.config)
+    if len(placed) > 1:        # one CPU for waitress's I/O thread and the application's: measured slower
+        cpus.place(placed)
+    if os.environ.get("REFEREE_PRELOAD", "1") != "0":
+        threading.Thread(target=scenarios.preload, name="referee-preload", daemon=True).start()
+    server.serve(app, args.host, args.port, args.threads)
     return 0
+
+
+def _placement(config: Any) -> frozenset[int]:
+    """The CPUs the checking workers leave to the server's process (cpus.py): under a flood of /check at
+    500 submissions/s, p99 14-33 ms placed against 157-570 ms unplaced (docs/service.md, Performance)."""
+    from referee.service import cpus
+    try:
+        placed = cpus.of_config(config)
+    except ValueError as exc:
+        print(f"referee: {exc}; the server's process is not placed", file=sys.stderr)
+        return frozenset()
+    return placed[0] if placed else frozenset()
 
 
 def no_control_socket() -> list[str]:
@@ -56,16 +66,6 @@ def no_control_socket() -> list[str]:
     server on the machine takes it from the first.  The service uses none, so it asks for none."""
     from gunicorn.config import KNOWN_SETTINGS
     return ["--no-control-socket"] if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS) else []
-
-
-def default_workers(database_url: str | None) -> int:
-    """One process on SQLite: it has one writer at a time, and writers in different processes wait for each
-    other in SQLite's busy handler (sleeps of up to 100 ms), where one process's threads share its group
-    commit instead (bench_service: p99 ~1 s with two processes, ~0.3 s with one, same throughput).
-    PostgreSQL takes concurrent writers: a process per CPU and then some."""
-    if not database_url or database_url.startswith("sqlite:"):
-        return 1
-    return min(8, 2 * (os.cpu_count() or 1))
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

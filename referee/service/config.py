@@ -28,6 +28,14 @@ DEFAULT_CHECK_MEMORY = 2 * 1024 ** 3
 DEFAULT_CHECK_PRIORITY = "idle"
 DEFAULT_CHECK_CPUS = "auto"       # referee/service/cpus.py
 
+# How long a request may take to arrive (server.py: `referee serve`'s waitress): its headers, the whole of it,
+# and the least average rate after the first seconds; connections open at once; idle kept-alive seconds.
+DEFAULT_HEADER_DEADLINE = 10.0
+DEFAULT_REQUEST_DEADLINE = 120.0          # a 16 MiB log needs ~140 KB/s
+DEFAULT_MIN_RATE = 4096.0                 # bytes a second
+DEFAULT_CONNECTION_LIMIT = 1000
+DEFAULT_IDLE_SECONDS = 30
+
 # Engine states kept per worker for hosted games (each a few hundred kB at Borodino scale).
 DEFAULT_GAME_CACHE_SIZE = 64
 # Replayed uploaded logs kept per worker for the web page's board pictures.
@@ -48,6 +56,11 @@ def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "CHECK_MEMORY": int(env.get("REFEREE_CHECK_MEMORY", DEFAULT_CHECK_MEMORY)),
         "CHECK_PRIORITY": env.get("REFEREE_CHECK_PRIORITY", DEFAULT_CHECK_PRIORITY),
         "CHECK_CPUS": env.get("REFEREE_CHECK_CPUS", DEFAULT_CHECK_CPUS),
+        "HEADER_DEADLINE": float(env.get("REFEREE_HEADER_DEADLINE", DEFAULT_HEADER_DEADLINE)),
+        "REQUEST_DEADLINE": float(env.get("REFEREE_REQUEST_DEADLINE", DEFAULT_REQUEST_DEADLINE)),
+        "MIN_RATE": float(env.get("REFEREE_MIN_RATE", DEFAULT_MIN_RATE)),
+        "CONNECTION_LIMIT": int(env.get("REFEREE_CONNECTION_LIMIT", DEFAULT_CONNECTION_LIMIT)),
+        "IDLE_SECONDS": int(env.get("REFEREE_IDLE_SECONDS", DEFAULT_IDLE_SECONDS)),
         "GAME_CACHE_SIZE": DEFAULT_GAME_CACHE_SIZE,
         "REPLAY_CACHE_SIZE": DEFAULT_REPLAY_CACHE_SIZE,
         # Flask's JSON provider sorts keys by default; rulings keep the contract's field order instead.

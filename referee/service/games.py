@@ -8,7 +8,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from referee.service import board
 from referee.service.errors import ApiError
 from referee.service.extension import ext
-from referee.service.fastpath import bearer, parse_json
+from referee.service.request_parts import bearer, parse_json
 from referee.storage import GameNotFound
 from referee.storage.model import Game as StoredGame
 
@@ -46,7 +46,7 @@ def view(game_id: str) -> Response:
     return jsonify(ext().host.view(stored, side))
 
 
-@bp.post("/<game_id>/events")   # served by referee.service.fastpath unless the request is unusual
+@bp.post("/<game_id>/events")
 def submit(game_id: str) -> Response:
     body = _json_body()
     stored, side = _caller(game_id, fresh=False)

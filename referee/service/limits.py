@@ -30,8 +30,6 @@ MAX_DEPTH = 64                 # a log's deepest value is ~6 levels (log > event
 MAX_DIGITS = 300               # rolls are one digit, indices a few; a seed (a string) at most 256 characters
 MAX_YAML_ALIASES = 64          # YAML aliases (*name) make a small text a huge document; logs use none
 DEFAULT_MAX_YAML_LENGTH = 64 * 1024
-# The service's gunicorn worker puts a direct body reader here (worker.body_reader; absent under other servers).
-READ_BODY = "referee.read_body"
 READ_CHUNK = 8 * 1024           # a chunked body is read in these steps, its CPU checked after each
 CHUNKED_READ_CPU = 0.25         # seconds of the reading thread's CPU a chunked body may take (BodyLimit)
 
@@ -124,11 +122,9 @@ class BodyLimit:
         length = environ.get("CONTENT_LENGTH", "")
         if length and not chunked:               # with chunked, a Content-Length means nothing (RFC 9112 6.3)
             if length.isdigit() and int(length) > self.limit:
-                environ["referee.close_connection"] = True
                 return _refuse(start_response, self.limit)
             return self.inner(environ, start_response)
         if chunked or environ.get("wsgi.input_terminated"):
-            environ.pop(READ_BODY, None)                # the body is read here: not the worker's to read again
             stream, data = environ["wsgi.input"], bytearray()
             started = time.thread_time()
             while True:
@@ -137,10 +133,8 @@ class BodyLimit:
                     break
                 data += part
                 if len(data) > self.limit:
-                    environ["referee.close_connection"] = True      # the rest is not read (worker.py)
                     return _refuse(start_response, self.limit)
                 if time.thread_time() - started > self.chunked_cpu:
-                    environ["referee.close_connection"] = True
                     return _refuse_fine_chunks(start_response)
             environ["wsgi.input"] = BytesIO(bytes(data))
             environ["CONTENT_LENGTH"] = str(len(data))

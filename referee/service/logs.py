@@ -75,12 +75,9 @@ def upload_of_body(content_type: str, data: bytes) -> Upload:
 
 
 def request_body(request: Request) -> bytes:
-    """The raw body, in as few reads and copies as the server allows.  ``request.get_data`` reads 64 KiB at a
-    time, and gunicorn's reader copies everything it holds ahead (up to 1 MiB) on each read: a 16 MiB log cost
-    the server's process ~0.2 s of CPU that way (profiled under bench/bench_service.py --flood), ~0.01 s in
-    one read.  Under the service's own gunicorn worker the body goes from the socket into one buffer with the
-    GIL released (``READ_BODY``, worker.py), so a flood of large uploads does not hold up the submissions'
-    threads.  The same bytes, and the same answer when the client sends less than its Content-Length."""
+    """The raw body, in one read: ``request.get_data`` reads 64 KiB at a time (a 16 MiB log cost the server's
+    process ~0.2 s of CPU that way under gunicorn, ~0.01 s in one read).  400 when the client sent less than
+    its Content-Length."""
     length = request.content_length
     if length is None or getattr(request, "_cached_data", None) is not None:
         return request.get_data(cache=True)
@@ -88,18 +85,14 @@ def request_body(request: Request) -> bytes:
     if limit is not None and length > limit:
         raise ApiError(413, "payload_too_large", f"the body is over the limit of {limit} bytes "
                                                  "(REFEREE_MAX_CONTENT_LENGTH)")
-    direct = request.environ.pop(limits.READ_BODY, None)
-    if direct is not None:
-        data = direct(length)
-    else:
-        stream, parts, got = request.stream, [], 0
-        while got < length:
-            part = stream.read(length - got)
-            if not part:
-                break
-            parts.append(part)
-            got += len(part)
-        data = b"".join(parts)
+    stream, parts, got = request.stream, [], 0
+    while got < length:
+        part = stream.read(length - got)
+        if not part:
+            break
+        parts.append(part)
+        got += len(part)
+    data = b"".join(parts)
     if len(data) < length:
         raise ApiError(400, "bad_request", "the body ended before its Content-Length")
     request._cached_data = data          # what get_data(cache=True) keeps: later readers get the same bytes

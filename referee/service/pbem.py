@@ -28,7 +28,7 @@ from referee.logs.vassal_board import from_build_file, from_scenario, module_bui
 from referee.service.dice import game_seed
 from referee.service.errors import ApiError, bad_input
 from referee.service.extension import ext
-from referee.service.fastpath import bearer
+from referee.service.request_parts import bearer
 from referee.service.logs import upload_from
 
 bp = Blueprint("pbem", __name__)

@@ -51,7 +51,7 @@ from referee.service.hosting import hidden_acts
 from referee.service import board, heavy, scenarios
 from referee.service.errors import ApiError
 from referee.service.extension import ext
-from referee.service.fastpath import bearer, parse_json
+from referee.service.request_parts import bearer, parse_json
 from referee.service.luck import luck
 from referee.service.replays import EVERY, Replayed, ReplayView, build, replay_log
 from referee.service.logs import Upload, upload_from

@@ -1,6 +1,7 @@
-"""A real server for tests and benchmarks: gunicorn on 127.0.0.1 at a free port, in its own process group.
+"""A real server for tests and benchmarks: ``referee serve`` on 127.0.0.1 at a free port, in its own process
+group (waitress with one process, gunicorn's gthread workers with more).
 
-    with Gunicorn(database_url) as server:
+    with Server(database_url) as server:
         status, body = server.request("GET", "/api/v1/rulesets")
 """
 from __future__ import annotations
@@ -17,8 +18,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from referee.service.commands import no_control_socket
-
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -28,42 +27,41 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class Gunicorn:
-    def __init__(self, database_url: str, *, workers: int = 2, threads: int = 8, cwd: Path | None = None,
-                 preload: bool = False, worker_class: str = "referee.service.worker.ConnectionWorker") -> None:
+class Server:
+    def __init__(self, database_url: str, *, workers: int = 1, threads: int = 8, cwd: Path | None = None,
+                 preload: bool = False, env: dict[str, str] | None = None) -> None:
         self.database_url = database_url
         self.preload = preload              # load the project's scenarios at start (REFEREE_PRELOAD)
         self.workers = workers
-        self.worker_class = worker_class    # what `referee serve` runs by default, or "gthread"
         self.threads = threads
+        self.env = env or {}
         self.cwd = cwd or ROOT
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 60.0) -> "Gunicorn":
+    def start(self, timeout: float = 60.0) -> "Server":
         self.port = free_port()
         # A file, not a pipe: nobody reads the log while the server runs, and a full pipe would block it.
         self._log = tempfile.TemporaryFile()
         env = {**os.environ, "DATABASE_URL": self.database_url, "PYTHONPATH": str(ROOT),
-               "REFEREE_PRELOAD": "1" if self.preload else "0"}
+               "REFEREE_PRELOAD": "1" if self.preload else "0", **self.env}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-             "--worker-class", self.worker_class, "--threads", str(self.threads), "--log-level", "warning",
-             *no_control_socket(), "referee.service.wsgi:app"],
+            [sys.executable, "-m", "referee", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+             "--workers", str(self.workers), "--threads", str(self.threads)],
             cwd=self.cwd, env=env, start_new_session=True,            # its own group: SIGKILL takes the workers too
             stdout=subprocess.DEVNULL, stderr=self._log)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 self._log.seek(0)
-                raise RuntimeError(f"gunicorn exited: {self._log.read().decode(errors='replace')[-2000:]}")
+                raise RuntimeError(f"the server exited: {self._log.read().decode(errors='replace')[-2000:]}")
             try:
                 if self.request("GET", "/api/v1/rulesets", timeout=5)[0] == 200:
                     return self
             except OSError:
                 time.sleep(0.2)
         self.stop()
-        raise RuntimeError("gunicorn did not answer within the timeout")
+        raise RuntimeError("the server did not answer within the timeout")
 
     def connection(self, timeout: float = 30.0) -> http.client.HTTPConnection:
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
@@ -102,7 +100,7 @@ class Gunicorn:
             self._log.close()
             self._log = None
 
-    def __enter__(self) -> "Gunicorn":
+    def __enter__(self) -> "Server":
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

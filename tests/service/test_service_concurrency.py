@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from flask import Flask
 
-from live import Gunicorn
+from live import Server
 from referee.service import create_app
 from referee.service.extension import ext
 from referee.storage import open_storage
@@ -76,7 +76,7 @@ def assert_log_is(database_url: str, game_id: str, acked: dict[int, str], in_fli
     assert all(e.ruling["index"] == e.index for e in stored)
 
 
-def http_submit(server: Gunicorn) -> Submit:
+def http_submit(server: Server) -> Submit:
     local = threading.local()
 
     def submit(side: str, expected: int, token: str) -> tuple[int, Any]:
@@ -95,7 +95,7 @@ def http_submit(server: Gunicorn) -> Submit:
 game_ids: dict[int, str] = {}
 
 
-def create_game(server: Gunicorn) -> dict[str, Any]:
+def create_game(server: Server) -> dict[str, Any]:
     status, game = server.request("POST", "/api/v1/games", {"scenario": SMALL, "dice": "players"})
     assert status == 201, game
     game_ids[server.port] = game["id"]
@@ -104,7 +104,7 @@ def create_game(server: Gunicorn) -> dict[str, Any]:
 
 def test_clients_hammering_one_game_through_gunicorn(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'referee.sqlite'}"
-    with Gunicorn(url, workers=2, threads=8) as server:
+    with Server(url, workers=2, threads=8) as server:
         game = create_game(server)
         acked = hammer(http_submit(server), game["tokens"], per_side=60, clients_per_side=3)
     assert len(acked) == 120
@@ -113,7 +113,7 @@ def test_clients_hammering_one_game_through_gunicorn(tmp_path: Path) -> None:
 
 def test_sigkill_mid_write_leaves_the_database_consistent(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'referee.sqlite'}"
-    server = Gunicorn(url, workers=2, threads=4).start()
+    server = Server(url, workers=2, threads=4).start()
     game = create_game(server)
     acked: dict[int, str] = {}
     stop = threading.Event()
@@ -150,7 +150,7 @@ def test_sigkill_mid_write_leaves_the_database_consistent(tmp_path: Path) -> Non
     assert len(acked) >= 30
     assert_log_is(url, game["id"], acked, in_flight=len(SIDES))
     # A new server on the same database carries on from where the log really ends.
-    with Gunicorn(url, workers=1, threads=2) as again:
+    with Server(url, workers=1, threads=2) as again:
         game_ids[again.port] = game["id"]
         with open_storage(url) as storage:
             n = storage.get_game(game["id"]).event_count
