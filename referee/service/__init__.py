@@ -18,7 +18,7 @@ from referee.service.config import API_PREFIX
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    from referee.service import api, errors, games, live, pbem, replay_view, web
+    from referee.service import api, browser_policy, errors, games, live, pbem, replay_view, web
     from referee.service import config as settings
     from referee.service.extension import Referee
     from referee.service.limits import BodyLimit
@@ -27,7 +27,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(settings.load(config))
     app.json.sort_keys = False            # rulings keep the field order of DESIGN §5
     app.json.ensure_ascii = False
+    app.config["TRUSTED_HOSTS"] = browser_policy.trusted_hosts(app.config["ALLOWED_HOSTS"], app.config["SERVED_HOST"])
     errors.register(app)
+    browser_policy.register(app)
     app.register_blueprint(api.bp, url_prefix=API_PREFIX)
     app.register_blueprint(games.bp, url_prefix=API_PREFIX + "/games")
     app.register_blueprint(pbem.bp, url_prefix=API_PREFIX + "/games")   # a turn as a .vlog (referee/service/pbem.py)

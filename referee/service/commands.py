@@ -30,6 +30,7 @@ def register(subparsers: Any) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     if args.database_url:
         os.environ["DATABASE_URL"] = args.database_url
+    os.environ["REFEREE_SERVED_HOST"] = args.host           # a served host name (browser_policy.trusted_hosts)
     if args.workers > 1:
         # exec, so that signals (Ctrl-C, a service manager's TERM) reach gunicorn's master directly.
         argv = [sys.executable, "-m", "gunicorn", "--bind", f"{args.host}:{args.port}", "--workers", str(args.workers),
@@ -39,7 +40,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import threading
 
     from referee.service import cpus, create_app, scenarios, server
-    app = create_app({"SERVED_HOST": args.host})
+    app = create_app()
     placed = _placement(app.config)
     if len(placed) > 1:        # one CPU for waitress's I/O thread and the application's: measured slower
         cpus.place(placed)

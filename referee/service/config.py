@@ -61,6 +61,10 @@ def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "MIN_RATE": float(env.get("REFEREE_MIN_RATE", DEFAULT_MIN_RATE)),
         "CONNECTION_LIMIT": int(env.get("REFEREE_CONNECTION_LIMIT", DEFAULT_CONNECTION_LIMIT)),
         "IDLE_SECONDS": int(env.get("REFEREE_IDLE_SECONDS", DEFAULT_IDLE_SECONDS)),
+        # Host names served (browser_policy.trusted_hosts): comma-separated, "*" for any; SERVED_HOST is the
+        # address `referee serve` listens on.
+        "ALLOWED_HOSTS": env.get("REFEREE_ALLOWED_HOSTS"),
+        "SERVED_HOST": env.get("REFEREE_SERVED_HOST"),
         "GAME_CACHE_SIZE": DEFAULT_GAME_CACHE_SIZE,
         "REPLAY_CACHE_SIZE": DEFAULT_REPLAY_CACHE_SIZE,
         # Flask's JSON provider sorts keys by default; rulings keep the contract's field order instead.

@@ -11,7 +11,7 @@ import logging
 from typing import Any
 
 from flask import Flask, Response, jsonify
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 
 from referee.engine.registry import UnknownRuleset
 from referee.logs.problems import InputError
@@ -98,6 +98,9 @@ _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "
 
 
 def _http(exc: HTTPException) -> Response:
+    if isinstance(exc, SecurityError):          # a Host outside TRUSTED_HOSTS (browser_policy)
+        return error_response(400, "unknown_host", f"{exc.description} Set REFEREE_ALLOWED_HOSTS to the host "
+                                                   "names clients use.")
     status = exc.code or 500
     code = _HTTP_CODES.get(status, "http_error")
     message = exc.description or exc.name
