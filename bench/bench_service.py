@@ -56,6 +56,9 @@ from service_play import players_events, submitter  # noqa: E402
 from service_scenario import SMALL  # noqa: E402
 
 SAMPLE = ROOT / "tests" / "fixtures" / "logs" / "sample-borodino.json"
+# The bench's clients are one address: the per-client creation rate and quota (creation.py) would stop them.
+os.environ.setdefault("REFEREE_CREATE_PER_MINUTE", "0")
+os.environ.setdefault("REFEREE_CREATE_QUOTA", "0")
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -40,6 +40,7 @@ from modulebuilder.render.counters import back_treatment
 from modulebuilder.render.map import map_layout
 
 from referee.engine import registry
+from referee.service.errors import ApiError
 
 HEX_SIZE = 22.0              # pixels centre to vertex: the whole Borodino map fits a laptop screen
 COUNTER_SCALE = 1.15         # counter edge / hex size: a counter a little smaller than its hex
@@ -49,7 +50,36 @@ FACING_INK = (200, 20, 20)
 # a thumbnail, so faces are drawn at a legible size and scaled down.
 DRAW_SIZE = 64
 
-ART_CACHE_SIZE = 8           # scenarios whose map and counter faces a process keeps
+ART_CACHE_SIZE = 8           # scenarios whose map and counter faces a process keeps, at most
+ART_CACHE_BYTES = 256 * 1024 * 1024   # and at most this many bytes of pictures (maps, faces, PNGs) in all
+
+# What one map may cost to draw (a 300x300 map from a 7 KB log took 17.5 s of CPU and 1.1 GB): Borodino's is
+# 42x29 hexes, 1434x1212 pixels, 289 counters.
+MAX_MAP_HEXES = 5_000
+MAX_MAP_PIXELS = 12_000_000
+MAX_PIECES = 2_000
+
+
+def check_budget(scenario: Any) -> None:
+    """422 ``map_too_large`` for a map or a counter set beyond the budget, before anything is laid out or drawn."""
+    grid = scenario.map.grid
+    hexes = int(grid.columns) * int(grid.rows)
+    pieces = len(scenario.counters.units) + len(scenario.counters.leaders)
+    problems = []
+    if hexes > MAX_MAP_HEXES:
+        problems.append(f"map: {grid.columns}x{grid.rows} hexes; the board is drawn for at most {MAX_MAP_HEXES}")
+    else:
+        # Pixels from the grid alone (pointy hexes: sqrt(3) x size wide, 1.5 x size high per hex).
+        width = (int(grid.columns) + 1) * math.sqrt(3) * HEX_SIZE
+        height = (int(grid.rows) * 1.5 + 1) * HEX_SIZE
+        if width * height > MAX_MAP_PIXELS:
+            problems.append(f"map: about {int(width)}x{int(height)} pixels; the board is drawn for at most "
+                            f"{MAX_MAP_PIXELS} pixels")
+    if pieces > MAX_PIECES:
+        problems.append(f"counters: {pieces} pieces; the board is drawn for at most {MAX_PIECES}")
+    if problems:
+        raise ApiError(422, "map_too_large", "; ".join(problems) + " (check the log with `referee check`)",
+                       problems=problems)
 
 
 class _Art:
@@ -57,6 +87,7 @@ class _Art:
     counter faces drawn so far."""
 
     def __init__(self, scenario: Any) -> None:
+        check_budget(scenario)
         self.scenario = scenario          # kept, so the cache key (its id) cannot be reused by another object
         self.layout, self.size = map_layout(scenario.map, HEX_SIZE)
         self.faces: dict[tuple[str, bool, int], Image.Image | None] = {}
@@ -67,12 +98,22 @@ class _Art:
         self._base: Image.Image | None = None
         self._base_lock = threading.Lock()
 
+    def weight(self) -> int:
+        """Bytes of pictures kept: the map (RGB), the faces drawn (RGBA), the PNGs."""
+        total = self.size[0] * self.size[1] * 3 if self._base is not None else 0
+        total += sum(f.width * f.height * 4 for f in list(self.faces.values()) if f is not None)
+        return total + sum(len(getattr(self, name, b"") or b"") for name in ("map_png", "sheet_png"))
+
     @property
     def base(self) -> Image.Image:
         """The map without counters (drawn once, on first use: a picture of the board, or the map's PNG when
         the disk cache has none)."""
         with self._base_lock:
             if self._base is None:
+                drawn = getattr(self, "map_png", None)
+                if drawn is not None:                             # drawn elsewhere (install): decoded, not drawn
+                    self._base = Image.open(io.BytesIO(drawn)).convert("RGB")
+                    return self._base
                 from modulebuilder.render import render_map      # the renderer's imports: only when drawing
                 image, layout = render_map(self.scenario.map, HEX_SIZE)
                 assert image.size == self.size and layout.origin == self.layout.origin
@@ -116,13 +157,47 @@ def _art_for(scenario: Any) -> _Art:
             hit = _art.get(key)
         if hit is not None and hit.scenario is scenario:
             return hit
-        art = _Art(scenario)
+        try:
+            art = _Art(scenario)
+        finally:
+            with _lock:
+                _building.pop(key, None)
         with _lock:
             _art[key] = art
-            _building.pop(key, None)
-            while len(_art) > ART_CACHE_SIZE:
-                _art.popitem(last=False)
+            _trim()
     return art
+
+
+def _trim() -> None:
+    """Drop the least recently used art past ART_CACHE_SIZE scenarios or ART_CACHE_BYTES (the newest stays)."""
+    while len(_art) > ART_CACHE_SIZE:
+        _art.popitem(last=False)
+    while len(_art) > 1 and sum(a.weight() for a in _art.values()) > ART_CACHE_BYTES:
+        _art.popitem(last=False)
+
+
+def art_cache_bytes() -> int:
+    """Bytes of pictures this process keeps."""
+    with _lock:
+        return sum(a.weight() for a in _art.values())
+
+
+def has_pictures(scenario: Any) -> bool:
+    """Whether this process holds the map and the sheet of ``scenario`` as PNG."""
+    with _lock:
+        art = _art.get(id(scenario))
+        return (art is not None and art.scenario is scenario and getattr(art, "map_png", None) is not None
+                and getattr(art, "sheet_png", None) is not None)
+
+
+def install(scenario: Any, map_data: bytes, sheet_data: bytes) -> None:
+    """Keep the map and the sheet of ``scenario`` drawn by another process (the checking workers draw the maps
+    of scenarios that are not the server's own: heavy.pictures)."""
+    art = _art_for(scenario)
+    with _lock:
+        art.map_png = map_data  # type: ignore[attr-defined]
+        art.sheet_png = sheet_data  # type: ignore[attr-defined]
+        _trim()
 
 
 def warm(scenario: Any) -> None:
@@ -272,6 +347,7 @@ def map_png(scenario: Any) -> bytes:
             _disk_put(key, data)
         with _lock:
             art.map_png = data  # type: ignore[attr-defined]
+            _trim()
     return data
 
 
@@ -426,6 +502,7 @@ def sheet_png(scenario: Any) -> bytes:
             _disk_put(key, data)
         with _lock:
             art.sheet_png = data  # type: ignore[attr-defined]
+            _trim()
     return data
 
 

@@ -36,6 +36,14 @@ DEFAULT_MIN_RATE = 4096.0                 # bytes a second
 DEFAULT_CONNECTION_LIMIT = 1000
 DEFAULT_IDLE_SECONDS = 30
 
+# Game creation per client (creation.py): a burst, then so many a minute; a quota per 24 hours; never-played
+# games deleted after so many days.  0 turns one off.  An inline scenario's largest size (bytes of JSON).
+DEFAULT_CREATE_PER_MINUTE = 30.0
+DEFAULT_CREATE_BURST = 10
+DEFAULT_CREATE_QUOTA = 500
+DEFAULT_UNPLAYED_DAYS = 7.0
+DEFAULT_MAX_INLINE_SCENARIO = 256 * 1024
+
 # Engine states kept per worker for hosted games (each a few hundred kB at Borodino scale).
 DEFAULT_GAME_CACHE_SIZE = 64
 # Replayed uploaded logs kept per worker for the web page's board pictures.
@@ -65,6 +73,11 @@ def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         # address `referee serve` listens on.
         "ALLOWED_HOSTS": env.get("REFEREE_ALLOWED_HOSTS"),
         "SERVED_HOST": env.get("REFEREE_SERVED_HOST"),
+        "CREATE_PER_MINUTE": float(env.get("REFEREE_CREATE_PER_MINUTE", DEFAULT_CREATE_PER_MINUTE)),
+        "CREATE_BURST": int(env.get("REFEREE_CREATE_BURST", DEFAULT_CREATE_BURST)),
+        "CREATE_QUOTA": int(env.get("REFEREE_CREATE_QUOTA", DEFAULT_CREATE_QUOTA)),
+        "UNPLAYED_DAYS": float(env.get("REFEREE_UNPLAYED_DAYS", DEFAULT_UNPLAYED_DAYS)),
+        "MAX_INLINE_SCENARIO": int(env.get("REFEREE_MAX_INLINE_SCENARIO", DEFAULT_MAX_INLINE_SCENARIO)),
         "GAME_CACHE_SIZE": DEFAULT_GAME_CACHE_SIZE,
         "REPLAY_CACHE_SIZE": DEFAULT_REPLAY_CACHE_SIZE,
         # Flask's JSON provider sorts keys by default; rulings keep the contract's field order instead.

@@ -10,6 +10,8 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from referee.service import heavy
+from referee.service.creation import CreationLimits
 from referee.service.hosting import Host
 from referee.service.replays import ReplayCache
 from referee.storage import Storage, open_storage
@@ -26,6 +28,7 @@ class Referee:
         # The page's replays (replay_view.py) share replayed logs through this; POST /check itself runs in
         # the checking workers (heavy.py), which keep their own.
         self.replays = ReplayCache(int(app.config["REPLAY_CACHE_SIZE"]))
+        self.creation = CreationLimits.of_config(app.config)
         app.extensions[KEY] = self
 
     @property
@@ -40,7 +43,10 @@ class Referee:
         storage = self.storage
         with self._lock:
             if self._host is None:
-                self._host = Host(storage, int(self.config["GAME_CACHE_SIZE"]))
+                config = self.config
+                self._host = Host(storage, int(config["GAME_CACHE_SIZE"]),
+                                  inline_setup=lambda doc: heavy.inline_setup(heavy.pool_for(config), doc),
+                                  max_inline_scenario=int(config["MAX_INLINE_SCENARIO"]))
             return self._host
 
     def close(self) -> None:

@@ -8,6 +8,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from referee.service import board
 from referee.service.errors import ApiError
 from referee.service.extension import ext
+from referee.service.replay_view import game_pictures
 from referee.service.request_parts import bearer, parse_json
 from referee.storage import GameNotFound
 from referee.storage.model import Game as StoredGame
@@ -34,7 +35,9 @@ def _caller(game_id: str, fresh: bool = True) -> tuple[StoredGame, str]:
 
 @bp.post("")
 def create() -> tuple[Response, int]:
-    created = ext().host.create(_json_body())
+    body = _json_body()
+    creator = ext().creation.admit(request.remote_addr, ext().storage)      # 429 past the client's rate or quota
+    created = ext().host.create(body, creator)
     resp = jsonify(created)
     resp.headers["Location"] = url_for("games.view", game_id=created["id"])
     return resp, 201
@@ -85,4 +88,5 @@ def export(game_id: str) -> Response:
 def board_png(game_id: str) -> Response:
     stored, side = _caller(game_id)
     scenario, units = ext().host.units(stored, side)
+    game_pictures(stored)                 # a map sent in is drawn in the checking workers
     return Response(board.png(scenario, units), mimetype="image/png")

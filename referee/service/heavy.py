@@ -108,7 +108,7 @@ def _dumps(obj: Any, known: Mapping[int, Any] | None = None) -> tuple[bytes, Any
 
 @dataclass(frozen=True)
 class Job:
-    kind: str                      # "check" | "replay" | "board" | "page" | "read"
+    kind: str                      # "check" | "replay" | "board" | "page" | "read" | "art" | "scenario"
     data: bytes
     filename: str
     module: bytes | None
@@ -285,8 +285,22 @@ def _answer(job: Job, cache: Any, max_yaml: int) -> Answer:
     from referee.service.logs import Upload, read, upload_of_body
     from referee.service.replays import replay_log
     try:
+        if job.filename == SCENARIO_DOCUMENT:             # an inline scenario sent to POST /games, or a game's
+            from referee.engine import actors, registry
+            from referee.service import scenarios
+            scenario = scenarios.resolve(json.loads(job.data))
+            if job.kind == "art":
+                return Answer(200, "application/x-python-pickle", b"", {},
+                              (board.map_png(scenario), board.sheet_png(scenario)))
+            ruleset = registry.get(scenario.ruleset)
+            return Answer(200, "application/x-python-pickle", b"", {},
+                          (ruleset.id, tuple(scenarios.side_names(scenario)), actors.hostable(ruleset)))
         upload = (Upload(job.data, job.filename, job.module, job.more) if job.content_type is None
                   else upload_of_body(job.content_type, job.data))
+        if job.kind == "art":
+            scenario = read(upload, max_yaml).scenario
+            return Answer(200, "application/x-python-pickle", b"", {},
+                          (board.map_png(scenario), board.sheet_png(scenario)))
         if job.kind == "read":
             parts = _read_parts(upload, max_yaml)
             return Answer(200, "application/x-python-pickle", b"", {}, parts if parts is not None else "vassal")
@@ -506,6 +520,50 @@ def read_for_page(pool: HeavyPool, upload: Upload) -> Log:
         events += orjson.loads(chunk)
     return Log(scenario=scenario, ruleset=registry.get(scenario.ruleset), dice=parts.dice, seed=parts.seed,
                events=events, warnings=parts.warnings)
+
+
+SCENARIO_DOCUMENT = "<scenario>"       # a Job's filename when its data is a scenario document (JSON)
+
+
+def inline_setup(pool: HeavyPool, document: Any) -> tuple[str, tuple[str, ...], bool]:
+    """(ruleset id, sides, whether the ruleset can host) of an inline scenario sent to ``POST /games``, resolved
+    in ``pool``'s workers (60,000 units once took 7.9 s of the server's CPU), admitted as the heavy routes are."""
+    answer = _admitted(pool, Job("scenario", json.dumps(document).encode(), SCENARIO_DOCUMENT, None))
+    if not isinstance(answer.value, tuple):
+        raise _error_of(answer)
+    ruleset_id, sides, hostable = answer.value
+    return str(ruleset_id), tuple(sides), bool(hostable)
+
+
+def pictures(pool: HeavyPool, scenario: Any, source: Job | None, admit: bool = True) -> None:
+    """Make sure this process holds the map and the counter sheet of ``scenario`` as PNG: the server's own
+    scenarios are drawn here (once, from the disk cache: web.warm_once), any other in ``pool``'s workers, under
+    their budget, from ``source`` (the upload it came in, or the scenario document).  ``admit``: take a place in
+    the pool first (False when the caller holds one)."""
+    from referee.service import board, scenarios
+    if board.has_pictures(scenario):
+        return
+    board.check_budget(scenario)
+    if source is None or scenarios.bundled(scenario):
+        board.warm(scenario)
+        return
+    answer = _admitted(pool, source) if admit else pool.run(source)
+    if not isinstance(answer.value, tuple):
+        raise _error_of(answer)
+    board.install(scenario, *answer.value)
+
+
+def scenario_job(document: Any) -> Job:
+    """The job that draws the pictures of a scenario given as a document (a hosted game's inline scenario)."""
+    return Job("art", json.dumps(document).encode(), SCENARIO_DOCUMENT, None)
+
+
+def _admitted(pool: HeavyPool, job: Job) -> Answer:
+    pool.admit()
+    try:
+        return pool.run(job)
+    finally:
+        pool.release()
 
 
 def _error_of(answer: Answer) -> ApiError:

@@ -9,10 +9,11 @@ each process keeps the engine state of recently played games keyed by (game, ind
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from referee.engine import actors, registry
 from referee.engine.replay import ROLL, Game, new_game
@@ -66,9 +67,17 @@ class StateCache:
                 self._items.popitem(last=False)
 
 
+InlineSetup = Callable[[Any], "tuple[str, tuple[str, ...], bool]"]
+
+
 class Host:
-    def __init__(self, storage: Storage, cache_size: int) -> None:
+    def __init__(self, storage: Storage, cache_size: int, *, inline_setup: InlineSetup | None = None,
+                 max_inline_scenario: int = 256 * 1024) -> None:
         self.storage = storage
+        # How an inline scenario sent to POST /games is resolved (the checking workers: heavy.inline_setup), and
+        # its largest size: the stranger's document is read once more, in the first submission's process.
+        self.inline_setup = inline_setup
+        self.max_inline_scenario = max_inline_scenario
         self.cache = StateCache(cache_size)
         self.committer = Committer(storage)
         # Who a token is never changes, nor a game's set-up: a submission then needs no database read.
@@ -123,7 +132,7 @@ class Host:
 
     # ------------------------------------------------------------------ creation
 
-    def create(self, body: Any) -> dict[str, Any]:
+    def create(self, body: Any, creator: str = "") -> dict[str, Any]:
         if not isinstance(body, Mapping):
             raise bad_input(["body: expected an object with scenario, dice and seeds"])
         problems = [f"{key}: unexpected field" for key in body
@@ -141,15 +150,26 @@ class Host:
             problems.append("scenario: missing (a scenario id or a resolved scenario)")
         if problems:
             raise bad_input(problems)
-        scenario = scenarios.resolve(body["scenario"])
-        ruleset = registry.get(scenario.ruleset)
-        if not actors.hostable(ruleset):
+        ref = body["scenario"]
+        if isinstance(ref, Mapping):
+            size = len(json.dumps(ref, ensure_ascii=False, separators=(",", ":"), default=str).encode())
+            if size > self.max_inline_scenario:
+                raise ApiError(413, "payload_too_large",
+                               f"scenario: an inline scenario may be at most {self.max_inline_scenario} bytes of JSON "
+                               f"({size} sent; REFEREE_MAX_INLINE_SCENARIO): host a larger one by its id")
+        if isinstance(ref, Mapping) and self.inline_setup is not None:
+            ruleset_id, sides, hostable = self.inline_setup(ref)        # resolved in the checking workers
+            ruleset = registry.get(ruleset_id)
+        else:
+            scenario = scenarios.resolve(ref)
+            ruleset = registry.get(scenario.ruleset)
+            sides, hostable = scenarios.side_names(scenario), actors.hostable(ruleset)
+        if not hostable:
             raise bad_input([f"scenario: ruleset '{ruleset.id}' does not say whose act "
                              "an event is (no actor hook), so its games cannot be hosted; POST /check still "
                              "rules its logs"])
-        sides = scenarios.side_names(scenario)
         created = self.storage.create_game(NewGame(scenario=body["scenario"], ruleset=ruleset.id, sides=sides,
-                                                   dice_mode=dice, strict_dice=strict_dice))
+                                                   dice_mode=dice, strict_dice=strict_dice, creator=creator))
         head = chain.genesis(created.game_id, ruleset.id, body["scenario"], sides, dice, created.dice_commitment)
         return {"id": created.game_id, "tokens": created.tokens, "dice_commitment": created.dice_commitment,
                 "dice": dice, "sides": list(sides), "ruleset": ruleset.id, "next_index": 0, "chain": head,

@@ -81,6 +81,7 @@ class Views:
         self._lock = threading.Lock()
         self._items: OrderedDict[str, Future[ReplayView]] = OrderedDict()
         self._logs: dict[str, Log] = {}
+        self._art_jobs: dict[str, heavy.Job] = {}    # how the workers draw each log's map again, if it was dropped
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="replay")
 
     def start(self, key: str, upload: Upload, log: Log, pool: heavy.HeavyPool) -> None:
@@ -92,10 +93,13 @@ class Views:
                 pool.release()
                 return
             self._logs[key] = log
+            art_job = self._art_jobs[key] = heavy.Job("art", upload.data, upload.filename, upload.module)
 
             def work() -> ReplayView:
                 try:
-                    board.warm(log.scenario)      # the first picture waits for the art, not for the replay
+                    # The first picture waits for the art, not for the replay; a map sent in is drawn in the
+                    # workers, under their budget (a 7 KB log's 300x300 map once took 17.5 s of this process).
+                    heavy.pictures(pool, log.scenario, art_job, admit=False)
                     r = heavy.page_replay(pool, upload, log)
                     return ReplayView(r.replayed, r.lines, words_for(log.scenario, log.ruleset))
                 finally:
@@ -105,6 +109,7 @@ class Views:
             while len(self._items) > self.size:
                 old, _ = self._items.popitem(last=False)
                 self._logs.pop(old, None)
+                self._art_jobs.pop(old, None)
 
     def log(self, key: str) -> Log:
         with self._lock:
@@ -112,6 +117,14 @@ class Views:
         if log is None:
             raise _not_found(key)
         return log
+
+    def pictures(self, key: str) -> Any:
+        """The scenario of replay ``key``, with its map and counter sheet in this process (heavy.pictures)."""
+        log = self.log(key)
+        with self._lock:
+            job = self._art_jobs.get(key)
+        heavy.pictures(heavy.pool_for(current_app.config), log.scenario, job)
+        return log.scenario
 
     def get(self, key: str) -> ReplayView:
         with self._lock:
@@ -194,12 +207,12 @@ def _png(data: bytes) -> Response:
 
 @bp.get("/replays/<key>/map.png")
 def map_png(key: str) -> Response:
-    return _png(board.map_png(views().log(key).scenario))
+    return _png(board.map_png(views().pictures(key)))
 
 
 @bp.get("/replays/<key>/counters.png")
 def counters_png(key: str) -> Response:
-    return _png(board.sheet_png(views().log(key).scenario))
+    return _png(board.sheet_png(views().pictures(key)))
 
 
 def _step_arg(steps: int) -> int:
@@ -512,9 +525,18 @@ def game_board(game_id: str) -> Response:
 
 
 def _scenario_of_caller() -> Any:
+    """The caller's game's scenario, with its map and counter sheet in this process (drawn in the workers when
+    the game's scenario was sent in: heavy.pictures)."""
     game_id = request.view_args["game_id"]  # type: ignore[index]
     stored, _ = ext().host.caller(game_id, bearer(request.headers.get("Authorization", "")))
-    return ext().host.setup(stored)[0]
+    return game_pictures(stored)
+
+
+def game_pictures(stored: Any) -> Any:
+    scenario = ext().host.setup(stored)[0]
+    inline = not isinstance(stored.scenario, str)
+    heavy.pictures(heavy.pool_for(current_app.config), scenario, heavy.scenario_job(stored.scenario) if inline else None)
+    return scenario
 
 
 @bp.get("/games/<game_id>/map.png")

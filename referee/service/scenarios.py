@@ -53,6 +53,12 @@ def available() -> list[dict[str, Any]]:
     return list(seen.values())
 
 
+def bundled(scenario: Any) -> bool:
+    """Whether ``scenario`` is one loaded by id (the server's own, drawn at start-up), not a document sent in."""
+    with _lock:
+        return any(hit is scenario for hit in _by_id.values())
+
+
 def resolve(ref: Any) -> Any:
     """The loaded scenario for an id or a resolved scenario document; InputError when it cannot be used."""
     if isinstance(ref, str):

@@ -87,6 +87,14 @@ class Storage(ABC):
         with self._read() as tx:
             return tx.authenticate(game_id, token)
 
+    def count_created(self, creator: str, since: datetime) -> int:
+        with self._read() as tx:
+            return tx.count_created(creator, since)
+
+    def expire_unplayed(self, before: datetime, limit: int = 1000) -> int:
+        with self.transaction() as tx:
+            return tx.expire_unplayed(before, limit)
+
     def get_game(self, game_id: str) -> Game:
         with self._read() as tx:
             return tx.get_game(game_id)

@@ -32,6 +32,8 @@ class NewGame:
     """Optional per-side contributions mixed into the dice (public from the start)."""
     strict_dice: bool = False
     """Rolls typed in a VASSAL log's chat are refused: every roll must come from VASSAL's die button."""
+    creator: str = ""
+    """Who created the game (the service stores a digest of the client's address, for its per-client quota)."""
 
 
 @dataclass(frozen=True)

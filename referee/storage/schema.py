@@ -71,6 +71,13 @@ SQLITE: tuple[Migration, ...] = (
         # A hosted game's setting: rolls typed in a VASSAL log's chat are refused (POST /games/<id>/vlog).
         "ALTER TABLE games ADD COLUMN strict_dice INTEGER NOT NULL DEFAULT 0 CHECK (strict_dice IN (0, 1))",
     ),
+    (
+        # Who created a game (a digest of the client's address: the service's per-client quota), and the
+        # index that counts a client's recent games and finds never-played ones to expire.
+        "ALTER TABLE games ADD COLUMN creator TEXT NOT NULL DEFAULT ''",
+        "CREATE INDEX games_creator ON games (creator, created_at)",
+        "CREATE INDEX games_created ON games (status, created_at)",
+    ),
 )
 
 POSTGRES: tuple[Migration, ...] = (
@@ -124,6 +131,11 @@ POSTGRES: tuple[Migration, ...] = (
     (
         # A hosted game's setting: rolls typed in a VASSAL log's chat are refused (POST /games/<id>/vlog).
         "ALTER TABLE games ADD COLUMN strict_dice INTEGER NOT NULL DEFAULT 0 CHECK (strict_dice IN (0, 1))",
+    ),
+    (
+        "ALTER TABLE games ADD COLUMN creator TEXT NOT NULL DEFAULT ''",
+        "CREATE INDEX games_creator ON games (creator, created_at)",
+        "CREATE INDEX games_created ON games (status, created_at)",
     ),
 )
 

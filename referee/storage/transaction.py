@@ -72,10 +72,10 @@ class Transaction:
         commitment = crypto.seed_commitment(seed)
         game_id = crypto.new_game_id()
         self._s.execute(
-            f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', NULL, ?)",
+            f"INSERT INTO games ({_GAME_COLUMNS}, creator) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', NULL, ?, ?)",
             (game_id, self._s.time_in(_utc(now)), _dump(new.scenario, "the scenario"), new.ruleset,
              new.dice_mode, commitment, seed, _dump(dict(new.side_seeds), "the side seeds"),
-             1 if new.strict_dice else 0),
+             1 if new.strict_dice else 0, new.creator),
         )
         tokens = {side: crypto.new_token() for side in sides}
         self._s.execute_many(
@@ -89,6 +89,24 @@ class Transaction:
         cannot tell a wrong game id from a wrong token)."""
         hashes = self._s.all("SELECT name, token_hash FROM sides WHERE game_id = ?", (game_id,))
         return crypto.side_for_token(token, [(str(n), str(h)) for n, h in hashes])
+
+    def count_created(self, creator: str, since: datetime) -> int:
+        """How many games ``creator`` has created since ``since`` (that have not expired)."""
+        row = self._s.one("SELECT COUNT(*) FROM games WHERE creator = ? AND created_at >= ?",
+                          (creator, self._s.time_in(_utc(since))))
+        return int(row[0]) if row is not None else 0
+
+    def expire_unplayed(self, before: datetime, limit: int = 1000) -> int:
+        """Delete up to ``limit`` games created before ``before`` that never took an event (a game ended or
+        played is never deleted); how many.  The games are locked first (PostgreSQL: FOR UPDATE), so a first
+        submission racing this either lands before (the game stays) or finds no game."""
+        rows = self._s.all("SELECT id FROM games WHERE status = 'active' AND created_at < ? AND NOT EXISTS "
+                           "(SELECT 1 FROM events WHERE events.game_id = games.id) LIMIT ?"
+                           + self._s.lock_game_suffix, (self._s.time_in(_utc(before)), limit))
+        ids = [str(r[0]) for r in rows]
+        for table, column in (("dice_contributions", "game_id"), ("sides", "game_id"), ("games", "id")):
+            self._s.execute_many(f"DELETE FROM {table} WHERE {column} = ?", [(i,) for i in ids])
+        return len(ids)
 
     def get_game(self, game_id: str) -> Game:
         row = self._s.one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))

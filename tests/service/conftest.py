@@ -19,6 +19,10 @@ from service_scenario import SMALL
 # The default itself is tested in test_service_limits.py (test_the_checking_workers_use_only_idle_cpu).
 os.environ.setdefault("REFEREE_CHECK_PRIORITY", "0")
 os.environ.setdefault("REFEREE_CHECK_CPUS", "all")       # the suite's checks may use every CPU (cpus.py; tested on its own)
+# Every test client is one address: the per-client creation rate and quota are off here, and tested on their own
+# (test_service_strangers.py).
+os.environ.setdefault("REFEREE_CREATE_PER_MINUTE", "0")
+os.environ.setdefault("REFEREE_CREATE_QUOTA", "0")
 
 
 @pytest.fixture
