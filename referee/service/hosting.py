@@ -160,6 +160,7 @@ class Host:
         if isinstance(ref, Mapping) and self.inline_setup is not None:
             ruleset_id, sides, hostable = self.inline_setup(ref)        # resolved in the checking workers
             ruleset = registry.get(ruleset_id)
+            hostable = hostable and actors.hostable(ruleset)            # and hosted by this process's ruleset
         else:
             scenario = scenarios.resolve(ref)
             ruleset = registry.get(scenario.ruleset)

@@ -76,7 +76,7 @@ def test_pieces_give_the_answer_back_whole_in_bytes() -> None:
 
 def _raw(port: int, request: bytes, shut: bool = False) -> bytes:
     """The server's whole answer to one request on a connection of its own (asked to close after it)."""
-    request = request.replace(b"\r\nHost: t\r\n", b"\r\nHost: t\r\nConnection: close\r\n", 1)
+    request = request.replace(b"\r\nHost: t\r\n", b"\r\nHost: 127.0.0.1\r\nConnection: close\r\n", 1)
     with socket.create_connection(("127.0.0.1", port), timeout=300) as sock:
         sock.sendall(request)
         if shut:

@@ -143,8 +143,11 @@ def test_the_heavy_routes_answer_503_with_retry_after_when_full(app: Flask) -> N
             resp = client.post(url, json=_log(players_events(1)[:3]))
             assert _is_json_4xx.__name__ and resp.status_code == 503 and resp.json["error"]["code"] == "busy"
             assert resp.headers["Retry-After"].isdigit()
-        # Hosted games do not wait for the heavy routes.
-        assert client.post("/api/v1/games", json={"scenario": SMALL, "dice": "players"}).status_code == 201
+        # Hosted games of the server's own scenarios do not wait for the heavy routes (an inline scenario does:
+        # it is resolved in the checking workers).
+        assert client.post("/api/v1/games", json={"scenario": "mp-sample", "dice": "players"}).status_code == 201
+        inline = client.post("/api/v1/games", json={"scenario": SMALL, "dice": "players"})
+        assert inline.status_code == 503 and inline.json["error"]["code"] == "busy"
     finally:
         for _ in range(taken):
             pool.release()
