@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import atexit
 import copyreg
+import hashlib
 import io
 import json
 import os
@@ -525,14 +526,45 @@ def read_for_page(pool: HeavyPool, upload: Upload) -> Log:
 SCENARIO_DOCUMENT = "<scenario>"       # a Job's filename when its data is a scenario document (JSON)
 
 
+_setups: dict[str, tuple[str, tuple[str, ...], bool]] = {}
+_setup_gates: dict[str, threading.Lock] = {}
+_setups_lock = threading.Lock()
+SETUP_CACHE_SIZE = 256
+
+
 def inline_setup(pool: HeavyPool, document: Any) -> tuple[str, tuple[str, ...], bool]:
     """(ruleset id, sides, whether the ruleset can host) of an inline scenario sent to ``POST /games``, resolved
-    in ``pool``'s workers (60,000 units once took 7.9 s of the server's CPU), admitted as the heavy routes are."""
-    answer = _admitted(pool, Job("scenario", json.dumps(document).encode(), SCENARIO_DOCUMENT, None))
-    if not isinstance(answer.value, tuple):
-        raise _error_of(answer)
-    ruleset_id, sides, hostable = answer.value
-    return str(ruleset_id), tuple(sides), bool(hostable)
+    in ``pool``'s workers (60,000 units once took 7.9 s of the server's CPU), admitted as the heavy routes are.
+    A document resolved before is answered from this process's memory (keyed by its SHA-256): players who
+    host their own scenario send the same one again; requests with one new document at once wait for the
+    first."""
+    data = json.dumps(document, sort_keys=True, separators=(",", ":"), default=str).encode()
+    key = hashlib.sha256(data).hexdigest()
+    with _setups_lock:
+        hit = _setups.get(key)
+        gate = _setup_gates.setdefault(key, threading.Lock()) if hit is None else None
+    if hit is not None:
+        return hit
+    assert gate is not None
+    with gate:
+        with _setups_lock:
+            hit = _setups.get(key)
+        if hit is not None:
+            return hit
+        try:
+            answer = _admitted(pool, Job("scenario", data, SCENARIO_DOCUMENT, None))
+        finally:
+            with _setups_lock:
+                _setup_gates.pop(key, None)
+        if not isinstance(answer.value, tuple):
+            raise _error_of(answer)
+        ruleset_id, sides, hostable = answer.value
+        hit = str(ruleset_id), tuple(sides), bool(hostable)
+        with _setups_lock:
+            _setups[key] = hit
+            while len(_setups) > SETUP_CACHE_SIZE:
+                _setups.pop(next(iter(_setups)))
+        return hit
 
 
 def pictures(pool: HeavyPool, scenario: Any, source: Job | None, admit: bool = True) -> None:

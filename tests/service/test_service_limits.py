@@ -146,7 +146,7 @@ def test_the_heavy_routes_answer_503_with_retry_after_when_full(app: Flask) -> N
         # Hosted games of the server's own scenarios do not wait for the heavy routes (an inline scenario does:
         # it is resolved in the checking workers).
         assert client.post("/api/v1/games", json={"scenario": "mp-sample", "dice": "players"}).status_code == 201
-        inline = client.post("/api/v1/games", json={"scenario": SMALL, "dice": "players"})
+        inline = client.post("/api/v1/games", json={"scenario": {**SMALL, "turns": 7}, "dice": "players"})
         assert inline.status_code == 503 and inline.json["error"]["code"] == "busy"
     finally:
         for _ in range(taken):
