@@ -40,7 +40,7 @@ from referee.logs.vassal_steps import UNDO_REPORT, facts
 from referee.service import live_words
 from referee.service.errors import ApiError, bad_input
 from referee.service.extension import ext
-from referee.service.fastpath import bearer, parse_json
+from referee.service.request_parts import bearer, parse_json
 
 bp = Blueprint("live", __name__)
 
