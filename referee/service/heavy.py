@@ -579,10 +579,24 @@ def pictures(pool: HeavyPool, scenario: Any, source: Job | None, admit: bool = T
     if source is None or scenarios.bundled(scenario):
         board.warm(scenario)
         return
-    answer = _admitted(pool, source) if admit else pool.run(source)
-    if not isinstance(answer.value, tuple):
-        raise _error_of(answer)
-    board.install(scenario, *answer.value)
+    with _picture_gates_lock:
+        gate = _picture_gates.setdefault(id(scenario), threading.Lock())
+    try:
+        with gate:                        # the page asks for the map and the sheet at once: one drawing serves both
+            if board.has_pictures(scenario):
+                return
+            answer = _admitted(pool, source) if admit else pool.run(source)
+            if not isinstance(answer.value, tuple):
+                raise _error_of(answer)
+            board.install(scenario, *answer.value)
+    finally:
+        with _picture_gates_lock:
+            if _picture_gates.get(id(scenario)) is gate and not gate.locked():
+                _picture_gates.pop(id(scenario), None)
+
+
+_picture_gates: dict[int, threading.Lock] = {}
+_picture_gates_lock = threading.Lock()
 
 
 def scenario_job(document: Any) -> Job:
