@@ -93,7 +93,8 @@ class Views:
                 pool.release()
                 return
             self._logs[key] = log
-            art_job = self._art_jobs[key] = heavy.Job("art", upload.data, upload.filename, upload.module)
+            art_job = self._art_jobs[key] = heavy.Job("art", upload.data, upload.filename, upload.module,
+                                                      more=upload.more)
 
             def work() -> ReplayView:
                 try:
