@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Sequence
 if TYPE_CHECKING:
     import argparse
 
-from referee.logs import InputError
+from referee.engine import registry
+from referee.logs import InputError, read_log
 from referee.logs.jsonlog import spelled_as_pathlib
 
 VASSAL_SUFFIXES = (".vlog", ".vsav")
@@ -123,7 +124,6 @@ def read_any_log(path: str, module: str | None):
     if _suffix(path) in VASSAL_SUFFIXES:
         from referee.logs import vassal
         return vassal.read_log(path, module=module)
-    from referee.logs import read_log
     return read_log(path)
 
 
@@ -263,7 +263,6 @@ class _Spool:
 
 
 def cmd_rulesets(args: argparse.Namespace) -> int:
-    from referee.engine import registry
     for rid in registry.available():
         print(f"{rid}\t{registry.get(rid).name}")
     return 0

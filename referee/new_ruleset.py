@@ -16,6 +16,8 @@ import re
 from importlib.resources import files
 from importlib.util import find_spec
 
+from referee.engine import registry
+
 #: a ruleset id: lower-case words joined by hyphens (it names the package too, with underscores)
 NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 TEMPLATE_SUFFIX = ".tmpl"
@@ -47,7 +49,6 @@ def check_name(ruleset_id: str) -> None:
     if taken:
         raise BadName(f"a module '{package}' can already be imported here: the ruleset's package would clash "
                          "with it; choose another name")
-    from referee.engine import registry
     if ruleset_id in registry.available():
         raise BadName(f"a ruleset '{ruleset_id}' is installed already; choose another name")
 

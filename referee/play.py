@@ -14,8 +14,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
+from referee.engine import registry
 from referee.engine.replay import Game, new_game, step
 from referee.engine.ruling import Ruling
+from referee.logs import InputError
+from referee.logs.jsonlog import load_scenario
 
 
 class PlayError(AssertionError):
@@ -83,9 +86,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--turns", type=int, help="stop after this many turns")
     ap.add_argument("--out", help="write the game log here (JSON)")
     args = ap.parse_args(argv)
-    from referee.engine import registry
-    from referee.logs import InputError
-    from referee.logs.jsonlog import load_scenario
     try:
         scenario = load_scenario(args.scenario, Path.cwd())
     except InputError as exc:

@@ -1,16 +1,24 @@
 """No import circle anywhere in ``referee`` and ``modulebuilder``, counting every import statement: at module
 level, inside a function, under ``if TYPE_CHECKING:`` (grimp reads them all).  The import-linter contracts
 (``.importlinter``, tests/engine/test_architecture.py) hold one package at a time; this test holds the whole
-graph, across packages too, and prints each circle it finds."""
+graph, across packages too, and prints each circle it finds.
+
+Imports inside functions are allowed only where start-up needs them, and each is listed with its reason in
+docs/architecture.md ("Imports inside functions"); the last test holds that list to the code."""
 from __future__ import annotations
 
+import ast
+import re
 import sys
+from pathlib import Path
 
 import pytest
 
 grimp = pytest.importorskip("grimp", reason="grimp comes with import-linter (pip install -e '.[test]')")
 
+ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("referee", "modulebuilder")
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
 
 
 def strongly_connected(graph) -> list[list[str]]:
@@ -121,3 +129,83 @@ def test_a_circle_through_type_checking_imports_is_found(package_on_path):
     found = circles(pkg)
     assert len(found) == 1 and found[0].startswith("3 modules: circle_in_types.a, circle_in_types.b, "
                                                     "circle_in_types.c"), found
+
+
+# ------------------------------------------------------------------------------ imports inside functions
+
+def is_module(name: str) -> bool:
+    path = ROOT.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def function_level_imports() -> set[tuple[str, str, str]]:
+    """(file, function, module) of every import of the project's own modules made inside a function."""
+    found: set[tuple[str, str, str]] = set()
+
+    class Visitor(ast.NodeVisitor):
+        def __init__(self, path: str, package: str) -> None:
+            self.path, self.package, self.names, self.depth = path, package, [], 0
+
+        def visit_FunctionDef(self, node) -> None:
+            self.names.append(node.name)
+            self.depth += 1
+            self.generic_visit(node)
+            self.depth -= 1
+            self.names.pop()
+
+        visit_AsyncFunctionDef = visit_FunctionDef
+
+        def visit_ClassDef(self, node) -> None:
+            self.names.append(node.name)
+            self.generic_visit(node)
+            self.names.pop()
+
+        def visit_Import(self, node) -> None:
+            if self.depth:
+                for alias in node.names:
+                    self.add(alias.name)
+
+        def visit_ImportFrom(self, node) -> None:
+            if self.depth:
+                base = self.package.split(".")
+                module = (".".join(base[:len(base) - node.level + 1] + ([node.module] if node.module else []))
+                          if node.level else node.module or "")
+                for alias in node.names:        # ``from package import module`` imports the module
+                    sub = f"{module}.{alias.name}"
+                    self.add(sub if is_module(sub) else module)
+
+        def add(self, module: str) -> None:
+            if module.split(".")[0] in PACKAGES:
+                found.add((self.path, ".".join(self.names), module))
+
+    for top in PACKAGES:
+        for path in sorted((ROOT / top).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            package = rel[:-3].replace("/", ".")
+            if path.name != "__init__.py":
+                package = package.rsplit(".", 1)[0]
+            else:
+                package = package[:-len(".__init__")]
+            Visitor(rel, package).visit(ast.parse(path.read_text("utf-8")))
+    return found
+
+
+def listed_imports() -> set[tuple[str, str, str]]:
+    """The rows of docs/architecture.md's table "Imports inside functions": file, function, modules, why."""
+    text = ARCHITECTURE.read_text("utf-8")
+    section = text.split("## Imports inside functions", 1)[1].split("\n## ", 1)[0]
+    rows: set[tuple[str, str, str]] = set()
+    for line in section.splitlines():
+        m = re.match(r"\| `([^`]+)` \| `([^`]+)` \| ([^|]+) \| ([^|]+) \|$", line)
+        if m:
+            assert m.group(4).strip(), line             # every row says why
+            for module in re.findall(r"`([^`]+)`", m.group(3)):
+                rows.add((m.group(1), m.group(2), module))
+    return rows
+
+
+def test_every_function_level_import_is_listed_with_its_reason():
+    in_code, listed = function_level_imports(), listed_imports()
+    assert in_code, "the scan found no import inside a function: it is broken"
+    assert sorted(in_code - listed) == [], "imports inside functions not listed in docs/architecture.md"
+    assert sorted(listed - in_code) == [], "listed in docs/architecture.md but not in the code"

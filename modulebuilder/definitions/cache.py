@@ -49,6 +49,7 @@ from .files import display_name
 
 from modulebuilder.user_cache import (_digest, _private, _prune, _read_bytes, _write, blake2b, cache_dir,
                                      remembered_code, remembered_json)
+from .problems import raise_if_any
 
 FORMAT = b"hexwargame parsed scenario 1\n"
 MAX_ENTRIES = 64
@@ -70,7 +71,6 @@ def load_scenario(path: str | os.PathLike[str]) -> Any:
     hit = _get(where, key)
     if hit is not None:
         return hit
-    from .problems import raise_if_any         # the loader is imported only on a miss
     from .scenario import check_scenario
     checked = check_scenario(path)
     raise_if_any(checked.problems)

@@ -18,6 +18,7 @@ from .maps import missing_table_rows
 from .placements import Placed, build_placements, build_reinforcement, check_placements
 from .detect import KIND_NAMES, kind_of_document
 from .problems import WHOLE_FILE, Problem, raise_if_any
+from .resolved_read import check_resolved, load_resolved
 from .rulesets import NO_RULESET, SetupRules, setup_rules
 from .schemas import field_owners, schema_problems
 from .yamlpos import Located
@@ -116,7 +117,6 @@ def _ruleset_of_fields(files: list[str], factors: tuple[str, ...]) -> tuple[str,
 
 
 def _resolved(doc: Located) -> CheckedScenario:
-    from .resolved_read import check_resolved, load_resolved    # the resolved reader imports this module's peers
     problems = check_resolved(doc.file)
     return CheckedScenario(problems, None if problems else load_resolved(doc.file), [doc.file])
 

@@ -12,6 +12,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from modulebuilder.render.physical import COUNTER_SIZES, parse_inches, px
+from modulebuilder.render.faces import render_faces
+from modulebuilder.render.map import render_map
+from modulebuilder.render.map_art import grid_check, print_art, screen_art
+from modulebuilder.render.sources import load_map_source, load_sources
+from modulebuilder.render.sheet_templates import length
 
 DEFAULT_HEX_INCHES = Fraction(3, 4)          # across the flats; fits 5/8" counters with room to see terrain
 
@@ -21,7 +26,6 @@ MIN_COUNTER_IN, MAX_COUNTER_IN = Fraction(3, 10), Fraction(3)
 
 def _size(text: str) -> Fraction:
     """Any counter size in inches or millimetres: ``5/8``, ``0.6in``, ``7/8``, ``16mm``."""
-    from modulebuilder.render.sheet_templates import length
     try:
         value = length(text)
     except (ValueError, ZeroDivisionError) as exc:
@@ -104,8 +108,6 @@ def _guarded(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse
 
 
 def cmd_counters(args: argparse.Namespace) -> int:
-    from modulebuilder.render.faces import render_faces
-    from modulebuilder.render.sources import load_sources
     sources = load_sources(args.sources)
     counters = sources.counters
     size_px = args.px or px(args.size, args.dpi)
@@ -121,7 +123,6 @@ def cmd_counters(args: argparse.Namespace) -> int:
 
 def cmd_sheets(args: argparse.Namespace) -> int:
     from modulebuilder.render.print_job import PrintOptions, build_print_job
-    from modulebuilder.render.sources import load_sources
     sources = load_sources(args.sources)
     counters = sources.counters
     opts = PrintOptions(args.size, args.paper, args.dpi, args.bleed, args.margin, args.layout, args.back_offset,
@@ -139,10 +140,8 @@ def cmd_sheets(args: argparse.Namespace) -> int:
 
 
 def cmd_map(args: argparse.Namespace) -> int:
-    from modulebuilder.render.map import render_map
     from modulebuilder.render.map_print import map_print_pdfs
     from modulebuilder.render.pdf import RGB_SPACE
-    from modulebuilder.render.sources import load_map_source
     mapdef = load_map_source(args.map)
     if args.cmyk:
         from modulebuilder.render.cmyk import cmyk_space
@@ -155,13 +154,11 @@ def cmd_map(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.check_grid:
-        from modulebuilder.render.map_art import grid_check
         png = out / f"{mapdef.id}-grid-check.png"
         grid_check(mapdef).save(png)
         print(png)
         return 0
     if mapdef.art is not None:
-        from modulebuilder.render.map_art import print_art, screen_art
         img, _ = screen_art(mapdef, args.hex_size)
     else:
         img, _ = render_map(mapdef, args.hex_size)

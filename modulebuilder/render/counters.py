@@ -17,6 +17,7 @@ from modulebuilder.model import ActivationGroup, Leader, Marker, Unit
 from modulebuilder.render.colours import RGB, rgb
 from modulebuilder.render.drawing import Drawing
 from modulebuilder.render.raster import to_image
+from modulebuilder.render.template import load_template, piece_fields, template_drawing
 
 FaceName = Literal["front", "back"]
 BackTreatment = Literal["disordered", "shaken"]
@@ -47,7 +48,6 @@ def unit_drawing(unit: Unit, ag: ActivationGroup, face: FaceName, size_px: int, 
     ``face="back"`` is the unit's back (``ValueError`` if it has none), drawn with the ``back`` treatment.
     ``dpi`` gives the physical size for the 5 pt legibility limit; without it (screen images) the limit
     is 6 px."""
-    from modulebuilder.render.template import load_template, piece_fields, template_drawing
     if face == "back" and unit.back is None:
         raise ValueError(f"unit {unit.id!r} has no back ({back}) face")
     return template_drawing(load_template(series_template(back)), piece_fields(unit, ag), face, size_px, dpi=dpi)
@@ -61,7 +61,6 @@ def render_unit_face(unit: Unit, ag: ActivationGroup, face: FaceName, size_px: i
 
 def leader_drawing(leader: Leader, size_px: int, *, dpi: float | None = None) -> Drawing:
     """A commander of the series looks (``series-leader``)."""
-    from modulebuilder.render.template import load_template, piece_fields, template_drawing
     t = load_template(series_template("disordered")).companion("leader")
     return template_drawing(t, piece_fields(leader), "front", size_px, dpi=dpi)
 
@@ -73,7 +72,6 @@ def render_leader_face(leader: Leader, size_px: int, *, dpi: float | None = None
 
 def marker_drawing(marker: Marker, face: FaceName, size_px: int, *, dpi: float | None = None) -> Drawing:
     """A game marker of the series looks (``series-marker``): its text (``back_text`` on the back)."""
-    from modulebuilder.render.template import load_template, piece_fields, template_drawing
     if face == "back" and marker.back_text is None:
         raise ValueError(f"marker {marker.id!r} has no back face")
     t = load_template(series_template("disordered")).companion("marker")
@@ -99,6 +97,5 @@ def __getattr__(name: str) -> Any:
     # Read from the template, so the constant can never disagree with the art (and importing this module
     # does not load a template).
     if name == "SHAKEN_AMBER":
-        from modulebuilder.render.template import load_template
         return rgb(load_template("musket-and-pike").data["colours"]["shaken"])
     raise AttributeError(name)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Sequence, Union
+from modulebuilder.render.colours import rgb
 
 Colour = tuple[int, ...]          # (r, g, b) or (r, g, b, a)
 Box = tuple[float, float, float, float]
@@ -99,7 +100,6 @@ class Drawing:
 def _colour(c: Colour | str | None) -> Colour | None:
     if c is None or isinstance(c, tuple):
         return c
-    from modulebuilder.render.colours import rgb
     return rgb(c)
 
 

@@ -19,6 +19,7 @@ from modulebuilder.render.pdf import RGB_SPACE, ColourSpace
 from modulebuilder.render.print_items import PrintItem, paginate_by_span, print_items
 from modulebuilder.render.parallel import ordered_map
 from modulebuilder.render.sheets import page_png, sheets_pdf
+from modulebuilder.render.sheet_templates import sheet_template
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,6 @@ class PrintOptions:
 
     def geometry(self, layout: Literal["duplex", "gutter"]) -> SheetGeometry:
         if self.sheet:
-            from modulebuilder.render.sheet_templates import sheet_template
             t = sheet_template(self.sheet)
             return SheetGeometry(t.paper, self.counter_in, t.bleed_in, t.margin_in, layout, self.back_offset_mm,
                                  1, t.gap_in, t.trim_pt, t.slug_in)
@@ -91,7 +91,6 @@ def _page_worker(job: tuple[int, str]) -> bytes:
 
 
 def _paper_of(sheet: str) -> str:
-    from modulebuilder.render.sheet_templates import sheet_template
     t = sheet_template(sheet)
     return t.paper if t.trim_pt is None else "letter"        # a die-cut sheet is not duplex-printed at home
 

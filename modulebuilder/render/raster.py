@@ -12,6 +12,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from modulebuilder.render.drawing import Drawing, Item, Layer, Picture, Shape, Text
+from modulebuilder.render.text import stamp
 
 _RESAMPLE = {"box": Image.Resampling.BOX, "lanczos": Image.Resampling.LANCZOS}
 
@@ -65,7 +66,6 @@ def _picture_of(path: str, size: tuple[int, int], _mtime: int, _bytes: int) -> I
 
 
 def _draw_items(img: Image.Image, items: tuple[Item, ...]) -> Image.Image:
-    from modulebuilder.render.text import stamp
     d = ImageDraw.Draw(img)
     for it in items:
         if isinstance(it, Shape):

@@ -6,6 +6,7 @@ from types import MappingProxyType
 
 from modulebuilder.model import (ActivationGroup, CounterSet, Face, Grid, Hexside, Leader, MapDef, MapMarker,
                                  Marker, Road, Unit)
+from modulebuilder.hexgrid import HexGrid
 
 _AG_COLOURS = ("#2b4c9b", "#3c7a3a", "#b03030", "#e0c040", "#7a4a9b", "#d07a20", "#3a8a8a", "#707070")
 
@@ -50,7 +51,6 @@ def sample_map(orientation: str = "flat", shifted: str = "odd", columns: int = 4
                first_column: int = 13, first_row: int = 0) -> MapDef:
     """A Borodino-sized map with every terrain, hexside feature, road kind, elevation and marker."""
     g = Grid(orientation, shifted, first_column, first_row, columns, rows)  # type: ignore[arg-type]
-    from modulebuilder.hexgrid import HexGrid
     hg = HexGrid.from_model(g)
     names = hg.hexes()
     kinds = ("woods", "village", "cultivated", "marsh", "rough", "redoubt")

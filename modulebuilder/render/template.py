@@ -72,6 +72,8 @@ from modulebuilder.render.colours import RGB, ink_on, mix, rgb
 from modulebuilder.render.drawing import Drawing, Item, Layer, Picture, Recorder
 from modulebuilder.render.physical import POINTS_PER_INCH
 from modulebuilder.yaml_aliases import AliasBomb, check_aliases
+from modulebuilder.render.art import art_fields
+from modulebuilder.render.symbols import SERIES_SYMBOLS, symbol_layer
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[1] / "templates"
 SCHEMA = TEMPLATE_DIR / "template.schema.json"
@@ -565,7 +567,6 @@ def _symbol(f: _Face, it: Mapping[str, Any]) -> tuple[Item, ...]:
         bw, bh = int(round(f.s * ew)), int(round(f.s * eh))
         at = (int(round(f.centre_x(fx) - bw / 2)), int(round(f.s * fy - bh / 2)))
     if it.get("set") == "series":
-        from modulebuilder.render.symbols import SERIES_SYMBOLS, symbol_layer
         if value not in SERIES_SYMBOLS:
             raise TemplateError(f"counter {f.owner!r}: no series symbol {value!r}; known: {', '.join(SERIES_SYMBOLS)}")
         return (symbol_layer(value, bw, bh, at),)
@@ -736,7 +737,6 @@ def piece_fields(piece: Any, ag: Any = None, game: Any = None) -> dict[str, Any]
         out["symbol"] = kind
     if game is not None and getattr(game, "art", None) and kind is not None and hasattr(piece, "two_sided") \
             and not getattr(piece, "art", None):            # the unit's own art: comes before the pattern
-        from modulebuilder.render.art import art_fields
         art = art_fields(game, piece)
         out["art"] = art["art"]
         if "back_art" in art:

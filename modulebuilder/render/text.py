@@ -5,15 +5,13 @@ the counter and the field, because an illegible counter is worse than a failed b
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Union
+from typing import Union
 
 from PIL import Image, ImageDraw, ImageFont
 
 from modulebuilder.fonts import BOLD, REGULAR, FontFileError
+from modulebuilder.render.drawing import Text
 from modulebuilder.render.physical import pt_to_px
-
-if TYPE_CHECKING:
-    from modulebuilder.render.drawing import Text
 
 # The smallest text we print, in points at the counter's physical size.
 MIN_TEXT_PT = 5.0
@@ -206,6 +204,5 @@ def paste_centred(img: Image.Image, centre: tuple[float, float], text: str, size
 def centred(text: str, centre: tuple[float, float], size_px: int, fill: tuple[int, ...],
             bold: FontSpec = True) -> "Text":
     """A drawing item placed as :func:`paste_centred` places it (capital height centred on ``centre``)."""
-    from modulebuilder.render.drawing import Text
     return Text(text, int(round(centre[0])), int(round(centre[1] + cap_height(size_px, bold) / 2)), size_px,
                 font_file(bold), tuple(fill[:3]))

@@ -17,7 +17,11 @@ from PIL import Image
 
 from ..hexgrid import HexLayout
 from ..model import CounterSet, GameDef, MapDef, Scenario, Unit
+from ..render.art import art_digest
 from ..render.counters import BackTreatment, back_treatment
+from ..render.faces import face_jobs, render_faces
+from ..render.map import map_layout
+from ..render.template import template_key
 from . import about, cup, holding, ids, link, play, twohex
 from .play import Die
 from .turns import turn_track
@@ -30,6 +34,10 @@ from .pieces import image_name, piece_specs, prototype_name, spec_prototype
 from .setupfile import DeckPlacement, box_groups, saved_game_text, scenario_placements, vsav_bytes
 from .traits import Piece
 from .zipio import deterministic_zip
+from ..mapart import scaled
+from ..render.charts import chart_pngs
+from ..render.map_art import art_layout, screen_art
+from .mapnames import module_map_png
 
 HOLDING_MAP = "Holding"
 # The view a map is fitted into when it opens: the player window's map area on a 1600 x 1000 screen
@@ -73,7 +81,6 @@ def art_hex_size(mapdef: MapDef) -> float | None:
     """The hex size (centre to corner, pixels) of the map's art, None without art."""
     if mapdef.art is None:
         return None
-    from ..render.map_art import art_layout
     return art_layout(mapdef).size
 
 
@@ -101,13 +108,10 @@ def counter_pngs(counters: CounterSet, size: int, cache: ImageCache, back: BackT
     faces are padded for pieces that turn about their set-up hex, ``spacing`` px from their second hex.
     ``template`` (a bundled id or file) draws them, else the series look of ``back``; ``game`` gives the
     template the game's side colours, NATO symbols and art."""
-    from ..render.faces import face_jobs, render_faces
-    from ..render.template import template_key
     game = game if game is not None and game != GameDef() else None
     jobs = face_jobs(counters, back, template)
     look = ((template_key(template),) if template else ()) + ((game,) if game is not None else ())
     # Only what changes a face's pixels is in its key: T&G faces keep their cache entries.
-    from ..render.art import art_digest
     keys = {j.key: key_of("face", j.piece, j.face, j.ag, size,
                           *((back,) if back != "disordered" else ()),
                           *((spacing,) if isinstance(j.piece, Unit) and j.piece.size == 2 else ()), *look,
@@ -135,8 +139,6 @@ def map_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache, counter_p
     mapnames.py); the layout is recomputed, only the pixels are cached."""
     if mapdef.art is not None:
         return art_png(mapdef, hex_size, cache)
-    from ..render.map import map_layout
-    from .mapnames import module_map_png
     layout, _ = map_layout(mapdef, hex_size)
     data = cache.get_or_make(key_of("map", mapdef, hex_size, counter_px),
                              lambda: module_map_png(mapdef, hex_size, counter_px))
@@ -146,8 +148,6 @@ def map_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache, counter_p
 def art_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache) -> tuple[bytes, HexLayout]:
     """The author's art as the module's map (its own pixels, or resized to ``hex_size``) and where the grid
     lies on it; the art carries its own names, so none is drawn."""
-    from ..mapart import scaled
-    from ..render.map_art import art_layout, screen_art
     assert mapdef.art is not None
 
     def make() -> bytes:
@@ -295,7 +295,6 @@ def fit_zoom(size: tuple[int, int], view: tuple[int, int] = FIT_VIEW) -> float:
 
 def module_charts(scenarios: Sequence[Scenario]) -> list[tuple[str, str, bytes]]:
     """(title, image name, PNG) of every chart of the scenarios' tables files, each table once."""
-    from ..render.charts import chart_pngs
     out: list[tuple[str, str, bytes]] = []
     seen: set[str] = set()
     for s in scenarios:

@@ -13,6 +13,7 @@ from typing import Mapping
 from PIL import Image, ImageDraw
 
 from .buildfile import Zone
+from ..render.text import font
 
 STANDARD_BOXES = (("withdrawn", "Withdrawn"), ("recovery", "Recovery"), ("eliminated", "Eliminated"))
 REINFORCEMENT = "reinforcement-"
@@ -66,7 +67,6 @@ def boxes(cells: Mapping[str, int], labels: Mapping[str, str]) -> tuple[Box, ...
 
 
 def _label_font():
-    from ..render.text import font   # the project's bundled font, so the image is the same everywhere
     return font(LABEL_PX - 8)
 
 

@@ -29,6 +29,7 @@ import importlib
 from typing import Any, Callable, Mapping
 
 from modulebuilder.records import field, record
+from referee.engine import registry
 
 # What a hook is handed, made by the reader above this module (``chat``'s Roster -- which holds its Notation --,
 # Tokens and meanings, ``vassal_events``' ReadEvent): a hook uses them by their fields and methods, as the
@@ -93,7 +94,6 @@ _SETS = ("flags", "sideless", "side_optional")
 
 def of_scenario(scenario: Any) -> Notation:
     """The notation of the scenario's ruleset (GENERIC when it is not installed: the reader says so later)."""
-    from referee.engine import registry
     try:
         return of(registry.get(scenario.ruleset))
     except (registry.UnknownRuleset, AttributeError):

@@ -29,6 +29,8 @@ from .problems import InputError
 from .vassal_board import BoardGeometry, from_build_file, from_scenario, module_build_file
 from .vassal_events import FACING_PROPERTY, read_files
 from .vassal_steps import facts
+from modulebuilder.vassal.pieces import DISORDER_LAYER
+from .vassal import read_vassal, same_game, to_log
 
 Place = tuple[str | None, int | None]          # (hex or box, facing clock hour)
 Position = dict[str, Place]                    # unit id -> place
@@ -48,7 +50,6 @@ def read_parts(paths: Sequence[Path], module: Path | None = None, scenario: Any 
 
     ``scenario`` and ``before``: the scenario positioned as a save (``before``) has it, which the first file must
     start from (:func:`read_from_save`)."""
-    from .vassal import read_vassal, same_game, to_log
     if not paths:
         raise InputError(["give at least one .vlog"])
     if scenario is None:
@@ -91,7 +92,6 @@ def read_from_save(save: Path, paths: Sequence[Path], module: Path | None = None
     (hex, facing, disorder).  A save holds where units stand, not the turn, the phase or the acts owed: the
     sequence of play starts at its beginning, and a warning says so.  The first file must start where the save
     stands, each next file where the last one ended (as :func:`read_parts`)."""
-    from .vassal import read_vassal
     if not paths:
         raise InputError(["give the .vlog files that follow the save"])
     first = read_vassal(paths[0], module, from_setup=False)      # the scenario and the module checks
@@ -116,7 +116,6 @@ def read_from_save(save: Path, paths: Sequence[Path], module: Path | None = None
 def positioned(scenario: Any, game: GameFile, board: BoardGeometry) -> Any:
     """``scenario`` with each unit set up on a hex placed where ``game``'s position has it (a unit the position
     has on no hex is left out: routed, eliminated or off the map)."""
-    from modulebuilder.vassal.pieces import DISORDER_LAYER
     orientation = scenario.map.grid.orientation
     pieces = {p.unit_id: p for p in game.pieces().values() if p.unit_id}
     setup = []

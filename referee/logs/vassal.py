@@ -47,6 +47,7 @@ from .vassal_board import BoardGeometry, from_build_file, from_scenario, module_
 from .vassal_events import UNREADABLE, Reading, ReadEvent, read_events, unreadable
 from .vassal_paths import resolve
 from .vassal_steps import Fact, PieceChange, Said, facts
+from modulebuilder.vassal.about import module_version
 
 DICE = "players"           # rolls come from the players' d10 button, in the log
 
@@ -151,7 +152,6 @@ def bundled_scenarios() -> list[str]:
 def bundled_modules() -> list[tuple[str, ModuleData]]:
     """(scenario file's id, the module modulebuilder builds it into: its map's title and the game's version), for
     each bundled scenario that loads."""
-    from modulebuilder.vassal.about import module_version
     out = []
     for path in bundled_scenarios():
         try:

@@ -15,11 +15,11 @@ from typing import Any, Mapping
 from flask import Flask
 
 from referee.service.config import API_PREFIX
+from referee.service import config as settings
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from referee.service import api, browser_policy, errors, games, live, pbem, replay_view, web
-    from referee.service import config as settings
     from referee.service.extension import Referee
     from referee.service.limits import BodyLimit
 

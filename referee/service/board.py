@@ -36,6 +36,7 @@ from typing import Any, Iterable, Mapping
 from PIL import Image, ImageDraw
 
 from modulebuilder.hexgrid import add_hours
+from modulebuilder.render import render_leader_face, render_map, render_unit_face
 from modulebuilder.render.counters import back_treatment
 from modulebuilder.render.map import map_layout
 
@@ -114,7 +115,6 @@ class _Art:
                 if drawn is not None:                             # drawn elsewhere (install): decoded, not drawn
                     self._base = Image.open(io.BytesIO(drawn)).convert("RGB")
                     return self._base
-                from modulebuilder.render import render_map      # the renderer's imports: only when drawing
                 image, layout = render_map(self.scenario.map, HEX_SIZE)
                 assert image.size == self.size and layout.origin == self.layout.origin
                 self._base = image.convert("RGB")
@@ -227,7 +227,6 @@ def _render_face(art: _Art, unit_id: str, face: str, size: int) -> Image.Image |
         return None
     draw = max(size, DRAW_SIZE)
     width = size * (art.sizes.get(unit_id, 1) if unit is not None else 1)
-    from modulebuilder.render import render_leader_face, render_unit_face    # only when drawing
     try:
         if unit is not None:
             ag = next(a for a in counters.activation_groups if a.id == unit.ag)
@@ -393,7 +392,7 @@ def _canonical(value: Any) -> Any:
 def _drawer_fingerprint() -> str:
     """What else the pictures depend on: the renderer's and this module's source, the fonts, Pillow."""
     import PIL
-    import modulebuilder.render as render
+    import modulebuilder.render as render        # the module-level name is this module's render()
     h = hashlib.sha256(f"Pillow {PIL.__version__}".encode())
     roots = [Path(render.__file__).parent, Path(render.__file__).parents[1] / "fonts", Path(__file__)]
     for root in roots:

@@ -7,6 +7,9 @@ import os
 import sys
 from typing import Any, Mapping
 
+from modulebuilder.input_files import read_text
+from referee.service import create_app
+
 
 def register(subparsers: Any) -> None:
     serve = subparsers.add_parser("serve", help="run the HTTP service (waitress; gunicorn for --workers > 1)")
@@ -39,7 +42,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         os.execv(sys.executable, argv)
     import threading
 
-    from referee.service import cpus, create_app, scenarios, server
+    from referee.service import cpus, scenarios, server
     app = create_app()
     placed = _placement(app.config)
     if len(placed) > 1:        # one CPU for waitress's I/O thread and the application's: measured slower
@@ -70,7 +73,6 @@ def no_control_socket() -> list[str]:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from modulebuilder.input_files import read_text
     from referee.service.verify import verify_export
     try:
         export = json.loads(read_text(args.export))     # a regular file within the size cap (input_files)

@@ -65,13 +65,15 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 if TYPE_CHECKING:
     from referee.engine.replay import Game
-    from referee.logs import Log
     from referee.service.logs import Upload
     from referee.service.replays import Replayed
 
+from referee.engine import registry
+from referee.logs import Log
+from referee.logs.jsonlog import check_events, parse_text
 from referee.service import cpus
 from referee.service.buffers import receive_buffer
-from referee.service.errors import ApiError
+from referee.service.errors import ApiError, describe
 
 DEFAULT_WORKERS = 1
 DEFAULT_QUEUE = 1
@@ -164,7 +166,6 @@ def _read_parts(upload: Any, max_yaml: int) -> _ReadParts | None:
     """None for a VASSAL upload (its scenario is found inside the file: the caller reads it itself)."""
     import orjson
     from pathlib import Path
-    from referee.logs.jsonlog import parse_text
     from referee.service.logs import VASSAL_SUFFIXES, read
     if Path(upload.filename).suffix.lower() in VASSAL_SUFFIXES:
         return None
@@ -263,8 +264,6 @@ def _serve(conn: _Channel, settings: Mapping[str, Any]) -> None:
         except (ImportError, ValueError, OSError):
             pass
     # Loaded before the budget's clock runs: the rulesets, their event validators, the service's modules.
-    from referee.engine import registry
-    from referee.logs.jsonlog import check_events
     from referee.service import board, logs, replays  # noqa: F401
     for rid in registry.available():
         check_events(registry.get(rid), None, [])
@@ -282,7 +281,6 @@ def _serve(conn: _Channel, settings: Mapping[str, Any]) -> None:
 def _answer(job: Job, cache: Any, max_yaml: int) -> Answer:
     from referee.service import board
     from referee.service.encoding import dumps
-    from referee.service.errors import describe
     from referee.service.logs import Upload, read, upload_of_body
     from referee.service.replays import replay_log
     try:
@@ -505,7 +503,6 @@ def read_for_page(pool: HeavyPool, upload: Upload) -> Log:
     is free between them).  A VASSAL upload (its scenario is found inside the file) is still read here.
     Admission is the caller's, as for :func:`page_replay`."""
     import orjson
-    from referee.logs import Log
     from referee.service import scenarios
     from referee.service.logs import read
     answer = pool.run(Job("read", upload.data, upload.filename, upload.module, more=upload.more))
@@ -515,7 +512,6 @@ def read_for_page(pool: HeavyPool, upload: Upload) -> Log:
     if not isinstance(parts, _ReadParts):
         raise _error_of(answer)
     scenario = scenarios.resolve(parts.scenario)
-    from referee.engine import registry
     events: list[dict[str, Any]] = []
     for chunk in parts.events:
         events += orjson.loads(chunk)
