@@ -285,7 +285,7 @@ def _answer(job: Job, cache: Any, max_yaml: int) -> Answer:
     from referee.service.replays import replay_log
     try:
         if job.filename == SCENARIO_DOCUMENT:             # an inline scenario sent to POST /games, or a game's
-            from referee.engine import actors, registry
+            from referee.engine import actors
             from referee.service import scenarios
             scenario = scenarios.resolve(json.loads(job.data))
             if job.kind == "art":
