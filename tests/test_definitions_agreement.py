@@ -253,3 +253,20 @@ def test_a_scenario_that_forgets_its_ruleset_is_one_line_naming_it(tmp_path: Pat
     assert out[0].startswith("scenario.yaml:5:1: ruleset: required field missing: the counters use fields of "
                              "triumph-and-glory (io_rating, assault, cohesion, ma, ...); name it (ruleset: "
                              "triumph-and-glory)")
+
+
+def test_the_orne_example_carries_its_own_current_schemas_and_the_editor_agrees(tmp_path: Path) -> None:
+    """examples/orne-1944 (no ruleset, its own factors): every file names the schemas written for its game, they are
+    current, and an editor with them reports what `modulebuilder validate` reports: nothing."""
+    from modulebuilder.definitions.schemas import KINDS, schema_file
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "orne-1944"
+    subprocess.run([sys.executable, "-m", "modulebuilder", "schemas", "--ruleset", "none", "--game",
+                    str(example / "game.yaml"), "--out", str(tmp_path)], check=True, capture_output=True)
+    for kind in KINDS:
+        assert (example / "schemas" / schema_file(kind)).read_bytes() == (tmp_path / schema_file(kind)).read_bytes(), \
+            f"{kind} is stale: modulebuilder schemas --ruleset none --game examples/orne-1944/game.yaml " \
+            f"--out examples/orne-1944/schemas"
+    problems = editor_problems(example)
+    assert problems == {name: [] for name in problems} and len(problems) == 6
+    assert validate(".", cwd=example)[0] == 0
