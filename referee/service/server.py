@@ -110,6 +110,14 @@ class _JsonErrorTask(ErrorTask):
         self.write(data)
 
 
+def _always() -> bool:
+    return True
+
+
+def _never() -> bool:
+    return False
+
+
 LINGER_SECONDS = 2.0
 LINGER_BYTES = 32 * 1024 * 1024
 
@@ -135,12 +143,10 @@ class _Channel(HTTPChannel):
             return
         self.linger_until = time.monotonic() + LINGER_SECONDS
         self.will_close = self.close_when_flushed = False
-
-    def readable(self) -> bool:
-        return True if self.linger_until else bool(super().readable())
-
-    def writable(self) -> bool:
-        return False if self.linger_until else bool(super().writable())
+        # Set on the lingering channel alone: the I/O loop asks every channel readable() and writable() on every
+        # pass, and an override on the class cost a quarter of the loop's time with 32 clients kept alive.
+        self.readable = _always     # type: ignore[method-assign]
+        self.writable = _never      # type: ignore[method-assign]
 
     def handle_read(self) -> None:
         if not self.linger_until:
