@@ -104,9 +104,8 @@ def later_file(label: str, game: GameFile, scenario: Any, board: BoardGeometry) 
     """None when the log starts at the scenario's set-up (every unit set up on a hex is on it); else the sentence
     saying it does not, naming the first units that stand elsewhere and what to give instead."""
     setup = {p.unit: p.hex for p in scenario.setup if p.hex is not None}
-    moved = [(uid, setup[uid], board.locate(piece.map, piece.x, piece.y).hex)
-             for uid, piece in sorted(game.by_unit().items()) if uid in setup
-             and board.locate(piece.map, piece.x, piece.y).hex != setup[uid]]
+    moved = [(uid, setup[uid], at) for uid, piece in sorted(game.by_unit().items()) if uid in setup
+             and (at := board.locate(piece.map, piece.x, piece.y).hex) != setup[uid]]
     if not moved:
         return None
     names = {u.id: u.name for u in list(scenario.counters.units) + list(scenario.counters.leaders)}
