@@ -164,12 +164,12 @@ def _suffix(path: str) -> str:
 def cmd_check(args: argparse.Namespace | SimpleNamespace) -> int:
     if args.no_cache:
         os.environ["HEXWARGAME_CACHE"] = "off"
-    log = read_logs(args.log, args.module, getattr(args, "from_save", None))
-    if getattr(args, "strict_dice", False) and getattr(log, "sources", None):
+    log = read_logs(args.log, args.module, args.from_save)
+    if args.strict_dice and log.sources:
         from referee.logs.vassal import typed_rolls
         if typed := typed_rolls(log):
             raise InputError(typed)
-    for warning in getattr(log, "warnings", ()):
+    for warning in log.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if args.format == "json":
         any_illegal = write_json(log)
@@ -180,7 +180,7 @@ def cmd_check(args: argparse.Namespace | SimpleNamespace) -> int:
         title = f"{log.scenario.name} — {log.ruleset.name} — {', '.join(_name(p) for p in args.log)}"
         sys.stdout.write(render(result.rulings, result.played, result.places, title,
                                 log.ruleset.progress(result.game.state), words_for(log.scenario, log.ruleset),
-                                getattr(log, "sources", None) or None))
+                                log.sources or None))
         any_illegal = result.any_illegal
     return 3 if args.strict and any_illegal else 0
 
@@ -199,7 +199,7 @@ def write_json(log) -> bool:
     from referee.engine.replay import fewer_collections, final_state, new_game, step
     from referee.jsonout import any_text, ruling_text, with_source
     game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
-    sources = getattr(log, "sources", None) or ()
+    sources = log.sources
     any_illegal = False
     with _Spool() as spool:
         spool.write(b'{\n "rulings": [')
