@@ -23,7 +23,7 @@ from ..render.faces import face_jobs, render_faces
 from ..render.map import map_layout
 from ..render.template import template_key
 from . import about, cup, holding, ids, link, play, twohex
-from .play import Die
+from ..dice import Die
 from .turns import turn_track
 from .buildfile import DEFAULT_ZOOM, MapSpec, ModuleSpec, build_file
 from .metadata import VASSAL_TARGETS

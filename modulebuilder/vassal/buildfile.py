@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 from .gridmap import VassalHexGrid
 from .metadata import VASSAL_VERSION
-from .play import D10, Die
+from ..dice import D10, Die
 from .pieces import PALETTE_OPENER, PieceSpec
 from .seqenc import encode
 from .traits import OPEN_PALETTE, Piece, add_piece
@@ -237,11 +237,11 @@ def _dice(root: etree._Element, die: Die) -> None:
     _el(root, "module.DiceButton", {
         "addToTotal": "0", "canDisable": "false", "hotkey": "68,520", "icon": "", "keepCount": "1",
         "keepDice": "false", "keepOption": ">", "lockAdd": "false", "lockDice": "false", "lockPlus": "false",
-        "lockSides": "false", "nDice": str(die.count), "nSides": str(die.sides), "name": die.name, "plus": str(die.first - 1),
+        "lockSides": "false", "nDice": str(die.count), "nSides": str(die.sides), "name": die.label, "plus": str(die.low - 1),
         "prompt": "false",
         "propertyGate": "", "reportFormat": "** $name$ = $result$ *** &lt;$PlayerName$&gt;",
         "reportTotal": "true", "sortDice": "false", "text": die.text,
-        "tooltip": f"Roll {'a ' if die.count == 1 else ''}{die.name}, {die.lowest} to {die.highest}"})
+        "tooltip": f"Roll {'a ' if die.count == 1 else ''}{die.label}, {die.lowest} to {die.highest}"})
 
 
 def _turn_tracker(root: etree._Element, turns: TurnTrack) -> None:

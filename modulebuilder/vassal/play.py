@@ -18,52 +18,23 @@ ruleset rolls a d6, has no cup and no facing unless its game file says otherwise
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ..dice import D6, D10, Die, die as named_die
 from ..model import Scenario
 
 
-@dataclass(frozen=True)
-class Die:
-    sides: int = 10
-    first: int = 0            # the lowest face: 0 for a d10 read 0-9, 1 for a d6
-    count: int = 1            # dice rolled and added (2d6: 2)
-
-    @property
-    def name(self) -> str:
-        return f"{self.count if self.count > 1 else ''}d{self.sides}"
-
-    @property
-    def lowest(self) -> int:
-        return self.count * self.first
-
-    @property
-    def highest(self) -> int:
-        return self.count * (self.first + self.sides - 1)
-
-    @property
-    def text(self) -> str:
-        return f"{self.name} ({self.lowest}-{self.highest})"
-
-
-D10 = Die()
-D6 = Die(6, 1)
-_DICE = re.compile(r"^([1-9])?d([0-9]+)(?: ([0-9]+)-([0-9]+))?$")
-
-
 def parse_die(text: str) -> Die:
-    """``d6``, ``2d6``, ``d10 0-9``, ``d10 1-10`` as a :class:`Die`; a die's faces run from 1 unless the
-    text says 0 (``d10 0-9``).  ``ValueError`` for anything else (the game schema has said so already)."""
-    m = _DICE.match(text.strip())
-    if not m:
+    """A game file's ``dice`` (``d6``, ``2d6``, ``d10 0-9``, ``d10 1-10``) as a :class:`Die`, read as the referee
+    reads a ruleset's dice (a bare ``d10`` is 0-9, DESIGN §5).  ``ValueError`` for anything else (the game
+    schema has said so already)."""
+    try:
+        d = named_die(text.strip())
+    except ValueError:
+        d = None
+    if d is None or d.low not in (0, 1):            # a game file's die reads from 0 or from 1 (its schema)
         raise ValueError(f"dice {text!r}: write d6, 2d6, d10 0-9 or d10 1-10")
-    count, sides = int(m.group(1) or 1), int(m.group(2))
-    first = int(m.group(3)) if m.group(3) else 1
-    if sides < 2 or first not in (0, 1) or (m.group(4) and int(m.group(4)) != first + sides - 1):
-        raise ValueError(f"dice {text!r}: a d{sides} reads 1-{sides} or 0-{sides - 1}")
-    return Die(sides, first, count)
+    return d
 
 
 def hints(ruleset: str | None) -> Mapping[str, Any]:
@@ -88,7 +59,8 @@ def die(scenario: Scenario) -> Die:
     spec = hints(scenario.ruleset).get("die")
     if isinstance(spec, dict) and isinstance(spec.get("sides"), int) and spec["sides"] > 1:
         first = spec.get("first", 1)
-        return Die(spec["sides"], first if isinstance(first, int) else 1)
+        first = first if isinstance(first, int) else 1
+        return named_die(f"d{spec['sides']}:{first}-{first + spec['sides'] - 1}")
     return D10
 
 

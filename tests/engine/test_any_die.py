@@ -194,3 +194,16 @@ def test_every_total_of_n_dice_has_its_count_of_ways(count, sides):
     d = die(f"{count}d{sides}")
     ways = [d.ways_at_most(t) - d.ways_at_most(t - 1) for t in d.faces]
     assert sum(ways) == sides ** count and ways == ways[::-1]          # symmetric about the mean
+
+
+def test_one_die_for_the_referee_and_the_module_whatever_the_spelling() -> None:
+    """The module's dice button and the referee's rolls read one Die: a game file's "d10 1-10", a ruleset's
+    "d10:1-10" and a contribution's {sides: 10, first: 1} are the same die, and a bare d10 reads 0-9 in both
+    (DESIGN §5) — the module read a game file's bare "d10" as 1-10 while the referee read it 0-9."""
+    from modulebuilder.vassal import play
+    from referee.engine import dice
+
+    assert play.parse_die("d10 1-10") == dice.die("d10:1-10") == dice.die("d10 1-10")
+    assert play.parse_die("d10") == dice.die("d10") and play.parse_die("d10").faces == range(0, 10)
+    assert play.parse_die("2d6").text == "2d6 (2-12)" and dice.die("d6:1-6") == dice.D10.__class__("d6", 1, 6, 1)
+    assert play.Die is dice.Die
