@@ -76,7 +76,13 @@ def art_digest(game: Any, piece: Any) -> str:
     if not paths:
         return ""
     h = hashlib.sha256()
+    hash_files(h, paths)
+    return h.hexdigest()
+
+
+def hash_files(h: Any, paths: Iterable[Path]) -> None:
+    """Feed ``h`` each path and its bytes (``missing`` for a file that is not there): a drawing's cache key
+    changes when a picture, font or template it uses is edited, added or removed."""
     for p in paths:
         h.update(str(p).encode())
         h.update(p.read_bytes() if p.is_file() else b"missing")
-    return h.hexdigest()

@@ -72,7 +72,7 @@ from modulebuilder.render.colours import RGB, ink_on, mix, rgb
 from modulebuilder.render.drawing import Drawing, Item, Layer, Picture, Recorder
 from modulebuilder.render.physical import POINTS_PER_INCH
 from modulebuilder.yaml_aliases import AliasBomb, check_aliases
-from modulebuilder.render.art import art_fields
+from modulebuilder.render.art import art_fields, hash_files
 from modulebuilder.render.symbols import SERIES_SYMBOLS, symbol_layer
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[1] / "templates"
@@ -234,9 +234,7 @@ def template_key(name_or_path: str) -> str:
     """A digest of everything ``name_or_path`` draws with (:func:`template_files`) and its name: a cache key
     part that changes when the author edits the template, a font or an image it names."""
     h = hashlib.sha256(name_or_path.encode())
-    for p in template_files(name_or_path):
-        h.update(str(p).encode())
-        h.update(p.read_bytes() if p.is_file() else b"missing")
+    hash_files(h, template_files(name_or_path))
     return h.hexdigest()
 
 
