@@ -635,6 +635,16 @@ _HOUR_VECTORS: dict[int, tuple[float, float]] = {
 }
 
 
+def size_across_flats(across: float) -> float:
+    """The size (centre to vertex) of hexes ``across`` wide across the flats, as printed hexes are measured."""
+    return across / math.sqrt(3)
+
+
+def across_flats(size: float) -> float:
+    """The width across the flats of hexes of ``size`` (centre to vertex): the centre-to-centre distance."""
+    return size * math.sqrt(3)
+
+
 class HexLayout:
     """Pixel geometry of a :class:`HexGrid` for rendering and the VASSAL grid.
 

@@ -589,3 +589,15 @@ def test_a_line_along_the_edge_of_column_zero_is_a_chain_of_adjacent_hexes():
     assert found
     with pytest.raises(ValueError):
         g.parse("-102")              # no hex a player can name
+
+
+@given(st.floats(min_value=0.5, max_value=500), st.sampled_from(["pointy", "flat"]))
+def test_across_flats_is_the_distance_between_neighbouring_centres(size: float, orientation: str) -> None:
+    """A printed hex is measured across the flats; the layout's neighbours are exactly that far apart."""
+    from modulebuilder.hexgrid import across_flats, size_across_flats
+    layout = HexLayout(HexGrid(orientation, "odd", columns=3, rows=3), size)
+    a = layout.center(layout.grid.name(2, 2))
+    b = layout.center(layout.grid.neighbour(layout.grid.name(2, 2), 3 if orientation == "pointy" else 4))
+    assert math.isclose(math.dist(a, b), across_flats(size), rel_tol=1e-12)
+    assert math.isclose(size_across_flats(across_flats(size)), size, rel_tol=1e-12)
+    assert size_across_flats(0.75 * 300) == 0.75 * 300 / math.sqrt(3)      # the 300 dpi print map's hexes

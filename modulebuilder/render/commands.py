@@ -5,12 +5,12 @@ are printed as plain lines and exit 1; progress of long builds goes to stderr.""
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
+from modulebuilder.hexgrid import size_across_flats
 from modulebuilder.render.physical import COUNTER_SIZES, parse_inches, px
 from modulebuilder.render.faces import render_faces
 from modulebuilder.render.map import render_map
@@ -165,12 +165,12 @@ def cmd_map(args: argparse.Namespace) -> int:
     png = out / f"{mapdef.id}.png"
     img.save(png)
     print(png)
-    # Print version: hexes of the chosen physical size (across the flats = sqrt(3) * centre-to-vertex).
+    # Print version: hexes of the chosen physical size across the flats.
     if mapdef.art is not None:
         pimg, _, note = print_art(mapdef, float(args.hex_inches), args.dpi)
         print(f"note: {note}", file=sys.stderr)
     else:
-        print_size = float(args.hex_inches) * args.dpi / math.sqrt(3)
+        print_size = size_across_flats(float(args.hex_inches) * args.dpi)
         print(f"print map: rendering at {args.dpi} dpi ...", file=sys.stderr)
         pimg, _ = render_map(mapdef, print_size)
     for name, data in map_print_pdfs(pimg, args.dpi, args.paper, mapdef.id, mapdef.title, colours, args.landscape):

@@ -8,11 +8,9 @@ with a note saying so, and a small image is brought up with a note that it will 
 """
 from __future__ import annotations
 
-import math
-
 from PIL import Image, ImageDraw
 
-from modulebuilder.hexgrid import HexGrid, HexLayout
+from modulebuilder.hexgrid import HexGrid, HexLayout, across_flats, size_across_flats
 from modulebuilder.mapart import fit_layout, scaled
 from modulebuilder.model import MapDef
 from modulebuilder.render import text as T
@@ -62,8 +60,8 @@ def print_art(mapdef: MapDef, hex_inches: float, dpi: float) -> tuple[Image.Imag
     """The art resampled for print (a hex ``hex_inches`` across the flats at ``dpi``) and a note saying
     what was done to it."""
     img, layout = load_art(mapdef), art_layout(mapdef)
-    target = hex_inches * dpi / math.sqrt(3)
-    art_dpi = layout.size * math.sqrt(3) / hex_inches
+    target = size_across_flats(hex_inches * dpi)
+    art_dpi = across_flats(layout.size) / hex_inches
     out, lay = resized(img, layout, target)
     if out.size == img.size:
         note = f"map art {mapdef.art.image}: {img.width} x {img.height} px, printed as it is at {dpi:g} dpi"
