@@ -26,7 +26,7 @@ import copy
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Iterator, Literal
 
 import jsonschema_rs
 
@@ -110,25 +110,26 @@ def _apply(node: Any, extensions: dict[str, dict[str, Any]]) -> None:
             _apply(value, extensions)
 
 
-def _strip_marks(node: Any) -> None:
+def _objects(node: Any) -> Iterator[dict[str, Any]]:
+    """Every object in a schema, each after the objects inside it: what is added to one is not walked."""
     if isinstance(node, dict):
-        node.pop("x-extended", None)
         for value in node.values():
-            _strip_marks(value)
+            yield from _objects(value)
+        yield node
     elif isinstance(node, list):
         for value in node:
-            _strip_marks(value)
+            yield from _objects(value)
+
+
+def _strip_marks(node: Any) -> None:
+    for obj in _objects(node):
+        obj.pop("x-extended", None)
 
 
 def _apply_game(node: Any, unit: dict[str, Any]) -> None:
-    if isinstance(node, dict):
-        for value in node.values():
-            _apply_game(value, unit)
-        if node.get("x-extended") == "unit":
-            _merge(node, copy.deepcopy(unit))
-    elif isinstance(node, list):
-        for value in node:
-            _apply_game(value, unit)
+    for obj in _objects(node):
+        if obj.get("x-extended") == "unit":
+            _merge(obj, copy.deepcopy(unit))
 
 
 def _key(c: Contribution) -> str:
@@ -169,28 +170,18 @@ NOT_ON_BACK = frozenset({"id", "name", "short_name", "kind", "side", "ag", "corp
 def _fill_back(node: Any, open_fields: bool) -> None:
     """Give every unit's ``back`` the value fields the unit itself may carry (the ruleset's and the game's),
     so the back of a two-step unit is checked with the same fields, from whichever file it is read."""
-    if isinstance(node, dict):
-        for value in node.values():
-            _fill_back(value, open_fields)
-        props = node.get("properties")
-        if node.get("x-extended") == "unit" and isinstance(props, dict) and isinstance(props.get("back"), dict):
+    for obj in _objects(node):
+        props = obj.get("properties")
+        if obj.get("x-extended") == "unit" and isinstance(props, dict) and isinstance(props.get("back"), dict):
             props["back"] = {**props["back"], "additionalProperties": open_fields,
                              "properties": {k: v for k, v in props.items() if k not in NOT_ON_BACK}}
-    elif isinstance(node, list):
-        for value in node:
-            _fill_back(value, open_fields)
 
 
 def _open(node: Any) -> None:
     """Let the extension points take any field: the definitions of a ruleset that is not installed."""
-    if isinstance(node, dict):
-        for value in node.values():
-            _open(value)
-        if "x-extended" in node:
-            node["additionalProperties"] = True
-    elif isinstance(node, list):
-        for value in node:
-            _open(value)
+    for obj in _objects(node):
+        if "x-extended" in obj:
+            obj["additionalProperties"] = True
 
 
 @lru_cache(maxsize=None)
