@@ -85,7 +85,7 @@ class Game:
 
 def test_a_turn_played_live_in_vassal(tmp_path: Path, module: tuple[Path, Path]) -> None:
     vmod, vsav = module
-    server = RefereeServer(tmp_path / "games.sqlite", tmp_path / "serve.log").start()
+    server = RefereeServer(tmp_path / "games.sqlite").start()
     try:
         game = Game(server)
         assert server.call("POST", f"/api/v1/games/{game.id}/dice", {"seed": "the Russian's own seed"},
@@ -241,7 +241,7 @@ def test_a_turn_played_live_in_vassal(tmp_path: Path, module: tuple[Path, Path])
 
 def test_a_wrong_token_is_one_line_and_nothing_is_sent(tmp_path: Path, module: tuple[Path, Path]) -> None:
     vmod, vsav = module
-    server = RefereeServer(tmp_path / "games.sqlite", tmp_path / "serve.log").start()
+    server = RefereeServer(tmp_path / "games.sqlite").start()
     try:
         game = Game(server)
         s = script(tmp_path / "s.json", [{"chat": "!scenario tiny"}, {"chat": "!side French"}, {"wait": 2500},

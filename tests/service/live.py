@@ -29,8 +29,9 @@ def free_port() -> int:
 
 class Server:
     def __init__(self, database_url: str, *, workers: int = 1, threads: int = 8, cwd: Path | None = None,
-                 preload: bool = False, env: dict[str, str] | None = None) -> None:
+                 preload: bool = False, env: dict[str, str] | None = None, port: int = 0) -> None:
         self.database_url = database_url
+        self.fixed_port = port              # 0: a free port at each start; else this one at every start
         self.preload = preload              # load the project's scenarios at start (REFEREE_PRELOAD)
         self.workers = workers
         self.threads = threads
@@ -40,7 +41,7 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 60.0) -> "Server":
-        self.port = free_port()
+        self.port = self.fixed_port or free_port()
         # A file, not a pipe: nobody reads the log while the server runs, and a full pipe would block it.
         self._log = tempfile.TemporaryFile()
         env = {**os.environ, "DATABASE_URL": self.database_url, "PYTHONPATH": str(ROOT),
@@ -62,6 +63,10 @@ class Server:
                 time.sleep(0.2)
         self.stop()
         raise RuntimeError("the server did not answer within the timeout")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
     def connection(self, timeout: float = 30.0) -> http.client.HTTPConnection:
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
