@@ -9,33 +9,23 @@ from referee.service import board
 from referee.service.errors import ApiError
 from referee.service.extension import ext
 from referee.service.replay_view import game_pictures
-from referee.service.request_parts import bearer, parse_json
+from referee.service.request_parts import json_body, request_token
 from referee.storage import GameNotFound
 from referee.storage.model import Game as StoredGame
 
 bp = Blueprint("games", __name__)
 
 
-def _json_body() -> Any:
-    if request.mimetype != "application/json":
-        raise ApiError(415, "unsupported_media_type", "send a JSON body (Content-Type: application/json)")
-    return parse_json(request.get_data(cache=True))
-
-
-def _token() -> str:
-    return bearer(request.headers.get("Authorization", ""))
-
-
 def _caller(game_id: str, fresh: bool = True) -> tuple[StoredGame, str]:
     """The game and the side whose token came with the request (404 for an unknown game, 401 otherwise).
     ``fresh``: read the game's current count and status (a submission leaves that to storage's append)."""
-    stored, side = ext().host.caller(game_id, _token())
+    stored, side = ext().host.caller(game_id, request_token())
     return (ext().storage.get_game(game_id) if fresh else stored), side
 
 
 @bp.post("")
 def create() -> tuple[Response, int]:
-    body = _json_body()
+    body = json_body()
     creator = ext().creation.admit(request.remote_addr, ext().storage)      # 429 past the client's rate or quota
     created = ext().host.create(body, creator)
     resp = jsonify(created)
@@ -51,14 +41,14 @@ def view(game_id: str) -> Response:
 
 @bp.post("/<game_id>/events")
 def submit(game_id: str) -> Response:
-    body = _json_body()
+    body = json_body()
     stored, side = _caller(game_id, fresh=False)
     return jsonify(ext().host.submit(stored, side, body))
 
 
 @bp.post("/<game_id>/dice")
 def contribute(game_id: str) -> Response:
-    body = _json_body()
+    body = json_body()
     stored, side = _caller(game_id)
     if stored.status != "active":
         raise ApiError(409, "game_ended", f"game '{game_id}' has ended and takes no more contributions")

@@ -26,7 +26,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify
 
 from modulebuilder.records import replace
 from modulebuilder.vassal.errors import VassalFileError
@@ -40,7 +40,7 @@ from referee.logs.vassal_steps import UNDO_REPORT, facts
 from referee.service import live_words
 from referee.service.errors import ApiError, bad_input
 from referee.service.extension import ext
-from referee.service.request_parts import bearer, parse_json
+from referee.service.request_parts import json_body, request_token
 
 bp = Blueprint("live", __name__)
 
@@ -90,10 +90,8 @@ def sessions() -> Sessions:
 
 @bp.post("/<game_id>/vassal")
 def steps(game_id: str) -> Response:
-    if request.mimetype != "application/json":
-        raise ApiError(415, "unsupported_media_type", "send a JSON body (Content-Type: application/json)")
-    body = parse_json(request.get_data(cache=True))
-    stored, side = ext().host.caller(game_id, bearer(request.headers.get("Authorization", "")))
+    body = json_body()
+    stored, side = ext().host.caller(game_id, request_token())
     link, expected, start, new_steps = _request(body)
     scenario, ruleset = ext().host.setup(stored)
     session = sessions().get(game_id)
@@ -128,7 +126,7 @@ def steps(game_id: str) -> Response:
 @bp.get("/<game_id>/vassal")
 def status(game_id: str) -> Response:
     """What the referee holds of the game played live: its steps, and how many came from the caller's side."""
-    _, side = ext().host.caller(game_id, bearer(request.headers.get("Authorization", "")))
+    _, side = ext().host.caller(game_id, request_token())
     session = sessions().get(game_id)
     if session is None:
         return jsonify({"steps": 0, "yours": 0})

@@ -28,7 +28,7 @@ from referee.logs.vassal_board import from_build_file, from_scenario, module_bui
 from referee.service.dice import game_seed
 from referee.service.errors import ApiError, bad_input
 from referee.service.extension import ext
-from referee.service.request_parts import bearer
+from referee.service.request_parts import request_token
 from referee.service.logs import upload_from
 
 bp = Blueprint("pbem", __name__)
@@ -36,7 +36,7 @@ bp = Blueprint("pbem", __name__)
 
 @bp.post("/<game_id>/vlog")
 def submit_turn(game_id: str) -> Response:
-    _, side = ext().host.caller(game_id, bearer(request.headers.get("Authorization", "")))
+    _, side = ext().host.caller(game_id, request_token())
     stored = ext().storage.get_game(game_id)
     upload = upload_from(request)
     if Path(upload.filename).suffix.lower() != ".vlog":

@@ -51,7 +51,7 @@ from referee.service.hosting import hidden_acts
 from referee.service import board, heavy, scenarios
 from referee.service.errors import ApiError
 from referee.service.extension import ext
-from referee.service.request_parts import bearer, parse_json
+from referee.service.request_parts import json_body, request_token
 from referee.service.luck import luck
 from referee.service.replays import EVERY, Replayed, ReplayView, build, replay_log
 from referee.service.logs import Upload, upload_from
@@ -266,12 +266,6 @@ def luck_report(key: str) -> Response:
 
 # ------------------------------------------------------------------ what if
 
-def _json_body() -> Any:
-    if request.mimetype != "application/json":
-        raise ApiError(415, "unsupported_media_type", "send a JSON body (Content-Type: application/json)")
-    return parse_json(request.get_data(cache=True))
-
-
 def _probe_events(game: Game[Any], scenario: Any, body: Any) -> list[dict[str, Any]]:
     """The event (``{"event": …}``) or events (``{"events": [...]}``, played one after the other) to ask about,
     checked as a log's events are (bad ones are a 422 naming the field, not a ruling)."""
@@ -323,7 +317,7 @@ def unit_actions(game: Game[Any], unit: str, words: Words, side: str | None = No
 def replay_what_if(key: str) -> Response:
     v = views().get(key)
     r = v.replayed
-    body = _json_body()
+    body = json_body()
     raw = body.get("step", r.steps) if isinstance(body, Mapping) else r.steps
     if not isinstance(raw, int) or isinstance(raw, bool) or not 0 <= raw <= r.steps:
         raise ApiError(400, "bad_step", f"step: expected a number of events from 0 to {r.steps}, not {raw!r}")
@@ -423,7 +417,7 @@ class Seat:
 def _seat(step_: Any = None) -> Seat:
     """The caller's seat (side from the token) at ``step_`` (None: the position now)."""
     game_id = request.view_args["game_id"]  # type: ignore[index]
-    _, side = ext().host.caller(game_id, bearer(request.headers.get("Authorization", "")))
+    _, side = ext().host.caller(game_id, request_token())
     stored = ext().storage.get_game(game_id)
     scenario, ruleset = ext().host.setup(stored)
     count = stored.event_count
@@ -472,7 +466,7 @@ def seat_what_if(seat: Seat, events: list[dict[str, Any]]) -> list[dict[str, Any
 
 @bp.post("/games/<game_id>/whatif")
 def game_what_if(game_id: str) -> Response:
-    body = _json_body()
+    body = json_body()
     seat = _seat(body.get("step") if isinstance(body, Mapping) else None)
     events = _probe_events(seat.game, seat.scenario, body)
     for event in events:
@@ -529,7 +523,7 @@ def _scenario_of_caller() -> Any:
     """The caller's game's scenario, with its map and counter sheet in this process (drawn in the workers when
     the game's scenario was sent in: heavy.pictures)."""
     game_id = request.view_args["game_id"]  # type: ignore[index]
-    stored, _ = ext().host.caller(game_id, bearer(request.headers.get("Authorization", "")))
+    stored, _ = ext().host.caller(game_id, request_token())
     return game_pictures(stored)
 
 

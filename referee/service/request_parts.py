@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import orjson
+from flask import request
 
 from referee.service import limits
 from referee.service.errors import ApiError
@@ -22,6 +23,18 @@ def bearer(header: str) -> str:
     if not _TOKEN.fullmatch(token):        # RFC 6750 b64token; anything else is no side's token
         raise ApiError(401, "invalid_token", "this token belongs to no side of this game")
     return token
+
+
+def request_token() -> str:
+    """The bearer token of the current request (401 when there is none)."""
+    return bearer(request.headers.get("Authorization", ""))
+
+
+def json_body() -> Any:
+    """The current request's JSON body: 415 for another content type, else as :func:`parse_json`."""
+    if request.mimetype != "application/json":
+        raise ApiError(415, "unsupported_media_type", "send a JSON body (Content-Type: application/json)")
+    return parse_json(request.get_data(cache=True))
 
 
 def parse_json(data: bytes, status: int = 400, code: str = "malformed_json", where: str = "the body") -> Any:
