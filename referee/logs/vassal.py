@@ -204,7 +204,7 @@ def to_log(reading: Reading, scenario: Any, label: str | None = None) -> Log:
     problems = list(reading.problems)
     checked = [(i, r) for i, r in enumerate(events) if r.event["type"] != UNREADABLE]
     first_side = scenario.sides[0].name if scenario.sides else ""
-    found = check_events(ruleset, scenario, [_provisional(r, first_side) for _, r in checked])
+    found = check_events(ruleset, scenario, [provisional(r, first_side) for _, r in checked])
     for problem in found:
         i, where = _event_of(problem, checked)
         if where is not None and where.line is not None and events[i] is where:
@@ -235,9 +235,10 @@ def typed_rolls(log: Log) -> list[str]:
             for s in log.sources if s.get("roll", {}).get("by") == "typed"]
 
 
-def _provisional(r: ReadEvent, first_side: str) -> dict[str, Any]:
-    # Checked before its path is known: the destination stands in for the path (same hexes, same unit); before
-    # its side is known, the first side stands in for it (the names are checked, not whose act it is).
+def provisional(r: ReadEvent, first_side: str) -> dict[str, Any]:
+    """The event as checked before its path is known (the .vlog reader, the live route): the destination stands
+    in for the path (same hexes, same unit); before its side is known, the first side stands in for it (the
+    names are checked, not whose act it is)."""
     if r.side_from_state:
         return {**r.event, "side": first_side}
     if r.markers:

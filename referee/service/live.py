@@ -34,6 +34,7 @@ from modulebuilder.vassal.savefile import GameFile, Step, parse_text
 from referee.logs import notation
 from referee.logs.jsonlog import check_events
 from referee.logs.pbem import board_position, on_hexes, position
+from referee.logs.vassal import provisional
 from referee.logs.vassal_board import BoardGeometry, from_scenario
 from referee.logs.vassal_events import UNREADABLE, ReadEvent, read_events
 from referee.logs.vassal_steps import UNDO_REPORT, facts
@@ -227,7 +228,7 @@ def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: 
         if r.side_from_state:
             # Nothing in the steps says whose declaration it is: in a hosted game it is the sender's.
             r = replace(r, event={**r.event, "side": side}, side_from_state=False)
-        problems = check_events(ruleset, scenario, [_provisional(r)])
+        problems = check_events(ruleset, scenario, [provisional(r, side)])
         if problems:
             lines.append(f"step {r.step}: " + "; ".join(problems))
             session.read.append(r.event)
@@ -298,12 +299,6 @@ def _already_stored(session: Session, read: list[dict[str, Any]], mine: list[Any
 def _same_event(read: Mapping[str, Any], stored: Mapping[str, Any]) -> bool:
     """A read event and the stored one it became (the stored one has its path completed)."""
     return all(stored.get(k) == v for k, v in read.items() if k not in ("path",))
-
-
-def _provisional(r: ReadEvent) -> dict[str, Any]:
-    if r.markers:
-        return {**r.event, "side": r.markers[0][1]}
-    return r.event if r.destination is None else {**r.event, "path": [r.destination]}
 
 
 def _take_back(session: Session, stored: Any, side: str, keep: int) -> tuple[list[str], bool]:
