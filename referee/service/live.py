@@ -218,7 +218,7 @@ def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: 
             session.read.append(r.event)
             session.stored.append(-1)
             continue
-        if getattr(stored, "strict_dice", False) and (r.dice or {}).get("by") == "typed":
+        if stored.strict_dice and (r.dice or {}).get("by") == "typed":
             # The game takes rolls from VASSAL's die button only: a typed roll is refused, never stored.
             lines.append(f"✗ step {r.step}: '{r.line}' types its roll in the chat; this game takes rolls from "
                          "VASSAL's die button only (strict_dice)")
