@@ -30,7 +30,7 @@ from .vassal_board import BoardGeometry, from_build_file, from_scenario, module_
 from .vassal_events import FACING_PROPERTY, read_files
 from .vassal_steps import facts
 from modulebuilder.vassal.pieces import DISORDER_LAYER
-from .vassal import read_vassal, same_game, to_log
+from .vassal import open_game, same_game, to_log
 
 Place = tuple[str | None, int | None]          # (hex or box, facing clock hour)
 Position = dict[str, Place]                    # unit id -> place
@@ -53,7 +53,7 @@ def read_parts(paths: Sequence[Path], module: Path | None = None, scenario: Any 
     if not paths:
         raise InputError(["give at least one .vlog"])
     if scenario is None:
-        scenario = read_vassal(paths[0], module).scenario   # the scenario, module checks; starts at the set-up
+        scenario = open_game(paths[0], module).scenario     # the scenario, module checks; starts at the set-up
     mod_label = module.name if module is not None else "the module"
     try:
         board = from_build_file(module_build_file(module, mod_label), mod_label) if module else \
@@ -94,7 +94,7 @@ def read_from_save(save: Path, paths: Sequence[Path], module: Path | None = None
     stands, each next file where the last one ended (as :func:`read_parts`)."""
     if not paths:
         raise InputError(["give the .vlog files that follow the save"])
-    first = read_vassal(paths[0], module, from_setup=False)      # the scenario and the module checks
+    first = open_game(paths[0], module, from_setup=False)        # the scenario and the module checks
     mod_label = module.name if module is not None else "the module"
     try:
         board = from_build_file(module_build_file(module, mod_label), mod_label) if module else \

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 from lxml import etree
 
@@ -71,6 +71,26 @@ def read_vassal(data: Path | bytes, module: Path | bytes | None = None, scenario
     where units stand elsewhere is a later file of a longer game, refused with a sentence saying what to give
     (:func:`later_file`).  ``from_setup=False``: the caller rules it on a game already under way (a hosted
     game's next turn, ``referee check --from``) and checks where it starts itself."""
+    opened = open_game(data, module, scenario, from_setup)
+    log = to_log(read_events(opened.facts, opened.scenario, opened.board), opened.scenario,
+                 data.name if isinstance(data, Path) else file)
+    log.warnings[:0] = opened.warnings
+    return log
+
+
+class OpenedGame(NamedTuple):
+    """A VASSAL file opened for reading: its scenario, board and facts, and the module's warnings."""
+    scenario: Any
+    board: BoardGeometry
+    facts: list[Fact]
+    warnings: list[str]
+
+
+def open_game(data: Path | bytes, module: Path | bytes | None = None, scenario: Any = None,
+              from_setup: bool = True) -> OpenedGame:
+    """What :func:`read_vassal` knows before it reads the events: the game's scenario (found as it says), its
+    board and facts, the module's warnings; the same refusals.  The files of one game ask it of their first
+    file for the scenario, and then read all of them together."""
     label = data.name if isinstance(data, Path) else "the uploaded game"
     mod_label = module.name if isinstance(module, Path) else "the module"
     warnings: list[str] = []
@@ -92,9 +112,7 @@ def read_vassal(data: Path | bytes, module: Path | bytes | None = None, scenario
             raise InputError([sentence])
     except VassalFileError as e:
         raise InputError([str(e)]) from None
-    log = to_log(read_events(fact_list, scen, board), scen, data.name if isinstance(data, Path) else file)
-    log.warnings[:0] = warnings
-    return log
+    return OpenedGame(scen, board, fact_list, warnings)
 
 
 SHOWN_UNITS = 3          # units named in the sentence for a file that starts mid-game
