@@ -110,6 +110,19 @@ def test_the_map_loads_with_its_art_and_the_grid_where_the_art_has_it(tmp_path: 
     assert layout.center("0705") == pytest.approx(PAINTED.center("0705"), abs=0.02)
 
 
+def test_the_module_grid_is_the_layout_of_the_art_it_shows_at_every_hex_size(tmp_path: Path) -> None:
+    """The grid written into the module (screen_layout) is the one the shown art was resized with, also at a
+    --hex-size equal to the art's own, where the art is shown unchanged."""
+    from modulebuilder.render.map_art import art_layout, screen_art, screen_layout
+    mapdef = load_scenario(art_game(tmp_path)).map
+    own = art_layout(mapdef).size
+    for hex_size in (None, own, own * (1 + 1e-12), 20.0, 75.0):
+        img, shown = screen_art(mapdef, hex_size)
+        grid = screen_layout(mapdef, hex_size)
+        assert (grid.size, grid.origin) == (shown.size, shown.origin), hex_size
+        assert (img.size == ART_SIZE) == (hex_size is None or math.isclose(hex_size, own)), hex_size
+
+
 @pytest.mark.parametrize("art, line", [
     ('art: {image: art/none.png, hexes: {"0101": [10, 10], "1208": [500, 500]}}',
      "art.image: no such file: {tmp}/art/none.png"),

@@ -39,15 +39,28 @@ def load_art(mapdef: MapDef) -> Image.Image:
     return img
 
 
+def resized_layout(layout: HexLayout, hex_size: float) -> HexLayout:
+    """The layout on the art resized to hexes of ``hex_size`` (centre to corner) pixels."""
+    factor = hex_size / layout.size
+    return layout if abs(factor - 1) < 1e-9 else scaled(layout, factor)
+
+
+def screen_layout(mapdef: MapDef, hex_size: float | None = None) -> HexLayout:
+    """Where the grid lies on the module's map (:func:`screen_art`), without loading the art."""
+    layout = art_layout(mapdef)
+    return resized_layout(layout, hex_size) if hex_size else layout
+
+
 def resized(img: Image.Image, layout: HexLayout, hex_size: float) -> tuple[Image.Image, HexLayout]:
     """The art and its layout with hexes of ``hex_size`` (centre to corner) pixels."""
-    factor = hex_size / layout.size
-    if abs(factor - 1) < 1e-9:
+    out = resized_layout(layout, hex_size)
+    if out is layout:
         return img, layout
     # Rounding the image's size to whole pixels moves its far edge by under half a pixel: the layout keeps
     # the exact factor.
+    factor = hex_size / layout.size
     w, h = max(1, round(img.width * factor)), max(1, round(img.height * factor))
-    return img.resize((w, h), Image.Resampling.LANCZOS), scaled(layout, factor)
+    return img.resize((w, h), Image.Resampling.LANCZOS), out
 
 
 def screen_art(mapdef: MapDef, hex_size: float | None = None) -> tuple[Image.Image, HexLayout]:

@@ -34,9 +34,8 @@ from .pieces import image_name, piece_specs, prototype_name, spec_prototype
 from .setupfile import DeckPlacement, box_groups, saved_game_text, scenario_placements, vsav_bytes
 from .traits import Piece
 from .zipio import deterministic_zip
-from ..mapart import scaled
 from ..render.charts import chart_pngs
-from ..render.map_art import art_layout, screen_art
+from ..render.map_art import art_layout, screen_art, screen_layout
 from .mapnames import module_map_png
 
 HOLDING_MAP = "Holding"
@@ -154,8 +153,7 @@ def art_png(mapdef: MapDef, hex_size: float | None, cache: ImageCache) -> tuple[
         img, _ = screen_art(mapdef, hex_size)
         return png(img)
     data = cache.get_or_make(key_of("map-art", mapdef.art.digest, mapdef.art.hexes, mapdef.grid, hex_size), make)
-    layout = art_layout(mapdef)
-    return data, (scaled(layout, hex_size / layout.size) if hex_size else layout)
+    return data, screen_layout(mapdef, hex_size)
 
 
 # --------------------------------------------------------------------------------------------- module
