@@ -71,16 +71,20 @@ def read_vassal(data: Path | bytes, module: Path | bytes | None = None, scenario
     where units stand elsewhere is a later file of a longer game, refused with a sentence saying what to give
     (:func:`later_file`).  ``from_setup=False``: the caller rules it on a game already under way (a hosted
     game's next turn, ``referee check --from``) and checks where it starts itself."""
-    opened = open_game(data, module, scenario, from_setup)
-    log = to_log(read_events(opened.facts, opened.scenario, opened.board), opened.scenario,
-                 data.name if isinstance(data, Path) else file)
+    return read_opened(open_game(data, module, scenario, from_setup), data.name if isinstance(data, Path) else file)
+
+
+def read_opened(opened: "OpenedGame", label: str | None) -> Log:
+    """The log of an opened game (:func:`open_game`); ``label``: its file's name for the rulings' sources."""
+    log = to_log(read_events(opened.facts, opened.scenario, opened.board), opened.scenario, label)
     log.warnings[:0] = opened.warnings
     return log
 
 
 class OpenedGame(NamedTuple):
-    """A VASSAL file opened for reading: its scenario, board and facts, and the module's warnings."""
+    """A VASSAL file opened for reading: its scenario, game, board and facts, and the module's warnings."""
     scenario: Any
+    game: GameFile
     board: BoardGeometry
     facts: list[Fact]
     warnings: list[str]
@@ -112,7 +116,7 @@ def open_game(data: Path | bytes, module: Path | bytes | None = None, scenario: 
             raise InputError([sentence])
     except VassalFileError as e:
         raise InputError([str(e)]) from None
-    return OpenedGame(scen, board, fact_list, warnings)
+    return OpenedGame(scen, game, board, fact_list, warnings)
 
 
 SHOWN_UNITS = 3          # units named in the sentence for a file that starts mid-game

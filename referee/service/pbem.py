@@ -19,12 +19,10 @@ from typing import Any, Iterable, Mapping
 from flask import Blueprint, Response, jsonify, request
 
 from modulebuilder.vassal.errors import VassalFileError
-from modulebuilder.vassal.savefile import read_game
 from referee.engine.replay import new_game, step
 from referee.logs.pbem import Position, board_position, forks, on_hexes, position
 from referee.logs.problems import InputError
-from referee.logs.vassal import read_vassal, typed_rolls
-from referee.logs.vassal_board import from_build_file, from_scenario, module_build_file
+from referee.logs.vassal import open_game, read_opened, typed_rolls
 from referee.service.dice import game_seed
 from referee.service.errors import ApiError, bad_input
 from referee.service.extension import ext
@@ -43,10 +41,9 @@ def submit_turn(game_id: str) -> Response:
         raise ApiError(400, "not_a_vlog", "send the turn as a VASSAL log: a multipart 'log' file ending in .vlog")
     scenario, ruleset = ext().host.setup(stored)
     try:
-        log = read_vassal(upload.data, upload.module, scenario=scenario, file=upload.filename or None,
-                          from_setup=False)         # a later turn: where it starts is checked below
-        game = read_game(upload.data, what=upload.filename)
-        board = from_build_file(module_build_file(upload.module)) if upload.module else from_scenario(scenario)
+        opened = open_game(upload.data, upload.module, scenario=scenario,
+                           from_setup=False)        # a later turn: where it starts is checked below
+        log = read_opened(opened, upload.filename or None)
     except InputError as e:
         raise bad_input(e.problems) from None
     except VassalFileError as e:
@@ -54,7 +51,7 @@ def submit_turn(game_id: str) -> Response:
     if stored.strict_dice and (typed := typed_rolls(log)):
         raise ApiError(422, "typed_roll", f"this game takes rolls from VASSAL's die button only (strict_dice): "
                                           f"{typed[0]}" + (f" (and {len(typed) - 1} more)" if len(typed) > 1 else ""))
-    start = position(game.pieces().values(), board, scenario.map.grid.orientation)
+    start = position(opened.game.pieces().values(), opened.board, scenario.map.grid.orientation)
     sentence = _continuity(stored, scenario, ruleset, upload.filename, start)
     if sentence is not None:
         raise ApiError(409, "not_continuous", sentence)
