@@ -45,7 +45,7 @@ def run(moves: int, pause: int, synchronous: str) -> dict[str, float]:
         assert modulebuilder(["build", str(ROOT / "examples" / "tiny" / "scenario.yaml"), "--out", str(out)]) == 0
         with zipfile.ZipFile(out / "tiny.vmod") as z:
             (out / "tiny.vsav").write_bytes(z.read("tiny.vsav"))
-        server = RefereeServer(out / "games.sqlite", out / "serve.log", f"?synchronous={synchronous}").start()
+        server = RefereeServer(out / "games.sqlite", f"?synchronous={synchronous}").start()
         try:
             scenario = resolve(load_scenario(str(ROOT / "examples" / "tiny" / "scenario.yaml")))
             _, game = server.call("POST", "/api/v1/games", {"scenario": scenario, "dice": "players"})

@@ -12,8 +12,9 @@ from live import Server, free_port  # noqa: E402
 
 
 class RefereeServer(Server):
-    def __init__(self, database: Path) -> None:
-        super().__init__(f"sqlite:///{database}", port=free_port())
+    def __init__(self, database: Path, options: str = "") -> None:
+        """``options``: the database URL's query, e.g. ``?synchronous=normal`` (bench/bench_live.py)."""
+        super().__init__(f"sqlite:///{database}{options}", port=free_port())
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None,
              timeout: float = 30) -> tuple[int, Any]:
