@@ -102,11 +102,12 @@ def _cpu_ms(pid: int) -> float:
 def upload(page: object, timeout: int = 180_000, cpu: object = None) -> dict:
     page.set_input_files("#log-file", str(SAMPLE))
     page.click("#check-button")
-    page.wait_for_function("window.__page.timing.firstPicture !== undefined", timeout=timeout)
+    # Functions, not expressions: Playwright polls an expression with eval, which the page's CSP refuses.
+    page.wait_for_function("() => window.__page.timing.firstPicture !== undefined", timeout=timeout)
     server_cpu = cpu() if cpu is not None else None
     t = page.evaluate("window.__page.timing")
     t["server_cpu"] = server_cpu
-    page.wait_for_function("window.__page.timing.rulings !== undefined", timeout=timeout)
+    page.wait_for_function("() => window.__page.timing.rulings !== undefined", timeout=timeout)
     t["rulings"] = page.evaluate("window.__page.timing.rulings")
     return t
 
@@ -118,7 +119,7 @@ def step_times(page: object, n: int, jumps: int, steps_total: int) -> tuple[list
         current = int(page.locator("#board-world").get_attribute("data-step"))
         t0 = time.perf_counter()
         page.keyboard.press("ArrowRight")
-        page.wait_for_function(f"document.getElementById('board-world').dataset.step === '{current + 1}'")
+        page.wait_for_function(f"() => document.getElementById('board-world').dataset.step === '{current + 1}'")
         arrow.append((time.perf_counter() - t0) * 1000)
     rng = random.Random(7)
     jumped = []
@@ -126,7 +127,7 @@ def step_times(page: object, n: int, jumps: int, steps_total: int) -> tuple[list
         target = rng.randrange(1, steps_total)
         t0 = time.perf_counter()
         page.evaluate(f"showStep({target}, true)")
-        page.wait_for_function(f"document.getElementById('board-world').dataset.step === '{target}'")
+        page.wait_for_function(f"() => document.getElementById('board-world').dataset.step === '{target}'")
         jumped.append((time.perf_counter() - t0) * 1000)
     return arrow, jumped
 
@@ -233,7 +234,7 @@ def main() -> int:
         other.write_bytes(SAMPLE.read_bytes() + b" ")
         page.set_input_files("#log-file", str(other))
         page.click("#check-button")
-        page.wait_for_function("window.__page.timing.rulings !== undefined", timeout=180_000)
+        page.wait_for_function("() => window.__page.timing.rulings !== undefined", timeout=180_000)
         warm = page.evaluate("window.__page.timing")
         again = upload(page)
         arrow, jumped = step_times(page, args.steps, args.jumps, steps_total)

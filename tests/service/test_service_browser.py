@@ -249,7 +249,8 @@ def test_filters_outline_unit_search_and_roll_words(server: str, browser: Any) -
     page.fill("#f-unit", "")
     page.check("#f-rolls")
     # The filter and the lazily filled list settle after the click (a loaded machine showed them half done).
-    page.wait_for_function("[...document.querySelectorAll('#rulings .ruling')].every("
+    # A function, not an expression: Playwright polls an expression with eval, which the page's CSP refuses.
+    page.wait_for_function("() => [...document.querySelectorAll('#rulings .ruling')].every("
                            "(li) => li.innerText.includes('d10'))", timeout=10_000)
     texts = page.locator("#rulings .ruling").all_inner_texts()
     assert texts and all("d10" in t for t in texts)
