@@ -1,19 +1,14 @@
 """What a heavy upload costs the submissions' process: its CPU and the longest time it holds the GIL.
 
-    .venv/bin/python bench/bench_heavy_io.py [--mib 15.8] [--rounds 5]
+    .venv/bin/python bench/bench_heavy_io.py [--answer-mib 31.5] [--rounds 5]
 
 A ``POST /check`` of the largest log allowed is ruled in a checking worker (referee/service/heavy.py), but its
-body is read, and its answer written, by a thread of the server's process, beside the threads that answer the
-hosted games' submissions.  A copy of 16 MiB in C holds the GIL for milliseconds, and every submission waiting
-for the GIL waits that long: that was the latency tail under ``bench_service.py --flood``.  This bench runs both
-ways of reading a body, over a real socket, through gunicorn's own HTTP parser and the service's ``logs._body``:
-
-* **stream**: werkzeug's stream over gunicorn's body reader (what any WSGI server gives);
-* **direct**: the service worker's ``READ_BODY`` (worker.body_reader: one ``buffers.receive_buffer``,
-  ``recv_into``),
-
-and both ways of passing a worker's answer (33 MB for the largest log) on to the client: received into a
-``bytearray`` and written as one ``bytes`` copy (before), or received into ``buffers.receive_buffer`` and written
+answer is passed on to the client by a thread of the server's process, beside the threads that answer the hosted
+games' submissions.  A copy of 16 MiB in C holds the GIL for milliseconds, and every submission waiting for the
+GIL waits that long: that was the latency tail under ``bench_service.py --flood``.  (The body is read by waitress's
+I/O thread before the request reaches the application; the worker this bench also measured for reading bodies
+is retired.)  This bench runs both ways of passing a worker's answer (33 MB for the largest log) on to the
+client: received into a ``bytearray`` and written as one ``bytes`` copy (before), or received into ``buffers.receive_buffer`` and written
 as ``heavy.pieces`` (now).  A probe thread that wakes every 0.2 ms measures how late it wakes: its
 worst lateness is the longest stall a submission would have seen.  CPU is the reading thread's own
 (``time.thread_time``), so the machine's other load changes it little; the stalls are medians of the rounds.
@@ -33,13 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT)]
 
-from gunicorn.config import Config  # noqa: E402
-from gunicorn.http import wsgi  # noqa: E402
-from gunicorn.http.parser import RequestParser  # noqa: E402
-from werkzeug.wrappers import Request  # noqa: E402
 
-from referee.service import heavy, logs  # noqa: E402
-from referee.service.worker import READ_BODY, body_reader  # noqa: E402
+from referee.service import heavy  # noqa: E402
 
 
 def _child(sock: socket.socket, code: str) -> subprocess.Popen[bytes]:
@@ -77,28 +67,6 @@ class Probe(threading.Thread):
             t = time.perf_counter()
             time.sleep(self.tick)
             self.worst = max(self.worst, time.perf_counter() - t - self.tick)
-
-
-def one_read(body: bytes, direct: bool) -> tuple[float, float]:
-    """(CPU s of the reading thread, worst probe lateness s) reading ``body`` as a request."""
-    server, client = socket.socketpair()
-    head = (f"POST /api/v1/check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n").encode()
-    sender = _child(client, f"s.sendall({head!r}); s.sendall(b'{{\"note\": \"' + b'x' * {len(body) - 12} + b'\"}}')")
-    client.close()
-    probe = Probe.started()
-    c = time.thread_time()
-    req = next(RequestParser(Config(), server, ("127.0.0.1", 1)))
-    _, environ = wsgi.create(req, server, ("127.0.0.1", 1), ("127.0.0.1", 2), Config())
-    if direct:
-        environ[READ_BODY] = body_reader(req, server, environ)
-    data = logs.request_body(Request(environ))  # type: ignore[arg-type]
-    cpu = time.thread_time() - c
-    worst = probe.stop()
-    sender.wait()
-    assert len(data) == len(body) and data[:64] == body[:64] and data[-64:] == body[-64:]
-    server.close()
-    return cpu, worst
 
 
 def _old_exactly(sock: socket.socket, n: int) -> bytearray:
@@ -150,15 +118,13 @@ def one_idle() -> tuple[float, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mib", type=float, default=15.8)
     parser.add_argument("--answer-mib", type=float, default=31.5)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    body = (b'{"note": "' + b"x" * int(args.mib * 2 ** 20) + b'"}')
     answer = b"x" * (int(args.answer_mib) << 20)
-    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; body {len(body) / 2 ** 20:.1f} MiB, "
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"answer {len(answer) / 2 ** 20:.1f} MiB, {args.rounds} rounds, medians")
-    cases = {"nothing (the probe alone)": one_idle, "body, stream": lambda: one_read(body, False), "body, direct": lambda: one_read(body, True),
+    cases = {"nothing (the probe alone)": one_idle,
              "answer, before": lambda: one_answer(answer, False),
              "answer, now": lambda: one_answer(answer, True)}
     got: dict[str, list[tuple[float, float]]] = {k: [] for k in cases}
