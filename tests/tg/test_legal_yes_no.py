@@ -7,8 +7,8 @@
   limits themselves are pinned by ``test_stacking.py``.
 * ``zoc.enemy_facts``' third set = ``Board.has_enemy`` for every hex, and kept = read afresh after random changes
   of both sides (its first two are ``enemy_presence``, tested in ``test_legal_search.py``).
-* ``movement._plain_search`` (the search of most movers, over the whole map's sets) is held to the reference
-  Dijkstra by ``test_legal_search.py``; here the movers it takes and leaves to the hex-by-hex search.
+* The movement search, which reads those sets, agrees with ``check_move`` as the facts change
+  (``test_legal_search.search_agrees_with_check_move``).
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from referee.rulesets.triumph_and_glory.stacking import (may_end_entering, stack
                                                          stacking_errors_entering)
 
 from .helpers import FR, RU, art, at, board, cav, changed, inf, leader
-from .test_legal_search import HEXES, sample_boards, same_search
+from .test_legal_search import HEXES, sample_boards, search_agrees_with_check_move
 
 
 def counter(i: int, kind: str, side: str, ag: str, brigade: str | None, flags: tuple[str, ...], fire: int,
@@ -94,9 +94,9 @@ change = st.tuples(st.sampled_from(["place", "place", "status", "fired", "remove
 @settings(max_examples=60, deadline=None)
 @given(start=st.lists(st.sampled_from(SMALL), min_size=6, max_size=6, unique=True),
        changes=st.lists(change, min_size=1, max_size=20))
-def test_enemy_facts_kept_equals_read_afresh_and_the_search_the_reference(start, changes):
+def test_enemy_facts_kept_equals_read_afresh_and_the_search_agrees_with_check_move(start, changes):
     """Both sides moved, disordered, fired and removed; at every position the kept facts equal the map read again,
-    and every unit's search (plain or hex by hex) equals the reference Dijkstra — a battery that fired may not
+    and every unit's search agrees with ``check_move`` — a battery that fired may not
     move next to an enemy (7.36), a Disordered unit pays +1 into a ZOC (6.33)."""
     from referee.rulesets.triumph_and_glory.zoc import _enemy_facts, enemy_facts
 
@@ -108,32 +108,18 @@ def test_enemy_facts_kept_equals_read_afresh_and_the_search_the_reference(start,
             assert enemy_facts(b, side) == _enemy_facts(b, side)
         for x in units:
             if b.units[x.id].hex is not None:
-                same_search(b, x.id, "normal", MoveContext())
-                same_search(b, x.id, "limited", MoveContext(under_orders=False))
+                search_agrees_with_check_move(b, x.id, "normal", MoveContext())
+                search_agrees_with_check_move(b, x.id, "limited", MoveContext(under_orders=False))
 
 
 @pytest.mark.parametrize("hex_", SMALL)
-def test_a_battery_that_fired_is_searched_as_the_reference_searches_it(hex_):
+def test_a_battery_that_fired_is_searched_as_check_move_rules_it(hex_):
     """7.36: a battery that fired never moves next to an enemy — from every hex of a crowded map."""
     b = board(at(art("f3"), "0303" if hex_ != "0303" else "0101"), at(inf("r1", side=RU), "0203"),
               at(cav("r2", side=RU), "0405"), columns=5, rows=5)
     b = b.move("f3", hex_).update("f3", fired=True) if not b.stacks.get(hex_) else b.update("f3", fired=True)
-    same_search(b, "f3", "normal", MoveContext())
-    same_search(b, "f3", "limited", MoveContext(under_orders=False))
-
-
-def test_the_plain_search_takes_most_movers_and_leaves_the_rest_to_the_hex_by_hex_search(monkeypatch):
-    """Which search a mover gets: the plain one unless its entry rules read more than the map's sets."""
-    taken: list[str] = []
-    for name in ("_plain_search", "_search_hex_by_hex"):
-        real = getattr(movement, name)
-        monkeypatch.setattr(movement, name, lambda *a, _r=real, _n=name: (taken.append(_n), _r(*a))[1])
-    b = board(at(inf("f1"), "0303"), at(cav("f2"), "0606"), at(inf("r1", side=RU), "0305"), columns=8, rows=8)
-    movement._search(b, "f2", "normal", MoveContext())
-    movement._search(b, "f2", "extended", MoveContext())
-    b2 = b.update("f1", started_in_zoc=True)          # in r1's ZOC at the start of its activation: 6.34
-    movement._search(b2, "f1", "normal", MoveContext())
-    assert taken == ["_plain_search", "_search_hex_by_hex", "_search_hex_by_hex"]
+    search_agrees_with_check_move(b, "f3", "normal", MoveContext())
+    search_agrees_with_check_move(b, "f3", "limited", MoveContext(under_orders=False))
 
 
 CHARGE_HEXES = [f"{c:02d}{r:02d}" for c in range(1, 8) for r in range(1, 8)]

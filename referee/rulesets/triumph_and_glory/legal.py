@@ -18,7 +18,7 @@ from typing import Any
 from modulebuilder.records import fields
 
 from . import movement, orders, reserve
-from .candidates import SideRegion, enemy_changed, kept
+from .candidates import SideRegion, kept
 from .cinc import fixed_allowance
 from .orders import acting_status, individual_order_error
 from .activation import DESTRUCTION
@@ -148,11 +148,9 @@ def paths_to_all(board: Any, uid: str, mode: str, ctx: movement.MoveContext) -> 
 
 def _kept_paths(board: Any, uid: str, mode: str, ctx: movement.MoveContext) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """``paths_to_all`` as an immutable entry of the candidate table (``candidates``), kept while no hex of the
-    search's region changes and the unit itself does not, and repaired (``_repaired_paths``) when only friends
-    changed there."""
+    search's region changes and the unit itself does not."""
     return kept(board, ("moves", uid, mode, _CONTEXT_VALUES(ctx)), board.units[uid],
-                lambda: _search_paths(board, uid, mode, ctx),
-                lambda value, region, changed: _repaired_paths(board, uid, mode, ctx, value, region, changed))
+                lambda: _search_paths(board, uid, mode, ctx))
 
 
 # The context's every field as a plain tuple, for the entry's key: a record's hash and equality are Python calls,
@@ -160,29 +158,18 @@ def _kept_paths(board: Any, uid: str, mode: str, ctx: movement.MoveContext) -> t
 _CONTEXT_VALUES = attrgetter(*(f.name for f in fields(movement.MoveContext)))
 
 
-class _SearchRegion(SideRegion):
-    """A moves entry's region (``SideRegion``, see ``_search_paths``) with the search it was read by, for the
-    repair."""
-
-    __slots__ = ("search",)
-
-    def __init__(self, board: Any, uid: str, search: Any, centres: Any) -> None:
-        super().__init__(board, board.units[uid].side, search.cost, centres, 2)
-        self.search = search
-
-
 def _search_paths(board: Any, uid: str, mode: str,
-                  ctx: movement.MoveContext) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], _SearchRegion]:
+                  ctx: movement.MoveContext) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], SideRegion]:
     """The search's destinations and paths, and the region it read (a ``SideRegion``).  Of every hex the search
     tries to enter (a neighbour of a hex it reached or of the start, or an entry hex) it asks whether an enemy
     stands there or next to it (6.22, ZOC 6.33/6.34, enemy adjacency 7.36/7.37); of the hexes it reached it also
     asks who else stands there (7.38 pass-through, 6.21 stacking and 6.11 facing at the end).  So the hexes
     given a cost are read whole, and the discs of radius 2 around them, the start and the entry hexes are
     watched for enemies."""
-    s = movement._search(board, uid, mode, ctx)   # noqa: SLF001 — same search as reachable/cheapest_path
+    s = movement.search(board, uid, mode, ctx)
     start = board.units[uid].hex
     centres = {start, *s.cost, *ctx.entry_hexes, *(board.static.entry_hexes if start is None else ())}
-    return _paths(s, start), _SearchRegion(board, uid, s, centres)
+    return _paths(s, start), SideRegion(board, board.units[uid].side, s.cost, centres, 2)
 
 
 def _paths(s: Any, start: str | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -203,27 +190,6 @@ def _paths(s: Any, start: str | None) -> tuple[tuple[str, tuple[str, ...]], ...]
             path = paths[x] = path + (x,)          # type: ignore[operator]
         out.append((dest, path))
     return tuple(out)
-
-
-def _repaired_paths(board: Any, uid: str, mode: str, ctx: movement.MoveContext, value: Any, region: Any,
-                    changed: list[str]) -> tuple[Any, _SearchRegion] | None:
-    """A stale moves entry brought to this position without a search when only friends changed in its region:
-    no enemy stood (at the entry's position) or stands (now) in any changed hex, and the search was
-    ``_plain_search`` — then ``movement._plain_search_after_friends`` repairs it or says it cannot (None).
-    Equal to ``_search_paths`` (``tests/tg/test_legal_repair.py``)."""
-    s = region.search
-    if not s.plain:
-        return None
-    if enemy_changed(region, board, changed):
-        return None
-    stacks = region.stacks
-    new = movement._plain_search_after_friends(    # noqa: SLF001 — the search's own repair
-        board, uid, mode, ctx, s, lambda h: bool(stacks.get(h)), changed)
-    if new is None:
-        return None
-    start = board.units[uid].hex
-    same = new.ends is s.ends or new.ends.keys() == s.ends.keys()
-    return (value if same else _paths(new, start)), _SearchRegion(board, uid, new, region.centres)
 
 
 def _unit_moves(state: TGState, uid: str) -> list[dict[str, Any]]:

@@ -6,8 +6,10 @@ Public API (all pure; nothing here changes a Board):
   ruling on one ``move`` event: legal?, every error with its rule, MP per step, effects (``disordered`` by
   terrain), whether it stopped in an enemy ZOC.  ``path`` is the hexes entered, in order (a leading start hex
   is tolerated).  ``apply_move(board, result)`` then gives the new Board.
-* ``reachable(...) -> {hex: cost}`` and ``cheapest_path(...) -> [hexes] | None`` — Dijkstra over the same step
-  rules, so ``check_move(cheapest_path(d))`` is legal and costs ``reachable()[d]`` (property-tested).
+* ``search(...) -> Search`` (costs, predecessors, destinations), and over it ``reachable(...) -> {hex: cost}`` and
+  ``cheapest_path(...) -> [hexes] | None`` — one Dijkstra over the same step rules, so ``check_move(cheapest_path(d))``
+  is legal and costs ``reachable()[d]``, and one step more to a hex it does not reach is refused
+  (property-tested).
 * ``legal_moves(...)`` — every (mode, destination, cost) a unit may take now, for a random-legal-play driver.
 * ``allowance(unit, mode, fired, rules)`` — 7.11–7.13, 7.36.  ``begin_activation(board, ids)`` resets the
   per-activation flags and records who starts in an enemy ZOC (6.34); call it when an activation starts.
@@ -71,8 +73,8 @@ from .stacking import may_end_entering, stack_after_entering, stacking_errors_en
 from .terrain import Cost, column_of
 from .zoc import enemy_facts, in_enemy_frontal_zoc, in_enemy_zoc
 
-__all__ = ["MoveContext", "MoveResult", "Step", "Effect", "allowance", "check_move", "apply_move", "reachable",
-           "cheapest_path", "legal_moves", "begin_activation", "entry_exclusion", "MODES"]
+__all__ = ["MoveContext", "MoveResult", "PathHex", "Effect", "Search", "allowance", "check_move", "apply_move",
+           "search", "reachable", "cheapest_path", "legal_moves", "begin_activation", "entry_exclusion", "MODES"]
 
 Mode = Literal["normal", "limited", "extended", "reinforcement"]
 MODES: tuple[str, ...] = ("normal", "limited", "extended", "reinforcement")
@@ -95,7 +97,8 @@ class MoveContext:
 
 
 @record(frozen=True, slots=True)
-class Step:
+class PathHex:
+    """One hex a move entered, with what entering it cost."""
     hex: str
     cost: int                                 # MP paid for this hex (terrain + hexside + ZOC + pass-through)
     total: int
@@ -121,7 +124,7 @@ class MoveResult:
     unit: str
     legal: bool
     errors: tuple[Error, ...]
-    steps: tuple[Step, ...]
+    steps: tuple[PathHex, ...]
     mode: str
     allowance: int
     start: str | None
@@ -368,7 +371,7 @@ def _edge(board: Board, column: str, a: str | None, b: str) -> _Edge:
 
 def _entry_refusal(plan: _Plan, b: str) -> Error | None:
     """Why the mover may not enter ``b`` at all, whatever hex it comes from (6.22, BOR-5, 7.44, 7.36, 7.13),
-    or None.  A fact of the position and the mover only, so a search asks it once per hex (``_search``)."""
+    or None.  A fact of the position and the mover only, so a search asks it once per hex (``search``)."""
     board, unit, side = plan.board, plan.unit, plan.side
     ids = board._stacks.get(b)                                # noqa: SLF001 — see Board._stacks
     if ids and board._units[ids[0]].defn.side != side:      # board.has_enemy(b, side), ~2 calls a move
@@ -507,122 +510,154 @@ def check_move(board: Board, unit_id: str, path: Sequence[str], mode: str | None
     path = list(path)
     if path and unit.hex is not None and path[0] == unit.hex:
         path = path[1:]                                    # tolerate a path that repeats the start hex
+    rules = ["5.62" if unit.is_leader else _MODE_RULE.get(mode, "7.13")]
     if mode not in MODES:
-        return _result(unit_id, unit, mode, 0, facing, ["5.62" if unit.is_leader else _MODE_RULE.get(mode, "7.13")],
+        return _result(unit_id, unit, mode, 0, facing, rules,
                        [_err("7.1", "bad_mode", f"unknown movement mode {mode!r}", MODES)])
     plan = _Plan(board, unit, mode, context)
-    leader = plan.leader
-    rules = ["5.62" if leader else _MODE_RULE.get(mode, "7.13")]
-    allowed = plan.allowance
-    errors = _mode_errors(board, unit, mode, context)
-    if errors:
-        return _result(unit_id, unit, mode, allowed, facing, rules, errors)
-    if plan.start_in_zoc and path:
-        if not plan.started_in_zoc:
-            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
-                "6.34", "zoc_leave", f"{unit.defn.name} did not start its activation in the enemy ZOC of "
-                                     f"{unit.hex} and may not leave it")])
-        if unit.moved:
-            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
-                "6.33", "zoc_stop", f"{unit.defn.name} stopped in the enemy ZOC of {unit.hex} and may not move "
-                                    f"on this activation")])
-    if plan.entering:
-        if path and path[0] not in plan.entry_hexes:
-            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
-                "7.41", "entry_hex", f"reinforcements enter through {', '.join(plan.entry_hexes)}",
-                plan.entry_hexes)])
-        if not path:
-            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
-                "7.41", "entry_hex", "a reinforcement must enter the map", plan.entry_hexes)])
-    extended = plan.extended
-    if extended:
-        if context.og_hexes and any(plan.near_enemy(h) for h in context.og_hexes if h):
-            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
-                "7.13", "extended_group_near_enemy", "a unit of the order group starts within "
-                                                     f"{EXTENDED_DISTANCE} hexes of an enemy")])
-        if unit.hex and plan.near_enemy(unit.hex):
-            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
-                "7.13", "extended_near_enemy", f"{unit.defn.name} starts within {EXTENDED_DISTANCE} hexes of an "
-                                               f"enemy")])
 
-    steps: list[Step] = []
-    total = 0
-    disorders_at: str | None = None
-    prev = unit.hex
-    stopped = False
-    first = True
+    def reach() -> list[str] | None:
+        return sorted(reachable(board, unit_id, mode, context)) if alternatives else None
+
+    errors = _mode_errors(board, unit, mode, context) or _start_errors(plan, path)     # 7.1, 6.33/6.34, 7.41, 7.13
+    if errors:
+        return _result(unit_id, unit, mode, plan.allowance, facing, rules, errors)
+    walk = _walk(plan, path, rules, reach)                                            # 7.2, 7.3, 6.33, 7.38
+    error = walk.error or _mp_error(plan, walk, rules, reach) or _square_error(plan, walk, rules)   # 7.34, 9.85
+    if error is not None:
+        return _result(unit_id, unit, mode, plan.allowance, facing, rules, [error], walk.steps)
+    errors = _end_errors_cited(plan, walk, facing, rules)                             # 6.21, 6.11, 6.12
+    if errors:
+        return _result(unit_id, unit, mode, plan.allowance, facing, rules, errors, walk.steps, walk.end)
+    effects = ()
+    if walk.disorders_at is not None and not unit.disordered:
+        effects = (Effect(unit_id, "disordered", "7.21", walk.disorders_at),)        # 7.21
+    end = walk.end if walk.end is not None else unit.hex
+    return MoveResult(unit_id, True, (), tuple(walk.steps), mode, plan.allowance, unit.hex, end, facing, effects,
+                      walk.stopped, walk.minimum, tuple(dict.fromkeys(rules)))
+
+
+def _start_errors(plan: _Plan, path: Sequence[str]) -> list[Error]:
+    """Whether the unit may set out at all: 6.33/6.34 out of an enemy ZOC, 7.41 through an entry hex, 7.13 no
+    extended movement near an enemy (the unit's or its order group's start)."""
+    unit, name = plan.unit, plan.unit.defn.name
+    if plan.start_in_zoc and path and not plan.started_in_zoc:
+        return [_err("6.34", "zoc_leave", f"{name} did not start its activation in the enemy ZOC of {unit.hex} and "
+                                          f"may not leave it")]
+    if plan.start_in_zoc and path and unit.moved:
+        return [_err("6.33", "zoc_stop", f"{name} stopped in the enemy ZOC of {unit.hex} and may not move on this "
+                                         f"activation")]
+    if plan.entering and path and path[0] not in plan.entry_hexes:
+        return [_err("7.41", "entry_hex", f"reinforcements enter through {', '.join(plan.entry_hexes)}",
+                     plan.entry_hexes)]
+    if plan.entering and not path:
+        return [_err("7.41", "entry_hex", "a reinforcement must enter the map", plan.entry_hexes)]
+    if plan.extended and plan.ctx.og_hexes and any(plan.near_enemy(h) for h in plan.ctx.og_hexes if h):
+        return [_err("7.13", "extended_group_near_enemy", "a unit of the order group starts within "
+                                                          f"{EXTENDED_DISTANCE} hexes of an enemy")]
+    if plan.extended and unit.hex and plan.near_enemy(unit.hex):
+        return [_err("7.13", "extended_near_enemy", f"{name} starts within {EXTENDED_DISTANCE} hexes of an enemy")]
+    return []
+
+
+class _Walk:
+    """The hexes a move entered, as ``_walk`` priced them, and the refusal that stopped it, if one did."""
+
+    __slots__ = ("steps", "total", "end", "stopped", "disorders_at", "minimum", "error")
+
+    def __init__(self, start: str | None) -> None:
+        self.steps: list[PathHex] = []
+        self.total = 0
+        self.end = start                  # the last hex entered (the start until one is)
+        self.stopped = False              # it entered an enemy ZOC (6.33)
+        self.disorders_at: str | None = None     # the first hex whose terrain Disorders (7.21)
+        self.minimum = False              # a minimum move (7.35)
+        self.error: Error | None = None
+
+
+def _walk(plan: _Plan, path: Sequence[str], rules: list[str], reach: Callable[[], list[str] | None]) -> _Walk:
+    """7.3: enter the hexes of ``path`` one by one, each priced by ``_step`` (7.2x, 6.33, 6.34) plus 7.38 for
+    the friends passed through; the walk stops at the first hex refused.  The rules that priced or refused a
+    hex join ``rules``."""
+    walk = _Walk(plan.start)
+    name = plan.unit.defn.name
     for h in path:
-        if stopped:
+        prev = walk.end
+        if walk.stopped:                                   # 6.33: entering an enemy ZOC ends the move
             rules.append("6.33")
-            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
-                "6.33", "zoc_stop", f"{unit.defn.name} entered an enemy ZOC at {prev} and must stop there",
-                sorted(reachable(board, unit_id, mode, context)) if alternatives else None)], steps)
-        step = _step(plan, prev, h, first)
+            walk.error = _err("6.33", "zoc_stop", f"{name} entered an enemy ZOC at {prev} and must stop there",
+                              reach())
+            return walk
+        step = _step(plan, prev, h, not walk.steps)
         if type(step) is not tuple:                        # an Error
             rules.append(step.rule)                        # type: ignore[union-attr]
-            alt = sorted(reachable(board, unit_id, mode, context)) if alternatives else None
-            return _result(unit_id, unit, mode, allowed, facing, rules,
-                           [_err(step.rule, step.code, step.message, alt)], steps)   # type: ignore[union-attr]
-        mp, dis, notes, in_zoc = step
-        if first:
-            first = False
-        else:
-            if extended and plan.friends(prev):
-                rules.append("7.13")
-                return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
-                    "7.13", "extended_through_friends",
-                    f"extended movement may not pass through friendly units ({prev})")], steps)
-            if plan.pass_through(prev):                    # 7.38 for the hex we just passed through
-                mp += 1
-                notes = notes + ("7.38 pass through friends +1",)
-        total += mp
-        steps.append(Step(h, mp, total, notes))
-        if notes:
-            rules.extend([n.split()[0] for n in notes])
-        if dis and disorders_at is None:
-            disorders_at = h
+            walk.error = _err(step.rule, step.code, step.message, reach())          # type: ignore[union-attr]
+            return walk
+        mp, disorders, notes, in_zoc = step
+        if walk.steps and plan.extended and plan.friends(prev):       # type: ignore[arg-type]
+            rules.append("7.13")
+            walk.error = _err("7.13", "extended_through_friends",
+                              f"extended movement may not pass through friendly units ({prev})")
+            return walk
+        if walk.steps and plan.pass_through(prev):          # type: ignore[arg-type]  # 7.38 for the hex left
+            mp += 1
+            notes = notes + ("7.38 pass through friends +1",)
+        walk.total += mp
+        walk.steps.append(PathHex(h, mp, walk.total, notes))
+        rules.extend([n.split()[0] for n in notes])
+        if disorders and walk.disorders_at is None:
+            walk.disorders_at = h
         if in_zoc:
-            stopped = True
+            walk.stopped = True
             rules.append("6.33")
-        prev = h
-    end = prev
-    minimum = False
-    if total + plan.spent_before > allowed:
-        minimum = (len(steps) == 1 and plan.spent_before == 0 and not unit.moved and not stopped
-                   and not unit.square and not plan.entering and not leader)
-        if minimum:
-            rules.append("7.35")
-        else:
-            alt = sorted(reachable(board, unit_id, mode, context)) if alternatives else None
-            rules.append("7.34")
-            return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
-                "7.34", "not_enough_mp", f"{unit.defn.name} needs {total} MP but has "
-                                         f"{allowed - plan.spent_before}", alt)], steps)
-    if unit.square and (plan.start_in_zoc or len(steps) > 1 or stopped
-                        or (steps and steps[0].cost > SQUARE_MAX_COST)):
-        rules.append("9.85")
-        return _result(unit_id, unit, mode, allowed, facing, rules, [_err(
-            "9.85", "square_move", "a unit in square moves one hex of cost 2 or less, never from or into an "
-                                   "enemy ZOC")], steps)
-    if end is not None and not board._stacks.get(end):     # most moves end alone: nothing to stack with
+        walk.end = h
+    return walk
+
+
+def _mp_error(plan: _Plan, walk: _Walk, rules: list[str], reach: Callable[[], list[str] | None]) -> Error | None:
+    """7.34: a hex is entered only with enough MPs — but 7.35, the minimum move: one hex whatever its cost, if
+    the unit has spent nothing this activation, the hex is not in an enemy ZOC, the unit is not in square (9.85),
+    not entering (7.41) and not a CinC."""
+    unit = plan.unit
+    if walk.total + plan.spent_before <= plan.allowance:
+        return None
+    walk.minimum = (len(walk.steps) == 1 and plan.spent_before == 0 and not unit.moved and not walk.stopped
+                    and not unit.square and not plan.entering and not plan.leader)
+    if walk.minimum:
+        rules.append("7.35")
+        return None
+    rules.append("7.34")
+    return _err("7.34", "not_enough_mp", f"{unit.defn.name} needs {walk.total} MP but has "
+                                         f"{plan.allowance - plan.spent_before}", reach())
+
+
+def _square_error(plan: _Plan, walk: _Walk, rules: list[str]) -> Error | None:
+    """9.85: a unit in square moves at most one hex of cost 2 or less, never from or into an enemy ZOC."""
+    steps = walk.steps
+    if not plan.unit.square or not (plan.start_in_zoc or len(steps) > 1 or walk.stopped
+                                    or (steps and steps[0].cost > SQUARE_MAX_COST)):
+        return None
+    rules.append("9.85")
+    return _err("9.85", "square_move", "a unit in square moves one hex of cost 2 or less, never from or into an "
+                                       "enemy ZOC")
+
+
+def _end_errors_cited(plan: _Plan, walk: _Walk, facing: int | None, rules: list[str]) -> list[Error]:
+    """6.21 / 6.22 / 7.13 / 6.11 / 6.12 / 6.14 at the end of the move, the rules judged by joining ``rules``."""
+    end, unit = walk.end, plan.unit
+    if end is not None and not plan.board._stacks.get(end):   # noqa: SLF001 — most moves end alone
         errors = _lone_end_errors(plan, facing)
-        if not leader and facing is not None and facing != unit.facing:
+        if not plan.leader and facing is not None and facing != unit.facing:
             rules.append("6.12")
     else:
-        errors = _end_errors(plan, end, facing) if steps or facing is not None else []
+        errors = _end_errors(plan, end, facing) if walk.steps or facing is not None else []
         rules.extend(_end_rules(plan, end, facing))
-    if errors:
-        rules.extend(e.rule for e in errors)
-        return _result(unit_id, unit, mode, allowed, facing, rules, errors, steps, end)
-    effects = ()
-    if disorders_at is not None and not unit.disordered:
-        effects = (Effect(unit_id, "disordered", "7.21", disorders_at),)
-    return MoveResult(unit_id, True, (), tuple(steps), mode, allowed, unit.hex, end if end is not None else unit.hex,
-                      facing, effects, stopped, minimum, tuple(dict.fromkeys(rules)))
+    rules.extend(e.rule for e in errors)
+    return errors
 
 
 def _result(unit_id: str, unit: UnitState, mode: str, allowed: int, facing: int | None, rules: list[str],
-            errors: list[Error], steps: Sequence[Step] = (), end: str | None = None) -> MoveResult:
+            errors: list[Error], steps: Sequence[PathHex] = (), end: str | None = None) -> MoveResult:
     """``check_move``'s refusal: the errors, the steps judged before the one refused, the rules cited."""
     return MoveResult(unit_id, not errors, tuple(errors), tuple(steps), mode, allowed, unit.hex,
                       end if end is not None else unit.hex, facing, (), False, False, tuple(dict.fromkeys(rules)))
@@ -701,11 +736,12 @@ def apply_move(board: Board, result: MoveResult) -> Board:
 # ------------------------------------------------------------------------------------------- search
 
 @record
-class _Search:
+class Search:
+    """What ``search`` found: the least MP to every hex the unit may enter, the hex it entered each from (None:
+    from off the map), and the hexes it may end its move in."""
     cost: dict[str, int] = field(default_factory=dict)
     prev: dict[str, str | None] = field(default_factory=dict)
     ends: dict[str, int] = field(default_factory=dict)        # legal destinations -> cost
-    plain: bool = False              # made by ``_plain_search`` (what ``_plain_search_after_friends`` repairs)
 
 
 _Row = tuple[int, tuple[tuple[str, int | None, int | None, bool], ...]]
@@ -747,217 +783,70 @@ def _step_row(board: Board, column: str, a: str) -> _Row:
     return row
 
 
-def _search(board: Board, unit_id: str, mode: str | None, ctx: MoveContext) -> _Search:
-    """Dijkstra from the unit's hex with the very step rules of check_move; then keep legal end hexes.
+def search(board: Board, unit_id: str, mode: str | None, ctx: MoveContext) -> Search:
+    """Dijkstra from the unit's hex (a reinforcement: its entry hexes) with the step rules of ``check_move``;
+    then the hexes the move may end in.
 
-    What ``_step`` asks of a step splits into what depends on the destination alone in this position
-    (``_entry_refusal``, ``_zoc_entry``) and the terrain price of the step (``_step_row``: a table per map and
-    column).  For most movers the first part is three sets of the whole map (``zoc.enemy_facts``: enemy ZOC,
-    enemy adjacency, enemy hexes) and the markers: ``_plain_search`` then costs a step a few set and dict
-    look-ups.  A mover whose entry rules read more of a hex (extended and reinforcement moves, 7.13/7.42; a unit
-    that left an enemy ZOC, 6.34; a reinforcement entering, 7.41) is searched hex by hex
-    (``_search_hex_by_hex``).  The answers are ``_step``'s: the property tests compare both with a Dijkstra
-    over ``_step``."""
+    The first step is ``_step`` itself.  Of every later step the search splits what ``_step`` asks into what
+    depends on the hex entered alone (``_entries``: may it be entered at all, does the move stop there, the MP a
+    ZOC adds) — asked once per hex — and the terrain price of the step (``_step_row``: a table per map and
+    column), so a step costs a few dict and set look-ups."""
     unit = board.units[unit_id]
     mode = mode or _default_mode(unit, ctx)
-    out = _Search()
+    out = Search()
     if mode not in MODES or _mode_errors(board, unit, mode, ctx):
         return out
-    facts = enemy_facts(board, unit.side)
-    plan = _Plan(board, unit, mode, ctx, facts)
+    plan = _Plan(board, unit, mode, ctx, enemy_facts(board, unit.side))
     if plan.start_in_zoc and (unit.moved or not plan.started_in_zoc or unit.square):    # 9.85: a square in an
         return out                                                                       # enemy ZOC stays
     if plan.extended and (unit.hex and plan.near_enemy(unit.hex)
                           or any(plan.near_enemy(h) for h in ctx.og_hexes if h)):
         return out
-    if plan.entering or plan.extended or plan.restricted:
-        return _search_hex_by_hex(plan, out)
-    return _plain_search(plan, out, facts)
-
-
-_UNREACHED = 1 << 30
-
-
-def _plain_search(plan: _Plan, out: _Search, facts: tuple[frozenset[str], frozenset[str], frozenset[str]]) -> _Search:
-    """The search of a mover on the map whose entry rules are facts of the whole map: a hex is closed to it
-    when an enemy stands there (6.22), it burns (BOR-5), it is forbidden (7.44) or — artillery that fired —
-    an enemy stands next to it (7.36); entering an enemy ZOC stops it (6.33) and costs a Disordered unit +1;
-    CinCs ignore ZOC.  So ``closed`` starts as those hexes and the start, and a step is a row entry of
-    ``_step_row`` and a few set look-ups.  Same order of pushes and pops as the hex-by-hex search."""
-    board, unit, ctx = plan.board, plan.unit, plan.ctx
-    zoc, near, occupied = facts
-    leader, square = plan.leader, unit.square
-    if leader:
-        zoc = frozenset()                              # CinCs ignore ZOC (gaps §4)
-    into_zoc = 1 if unit.disordered else 0             # 6.33: a Disordered unit pays +1 to enter a ZOC
-    closed = set(occupied)
-    if board.on_fire:
-        closed.update(board.on_fire)
-    if ctx.forbidden_hexes:
-        closed.update(ctx.forbidden_hexes)
-    if plan.fired_art:
-        closed.update(near)
-    start = plan.start
-    closed.add(start)                                  # type: ignore[arg-type]
-    budget = plan.allowance - plan.spent_before
-    cost, prev = out.cost, out.prev
-    cost_of = cost.get
-    heap: list[tuple[int, int, str]] = []
-    push, pop = heapq.heappush, heapq.heappop
-    counter = 0
-    column = plan.column
-    rows = _step_rows(board, column)
-    leave = 1 if plan.start_in_zoc else 0              # 6.34: +1 on the first hex out of an enemy ZOC
-    may_minimum = plan.spent_before == 0 and not unit.moved and not square and not leader     # 7.35
-    for b, mp, linked_mp, linked in (rows.get(start) or _step_row(board, column, start))[1]:  # type: ignore
-        if b in closed:
-            continue
-        if linked and b not in near:                   # 7.37
-            mp = linked_mp
-        if mp is None:
-            continue                                   # 7.23
-        in_zoc = b in zoc
-        mp += leave + into_zoc if in_zoc else leave
-        if (mp <= budget or (may_minimum and not in_zoc)) and mp < cost_of(b, _UNREACHED):
-            cost[b], prev[b] = mp, start
-            counter += 1
-            push(heap, (mp, counter, b))
-    stacks = board._stacks                             # noqa: SLF001 — see Board._stacks
-    while heap:
-        g, _, x = pop(heap)
-        if x in closed or g != cost[x]:
-            continue
-        closed.add(x)
-        if g > budget or square or x in zoc:           # 7.35 min move; 9.85 one hex only; 6.33 stop in a ZOC
-            continue
-        # 7.38: +1 to go on from a hex holding friends (any unit there is a friend: enemy hexes are closed)
-        base = g + 1 if not leader and stacks.get(x) else g
-        least, steps = rows.get(x) or _step_row(board, column, x)
-        if base + least > budget:
-            continue                                   # not even the cheapest step out of x fits (7.34)
-        for y, mp, linked_mp, linked in steps:
-            if y in closed:
-                continue
-            if linked and y not in near:               # 7.37
-                mp = linked_mp
-            if mp is None:
-                continue                               # 7.23
-            ng = base + mp + into_zoc if y in zoc else base + mp
-            if ng <= budget and ng < cost_of(y, _UNREACHED):
-                cost[y], prev[y] = ng, x
-                counter += 1
-                push(heap, (ng, counter, y))
-    ends = out.ends
-    for h, g in cost.items():
-        if square and (g > SQUARE_MAX_COST or h in zoc):
-            continue                                   # 9.85
-        if leader or not stacks.get(h) or _may_end_with_friends(plan, h):   # alone: nothing to judge
-            ends[h] = g
-    out.plain = True
+    _go_on(plan, out, _first_steps(plan, out))
+    _keep_ends(plan, out)
     return out
 
 
-def _plain_search_after_friends(board: Board, unit_id: str, mode: str, ctx: MoveContext, old: _Search,
-                                had_units: Callable[[str], bool], changed: Iterable[str]) -> _Search | None:
-    """``_search(board, unit_id, mode, ctx)`` repaired from ``old``, an earlier ``_plain_search`` of the same
-    unit (the very same ``UnitState``) with the same mode and context, after changes in the hexes ``changed``
-    in which no enemy stood then and none stands now — the active side's own moves, turns and status changes.
-    ``had_units(h)``: whether units stood in ``h`` at ``old``'s position.  None when the repair cannot show the
-    search's answer unchanged: then search afresh.
-
-    Why it exists: in an activation a friend's move lands in or leaves a hex the other listed units could
-    reach, and each of their searches was done again (~1,300 searches a sample game).  With no enemy in a
-    changed hex, the whole map's enemy facts are the same (the closed hexes 6.22/7.36/7.44, the ZOC 6.33, 7.37),
-    so of a hex ``h`` the search gave a cost, a change of its friends alters two things only:
-
-    * 7.38, the +1 to go on from ``h``, when ``h`` gains its first unit or loses its last.  Friends arriving
-      raise every offer out of ``h`` by one: the costs and predecessors are the same unless ``h`` is a hex's
-      predecessor (an offer out of ``h`` that lost to a strictly cheaper one loses again; one that never won
-      changes no other offer's outcome, and the heap's tie-break, the push counter, keeps the other pushes in
-      their order).  Friends leaving lower the offers: the same only when ``h`` is not expanded even so (7.35,
-      9.85, 6.33 stop in a ZOC, or not even its cheapest step fits).
-    * 6.21 whether the move may end in ``h`` (``_may_end_with_friends``): asked again of the changed hexes.
-
-    The answers are ``_search``'s (same cost, predecessors and destinations):
-    ``tests/tg/test_legal_repair.py`` compares them under random friendly changes."""
-    unit = board.units[unit_id]
-    plan = _Plan(board, unit, mode, ctx, enemy_facts(board, unit.side))
-    leader, square = plan.leader, unit.square
-    zoc = frozenset() if leader else plan.enemies[0]               # type: ignore[index]
-    budget = plan.allowance - plan.spent_before
-    stacks = board._stacks                             # noqa: SLF001 — see Board._stacks
-    cost, prev = old.cost, old.prev
-    touched: set[str] = set()
-    for h in changed:
-        g = cost.get(h)
-        if g is None or h in touched:
-            continue                                   # not reached: only its enemies were read, and none is there
-        touched.add(h)
-        now = bool(stacks.get(h))
-        if leader or now == had_units(h):
-            continue                                   # 7.38's +1 out of h unchanged (CinCs never pay it)
-        if now:
-            if h in prev.values():
-                return None                            # friends arrived in a hex the search went on from
-        elif not (g > budget or square or h in zoc or g + _step_row(board, plan.column, h)[0] > budget):
-            return None                                # friends left a hex the search now goes on from
-    if not touched:
-        return _Search(cost=cost, prev=prev, ends=old.ends, plain=True)
-    ends = {}
-    old_ends = old.ends
-    for h, g in cost.items():
-        if h not in touched:
-            if h in old_ends:
-                ends[h] = g
-        elif square and (g > SQUARE_MAX_COST or h in zoc):
-            continue                                   # 9.85
-        elif leader or not stacks.get(h) or _may_end_with_friends(plan, h):
-            ends[h] = g
-    return _Search(cost=cost, prev=prev, ends=ends, plain=True)
-
-
-def _search_hex_by_hex(plan: _Plan, out: _Search) -> _Search:
-    """The search of a mover whose entry rules read more of a hex than ``_plain_search``'s sets: each hex it
-    tries is asked ``_entry_refusal`` and ``_zoc_entry`` once, the first steps the whole ``_step``."""
-    board, unit, ctx = plan.board, plan.unit, plan.ctx
-    near_enemy = plan.enemies[1]                       # type: ignore[index]
-    budget = plan.allowance - plan.spent_before
+def _first_steps(plan: _Plan, out: Search) -> list[tuple[int, int, str]]:
+    """The first hexes entered, each priced by ``_step`` (6.34 leaving a ZOC, 7.41 entering the map), the 7.35
+    minimum move allowed: the search's heap of (MP, order pushed, hex)."""
+    unit, budget = plan.unit, plan.allowance - plan.spent_before
     cost, prev = out.cost, out.prev
     heap: list[tuple[int, int, str]] = []
-    push, pop = heapq.heappush, heapq.heappop
-    counter = 0
-    start, square = plan.start, unit.square
     if plan.entering:
-        firsts: list[tuple[str | None, str]] = [(None, h) for h in plan.entry_hexes if board.on_map(h)]
+        firsts: list[tuple[str | None, str]] = [(None, h) for h in plan.entry_hexes if plan.board.on_map(h)]
     else:
-        firsts = [(start, n) for n in board.neighbours(start)]  # type: ignore[arg-type]
+        firsts = [(plan.start, n) for n in plan.board.neighbours(plan.start)]  # type: ignore[arg-type]
+    may_minimum = plan.spent_before == 0 and not unit.moved and not unit.square and not plan.leader     # 7.35
     for a, b in firsts:
         st = _step(plan, a, b, first=True)
-        if isinstance(st, Error):
-            continue
-        mp = st[0]
-        minimum = (mp > budget and a is not None and plan.spent_before == 0 and not unit.moved
-                   and not plan.zoc(b) and not square and not plan.leader)
-        if (mp <= budget or minimum) and mp < cost.get(b, 1 << 30):
+        if type(st) is not tuple:
+            continue                                   # an Error
+        mp, _, _, in_zoc = st
+        if (mp <= budget or (a is not None and may_minimum and not in_zoc)) and mp < cost.get(b, _UNREACHED):
             cost[b], prev[b] = mp, a
-            counter += 1
-            push(heap, (mp, counter, b))
-    # hex -> (does the move stop there (6.33), the MP entering it adds); a hex that may not be entered at all
-    # goes into ``done`` instead, as the start does
-    entry: dict[str, tuple[bool, int]] = {}
+            heapq.heappush(heap, (mp, len(heap) + 1, b))
+    return heap
+
+
+def _go_on(plan: _Plan, out: Search, heap: list[tuple[int, int, str]]) -> None:
+    """Dijkstra on from the first hexes: 7.34 within the MP left, 6.33 no further than an enemy ZOC, 9.85 a
+    square no further than one hex, 7.13 an extended move never through friends, 7.38 +1 to go on from friends,
+    7.37 no road rate next to an enemy, 7.23 no prohibited step, 7.42 a reinforcement's extended move by road."""
+    board, budget = plan.board, plan.allowance - plan.spent_before
+    cost, prev = out.cost, out.prev
+    cost_of = cost.get
+    push, pop = heapq.heappush, heapq.heappop
+    counter = len(heap)
+    start, square = plan.start, plan.unit.square
     done: set[str] = {start} if start is not None else set()
-
-    def enter(y: str) -> tuple[bool, int] | None:
-        z = None if _entry_refusal(plan, y) is not None else _zoc_entry(plan, y)
-        if type(z) is not tuple:
-            done.add(y)
-            return None
-        entry[y] = z                                   # type: ignore[assignment]
-        return z                                       # type: ignore[return-value]
-
-    rows = _step_rows(board, plan.column)
+    entry, enter = _entries(plan, done)
+    near = plan.enemies[1]                             # type: ignore[index]
+    column = plan.column
+    rows = _step_rows(board, column)
     stacks = board._stacks                             # noqa: SLF001 — see Board._stacks
     extended, reinforcement = plan.extended, plan.mode == "reinforcement"
+    link = board.static.link
     while heap:
         g, _, x = pop(heap)
         if x in done or g != cost[x]:
@@ -970,8 +859,8 @@ def _search_hex_by_hex(plan: _Plan, out: _Search) -> _Search:
             continue
         if extended and plan.friends(x):
             continue                                   # 7.13 never through friends
-        base = g + plan.pass_through(x) if x in stacks else g
-        least, steps = rows.get(x) or _step_row(board, plan.column, x)
+        base = g + 1 if x in stacks and plan.pass_through(x) else g      # 7.38
+        least, steps = rows.get(x) or _step_row(board, column, x)
         if base + least > budget:
             continue                                   # not even the cheapest step out of x fits (7.34)
         for y, mp, linked_mp, linked in steps:
@@ -980,23 +869,72 @@ def _search_hex_by_hex(plan: _Plan, out: _Search) -> _Search:
             z = entry.get(y) or enter(y)
             if z is None:
                 continue
-            if linked and y not in near_enemy:         # 7.37
+            if linked and y not in near:               # 7.37
                 mp = linked_mp
             if mp is None:
                 continue                               # 7.23
-            if reinforcement and board.static.link(x, y) != "road":
+            if reinforcement and link(x, y) != "road":
                 continue                               # 7.42
             ng = base + mp + z[1]
-            if ng <= budget and ng < cost.get(y, 1 << 30):
+            if ng <= budget and ng < cost_of(y, _UNREACHED):
                 cost[y], prev[y] = ng, x
                 counter += 1
                 push(heap, (ng, counter, y))
-    for h, g in cost.items():
+
+
+def _keep_ends(plan: _Plan, out: Search) -> None:
+    """The hexes reached that the move may end in: 9.85 a square within cost 2 and out of an enemy ZOC; 6.21 and
+    7.13 with the friends there."""
+    stacks, square, leader, ends = plan.board._stacks, plan.unit.square, plan.leader, out.ends  # noqa: SLF001
+    for h, g in out.cost.items():
         if square and (g > SQUARE_MAX_COST or plan.zoc(h)):
             continue                                   # 9.85
-        if plan.leader or h not in stacks or not plan.friends(h) or _may_end_with_friends(plan, h):   # alone: fine
-            out.ends[h] = g
-    return out
+        if leader or not stacks.get(h) or _may_end_with_friends(plan, h):   # alone: nothing to judge
+            ends[h] = g
+
+
+_UNREACHED = 1 << 30
+_Entry = tuple[bool, int]
+
+
+def _entries(plan: _Plan, done: set[str]) -> tuple[dict[str, _Entry], Callable[[str], _Entry | None]]:
+    """What entering a hex means for the mover, whatever hex it comes from: the answers so far (hex -> (does
+    the move stop there, 6.33; the MP entering adds)) and the function that answers a new hex, or puts it in
+    ``done`` and answers None when the mover may not enter it (``_entry_refusal``, ``_zoc_entry``).
+
+    For most movers those are facts of the whole map (``zoc.enemy_facts``): a hex is closed when an enemy
+    stands there (6.22), it burns (BOR-5), it is forbidden (7.44) or — artillery that fired — an enemy stands
+    next to it (7.36); entering an enemy ZOC stops the move (6.33) and costs a Disordered unit +1; CinCs ignore
+    ZOC.  A mover whose entry rules read more of a hex (extended and reinforcement moves, 7.13/7.42; a unit
+    that left an enemy ZOC, 6.34) asks the rules themselves."""
+    entry: dict[str, _Entry] = {}
+    if plan.extended or plan.restricted or plan.entering:
+        def enter(y: str) -> _Entry | None:
+            z = None if _entry_refusal(plan, y) is not None else _zoc_entry(plan, y)
+            if type(z) is not tuple:
+                done.add(y)
+                return None
+            entry[y] = z                               # type: ignore[assignment]
+            return z                                   # type: ignore[return-value]
+        return entry, enter
+    board, ctx = plan.board, plan.ctx
+    zoc, near, occupied = plan.enemies                 # type: ignore[misc]
+    closed = set(occupied)
+    closed.update(board.on_fire)
+    closed.update(ctx.forbidden_hexes)
+    if plan.fired_art:
+        closed.update(near)
+    if plan.leader:
+        zoc = frozenset()                              # CinCs ignore ZOC (gaps §4)
+    into_zoc = _IN_ZOC_DISORDERED if plan.unit.disordered else _IN_ZOC
+
+    def enter_plain(y: str) -> _Entry | None:
+        if y in closed:
+            done.add(y)
+            return None
+        z = entry[y] = into_zoc if y in zoc else _OUT_OF_ZOC
+        return z
+    return entry, enter_plain
 
 
 def _may_end_with_friends(plan: _Plan, h: str) -> bool:
@@ -1034,13 +972,13 @@ _END_ANSWERS_KEPT = 50_000
 def reachable(board: Board, unit_id: str, mode: str | None = None,
               context: MoveContext = MoveContext()) -> dict[str, int]:
     """Every hex ``unit_id`` may legally end its move in now, with the least MP to get there (start excluded)."""
-    return dict(_search(board, unit_id, mode, context).ends)
+    return dict(search(board, unit_id, mode, context).ends)
 
 
 def cheapest_path(board: Board, unit_id: str, dest: str, mode: str | None = None,
                   context: MoveContext = MoveContext()) -> list[str] | None:
     """The cheapest legal path to ``dest`` (hexes entered, in order), or None if it cannot end there."""
-    s = _search(board, unit_id, mode, context)
+    s = search(board, unit_id, mode, context)
     if dest not in s.ends:
         return None
     path = [dest]
