@@ -38,7 +38,7 @@ from referee.logs.vassal import provisional
 from referee.logs.vassal_board import BoardGeometry, from_scenario
 from referee.logs.vassal_events import UNREADABLE, ReadEvent, read_events
 from referee.logs.vassal_steps import UNDO_REPORT, facts
-from referee.service import live_words
+from referee.service import board_changes, live_words
 from referee.service.errors import ApiError, bad_input
 from referee.service.extension import ext
 from referee.service.request_parts import json_body, request_token
@@ -118,7 +118,7 @@ def steps(game_id: str) -> Response:
         for commands in new_steps:
             session.steps.append(Step(len(session.steps) + 1, commands))
         session.accepted[(side, link)] = have + len(new_steps)
-        answer = _rule_new(session, stored, side, scenario, ruleset)
+        answer = _rule_new(session, stored, side, scenario, ruleset, body.get("apply") is True)
         answer["next_index"] = session.accepted[(side, link)]
         session.seen = ext().storage.get_game(game_id).event_count
     return jsonify(answer)
@@ -145,13 +145,15 @@ def _request(body: Any) -> tuple[str, int, str | None, list[tuple[str, ...]]]:
     if not isinstance(body, Mapping):
         raise bad_input(["body: expected an object with link, expected_index and steps"])
     problems = [f"{key}: unexpected field" for key in body
-                if key not in ("link", "expected_index", "start", "steps")]
+                if key not in ("link", "expected_index", "start", "steps", "apply")]
     link = body.get("link", "")
     if not isinstance(link, str) or len(link) > 64:
         problems.append("link: expected the id of this VASSAL run's link (a string of at most 64 characters)")
     expected = body.get("expected_index")
     if isinstance(expected, bool) or not isinstance(expected, int) or expected < 0:
         problems.append("expected_index: required, the number of steps the referee has from this side (>= 0)")
+    if not isinstance(body.get("apply", False), bool):
+        problems.append("apply: true when the link applies the answer's board changes itself, else false")
     start = body.get("start")
     if start is not None and (not isinstance(start, str) or len(start) > MAX_START_CHARS):
         problems.append(f"start: expected the game's starting position as VASSAL encodes it (at most "
@@ -179,14 +181,18 @@ def _start(text: str) -> GameFile:
         raise bad_input([f"start: {e}"]) from None
 
 
-def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: Any) -> dict[str, Any]:
-    """Read every step again as the .vlog reader would and rule the events not ruled yet."""
+def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: Any,
+              apply: bool = False) -> dict[str, Any]:
+    """Read every step again as the .vlog reader would and rule the events not ruled yet.  The answer's
+    ``changes`` put the results on the board (``board_changes``); ``apply``: the link applies them, so the
+    comparison with the referee's position is made on the board as it will be."""
     game = GameFile("", None, [], session.start.setup_commands, tuple(session.steps))
     pieces = dict(session.pieces)                   # the board after the steps, as the reading leaves it
     try:
         reading = read_events(facts(game, pieces), scenario, session.board)
     except VassalFileError as e:
-        return {"rulings": [], "lines": [f"cannot read the last step: {e}"], "status": stored.status}
+        return {"rulings": [], "lines": [f"cannot read the last step: {e}"], "status": stored.status,
+                "changes": []}
     # Claims still waiting for their move are not ruled yet (the .vlog reader rules them unreadable only at
     # the end of the file).
     events = [r for r in reading.events if not (r.event["type"] == UNREADABLE and "never did" in r.event["why"])]
@@ -252,13 +258,26 @@ def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: 
         lines += live_words.lines(ruling, event, words, out.get("chain"))
         session.read.append(r.event)
         session.stored.append(played.index)
-    lines += _board_differences(session, pieces, host.current(stored).game.state, scenario, words)
-    return {"rulings": rulings, "lines": lines, "status": status}
+    state = host.current(stored).game.state
+    units = ruleset.view(state, side).get("units", [])
+    shows_back = getattr(ruleset, "shows_back", None)
+    ruled = [r["ruling"] for r in rulings]
+    changes = board_changes.changes(ruled, pieces, units, shows_back, scenario, session.board.game_maps(), words.name)
+    board = board_changes.applied(pieces, changes) if apply else pieces
+    told = {f"{uid} side" for uid in board_changes.changed_units(ruled)}      # said by the results' own lines
+    lines += _board_differences(session, board, state, scenario, words,
+                                lambda hexes: board_changes.status_differences(
+                                    board, units, shows_back, scenario, session.board.game_maps(), words.name,
+                                    hexes), told)
+    return {"rulings": rulings, "lines": lines, "status": status, "changes": changes}
 
 
-def _board_differences(session: Session, pieces: dict[str, Any], state: Any, scenario: Any, w: Any) -> list[str]:
+def _board_differences(session: Session, pieces: dict[str, Any], state: Any, scenario: Any, w: Any,
+                       sides: Any = None, told: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """"on the board:" lines for every unit the VASSAL board has somewhere else than the referee, said once per
-    difference (a piece left where an illegal move dropped it, a unit the referee eliminated...)."""
+    difference (a piece left where an illegal move dropped it, a unit the referee eliminated...); ``sides(hexes)``
+    adds the counters that show another side than the referee's status, except those ``told`` by this answer's
+    results."""
     orientation = scenario.map.grid.orientation
     board = on_hexes(position(pieces.values(), session.board, orientation))
     referee = board_position(state, (), {})
@@ -275,7 +294,9 @@ def _board_differences(session: Session, pieces: dict[str, Any], state: Any, sce
         elif facing is not None and their_facing is not None and facing != their_facing:
             now[uid] = (f"on the board: {w.name(uid)} on {hex_} faces {facing} o'clock, the referee has it facing "
                         f"{their_facing}")
-    new = [line for uid, line in now.items() if session.differences.get(uid) != line]
+    if sides is not None:
+        now.update(sides({uid: hex_ for uid, (hex_, _) in board.items()}))
+    new = [line for uid, line in now.items() if session.differences.get(uid) != line and uid not in told]
     session.differences = now
     return new
 

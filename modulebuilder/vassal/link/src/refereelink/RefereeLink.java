@@ -1,5 +1,7 @@
 package refereelink;
 
+import java.awt.Point;
+import java.awt.Rectangle;
 import java.beans.PropertyChangeListener;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
+import javax.swing.KeyStroke;
 import javax.swing.SwingUtilities;
 
 import VASSAL.build.AbstractConfigurable;
@@ -25,10 +28,18 @@ import VASSAL.build.GameModule;
 import VASSAL.build.module.BasicLogger;
 import VASSAL.build.module.Chatter;
 import VASSAL.build.module.GameComponent;
+import VASSAL.build.module.Map;
 import VASSAL.build.module.documentation.HelpFile;
+import VASSAL.build.module.map.boardPicker.board.mapgrid.Zone;
 import VASSAL.chat.ChatServerConnection;
 import VASSAL.command.Command;
+import VASSAL.command.RemovePiece;
+import VASSAL.configure.BooleanConfigurer;
 import VASSAL.configure.StringConfigurer;
+import VASSAL.counters.Decorator;
+import VASSAL.counters.GamePiece;
+import VASSAL.counters.Properties;
+import VASSAL.counters.PropertyExporter;
 
 /**
  * The referee link: every act the player makes in VASSAL goes to a hosted game of the referee service as it is
@@ -48,12 +59,22 @@ import VASSAL.configure.StringConfigurer;
  * Never in the way: the sending is done by one background thread; a referee that is unreachable or slow
  * delays no move.  Steps queue and are sent in order with the count the referee has (expected_index); the
  * chat says once that the link is down and once that it is back.  A wrong token is one chat line.
+ *
+ * The board follows the referee when the player allows it (preference "Apply the referee's results on the
+ * board", off by default; the environment variable REFEREE_APPLY=1 for scripted starts): the answer's board
+ * changes (a unit disordered or rallied: its back layer's key; eliminated or routed: to the module's box of that
+ * name, the Eliminated box being the dead pile) are applied with the pieces' own commands as one logged step of
+ * the link's own, so the opponent's board and the .vlog get them, and the referee reads that step as the
+ * bookkeeping of results it has ruled.  Only the answers to this player's own steps carry changes: an
+ * opponent's client (live, or stepping through a .vlog by e-mail) receives the applied step, never applies it
+ * again.
  */
 public class RefereeLink extends AbstractConfigurable implements GameComponent {
   public static final String PREFIX = "* Referee: ";
   static final String PREF_URL = "RefereeURL";
   static final String PREF_GAME = "RefereeGame";
   static final String PREF_TOKEN = "RefereeToken";
+  static final String PREF_APPLY = "RefereeApply";
 
   private final Object lock = new Object();
   private final List<List<String>> steps = new ArrayList<>();        // every step of this player, in order
@@ -122,6 +143,8 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
     gm.getPrefs().addOption("Referee", new StringConfigurer(PREF_URL, "Referee service URL"));
     gm.getPrefs().addOption("Referee", new StringConfigurer(PREF_GAME, "Referee game id"));
     gm.getPrefs().addOption("Referee", new StringConfigurer(PREF_TOKEN, "Your side's referee token"));
+    gm.getPrefs().addOption("Referee", new BooleanConfigurer(PREF_APPLY, "Apply the referee's results on the board",
+      Boolean.FALSE));
   }
 
   @Override
@@ -146,6 +169,16 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
     }
     final Object p = GameModule.getGameModule().getPrefs().getValue(pref);
     return p == null ? "" : p.toString().trim();
+  }
+
+  /** Whether the link applies the referee's results on the board: REFEREE_APPLY (1/true or 0/false) else the
+   *  preference, off by default. */
+  static boolean applying() {
+    final String v = System.getenv("REFEREE_APPLY");
+    if (v != null && !v.trim().isEmpty()) {
+      return "1".equals(v.trim()) || "true".equalsIgnoreCase(v.trim());
+    }
+    return Boolean.TRUE.equals(GameModule.getGameModule().getPrefs().getValue(PREF_APPLY));
   }
 
   private String url() {
@@ -318,8 +351,12 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
         batch = new ArrayList<>(steps.subList(from, Math.min(steps.size(), from + 500)));
         begin = from == 0 ? start : null;
       }
+      final boolean apply = applying();
       final StringBuilder body = new StringBuilder("{\"link\":\"").append(linkId)
         .append("\",\"expected_index\":").append(from);
+      if (apply) {
+        body.append(",\"apply\":true");
+      }
       if (begin != null) {
         body.append(",\"start\":");
         Json.string(body, begin);
@@ -364,6 +401,9 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
             made = madeAt.get(Math.max(from, Math.min(next, madeAt.size()) - 1));
           }
           show(lines, made, next - from);
+          if (apply) {
+            apply(Json.list(Json.get(answer, "changes")));
+          }
           backoff = 250;
         }
         else if (status == 409 && Json.get(Json.get(answer, "error"), "next_index") != null) {
@@ -527,6 +567,117 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
         }
       }
     });
+  }
+
+  // ------------------------------------------------------------------ the board follows the referee
+
+  /** The line heading the applied step: chat (both players see what was applied), its own class so that the
+   *  link sends the step at once (a RulingText waits for the next act). */
+  static final class AppliedText extends Chatter.DisplayText {
+    AppliedText(Chatter chatter, String s) {
+      super(chatter, s);
+    }
+
+    @Override
+    public Command myUndoCommand() {
+      return null;
+    }
+  }
+
+  /**
+   * The answer's board changes, applied on the board as one logged step: a back layer's key sent to the piece
+   * (keyEvent: the engine's ChangePiece, reported by the piece's Report trait), a piece moved into a holding
+   * box (Map.placeOrMerge: the engine's MovePiece) or removed (RemovePiece) when the module has no such box and
+   * the unit is out of the game.  A piece already as the referee has it is left alone.
+   */
+  private void apply(List<?> changes) {
+    if (changes.isEmpty()) {
+      return;
+    }
+    SwingUtilities.invokeLater(() -> {
+      final GameModule gm = GameModule.getGameModule();
+      Command acts = null;
+      final List<String> done = new ArrayList<>();
+      for (final Object change : changes) {
+        final Object id = Json.get(change, "piece");
+        final GamePiece found = id == null ? null : gm.getGameState().getPieceForId(id.toString());
+        if (found == null) {
+          continue;       // not on this board (deleted by hand): the next comparison says so
+        }
+        final GamePiece piece = Decorator.getOutermost(found);
+        final String name = String.valueOf(Json.get(change, "name"));
+        final String what = String.valueOf(Json.get(change, "do"));
+        Command c = null;
+        if ("layer".equals(what)) {
+          final String layer = String.valueOf(Json.get(change, "layer"));
+          final boolean wanted = Boolean.TRUE.equals(Json.get(change, "active"));
+          if ("true".equals(String.valueOf(piece.getProperty(layer + "_Active"))) != wanted) {
+            if (piece instanceof PropertyExporter) {       // what the Report trait compares with, as KeyBuffer
+              piece.setProperty(Properties.SNAPSHOT, ((PropertyExporter) piece).getProperties());
+            }
+            c = piece.keyEvent(keyStroke(String.valueOf(Json.get(change, "key"))));
+            done.add(name + (wanted ? " to its " + layer + " side" : " back to its front"));
+          }
+        }
+        else if ("box".equals(what)) {
+          final String box = String.valueOf(Json.get(change, "box"));
+          final Map map = boxMap(box);
+          if (map != null) {
+            c = map.placeOrMerge(piece, boxPoint(map, box));
+            done.add(name + " to " + box);
+          }
+          else if (Boolean.TRUE.equals(Json.get(change, "dead"))) {
+            c = new RemovePiece(piece);
+            c.execute();
+            done.add(name + " removed");
+          }
+        }
+        if (c != null && !c.isNull()) {
+          acts = acts == null ? c : acts.append(c);
+        }
+      }
+      if (acts == null) {
+        return;
+      }
+      final AppliedText line = new AppliedText(gm.getChatter(), PREFIX + "applied on the board: "
+        + String.join("; ", done));
+      line.execute();
+      gm.sendAndLog(line.append(acts));
+      for (final Map m : Map.getMapList()) {
+        m.repaint();
+      }
+    });
+  }
+
+  /** A key as the module's buildFile writes it: "keyCode,modifiers" (Ctrl+F is "70,130"). */
+  static KeyStroke keyStroke(String s) {
+    final String[] parts = s.split(",");
+    return KeyStroke.getKeyStroke(Integer.parseInt(parts[0].trim()),
+      parts.length > 1 ? Integer.parseInt(parts[1].trim()) : 0);
+  }
+
+  private static Map boxMap(String box) {
+    for (final Map m : Map.getMapList()) {
+      if (m.findZone(box) != null) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  /** The centre of the box, in its map's coordinates (the one the map itself finds in that box). */
+  private static Point boxPoint(Map map, String box) {
+    final Zone zone = map.findZone(box);
+    final Rectangle r = zone.getBounds();
+    final Point centre = new Point((int) r.getCenterX(), (int) r.getCenterY());
+    final Rectangle board = zone.getBoard() == null ? new Rectangle() : zone.getBoard().bounds();
+    for (final Point p : new Point[] {centre, new Point(centre.x + board.x, centre.y + board.y)}) {
+      final Zone there = map.findZone(p);
+      if (there != null && box.equals(there.getName())) {
+        return p;
+      }
+    }
+    return centre;
   }
 
   /** A seed for the referee dice from this client, once, if the game waits for this side's (issue of trust). */
