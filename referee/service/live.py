@@ -218,17 +218,18 @@ def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: 
         mine = [e for e in ext().storage.list_events(stored.id) if e.side == side]
         same = _already_stored(session, read, mine)
     for r in events[same:]:
+        as_read = r.event               # what the next reading is compared with (before a side is given to it)
         if r.event["type"] == UNREADABLE:
             # Ruled illegal by the .vlog reader's replay and never stored: the player sees why, once.
             lines.append(f"✗ step {r.step}: cannot read '{r.event['line']}': {r.event['why']}")
-            session.read.append(r.event)
+            session.read.append(as_read)
             session.stored.append(-1)
             continue
         if stored.strict_dice and (r.dice or {}).get("by") == "typed":
             # The game takes rolls from VASSAL's die button only: a typed roll is refused, never stored.
             lines.append(f"✗ step {r.step}: '{r.line}' types its roll in the chat; this game takes rolls from "
                          "VASSAL's die button only (strict_dice)")
-            session.read.append(r.event)
+            session.read.append(as_read)
             session.stored.append(-1)
             continue
         if r.side_from_state:
@@ -237,7 +238,7 @@ def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: 
         problems = check_events(ruleset, scenario, [provisional(r, side)])
         if problems:
             lines.append(f"step {r.step}: " + "; ".join(problems))
-            session.read.append(r.event)
+            session.read.append(as_read)
             session.stored.append(-1)
             continue
         played = host.current(stored)
@@ -249,14 +250,14 @@ def _rule_new(session: Session, stored: Any, side: str, scenario: Any, ruleset: 
                 lines.append(live_words.REFEREE_ROLLS)
             else:
                 lines.append(live_words.refused(event, e.message, words))
-            session.read.append(r.event)
+            session.read.append(as_read)
             session.stored.append(-1)
             continue
         ruling = out["rulings"][0]
         status = out["status"]
         rulings.append({"index": played.index, "step": r.step, "event": event, "ruling": ruling})
         lines += live_words.lines(ruling, event, words, out.get("chain"))
-        session.read.append(r.event)
+        session.read.append(as_read)
         session.stored.append(played.index)
     state = host.current(stored).game.state
     units = ruleset.view(state, side).get("units", [])
