@@ -130,7 +130,7 @@ def dispatch(verbs: Verbs, step_of: StepOf, state: Any, event: Mapping[str, Any]
     try:
         ruling, new = verb.handler(state, event, dice)
     except Illegal as refused:
-        ruling, new = illegal(type_, refused.errors), state
+        ruling, new = illegal(type_, refused.errors, refused.rules), state
     except RollOwed as owed:
         ruling, new = legal(type_, owed.rules or verb.rules, rolls=[owed.roll]), state
     else:

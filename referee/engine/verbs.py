@@ -35,13 +35,15 @@ Candidates = Callable[[Any], Iterable[dict[str, Any]]]
 
 
 class Illegal(Exception):
-    """Raised by a verb (or a check it calls) to refuse the event: the state stays as it was."""
+    """Raised by a verb (or a check it calls) to refuse the event: the state stays as it was.  ``rules``: rules
+    the refusal cites before its errors' own (e.g. the rules a movement check applied before it failed)."""
 
-    def __init__(self, *errors: Error) -> None:
+    def __init__(self, *errors: Error, rules: Iterable[str] = ()) -> None:
         if not errors:
             raise ValueError("a refusal needs at least one error")
         super().__init__("; ".join(e.message for e in errors))
         self.errors = errors
+        self.rules = tuple(rules)
 
 
 def refuse(rule: str, code: str, message: str, alternatives: Iterable[Any] | None = None) -> NoReturn:
@@ -49,10 +51,16 @@ def refuse(rule: str, code: str, message: str, alternatives: Iterable[Any] | Non
     raise Illegal(Error(rule, code, message, None if alternatives is None else tuple(alternatives)))
 
 
-def check(error: Error | None) -> None:
-    """Refuse with ``error`` if a pure rule function returned one (rule functions return ``Error | None``)."""
-    if error is not None:
+def check(error: Error | Iterable[Error] | None) -> None:
+    """Refuse with ``error`` if a pure rule function returned one: rule functions return ``Error | None``, or
+    the list of every error they found (refused with all of them; an empty list refuses nothing)."""
+    if error is None:
+        return
+    if isinstance(error, Error):
         raise Illegal(error)
+    errors = tuple(error)
+    if errors:
+        raise Illegal(*errors)
 
 
 @record(frozen=True)

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from referee.engine.dice import EventDice
-from referee.engine.verbs import refuse
-from referee.engine.ruling import Error, Result, Ruling, illegal, legal, result
+from referee.engine.verbs import Illegal, check, refuse
+from referee.engine.ruling import Error, Result, Ruling, legal, result
 
 from .movement import begin_activation
 from .records import replace
@@ -213,10 +213,9 @@ def rule_cga(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple
     side, ags = event["side"], list(event["ags"])
     if state.phase != INITIATIVE or side not in cga_pending(state):
         refuse("5.35", "wrong_time", "a CGA is declared after the initiative is decided and before "
-                    "the first marker is chosen, once per turn")
+               "the first marker is chosen, once per turn")
     errors = cga_errors(state, side, ags)
-    if errors:
-        return illegal("cga", errors), state
+    check(errors)
     new = replace(state, cga={**state.cga, side: (ags[0], ags[1])}, cga_decided=state.cga_decided | {side},
                   cga_used={**state.cga_used, side: state.cga_used.get(side, 0) + 1})
     return legal("cga", ["5.34", "5.35"]), new
@@ -236,18 +235,18 @@ def rule_first_marker(state: TGState, event: Mapping[str, Any], dice: EventDice)
     side, marker = event["side"], event["marker"]
     if state.phase != INITIATIVE or not state.initiative_decided:
         refuse("3.0", "wrong_phase",
-                    "the first marker is chosen in the Initiative Phase, after the initiative roll")
+               "the first marker is chosen in the Initiative Phase, after the initiative roll")
     if cga_pending(state):
         refuse("5.35", "cga_decision_first",
-                    f"{', '.join(cga_pending(state))} must first declare or decline a CGA")
+               f"{', '.join(cga_pending(state))} must first declare or decline a CGA")
     if state.initiative != side:
         refuse("4.0", "no_initiative",
-                    f"{side} does not have the initiative" + ("" if state.initiative else
-                                                                " (nobody has: every AM goes into the cup)"))
+               f"{side} does not have the initiative" + ("" if state.initiative else
+               " (nobody has: every AM goes into the cup)"))
     available = cup_markers(state)
     own = sorted({m for m in available if marker_side(state, m) == side})
     if marker not in own:
-        return illegal("first_marker", [_not_pickable(state, side, marker, own)]), state
+        raise Illegal(_not_pickable(state, side, marker, own))
     rules = ["4.0", "5.35", "5.31", *marker_rules(state, marker)]
     state = fill_cup(state, held_back=marker)
     state, res = begin(state, marker)
@@ -276,9 +275,9 @@ def rule_draw(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
         refuse("3.0", "wrong_phase", "markers are drawn in the Activation Phase")
     if state.activation is not None:
         refuse("5.31", "activation_in_progress",
-                    f"the activation of {state.activation.marker} has not ended")
+               f"the activation of {state.activation.marker} has not ended")
     if marker not in state.cup:
-        return illegal("draw", [_not_in_cup(state, marker, sorted(set(state.cup)), "5.31")]), state
+        raise Illegal(_not_in_cup(state, marker, sorted(set(state.cup)), "5.31"))
     cup = list(state.cup)
     cup.remove(marker)
     rules = ["5.31", *marker_rules(state, marker)]
@@ -332,7 +331,7 @@ def rule_activate_command(state: TGState, event: Mapping[str, Any], dice: EventD
     side, ag = event["side"], event["command"]
     if cmd is None or state.phase != COMMAND:
         refuse("SCH-COMMAND", "wrong_phase",
-                    "commands are activated at the start of a Schevardino turn")
+               "commands are activated at the start of a Schevardino turn")
     if side != cmd.chooser:
         refuse("SCH-COMMAND", "not_chooser", f"only the {cmd.chooser} activate commands")
     choices = command_choices(state)
@@ -340,8 +339,7 @@ def rule_activate_command(state: TGState, event: Mapping[str, Any], dice: EventD
         why = ("is already active" if ag in state.active_commands else
                f"may not be activated before turn {cmd.earliest.get(ag)}" if ag in cmd.earliest else
                "is not one of the chooser's commands")
-        return illegal("activate_command", [Error("SCH-COMMAND", "cannot_activate", f"command '{ag}' {why}",
-                                                  alternatives=tuple(choices))]), state
+        refuse("SCH-COMMAND", "cannot_activate", f"command '{ag}' {why}", tuple(choices))
     new = replace(state, active_commands=state.active_commands | {ag}, command_chosen=True)
     return legal("activate_command", ["SCH-COMMAND"], results=[result("activated", "SCH-COMMAND", None, command=ag)]), new
 

@@ -47,7 +47,8 @@ from modulebuilder.hexgrid import add_hours
 
 from referee.engine.dice import EventDice
 from referee.engine.procedure import need
-from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal, result
+from referee.engine.ruling import Awaiting, Error, Result, Ruling, legal, result
+from referee.engine.verbs import Illegal, check, refuse
 
 from . import charge as ch
 from . import shock as sk
@@ -234,28 +235,28 @@ def rule_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
     side, uid = event["side"], event["unit"]
     ctx = _context(state, side, "9.81")
     if isinstance(ctx, Error):
-        return illegal("charge", [ctx]), state
+        raise Illegal(ctx)
     act, c = ctx
     cg = charging(c)
     board = state.board
     if uid not in cg.moves_owed:
-        return illegal("charge", [Error("9.81", "no_charge_owed", f"{uid} owes no charge move (its stack must "
-                                        "pass its Commitment roll first)", cg.moves_owed)]), state
+        refuse("9.81", "no_charge_owed", f"{uid} owes no charge move (its stack must "
+               "pass its Commitment roll first)", cg.moves_owed)
     i = _assault_of(c, uid)
     assert i is not None
     target = c.assaults[i].targets[0]
     u = board.units[uid]
     if side != u.side:
-        return illegal("charge", [Error("9.81", "not_your_unit", f"{uid} is {u.side}'s")]), state
+        refuse("9.81", "not_your_unit", f"{uid} is {u.side}'s")
     if event.get("target", target) != target:
-        return illegal("charge", [Error("9.81", "charge_target", f"{u.defn.name} was declared against {target}",
-                                        (target,))]), state
+        refuse("9.81", "charge_target", f"{u.defn.name} was declared against {target}",
+               (target,))
     path = list(event.get("path") or [])
     options = legal_routes(board, c, i, u)
     if not path:
         if options:
-            return illegal("charge", [Error("9.81", "must_charge", f"{u.defn.name} passed its Commitment roll and "
-                                            "must charge", tuple(" ".join(p) + f" @{f}" for p, f in options))]), state
+            refuse("9.81", "must_charge", f"{u.defn.name} passed its Commitment roll and "
+                   "must charge", tuple(" ".join(p) + f" @{f}" for p, f in options))
         # [inferred] no route is left (the target moved away, a friend took the hex): the charger drops out.
         c = _drop(replace(c, charging=replace(cg, moves_owed=tuple(x for x in cg.moves_owed if x != uid))), i, uid)
         return legal("charge", ["9.81"], awaiting=_awaiting(c, act.side)), \
@@ -263,8 +264,7 @@ def rule_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
     facing = event.get("facing")
     if facing is not None:
         bad = facing_error(board, facing)
-        if bad:
-            return illegal("charge", list([bad])), state
+        check(bad)
     dest = path[-1]
     end = _own_facing(board, u, dest, facing)
     errors = ch.charge_errors(board, u, path, target, end)
@@ -276,7 +276,7 @@ def rule_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
                                 f"{dest} holds units of another declared assault"))
     if errors:
         alts = tuple(" ".join(p) + f" @{f}" for p, f in options)
-        return illegal("charge", [Error(e.rule, e.code, e.message, e.alternatives or alts) for e in errors]), state
+        raise Illegal(*[Error(e.rule, e.code, e.message, e.alternatives or alts) for e in errors])
     board, displaced = enter(board, uid, dest, end)
     ends = dict(cg.ends)
     ends[i] = ends.get(i, ()) + (uid,)
@@ -332,30 +332,29 @@ def rule_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
     side, uid = event["side"], event["unit"]
     ctx = _defender_act(state, side, uid, "9.85", "square")
     if isinstance(ctx, list):
-        return illegal("square", ctx), state
+        raise Illegal(*ctx)
     act, c, u = ctx
     cg = charging(c)
     board = state.board
     h = u.hex
     i = _open_charge_on(state, c, h)
     if i is None or h is None:
-        return illegal("square", [Error("9.85", "not_charged", f"{u.defn.name} is not being charged")]), state
+        refuse("9.85", "not_charged", f"{u.defn.name} is not being charged")
     if h in cg.squared:
-        return illegal("square", [Error("9.85", "square_tried", f"the stack in {h} has tried to form square")]), state
+        refuse("9.85", "square_tried", f"the stack in {h} has tried to form square")
     if any(x.square for x in board.stack(h)):
-        return illegal("square", [Error("9.85", "already_square", f"the stack in {h} is in square")]), state
+        refuse("9.85", "already_square", f"the stack in {h} is in square")
     if i in cg.counter_tried:
-        return illegal("square", [Error("9.86", "square_vs_counter_charge", "no square against a counter-charge")]), state
+        refuse("9.86", "square_vs_counter_charge", "no square against a counter-charge")
     now = [e for e in ch.square_errors(board, h) if e.code != "square_in_zoc"]
-    if now:
-        return illegal("square", list(now)), state
+    check(now)
     if h not in cg.may_square:
-        return illegal("square", [Error("9.85", "square_in_zoc",
-                                        f"{h} was in an enemy ZOC when the charge was declared: no square")]), state
+        refuse("9.85", "square_in_zoc",
+               f"{h} was in an enemy ZOC when the charge was declared: no square")
     top = ch._square_infantry(board, h)[0]          # noqa: SLF001 — the rule's own notion of "top infantry"
     if uid != top.id:
-        return illegal("square", [Error("9.85", "square_top_infantry",
-                                        f"the top infantry unit ({top.defn.name}) rolls for the stack", (top.id,))]), state
+        refuse("9.85", "square_top_infantry",
+               f"the top infantry unit ({top.defn.name}) rolls for the stack", (top.id,))
     spec = ch.square_roll(board, h)
     natural = need(dice, "roll", engine_roll(spec, None, side), ("9.85",), purpose="square")
     roll = engine_roll(spec, natural, side)
@@ -384,7 +383,7 @@ def rule_counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDic
     side, uid = event["side"], event["unit"]
     ctx = _defender_act(state, side, uid, "9.86", "a counter-charge")
     if isinstance(ctx, list):
-        return illegal("counter_charge", ctx), state
+        raise Illegal(*ctx)
     act, c, u = ctx
     cg = charging(c)
     board = state.board
@@ -392,24 +391,23 @@ def rule_counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDic
     if i is None:
         j = _open_infantry_shock_on(state, c, u.hex)
         if j is None:
-            return illegal("counter_charge", [Error("9.86", "not_charged",
-                                                    f"{u.defn.name} is neither charged nor shocked by infantry")]), state
+            refuse("9.86", "not_charged",
+                   f"{u.defn.name} is neither charged nor shocked by infantry")
         return _counter_infantry(state, c, j, u)
     if i in cg.counter_tried:
-        return illegal("counter_charge", [Error("9.86", "counter_charge_tried", "one counter-charge per charge")]), state
+        refuse("9.86", "counter_charge_tried", "one counter-charge per charge")
     if u.hex in cg.squared:
-        return illegal("counter_charge", [Error("9.86", "counter_charge_square", "the stack tried to form square")]), state
+        refuse("9.86", "counter_charge_square", "the stack tried to form square")
     chargers = [board.units[x] for x in c.attackers_of(i, board)]
     hexes = tuple(dict.fromkeys(x.hex for x in chargers if x.hex))
     # 9.86: against chargers in several hexes the counter-charge is aimed at one of them, the defender's choice.
     at_hex = event.get("at") or (hexes[0] if len(hexes) == 1 else None)
     if at_hex not in hexes:
-        return illegal("counter_charge", [Error("9.86", "counter_charge_at", "name the hex of charging cavalry the "
-                                                "counter-charge is aimed at", hexes)]), state
+        refuse("9.86", "counter_charge_at", "name the hex of charging cavalry the "
+               "counter-charge is aimed at", hexes)
     chargers = [x for x in chargers if x.hex == at_hex]
     errs = ch.counter_charge_errors(board, u, [at_hex], uid not in cg.may_counter)
-    if errs:
-        return illegal("counter_charge", list(errs)), state
+    check(errs)
     spec = ch.counter_charge_roll(u, chargers)
     natural = need(dice, "roll", engine_roll(spec, None, side), ("9.86",), purpose="counter_charge")
     roll = engine_roll(spec, natural, side)
@@ -430,21 +428,20 @@ def _counter_infantry(state: TGState, c: Combat, j: int, u: UnitState) -> tuple[
     board = state.board
     cg = charging(c)
     if j in cg.vs_infantry:
-        return illegal("counter_charge", [Error("9.86", "counter_charge_tried", "the cavalry already counter-charges")]), state
+        refuse("9.86", "counter_charge_tried", "the cavalry already counter-charges")
     attackers = [board.units[x] for x in c.attackers_of(j, board)]
     if any(x.kind != "infantry" for x in attackers):
-        return illegal("counter_charge", [Error("9.86", "not_infantry_only", "only a shock by infantry alone")]), state
+        refuse("9.86", "not_infantry_only", "only a shock by infantry alone")
     if any(k != j and u.hex in a.targets and k not in c.resolved and c.attackers_of(k, board)
            for k, a in enumerate(c.assaults)):
-        return illegal("counter_charge", [Error("9.86", "not_infantry_only",
-                                                f"{u.hex} is attacked by more than the infantry")]), state
+        refuse("9.86", "not_infantry_only",
+               f"{u.hex} is attacked by more than the infantry")
     top = next((x for x in board.stack(u.hex) if x.kind != "artillery"), None)  # type: ignore[arg-type]
     if top is None or top.id != u.id:
-        return illegal("counter_charge", [Error("9.86", "counter_charge_top", "the top cavalry unit counter-charges",
-                                                (top.id,) if top else ())]), state
+        refuse("9.86", "counter_charge_top", "the top cavalry unit counter-charges",
+               (top.id,) if top else ())
     errs = ch.counter_charge_errors(board, u, [x.hex for x in attackers if x.hex], False)
-    if errs:
-        return illegal("counter_charge", list(errs)), state
+    check(errs)
     c = replace(c, charging=replace(cg, vs_infantry={**cg.vs_infantry, j: u.id}))
     return (legal("counter_charge", ["9.86"], awaiting=_awaiting(c, act.side)),
             replace(state, activation=replace(act, combat=c)))
@@ -455,16 +452,16 @@ def rule_recall(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
     side, uid = event["side"], event["unit"]
     ctx = _context(state, side, "9.82")
     if isinstance(ctx, Error):
-        return illegal("recall", [ctx]), state
+        raise Illegal(ctx)
     act, c = ctx
     cg = charging(c)
     board = state.board
     u = board.units[uid]
     i = _assault_of(c, uid)
     if i is None or uid in cg.moves_owed or uid not in c.attackers_of(i, board) or u.side != side:
-        return illegal("recall", [Error("9.82", "not_charging", f"{u.defn.name} is not a charger next to its target")]), state
+        refuse("9.82", "not_charging", f"{u.defn.name} is not a charger next to its target")
     if c.commit_owed or cg.moves_owed or c.owes:
-        return illegal("recall", [Error("9.82", "acts_owed", "the Commitment rolls, charges and owed acts come first")]), state
+        refuse("9.82", "acts_owed", "the Commitment rolls, charges and owed acts come first")
     a = c.assaults[i]
     in_square = any(x.square for x in board.stack(a.targets[0]))
     errs = ch.recall_errors(u, target_in_square=in_square, disordered_by_reaction_fire=uid in cg.rf_disordered,
@@ -475,8 +472,7 @@ def rule_recall(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
     if facing is not None:
         bad = facing_error(board, facing)
         errs += [bad] if bad else shared_facing_errors(board.stack(u.hex), {uid: facing})  # type: ignore[arg-type]
-    if errs:
-        return illegal("recall", list(errs)), state
+    check(errs)
     spec = ch.recall_roll(u)
     natural = need(dice, "roll", engine_roll(spec, None, side), ("9.82",), purpose="recall")
     roll = engine_roll(spec, natural, side)
@@ -637,14 +633,14 @@ def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     side = event["side"]
     ctx = _context(state, side, "9.87")
     if isinstance(ctx, Error):
-        return illegal("pursuit", [ctx]), state
+        raise Illegal(ctx)
     act, c = ctx
     board = state.board
     plan = pursuit_plan(board, c)
     if plan is None:
-        return illegal("pursuit", [Error("9.87", "no_pursuit_owed", "no pursuit is owed")]), state
+        refuse("9.87", "no_pursuit_owed", "no pursuit is owed")
     if c.checks or c.retreats:
-        return illegal("pursuit", [Error("9.6", "acts_owed", "the defender's checks and retreat come first")]), state
+        refuse("9.6", "acts_owed", "the defender's checks and retreat come first")
     i, vac, pursuers, target = plan
     errors: list[Error] = []
     if side != act.side:
@@ -666,8 +662,7 @@ def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
         elif target is not None and target not in board.grid.front(vac, facing):
             errors.append(Error("9.87", "pursuit_facing", f"the pursuers turn to face {target}",
                                 _facings_at(board, vac, target)))
-    if errors:
-        return illegal("pursuit", errors), state
+    check(errors)
     cg = charging(c)
     end = facing if facing is not None else (
         _pursuit_facing(board, vac, target, first.facing) if target and first else (first.facing if first else None))
@@ -681,8 +676,8 @@ def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     c = replace(c, charging=cg)
     others = _other_frontal_enemies(board, vac, end, target, side) if target is not None and pursuers else ()
     if event.get("stop") and not others:
-        return illegal("pursuit", [Error("9.87", "pursuit_must_charge", "only the retreating enemy is in the "
-                                         "pursuers' front: they must charge it")]), state
+        refuse("9.87", "pursuit_must_charge", "only the retreating enemy is in the "
+               "pursuers' front: they must charge it")
     if target is None or not pursuers or event.get("stop"):
         board, c, more = _end_charge(board, c, i)          # they stop: the pursuit is over (9.84)
         results += more
@@ -787,8 +782,7 @@ def rule_leave_square(state: TGState, event: Mapping[str, Any], dice: EventDice)
     its activated stack-mates' allowance]."""
     side, uid = event["side"], event["unit"]
     errors = leave_square_errors(state, side, uid)
-    if errors:
-        return illegal("leave_square", errors), state
+    check(errors)
     act = activation_of(state)
     board = state.board
     stack = board.stack(board.units[uid].hex)  # type: ignore[arg-type]

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
-from referee.engine.verbs import check, refuse
-from referee.engine.ruling import Error, Roll, Ruling, illegal, legal, result, table_roll
+from referee.engine.verbs import Illegal, check, refuse
+from referee.engine.ruling import Error, Roll, Ruling, legal, result, table_roll
 
 from .records import replace
 from . import movement
@@ -65,7 +65,7 @@ def rule_cinc_move(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
         if any(e.code == "not_enough_mp" for e in errors):
             errors = [Error("5.62", "over_allowance", f"{leader.defn.name} has {ma - spent} MP left "
                             f"(MA {ma} this turn)", alternatives=errors[0].alternatives if errors else None)] + errors
-        return illegal("cinc_move", errors, rules), state
+        raise Illegal(*errors, rules=rules)
     board = movement.apply_move(state.board, move) if move.steps else state.board
     new_ts = replace(ts, ma={**ts.ma, side: ma}, mp_spent={**ts.mp_spent, side: spent + move.mp_spent})
     res = [result("moved", "5.62", leader.id, to=move.end)] if move.steps else []

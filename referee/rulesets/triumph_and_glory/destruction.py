@@ -17,7 +17,8 @@ from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.procedure import need
-from referee.engine.ruling import Error, Ruling, illegal, legal, result
+from referee.engine.ruling import Error, Ruling, legal, result
+from referee.engine.verbs import Illegal, check
 
 from .activation import DESTRUCTION
 from .board import Board, UnitState
@@ -83,8 +84,7 @@ def rule_burn_village(state: TGState, event: Mapping[str, Any], dice: EventDice)
     side, uid, village, to = event["side"], event["unit"], event["village"], event.get("to")
     err = _activation_error(state, side) or _used_error(state)
     errors = [err] if err else burn_errors(state, side, uid, village, to)
-    if errors:
-        return illegal("burn_village", errors), state
+    check(errors)
     act = state.activation
     assert act is not None and to is not None
     board, displaced = enter(state.board, uid, to)
@@ -121,8 +121,7 @@ def rule_destroy_bridge(state: TGState, event: Mapping[str, Any], dice: EventDic
     side, uid, bridge = event["side"], event["unit"], list(event["bridge"])
     err = _activation_error(state, side) or _used_error(state)
     errors = [err] if err else bridge_errors(state, side, uid, bridge)
-    if errors:
-        return illegal("destroy_bridge", errors), state
+    check(errors)
     act = activation_of(state)
     board = state.board.set_marker("bridges_destroyed", bridge)
     return (legal("destroy_bridge", ["BOR-5"], results=[result("bridge_destroyed", "BOR-5", None, hexes=bridge)]),
@@ -152,7 +151,7 @@ def rule_fire_out(state: TGState, event: Mapping[str, Any], dice: EventDice) -> 
         err = Error("BOR-5", "no_fire_roll_owed", f"no fire roll is owed for {village}",
                     act.fires_owed if act else ())
     if err is not None:
-        return illegal("fire_out", [err]), state
+        raise Illegal(err)
     assert act is not None and village is not None
     natural = need(dice, "roll", engine_roll(fire_out_roll(village), None, side), ("BOR-5",), purpose="fire_out")
     roll = engine_roll(fire_out_roll(village), natural, side)

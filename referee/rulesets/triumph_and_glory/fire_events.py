@@ -21,7 +21,8 @@ from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.procedure import need
-from referee.engine.ruling import Error, Result, Roll, Ruling, illegal, legal
+from referee.engine.ruling import Error, Result, Roll, Ruling, legal
+from referee.engine.verbs import check
 
 from .records import replace
 from . import fire as fr
@@ -73,8 +74,7 @@ def fire_errors(state: TGState, side: str, ids: list[str], target: str) -> list[
 def rule_fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, ids, target = event["side"], list(event["units"]), event["target"]
     errors = fire_errors(state, side, ids, target)
-    if errors:
-        return illegal("fire", errors), state
+    check(errors)
     act = activation_of(state)
     board = state.board
     barrage = act.marker == barrage_marker(side)
@@ -141,8 +141,7 @@ def counter_battery_errors(state: TGState, side: str, uid: str, target: str) -> 
 def rule_counter_battery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, target = event["side"], event["unit"], event["target"]
     errors = counter_battery_errors(state, side, uid, target)
-    if errors:
-        return illegal("counter_battery", errors), state
+    check(errors)
     act = activation_of(state)
     board = state.board
     battery = board.units[uid]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
-from referee.engine.ruling import Awaiting, Error, Modifier, Roll, Ruling, illegal, legal, result, table_roll
+from referee.engine.ruling import Awaiting, Error, Modifier, Roll, Ruling, legal, result, table_roll
+from referee.engine.verbs import refuse
 
 from .records import replace
 from .activation import holder_picks_first
@@ -62,7 +63,7 @@ def rule_initiative(state: TGState, event: Mapping[str, Any], dice: EventDice) -
     if state.phase != INITIATIVE or state.initiative_decided:
         why = ("the initiative has been decided this turn" if state.phase == INITIATIVE
                else "the initiative is rolled in the Initiative Phase (3.0 B)")
-        return illegal("initiative", [Error("4.0", "wrong_phase", why)]), state
+        refuse("4.0", "wrong_phase", why)
     naturals = {side: dice.roll(f"rolls.{side}", "initiative") for side in state.static.sides}
     rolls = initiative_rolls(state, naturals)
     if any(n is None for n in naturals.values()):
@@ -87,17 +88,16 @@ def rule_go_first(state: TGState, event: Mapping[str, Any], dice: EventDice) -> 
     ts = state.two_sided
     rule = "5.51" if state.phase == RESERVE else "4.0"
     if state.phase not in (RESERVE, CINC) or ts is None or ts.order is not None:
-        return illegal("go_first", [Error("4.0", "wrong_phase", "who goes first is decided at the start of the "
-                                          "Reserve and CinC Movement phases")]), state
+        refuse("4.0", "wrong_phase", "who goes first is decided at the start of the "
+               "Reserve and CinC Movement phases")
     sides = state.static.sides
     if state.initiative is not None:
         side, first = event.get("side"), event.get("first")
         if side != state.initiative:
-            return illegal("go_first", [Error("4.0", "no_initiative",
-                                              f"{state.initiative} has the initiative and decides")]), state
+            refuse("4.0", "no_initiative",
+                   f"{state.initiative} has the initiative and decides")
         if first not in sides:
-            return illegal("go_first", [Error("4.0", "first_side", "name the side that goes first",
-                                              alternatives=sides)]), state
+            refuse("4.0", "first_side", "name the side that goes first", sides)
         order = (first,) + tuple(s for s in sides if s != first)
         return legal("go_first", ["4.0", rule]), replace(state, two_sided=replace(ts, order=order))
     naturals = {s: dice.roll(f"rolls.{s}", "go_first") for s in sides}

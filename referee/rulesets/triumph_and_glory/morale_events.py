@@ -13,7 +13,8 @@ from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.procedure import need
-from referee.engine.ruling import Error, Result, Ruling, illegal, legal, result
+from referee.engine.ruling import Error, Result, Ruling, legal, result
+from referee.engine.verbs import check, refuse
 
 from .records import replace
 from . import morale as mo
@@ -33,8 +34,7 @@ from .verbs import ACTING, VERBS
 def rule_rally(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     err = activation_error(state, side, "10.1")
-    if err:
-        return illegal("rally", [err]), state
+    check(err)
     act = activation_of(state)
     u = state.unit(uid)
     errors: list[Error] = []
@@ -45,8 +45,7 @@ def rule_rally(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
     errors += mo.rally_errors(
         state.board, u, faced=uid in act.acted, shocked=uid in act.combat.shocked, reserve=act.reserve,
         ag_collapsed=u.ag in state.collapsed)
-    if errors:
-        return illegal("rally", errors), state
+    check(errors)
     spec = mo.rally_roll(u)
     natural = need(dice, "roll", engine_roll(spec, None, side), ("10.1",), purpose="rally")
     roll = engine_roll(spec, natural, side)
@@ -114,11 +113,11 @@ def leave_morale(state: TGState) -> tuple[TGState, list[Result]]:
 def rule_recovery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     if state.phase != MORALE or uid not in state.recovery_owed:
-        return illegal("recovery", [Error("10.2", "no_recovery_owed", f"{uid} owes no recovery roll",
-                                          state.recovery_owed)]), state
+        refuse("10.2", "no_recovery_owed", f"{uid} owes no recovery roll",
+               state.recovery_owed)
     u = state.unit(uid)
     if u.side != side:
-        return illegal("recovery", [Error("10.2", "not_your_unit", f"{uid} is {u.side}'s")]), state
+        refuse("10.2", "not_your_unit", f"{uid} is {u.side}'s")
     spec = mo.recovery_roll(u)
     natural = need(dice, "roll", engine_roll(spec, None, side), ("10.2",), purpose="recovery")
     roll = engine_roll(spec, natural, side)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
-from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal, result
+from referee.engine.ruling import Awaiting, Error, Result, Ruling, legal, result
+from referee.engine.verbs import Illegal, check, refuse
 
 from .records import replace
 from . import movement
@@ -117,70 +118,68 @@ def _forbidden(state: TGState, side: str) -> frozenset[str]:
 
 
 @VERBS.verb("move", rules=("7.0",), actor=False)
-def rule_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
-    side, uid = event["side"], event["unit"]
-    err = may_act_error(state, side, uid)
-    status = acting_status(state, uid) if err is None else None
-    err = err or orders_error(state, uid, status)
-    act = state.activation
-    if err is None and act is not None and uid in act.acted:
-        err = Error("7.31", "already_moved", f"{uid} has already moved this activation (one move per unit)")
-    mode = event.get("mode")
-    u = state.unit(uid)
-    if err is None and mode == "extended" and sr.extended_movement_banned(state.rules, side):
-        err = Error("BOR-NO-EXTENDED", "no_extended", f"{side} units may not use extended movement")
-    if err is not None:
-        return illegal("move", [err]), state
-    assert act is not None
-    ctx = move_context(state, uid, status, mode)
-    check = movement.check_move(state.board, uid, event["path"], mode, ctx, facing=event.get("facing"))
-    if not check.legal:
-        return illegal("move", list(check.errors), check.rules), state
-    board = movement.apply_move(state.board, check)
-    board, displaced = entered(board, check.path, side)    # 5.63: every hex entered, passed through or not
-    results = displaced
-    if check.effects:
-        results = [result(e.effect, e.rule, e.unit, **({"hex": e.hex} if e.hex else {}))
-                   for e in check.effects] + displaced
-    owed = act.checks_owed
-    awaiting = []
-    if act.reserve and needs_check(u, moved=bool(check.steps), fired=False) and uid in board.units \
-            and board.units[uid].hex is not None:
-        owed = owed + (uid,)
-        awaiting.append(Awaiting("cohesion_check", side, "5.54", uid))
-    new_act = replace(act, acted=act.acted | {uid}, checks_owed=owed)
-    rules = check.rules
-    if act.reserve or displaced:
-        rules = list(rules) + (["5.53"] if act.reserve else []) + (["5.63"] if displaced else [])
-    return (legal("move", rules, results=results, awaiting=awaiting),
+def move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """7.x: an activated unit moves along its path (the path itself judged by ``movement.check_move``)."""
+    side, uid, mode = event["side"], event["unit"], event.get("mode")
+    status = may_move(state, side, uid, mode)
+    act = activation_of(state)
+    judged = movement.check_move(state.board, uid, event["path"], mode, move_context(state, uid, status, mode),
+                                 facing=event.get("facing"))
+    if not judged.legal:
+        raise Illegal(*judged.errors, rules=judged.rules)
+    board, displaced = entered(movement.apply_move(state.board, judged), judged.path, side)   # 5.63
+    owes_check = act.reserve and needs_check(state.unit(uid), moved=bool(judged.steps), fired=False) \
+        and uid in board.units and board.units[uid].hex is not None                # 5.54
+    new_act = replace(act, acted=act.acted | {uid}, checks_owed=act.checks_owed + ((uid,) if owes_check else ()))
+    return (legal("move", move_rules(judged, act.reserve, displaced), results=move_results(judged, displaced),
+                  awaiting=[Awaiting("cohesion_check", side, "5.54", uid)] if owes_check else []),
             replace(state, board=board, activation=new_act))
 
 
+def may_move(state: TGState, side: str, uid: str, mode: str | None) -> str:
+    """Whether ``uid`` may move now (activated, ``side``'s, its orders, once per activation 7.31, BOR-NO-EXTENDED),
+    refused if not; its order status for this activation if so."""
+    check(may_act_error(state, side, uid))
+    status = acting_status(state, uid)
+    check(orders_error(state, uid, status))
+    if uid in activation_of(state).acted:
+        refuse("7.31", "already_moved", f"{uid} has already moved this activation (one move per unit)")
+    if mode == "extended" and sr.extended_movement_banned(state.rules, side):
+        refuse("BOR-NO-EXTENDED", "no_extended", f"{side} units may not use extended movement")
+    return status
+
+
+def move_results(judged: movement.MoveResult, displaced: list[Result]) -> list[Result]:
+    """What the move did (7.x effects: disorder crossing a river, ...) and the CinCs it displaced (5.63)."""
+    return [result(e.effect, e.rule, e.unit, **({"hex": e.hex} if e.hex else {}))
+            for e in judged.effects] + displaced
+
+
+def move_rules(judged: movement.MoveResult, reserve: bool, displaced: list[Result]) -> list[str]:
+    """The rules a legal move applied: the movement rules, 5.53 in a reserve activation, 5.63 if it displaced."""
+    rules = judged.rules
+    if reserve or displaced:
+        rules = list(rules) + (["5.53"] if reserve else []) + (["5.63"] if displaced else [])
+    return rules  # type: ignore[return-value]
+
+
 @VERBS.verb("face", rules=("6.12",), actor=False)
-def rule_face(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def face(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """6.12: a free change of facing, in the unit's movement step (A-12) — it counts as that step."""
     side, uid, facing = event["side"], event["unit"], event["facing"]
-    err = may_act_error(state, side, uid) or orders_error(state, uid)
-    act = state.activation
-    if err is None and act is not None and uid in act.acted:
-        err = Error("6.12", "already_moved", f"{uid} has finished its movement this activation; it turns as part "
-                    "of its move")
-    if err is None:
-        err = facing_error(state.board, facing)
-    if err is None:
-        u = state.unit(uid)
-        errs = shared_facing_errors(state.board.stack(u.hex), {uid: facing})  # type: ignore[arg-type]
-        err = errs[0] if errs else None
-    if err is not None:
-        return illegal("face", [err]), state
-    assert act is not None
+    check(may_act_error(state, side, uid) or orders_error(state, uid))
+    act = activation_of(state)
+    if uid in act.acted:
+        refuse("6.12", "already_moved", f"{uid} has finished its movement this activation; it turns as part of its "
+               "move")
+    check(facing_error(state.board, facing))
+    check(shared_facing_errors(state.board.stack(state.unit(uid).hex), {uid: facing})[:1])  # type: ignore[arg-type]
     board = state.board.update(uid, facing=facing)
-    return (legal("face", ["6.12"]),
-            replace(state, board=board, activation=replace(act, acted=act.acted | {uid})))
+    return legal("face", ["6.12"]), replace(state, board=board, activation=replace(act, acted=act.acted | {uid}))
 
 
 @VERBS.verb("stack_order", rules=("6.24",), actor=False)
-def rule_stack_order(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def stack_order(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """6.24: re-order a stack at the start of its units' activation (before any unit acted) or at its end
     (every activated unit of the stack has moved)."""
     side, hex_id, order = event["side"], event["hex"], list(event["order"])
@@ -189,7 +188,5 @@ def rule_stack_order(state: TGState, event: Mapping[str, Any], dice: EventDice) 
     active_here = [u for u in stack if act is not None and u in act.units]
     edge = act is not None and (not act.acted or (bool(active_here) and all(u in act.acted for u in active_here)))
     active_ag = next((state.unit(u).ag for u in active_here), None)
-    errs = stack_order_errors(state.board, hex_id, order, side, active_ag, edge)
-    if errs:
-        return illegal("stack_order", list(errs)), state
+    check(stack_order_errors(state.board, hex_id, order, side, active_ag, edge))
     return legal("stack_order", ["6.24"]), replace(state, board=state.board.restack(hex_id, order))

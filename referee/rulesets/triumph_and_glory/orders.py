@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.engine.dice import EventDice
-from referee.engine.verbs import check, refuse
-from referee.engine.ruling import (Awaiting, Error, Modifier, Roll, Ruling, illegal, legal, pass_fail_roll,
+from referee.engine.verbs import Illegal, check, refuse
+from referee.engine.ruling import (Awaiting, Error, Modifier, Roll, Ruling, legal, pass_fail_roll, 
                                    result)
 
 from .records import replace
@@ -139,7 +139,7 @@ def rule_orders_delay(state: TGState, event: Mapping[str, Any], dice: EventDice)
         refuse("5.29", "no_delay_roll", why)
     if o.delay != "owed":
         refuse("5.29", "delay_already_rolled",
-                        f"{side} already rolled for orders delay this turn")
+               f"{side} already rolled for orders delay this turn")
     cinc = state.static.cinc[side]
     natural = dice.roll("roll", "orders_delay")
     roll = delay_roll(natural, cinc.delay_rating, o.failures, cinc.name, side)  # type: ignore[union-attr,arg-type]
@@ -256,7 +256,7 @@ def rule_orders(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
         refuse("5.21", "already_given", f"{side} has already given orders this turn")
     if o.delay == "owed":
         refuse("5.29", "delay_roll_first",
-                        f"{side} must roll for orders delay before giving orders")
+               f"{side} must roll for orders delay before giving orders")
     barrage = int(event.get("barrage", 0))
     army = event.get("army")
     chosen, errors = resolve_groups(state, side, event.get("under_orders", []))
@@ -277,7 +277,7 @@ def rule_orders(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tu
                             f"{cost} orders given ({len(chosen)} group(s)"
                             + (", barrage" if barrage else "") + f"); the limit is {limit}"))
     if errors:
-        return illegal("orders", errors, rules_used), state
+        raise Illegal(*errors, rules=rules_used)
     new = replace(o, given=True, under_orders=frozenset(chosen), barrage=barrage >= 1, army=army)
     if barrage:
         rules_used.append("5.33")

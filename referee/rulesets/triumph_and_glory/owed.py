@@ -12,7 +12,8 @@ from typing import Any, Mapping, Sequence
 
 from modulebuilder.records import record
 from referee.engine.dice import EventDice
-from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal
+from referee.engine.ruling import Awaiting, Error, Result, Ruling, legal
+from referee.engine.verbs import check, refuse
 
 from .records import replace
 from . import advance as adv
@@ -132,7 +133,7 @@ def rule_combat_check(state: TGState, event: Mapping[str, Any], dice: EventDice)
     uid = event["unit"]
     k = next(k for k in c.checks if k.unit == uid)
     if event["side"] != k.side:
-        return illegal("cohesion_check", [Error(k.rule, "not_your_unit", f"{uid} is {k.side}'s to roll")]), state
+        refuse(k.rule, "not_your_unit", f"{uid} is {k.side}'s to roll")
     board = state.board
     natural = dice.roll("roll", "cohesion_check")
     spec = check_roll(board, k)
@@ -186,15 +187,14 @@ def rule_retreat(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
                 replace(state, activation=replace(act, combat=replace(c, forced=tuple(
                     f for f in c.forced if f is not done)))))
     if r is None or act is None or c is None:
-        return illegal("retreat", [Error("9.62", "no_retreat_owed", f"no retreat is owed by {uid}",
-                                         tuple(x.hex for x in c.retreats) if c else ())]), state
+        refuse("9.62", "no_retreat_owed", f"no retreat is owed by {uid}",
+               tuple(x.hex for x in c.retreats) if c else ())
     if side != r.side:
-        return illegal("retreat", [Error("9.62", "not_your_unit", f"the stack in {r.hex} is {r.side}'s")]), state
+        refuse("9.62", "not_your_unit", f"the stack in {r.hex} is {r.side}'s")
     to = event["to"]
     path = (to,) if isinstance(to, str) else tuple(to)
     errors = rt.retreat_errors(board, r.hex, path, r.sources)
-    if errors:
-        return illegal("retreat", list(errors)), state
+    check(errors)
     step = next(s for s in rt.legal_retreats(rt.retreat_steps(board, r.hex, r.sources), rt.options_of(board))
                 if s.path == path or (len(path) == 1 and s.to == path[0]))
     effects = rt.retreat_effects(board, r.hex, step, r.rule)
@@ -227,10 +227,10 @@ def rule_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     if a is None and c is not None and any(x.into == to for x in c.optional_advances):
         return rule_optional_advance(state, event, dice)
     if a is None or act is None or c is None:
-        return illegal("advance", [Error("9.71", "no_advance_owed", f"no advance into {to} is owed",
-                                         tuple(x.into for x in c.advances) if c else ())]), state
+        refuse("9.71", "no_advance_owed", f"no advance into {to} is owed",
+               tuple(x.into for x in c.advances) if c else ())
     if event["side"] != a.side:
-        return illegal("advance", [Error("9.71", "not_your_advance", f"the advance is {a.side}'s")]), state
+        refuse("9.71", "not_your_advance", f"the advance is {a.side}'s")
     board = state.board
     units = [board.units[u] for u in event["units"]]
     errors = adv.advance_errors(board, adv.AdvanceRule(a.into, a.hexes, True), units, to)
@@ -239,8 +239,7 @@ def rule_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     facing = event.get("facing")                     # 9.71: it may re-face on entering (then no breakthrough)
     if facing is not None and (fe := facing_error(board, facing)) is not None:
         errors.append(fe)
-    if errors:
-        return illegal("advance", list(errors)), state
+    check(errors)
     board, results = apply_effects(board, adv.advance_effects(board, units, to))
     # 9.71: a stack advances into one hex only; another emptied hex that only it could have entered (a shock
     # against two hexes, both cleared) stays empty, so that owed advance lapses.

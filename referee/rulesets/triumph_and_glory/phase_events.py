@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.verbs import check, refuse
-from referee.engine.ruling import Error, Ruling, illegal, legal
+from referee.engine.ruling import Ruling, legal
 
 from .records import replace
 from . import activation, sequence
@@ -29,8 +29,7 @@ def rule_end_phase(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
                          turn=("3.0", "turn in this phase")))
         act = state.activation
         if act is not None and act.checks_owed:
-            return illegal("end_phase", [Error("5.54", "checks_owed", "disorder checks are owed first",
-                                               alternatives=act.checks_owed)]), state
+            refuse("5.54", "checks_owed", "disorder checks are owed first", act.checks_owed)
         return legal("end_phase", ["3.0"]), replace(state, activation=None, two_sided=replace(ts, done=ts.done | {side}))
     if state.phase == COMMAND:
         cmd = state.rules.command_activation
@@ -42,4 +41,4 @@ def rule_end_phase(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
             refuse("3.0", "not_your_turn", f"it is {state.side_turn}'s turn")
         return legal("end_phase", ["SCH-COMMAND"]), sequence.end_side_turn(state)
     refuse("3.0", "wrong_phase", "this phase ends by itself; end_phase ends the Reserve and CinC Movement "
-                "phases")
+           "phases")

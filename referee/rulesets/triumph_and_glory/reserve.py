@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from referee.engine.dice import EventDice
-from referee.engine.verbs import check, refuse
-from referee.engine.ruling import (Awaiting, Error, Result, Roll, Ruling, illegal, legal, pass_fail_roll,
+from referee.engine.verbs import Illegal, check, refuse
+from referee.engine.ruling import (Awaiting, Error, Result, Roll, Ruling, legal, pass_fail_roll, 
                                    result)
 
 from .records import replace
@@ -104,8 +104,7 @@ def rule_reserve(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
         refuse("5.51", "not_your_group", f"{uid} is not in one of {side}'s order groups")
     g = o.group_of[uid]
     errors = group_eligibility_errors(state, side, g)
-    if errors:
-        return illegal("reserve", errors), state
+    check(errors)
     members = o.groups[g]
     active = frozenset(m for m in members if may_be_activated(state.board, state.unit(m)))
     left_out = [m for m in members if m not in active]
@@ -122,10 +121,10 @@ def rule_cohesion_check(state: TGState, event: Mapping[str, Any], dice: EventDic
     side, uid = event["side"], event["unit"]
     act = state.activation
     if act is None or not act.reserve or uid not in act.checks_owed:
-        return illegal("cohesion_check", [no_check_owed(act, uid)]), state
+        raise Illegal(no_check_owed(act, uid))
     u = state.unit(uid)
     if u.side != side:
-        return illegal("cohesion_check", [Error("5.54", "not_your_unit", f"{uid} is not {side}'s")]), state
+        refuse("5.54", "not_your_unit", f"{uid} is not {side}'s")
     board = state.board
     here, roller = checking_units(board, act, u)
     natural = dice.roll("roll", "cohesion_check")

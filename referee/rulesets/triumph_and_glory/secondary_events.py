@@ -33,7 +33,8 @@ from typing import Any, Mapping, Sequence
 
 from referee.engine.dice import EventDice
 from referee.engine.procedure import need
-from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal
+from referee.engine.ruling import Awaiting, Error, Result, Ruling, legal
+from referee.engine.verbs import check
 
 from .records import replace
 from . import advance as adv
@@ -159,8 +160,7 @@ def rule_fall_back(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
     side, uid, to = event["side"], event["unit"], event["to"]
     path = [to] if isinstance(to, str) else list(to)
     errors = fall_back_errors(state, side, uid, path)
-    if errors:
-        return illegal("fall_back", errors), state
+    check(errors)
     act = state.activation
     assert act is not None and act.side is not None
     c, board = act.combat, state.board
@@ -220,8 +220,7 @@ def rule_optional_advance(state: TGState, event: Mapping[str, Any], dice: EventD
                        for u in units if u.id not in a.attackers]
             if facing is not None and (fe := facing_error(board, facing)) is not None:
                 errors += _errs([fe])
-    if errors:
-        return illegal("advance", errors), state
+    check(errors)
     units = _units(board, ids)
     board, results = apply_effects(board, adv.advance_effects(board, units, to))
     if facing is not None:
@@ -350,8 +349,7 @@ def rule_breakthrough(state: TGState, event: Mapping[str, Any], dice: EventDice)
     side, ids = event["side"], list(event["units"])
     targets = [event["target"]] if isinstance(event["target"], str) else list(event["target"])
     errors = breakthrough_errors(state, side, ids, targets)
-    if errors:
-        return illegal("breakthrough", errors), state
+    check(errors)
     act = activation_of(state)
     c = act.combat
     assault = Assault(tuple(ids), tuple(targets), kind="breakthrough", side=None if side == act.side else side)
@@ -411,8 +409,7 @@ def rule_counter_shock(state: TGState, event: Mapping[str, Any], dice: EventDice
     side, ids, to = event["side"], list(event["units"]), event.get("to")
     targets = [event["target"]] if isinstance(event["target"], str) else list(event["target"])
     errors, _after = counter_shock_errors(state, side, ids, to, targets, event.get("facing"))
-    if errors:
-        return illegal("counter_shock", errors), state
+    check(errors)
     act = activation_of(state)
     c, board = act.combat, state.board
     results: list[Result] = []

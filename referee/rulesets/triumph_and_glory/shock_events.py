@@ -12,7 +12,8 @@ from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.procedure import need
-from referee.engine.ruling import Awaiting, Error, Result, Ruling, illegal, legal
+from referee.engine.ruling import Awaiting, Error, Result, Ruling, legal
+from referee.engine.verbs import Illegal, check, refuse
 
 from .records import replace
 from . import charge_events
@@ -91,8 +92,7 @@ def rule_assaults(state: TGState, event: Mapping[str, Any], dice: EventDice) -> 
     side = event["side"]
     assaults = declared_assaults(event)
     errors = declaration_errors(state, side, assaults)
-    if errors:
-        return illegal("assaults", errors), state
+    check(errors)
     act = activation_of(state)
     board = state.board
     owed = tuple(dict.fromkeys(top.id for a in assaults for u in a.attackers
@@ -129,15 +129,14 @@ def commitment_spec(state: TGState, uid: str, use_cinc: bool = True) -> PassRoll
 def rule_commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     err = activation_error(state, side, "9.41")
-    if err:
-        return illegal("commitment", [err]), state
+    check(err)
     act = activation_of(state)
     c = act.combat
     if not c.declared:
-        return illegal("commitment", _errs(cm.commitment_order_errors(False))), state
+        raise Illegal(*_errs(cm.commitment_order_errors(False)))
     if uid not in c.commit_owed:
-        return illegal("commitment", [Error("9.41", "no_commitment_owed", f"{uid} owes no Assault Probability Check",
-                                            c.commit_owed)]), state
+        refuse("9.41", "no_commitment_owed", f"{uid} owes no Assault Probability Check",
+               c.commit_owed)
     spec = commitment_spec(state, uid, bool(event.get("use_cinc", True)))
     natural = need(dice, "roll", engine_roll(spec, None, side), ("9.41", "9.42", "9.43"), purpose="commitment")
     roll = engine_roll(spec, natural, side)
@@ -197,8 +196,7 @@ def shock_errors(state: TGState, side: str, i: int) -> list[Error]:
 def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, i = event["side"], int(event["assault"])
     errors = shock_errors(state, side, i)
-    if errors:
-        return illegal("shock", errors), state
+    check(errors)
     act = activation_of(state)
     c = sec.shock_begins(act.combat, i)          # 9.73: another shock closes the counter-shock chances
     if c.assaults[i].charge:
@@ -277,8 +275,7 @@ def _shocked_and_attacking(state: TGState, c, side: str | None = None) -> tuple[
 def rule_reaction_fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, target = event["side"], event["unit"], event["target"]
     errors = reaction_fire_errors(state, side, uid, target)
-    if errors:
-        return illegal("reaction_fire", errors), state
+    check(errors)
     act = activation_of(state)
     board = state.board
     battery = board.units[uid]
