@@ -207,7 +207,7 @@ def cga_errors(state: TGState, side: str, ags: list[str]) -> list[Error]:
 
 @VERBS.verb("cga", steps=(INITIATIVE,), rules=("5.34", "5.35"), actor=False,
              not_now=Error("5.35", "wrong_time", "a CGA is declared after the initiative is decided and before the first marker is chosen, once per turn"))
-def rule_cga(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def cga(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """5.34/5.35: after initiative, before the first AM is chosen, a side holds back one AM of each of two AGs
     and puts its CGA marker in the cup; when it is drawn both AGs act as one."""
     side, ags = event["side"], list(event["ags"])
@@ -221,7 +221,7 @@ def rule_cga(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple
     return legal("cga", ["5.34", "5.35"]), new
 
 
-def rule_no_cga(state: TGState, side: str) -> tuple[Ruling, TGState]:
+def no_cga(state: TGState, side: str) -> tuple[Ruling, TGState]:
     """5.35: the side declines a CGA this turn (its ``end_phase`` in the Initiative Phase)."""
     if side not in cga_pending(state):
         refuse("3.0", "wrong_phase", "nothing to decline now")
@@ -230,7 +230,7 @@ def rule_no_cga(state: TGState, side: str) -> tuple[Ruling, TGState]:
 
 @VERBS.verb("first_marker", steps=(INITIATIVE,), rules=("4.0", "5.31"), actor=False,
              not_now=Error("3.0", "wrong_phase", "the first marker is chosen in the Initiative Phase, after the initiative roll"))
-def rule_first_marker(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def first_marker(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """4.0 / 5.35: the initiative holder picks one AM (either order status, or a special marker) to go first."""
     side, marker = event["side"], event["marker"]
     if state.phase != INITIATIVE or not state.initiative_decided:
@@ -269,7 +269,7 @@ def _not_pickable(state: TGState, side: str, marker: str, own: list[str]) -> Err
 
 @VERBS.verb("draw", steps=(ACTIVATION,), rules=("5.31",), actor=False,
              not_now=Error("3.0", "wrong_phase", "markers are drawn in the Activation Phase"))
-def rule_draw(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def draw(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     marker = event["marker"]
     if state.phase != ACTIVATION:
         refuse("3.0", "wrong_phase", "markers are drawn in the Activation Phase")
@@ -300,7 +300,7 @@ def _not_in_cup(state: TGState, marker: str, alternatives: list[str], rule: str)
 
 @VERBS.verb("end_activation", steps=(ACTIVATION,), rules=("3.0", "5.31"), actor=False,
              not_now=Error("3.0", "no_activation", "no activation is in progress"))
-def rule_end_activation(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def end_activation(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     act = state.activation
     if state.phase != ACTIVATION or act is None or act.reserve:
         refuse("3.0", "no_activation", "no activation is in progress")
@@ -326,7 +326,7 @@ def command_choices(state: TGState) -> list[str]:
 
 @VERBS.verb("activate_command", steps=(COMMAND,), rules=("SCH-COMMAND",), actor=False,
              not_now=Error("SCH-COMMAND", "wrong_phase", "commands are activated at the start of a Schevardino turn"))
-def rule_activate_command(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def activate_command(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     cmd = state.rules.command_activation
     side, ag = event["side"], event["command"]
     if cmd is None or state.phase != COMMAND:

@@ -35,7 +35,7 @@ Procedure (gaps §10, 9.81 steps 1–9), as events:
 Against an **infantry** shock a Good-Order cavalry defender charged through its front may ``counter_charge``
 without a roll (9.86).  Default, the rulebook's words ("the infantry may not attempt to form Square and the
 counter-charging cavalry get the usual Charge DRM"): the counter-charge is the cavalry's charge on the infantry
-(:func:`rule_counter_charge_shock`); the infantry, the attacker, has no square to try.  Option
+(:func:`counter_charge_shock`); the infantry, the attacker, has no square to try.  Option
 ``counter_charge_vs_infantry: subtract`` takes the gaps digest's reading [inferred, gaps §10]: its charge value
 counts against the infantry's shock roll (−3 heavy / −1 light, rule 9.86), Disordered after the shock (9.84).
 """
@@ -70,10 +70,10 @@ from .timing import activation_error, activation_of
 from .verbs import VERBS, accepted
 
 __all__ = ["Charging", "charging", "charge_options", "charge_declaration_errors", "after_declaration",
-           "after_commitment", "rule_charge", "rule_square", "rule_counter_charge", "rule_recall",
-           "rule_charge_shock", "rule_pursuit", "reaction_fire_hit", "is_charging_hex", "infantry_shock_extra",
+           "after_commitment", "charge", "square", "counter_charge", "recall",
+           "charge_shock", "pursuit", "reaction_fire_hit", "is_charging_hex", "infantry_shock_extra",
            "after_infantry_shock", "assault_group", "charge_declarations", "owed_charge_actions",
-           "optional_charge_actions", "rule_leave_square", "leave_square_actions"]
+           "optional_charge_actions", "leave_square", "leave_square_actions"]
 
 
 # --------------------------------------------------------------------------------------------- 9.81 routes
@@ -231,7 +231,7 @@ def legal_routes(board: Board, c: Combat, i: int, unit: UnitState, limit: int = 
 
 
 @VERBS.verb("charge", rules=("9.81",), actor=False)
-def rule_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _context(state, side, "9.81")
     if isinstance(ctx, Error):
@@ -328,7 +328,7 @@ def _defender_errors(state: TGState, c: Combat, side: str, uid: str, rule: str, 
 
 
 @VERBS.verb("square", rules=("9.85",), actor=False)
-def rule_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _defender_act(state, side, uid, "9.85", "square")
     if isinstance(ctx, list):
@@ -379,7 +379,7 @@ def _open_infantry_shock_on(state: TGState, c: Combat, hex_: str | None) -> int 
 
 
 @VERBS.verb("counter_charge", rules=("9.86",), actor=False)
-def rule_counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _defender_act(state, side, uid, "9.86", "a counter-charge")
     if isinstance(ctx, list):
@@ -448,7 +448,7 @@ def _counter_infantry(state: TGState, c: Combat, j: int, u: UnitState) -> tuple[
 
 
 @VERBS.verb("recall", rules=("9.82",), actor=False)
-def rule_recall(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def recall(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _context(state, side, "9.82")
     if isinstance(ctx, Error):
@@ -529,10 +529,10 @@ def _end_charge(board: Board, c: Combat, i: int) -> tuple[Board, Combat, list[Re
     return board, replace(c, charging=replace(cg, ends=ends)), results
 
 
-def rule_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
+def charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
                       combat: Combat | None = None) -> tuple[Ruling, TGState]:
-    """The shock of a charge (9.83–9.87); shock_events.rule_shock has already checked the common errors
-    (``combat``: the activation's combat as rule_shock has it).  A charge names one hex; a pursuit charge may
+    """The shock of a charge (9.83–9.87); shock_events.shock has already checked the common errors
+    (``combat``: the activation's combat as shock has it).  A charge names one hex; a pursuit charge may
     have two (9.87: another enemy also in the pursuers' front), shocked with one roll modified per hex (9.22)."""
     side, i = event["side"], int(event["assault"])
     act = activation_of(state)
@@ -629,7 +629,7 @@ def _other_frontal_enemies(board: Board, at: str, facing: int | None, target: st
 
 
 @VERBS.verb("pursuit", rules=("9.87",), actor=False)
-def rule_pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     ctx = _context(state, side, "9.87")
     if isinstance(ctx, Error):
@@ -722,7 +722,7 @@ def counter_charger(c: Combat, i: int, board: Board) -> UnitState | None:
     return board.units[uid] if uid is not None and board.units[uid].hex is not None else None
 
 
-def rule_counter_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
+def counter_charge_shock(state: TGState, event: Mapping[str, Any], dice: EventDice,
                               c: Combat) -> tuple[Ruling, TGState]:
     """9.86, the default reading (option ``counter_charge_vs_infantry: charge``): the cavalry's counter-charge is
     resolved as its charge on the infantry that shocked it, instead of their shock — the cavalry is the
@@ -776,7 +776,7 @@ def leave_square_errors(state: TGState, side: str, uid: str) -> list[Error]:
 
 
 @VERBS.verb("leave_square", rules=("9.85",), actor=False)
-def rule_leave_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def leave_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """9.85: the stack leaves square (every unit in the hex); the units of it that act now spend 1 MP of their
     movement (the move that may follow has one MP less) [inferred: the MP comes out of the named unit's and
     its activated stack-mates' allowance]."""

@@ -32,7 +32,7 @@ def ma_roll(natural: int | None, side: str, name: str) -> Roll:
 
 @VERBS.verb("cinc_move", steps=(CINC,), rules=("5.62",), actor=False,
              not_now=Error("5.62", "cinc_phase_only", "a commander-in-chief moves only in the CinC Movement Phase"))
-def rule_cinc_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def cinc_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     ts = state.two_sided
     if state.phase != CINC or ts is None:

@@ -80,7 +80,7 @@ def burn_errors(state: TGState, side: str, uid: str, village: str, to: str | Non
 
 
 @VERBS.verb("burn_village", rules=("BOR-5",), actor=False)
-def rule_burn_village(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def burn_village(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, village, to = event["side"], event["unit"], event["village"], event.get("to")
     err = _activation_error(state, side) or _used_error(state)
     errors = [err] if err else burn_errors(state, side, uid, village, to)
@@ -117,7 +117,7 @@ def in_enemy_effective_range(board: Board, u: UnitState) -> bool:
 
 
 @VERBS.verb("destroy_bridge", rules=("BOR-5",), actor=False)
-def rule_destroy_bridge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def destroy_bridge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, bridge = event["side"], event["unit"], list(event["bridge"])
     err = _activation_error(state, side) or _used_error(state)
     errors = [err] if err else bridge_errors(state, side, uid, bridge)
@@ -142,7 +142,7 @@ def fire_out_roll(village: str) -> PassRoll:
 
 
 @VERBS.verb("fire_out", rules=("BOR-5",), actor=False)
-def rule_fire_out(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def fire_out(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     err = _activation_error(state, side)
     act = state.activation

@@ -71,7 +71,7 @@ def fire_errors(state: TGState, side: str, ids: list[str], target: str) -> list[
 
 @VERBS.verb("fire", steps=ACTING, rules=("8.1", "8.5"), actor=False,
              not_now=Error("8.1", "no_activation", "fire and shock happen during an activation"))
-def rule_fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, ids, target = event["side"], list(event["units"]), event["target"]
     errors = fire_errors(state, side, ids, target)
     check(errors)
@@ -138,7 +138,7 @@ def counter_battery_errors(state: TGState, side: str, uid: str, target: str) -> 
 
 @VERBS.verb("counter_battery", steps=ACTING, rules=("8.7", "8.5"), actor=False,
              not_now=Error("8.7", "no_activation", "counter-battery fire answers fire during an activation"))
-def rule_counter_battery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def counter_battery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, target = event["side"], event["unit"], event["target"]
     errors = counter_battery_errors(state, side, uid, target)
     check(errors)

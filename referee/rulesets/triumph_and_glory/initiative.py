@@ -59,7 +59,7 @@ def automatic_initiative(state: TGState) -> str | None:
 
 @VERBS.verb("initiative", steps=(INITIATIVE,), rules=("4.0",), actor=False,
              not_now=Error("4.0", "wrong_phase", "the initiative is rolled in the Initiative Phase (3.0 B)"))
-def rule_initiative(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def initiative(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     if state.phase != INITIATIVE or state.initiative_decided:
         why = ("the initiative has been decided this turn" if state.phase == INITIATIVE
                else "the initiative is rolled in the Initiative Phase (3.0 B)")
@@ -82,7 +82,7 @@ def rule_initiative(state: TGState, event: Mapping[str, Any], dice: EventDice) -
 
 @VERBS.verb("go_first", steps=(RESERVE, CINC), rules=("4.0", "5.51"), actor=False,
              not_now=Error("4.0", "wrong_phase", "who goes first is decided at the start of the Reserve and CinC Movement phases"))
-def rule_go_first(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def go_first(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """4.0 / 5.51: the initiative holder says who goes first in the Reserve and CinC Movement phases; with no
     holder both roll a d10, the higher goes first, ties are rolled again (the tie ruling awaits a new roll)."""
     ts = state.two_sided

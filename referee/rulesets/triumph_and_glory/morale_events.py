@@ -31,7 +31,7 @@ from .verbs import ACTING, VERBS
 
 @VERBS.verb("rally", steps=ACTING, rules=("10.1",), actor=False,
              not_now=Error("10.1", "no_activation", "fire and shock happen during an activation"))
-def rule_rally(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def rally(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     err = activation_error(state, side, "10.1")
     check(err)
@@ -110,7 +110,7 @@ def leave_morale(state: TGState) -> tuple[TGState, list[Result]]:
 
 
 @VERBS.verb("recovery", rules=("10.2", "10.3"), actor=False)
-def rule_recovery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def recovery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     if state.phase != MORALE or uid not in state.recovery_owed:
         refuse("10.2", "no_recovery_owed", f"{uid} owes no recovery roll",

@@ -128,7 +128,7 @@ def delay_roll(natural: int | None, rating: int, failures: int, cinc_name: str, 
 
 @VERBS.verb("orders_delay", steps=(ORDERS,), rules=("5.29",), actor=False,
              not_now=Error("3.0", "wrong_phase", "the orders-delay roll is made in the Orders Phase"))
-def rule_orders_delay(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def orders_delay(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     o = state.orders[side]
     if state.phase != ORDERS:
@@ -247,7 +247,7 @@ def kept_orders_errors(state: TGState, side: str, chosen: Sequence[int], barrage
 
 @VERBS.verb("orders", steps=(ORDERS,), rules=("5.21", "5.22"), actor=False,
              not_now=Error("3.0", "wrong_phase", "orders are given in the Orders Phase (3.0 A)"))
-def rule_orders(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def orders(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     if state.phase != ORDERS:
         refuse("3.0", "wrong_phase", "orders are given in the Orders Phase (3.0 A)")
@@ -385,7 +385,7 @@ def individual_order_error(state: TGState, side: str, uid: str) -> Error | None:
 
 
 @VERBS.verb("individual_order", rules=("5.28",), actor=False)
-def rule_individual_order(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def individual_order(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     check(individual_order_error(state, side, uid))
     act = state.activation

@@ -27,7 +27,7 @@ from .facing import facing_error
 from .charging import is_charging_hex, reaction_fire_hit
 from .fire import cancelled_by_reaction_fire, fire_check
 from .rolls import Modifier, PassRoll, TableRoll
-from .secondary_events import after_advance, rule_optional_advance   # 9.72: after a retreat before shock
+from .secondary_events import after_advance, optional_advance   # 9.72: after a retreat before shock
 from .state import Activation, TGState
 from .timing import activation_of
 from .verbs import VERBS
@@ -126,7 +126,7 @@ def check_roll(board: Board, k: OwedCheck) -> PassRoll:
     return fire_check(u)
 
 
-def rule_combat_check(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def combat_check(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """A cohesion check fire or shock owes (8.5 Disorder, 8.8, 9.62 retreat, 9.65 passed-through)."""
     act = activation_of(state)
     c = act.combat
@@ -173,7 +173,7 @@ def after_change(board: Board, c: Combat, act: Activation) -> Combat:
 
 
 @VERBS.verb("retreat", rules=("9.62", "9.63", "9.64"), actor=False)
-def rule_retreat(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def retreat(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """9.62–9.65: the owner retreats the stack one hex (or through friends) away from the attack."""
     act = state.activation
     c = act.combat if act is not None else None
@@ -218,14 +218,14 @@ def already_forced(c: Combat, uid: str, to: Any) -> ForcedRetreat | None:
 
 
 @VERBS.verb("advance", rules=("9.71", "9.72"), actor=False)
-def rule_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """9.71–9.72: the best attacking stack advances into the hex the defenders vacated."""
     act = state.activation
     c = act.combat if act is not None else None
     to = event["to"]
     a = next((a for a in (c.advances if c else ()) if a.into == to), None)
     if a is None and c is not None and any(x.into == to for x in c.optional_advances):
-        return rule_optional_advance(state, event, dice)
+        return optional_advance(state, event, dice)
     if a is None or act is None or c is None:
         refuse("9.71", "no_advance_owed", f"no advance into {to} is owed",
                tuple(x.into for x in c.advances) if c else ())
@@ -260,12 +260,12 @@ def advance_choices(board: Board, a: OwedAdvance) -> list[list[str]]:
 
 
 @VERBS.verb("cohesion_check", rules=("5.54", "8.5", "9.62"), actor=False)
-def rule_cohesion_check(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def cohesion_check(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """A cohesion check owed by fire or shock (8.5, 8.8, 9.62, 9.65), else the reserve disorder check (5.54)."""
     act = state.activation
     if act is not None and any(k.unit == event["unit"] for k in act.combat.checks):
-        return rule_combat_check(state, event, dice)
-    return reserve.rule_cohesion_check(state, event, dice)
+        return combat_check(state, event, dice)
+    return reserve.cohesion_check(state, event, dice)
 
 
 def cancel_if_disordered(board: Board, c: Combat, attacker_hex: str, hit: list[str]) -> Combat:

@@ -16,12 +16,12 @@ from .verbs import VERBS
 
 
 @VERBS.verb("end_phase", rules=("3.0",), actor=False)
-def rule_end_phase(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def end_phase(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """3.0: a side ends its part of the Reserve or CinC Movement phase (or, in Schevardino, declines to
     activate a command, or ends its move)."""
     side = event["side"]
     if state.phase == INITIATIVE:
-        return activation.rule_no_cga(state, side)
+        return activation.no_cga(state, side)
     if state.phase in (RESERVE, CINC):
         ts = state.two_sided
         assert ts is not None

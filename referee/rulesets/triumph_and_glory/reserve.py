@@ -1,7 +1,7 @@
 """Reserve Activation (5.51–5.57): each player may activate one order group, which then acts as a No-Orders
 group (5.53) and checks for disorder after moving (5.54–5.56).
 
-Who goes first is :func:`initiative.rule_go_first` (5.51); the phase ends with each side's ``end_phase``.
+Who goes first is :func:`initiative.go_first` (5.51); the phase ends with each side's ``end_phase``.
 """
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def failed_check(board: Board, unit: UnitState, militia_rule: bool) -> tuple[Boa
 
 @VERBS.verb("reserve", steps=(RESERVE,), rules=("5.51", "5.52", "5.53"), actor=False,
              not_now=Error("3.0", "wrong_phase", "reserve activation happens in the Reserve Activation Phase"))
-def rule_reserve(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def reserve(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ts = state.two_sided
     if state.phase != RESERVE or ts is None:
@@ -117,7 +117,7 @@ def rule_reserve(state: TGState, event: Mapping[str, Any], dice: EventDice) -> t
     return legal("reserve", ["5.51", "5.52", "5.53"], results=res), new
 
 
-def rule_cohesion_check(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def cohesion_check(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     act = state.activation
     if act is None or not act.reserve or uid not in act.checks_owed:

@@ -48,7 +48,7 @@ from .state import ACTIVATION, RESERVE, SIDE_TURN, TGState
 from .timing import activation_of
 from .verbs import VERBS, accepted
 
-__all__ = ["secondary_used", "rule_fall_back", "rule_optional_advance", "rule_breakthrough", "rule_counter_shock",
+__all__ = ["secondary_used", "fall_back", "optional_advance", "breakthrough", "counter_shock",
            "after_advance", "shock_begins", "note_outcome", "assault_side", "acting_side", "shock_order_errors",
            "secondary_actions", "shock_actions"]
 
@@ -156,7 +156,7 @@ def fall_back_errors(state: TGState, side: str, uid: str, path: Sequence[str]) -
 
 
 @VERBS.verb("fall_back", rules=("9.31",), actor=False)
-def rule_fall_back(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def fall_back(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, to = event["side"], event["unit"], event["to"]
     path = [to] if isinstance(to, str) else list(to)
     errors = fall_back_errors(state, side, uid, path)
@@ -193,8 +193,8 @@ def rule_fall_back(state: TGState, event: Mapping[str, Any], dice: EventDice) ->
     return legal("fall_back", rules, rolls=rolls, results=results, awaiting=_commit_waits(c, act.side)), new
 
 
-def rule_optional_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
-    """9.72: after a retreat before shock the attacker may advance into the vacated hex (owed.rule_advance hands
+def optional_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """9.72: after a retreat before shock the attacker may advance into the vacated hex (owed.advance hands
     such an ``advance`` here)."""
     act = state.activation
     assert act is not None and act.side is not None
@@ -236,7 +236,7 @@ def rule_optional_advance(state: TGState, event: Mapping[str, Any], dice: EventD
 
 
 def after_advance(board: Board, c: Combat, ids: Sequence[str], to: str, facing: int | None) -> tuple[Board, Combat]:
-    """A 9.71 advance into ``to`` is done (owed.rule_advance): the units re-face if ``facing`` says so, no advance
+    """A 9.71 advance into ``to`` is done (owed.advance): the units re-face if ``facing`` says so, no advance
     opens into ``to`` again, and infantry that kept its facing into a hex a result ≥ 10 emptied may break
     through (9.73)."""
     turned = facing is not None and any(board.units[u].facing != facing for u in ids)
@@ -345,7 +345,7 @@ def breakthrough_errors(state: TGState, side: str, ids: Sequence[str], targets: 
 
 
 @VERBS.verb("breakthrough", rules=("9.73",), actor=False)
-def rule_breakthrough(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def breakthrough(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, ids = event["side"], list(event["units"])
     targets = [event["target"]] if isinstance(event["target"], str) else list(event["target"])
     errors = breakthrough_errors(state, side, ids, targets)
@@ -405,7 +405,7 @@ def counter_shock_errors(state: TGState, side: str, ids: Sequence[str], to: str 
 
 
 @VERBS.verb("counter_shock", rules=("9.73",), actor=False)
-def rule_counter_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def counter_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, ids, to = event["side"], list(event["units"]), event.get("to")
     targets = [event["target"]] if isinstance(event["target"], str) else list(event["target"])
     errors, _after = counter_shock_errors(state, side, ids, to, targets, event.get("facing"))
@@ -455,7 +455,7 @@ def fall_back_actions(state: TGState) -> list[dict[str, Any]]:
                             if m != h and not fb.fall_back_errors(board, u, [n, m], attackers)), None)
                 if two is not None:
                     found.append({"type": "fall_back", "side": u.side, "unit": u.id, "to": [n, two]})
-            out += _ok(state, rule_fall_back, found)
+            out += _ok(state, fall_back, found)
     return out
 
 
@@ -469,7 +469,7 @@ def optional_advance_actions(state: TGState) -> list[dict[str, Any]]:
         for h in a.hexes:
             units = [u.id for u in board.stack(h) if u.id in a.attackers and u.kind != "artillery"]
             if units:
-                out += _ok(state, rule_optional_advance, [{"type": "advance", "side": a.side, "units": units, "to": a.into}])
+                out += _ok(state, optional_advance, [{"type": "advance", "side": a.side, "units": units, "to": a.into}])
     return out
 
 
@@ -487,7 +487,7 @@ def breakthrough_actions(state: TGState) -> list[dict[str, Any]]:
     for us in by_hex.values():
         front = frontal_enemy_hexes(board, us[0])
         if front:
-            out += _ok(state, rule_breakthrough, [{"type": "breakthrough", "side": us[0].side,
+            out += _ok(state, breakthrough, [{"type": "breakthrough", "side": us[0].side,
                                                    "units": [u.id for u in us], "target": list(front)}])
     return out
 
@@ -516,7 +516,7 @@ def counter_shock_actions(state: TGState) -> list[dict[str, Any]]:
             if front:
                 e = {"type": "counter_shock", "side": side, "units": ids, "target": list(front),
                      **({"to": to} if to is not None else {})}
-                out += _ok(state, rule_counter_shock, [e])
+                out += _ok(state, counter_shock, [e])
     return out
 
 

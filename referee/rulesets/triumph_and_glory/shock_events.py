@@ -88,7 +88,7 @@ def declared_assaults(event: Mapping[str, Any]) -> list[Assault]:
 
 
 @VERBS.verb("assaults", rules=("9.44",), actor=False)
-def rule_assaults(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def assaults(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     assaults = declared_assaults(event)
     errors = declaration_errors(state, side, assaults)
@@ -126,7 +126,7 @@ def commitment_spec(state: TGState, uid: str, use_cinc: bool = True) -> PassRoll
 
 @VERBS.verb("commitment", steps=ACTING, rules=("9.41", "9.42", "9.43"), actor=False,
              not_now=Error("9.41", "no_activation", "fire and shock happen during an activation"))
-def rule_commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     err = activation_error(state, side, "9.41")
     check(err)
@@ -193,16 +193,16 @@ def shock_errors(state: TGState, side: str, i: int) -> list[Error]:
 
 
 @VERBS.verb("shock", rules=("9.5", "9.6"), actor=False)
-def rule_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, i = event["side"], int(event["assault"])
     errors = shock_errors(state, side, i)
     check(errors)
     act = activation_of(state)
     c = sec.shock_begins(act.combat, i)          # 9.73: another shock closes the counter-shock chances
     if c.assaults[i].charge:
-        return charge_events.rule_charge_shock(state, event, dice, c)   # 9.83–9.87
+        return charge_events.charge_shock(state, event, dice, c)   # 9.83–9.87
     if state.board.rules.counter_charge_vs_infantry == "charge" and charge_events.counter_charger(c, i, state.board):
-        return charge_events.rule_counter_charge_shock(state, event, dice, c)   # 9.86, the other reading
+        return charge_events.counter_charge_shock(state, event, dice, c)   # 9.86, the other reading
     board = state.board
     ids = c.attackers_of(i, board)
     attackers = [board.units[u] for u in ids]
@@ -272,7 +272,7 @@ def _shocked_and_attacking(state: TGState, c, side: str | None = None) -> tuple[
 
 
 @VERBS.verb("reaction_fire", rules=("8.6", "8.5"), actor=False)
-def rule_reaction_fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+def reaction_fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, target = event["side"], event["unit"], event["target"]
     errors = reaction_fire_errors(state, side, uid, target)
     check(errors)
