@@ -155,7 +155,7 @@ class PlayerView:
 
 def probe(module: Path, setup: Path, out_dir: Path, *args: str, env: dict[str, str] | None = None) -> PlayerView:
     """Open ``module`` and load ``setup`` in the real engine's player window (1600 x 1000 virtual screen) and
-    report what a player sees; ``args``: ``menu=PIECE``, ``next=N`` (step the turn track), ``shot=NAME``
+    report what a player sees; ``args``: ``menu=PIECE``, ``next=N`` (step the turn track), ``save=FILE`` (the engine's Save Game), ``shot=NAME``
     (player window to OUT_DIR/NAME.png), ``charts=NAME`` (open the Charts window and shoot it)."""
     return PlayerView(_run_script(PROBE, [str(module), str(setup), str(out_dir), *args], env or {}))
 

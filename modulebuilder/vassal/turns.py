@@ -19,6 +19,7 @@ from typing import Sequence
 
 from ..model import Scenario
 from . import seqenc
+from .errors import VassalFileError
 from .play import game_phases, ruleset_phases
 
 TRACKER_ID = "TurnTracker0"      # the engine numbers TurnTrackers in build order; the module has one
@@ -81,3 +82,52 @@ def turn_track(scenarios: Sequence[Scenario]) -> TurnTrack:
     labels = tuple(dict.fromkeys(lb for s in scenarios for lb in turn_labels(s)))
     all_phases = tuple(dict.fromkeys(p for s in scenarios for p in phases(s)))
     return TurnTrack(labels, all_phases)
+
+
+# --------------------------------------------------------------------------------------------- reading a save
+
+@dataclass(frozen=True)
+class TrackShown:
+    """Where a save's turn tracker stands, in the scenario's own turns and phases."""
+    turn: int                 # the scenario's turn number
+    label: str                # "Turn 2", "Turn 1 (0600)": the track's own words
+    phase: str | None         # "Russian Movement and Combat"; None on a track of turns only
+
+    def __str__(self) -> str:
+        return self.label if self.phase is None else f"{self.label}: {self.phase}"
+
+
+def tracker_state(commands: Sequence[str]) -> str | None:
+    """The state of the module's tracker in a save's commands (its ``TURN`` restore command), or None."""
+    head = f"TURN{TRACKER_ID}\t"
+    found = [c[len(head):] for c in commands if c.startswith(head)]
+    return found[-1] if found else None
+
+
+def track_shown(state: str, scenario: Scenario, what: str) -> TrackShown:
+    """The turn and phase a tracker state shows (``TurnTrack.state``'s fields read back): the current item is
+    the k-th of the items its set-up switched on, which is the scenario's k-th turn (and phase).  A state that
+    does not fit the scenario's turns and phases is a :class:`VassalFileError` saying so."""
+    try:
+        turn_fields = seqenc.decode(seqenc.decode(state, "|")[1], ";")
+        label, k = _nth_on(turn_fields, turn_labels(scenario), "turns")
+        own_phases = phases(scenario)
+        phase = None
+        if own_phases and len(turn_fields) > 4:
+            phase, _ = _nth_on(seqenc.decode(turn_fields[4], ";"), own_phases, "phases")
+    except (IndexError, ValueError) as e:
+        raise VassalFileError(f"{what}: its turn track ({state[:80]!r}) does not fit {scenario.name}'s turns and "
+                              f"phases ({e})") from None
+    return TrackShown(scenario.turns.first + k, label, phase)
+
+
+def _nth_on(fields: Sequence[str], own: Sequence[str], kind: str) -> tuple[str, int]:
+    """ListTurnLevel ``current;currentSub;first;activeFlags``: the current item as the scenario's own."""
+    current = int(fields[0])
+    on = [i for i, flag in enumerate(fields[3].split(",")) if flag == "true"]
+    if len(on) != len(own):
+        raise ValueError(f"{len(on)} {kind} switched on, the scenario has {len(own)}")
+    if current not in on:
+        raise ValueError(f"the current item of its {kind} is not one of the scenario's")
+    k = on.index(current)
+    return own[k], k

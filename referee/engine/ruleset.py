@@ -17,6 +17,12 @@ it for its loop over a log's events when the ruleset has it, and ``check_referen
 And ``dice``: the names of the dice the rules roll (``("d6",)``, ``("2d6",)``; referee.engine.dice), so that the
 engine's ``roll`` event takes every total they show; without it a roll is a d10's, 0–9 (DESIGN §5).  Each
 roll a ruling lists names its own die (``Roll.die``), which the chance, the text report and the page read.
+
+And ``start_at(scenario, turn, phase)``: the scenario's ``start`` (DESIGN §4: ``{turn, phase, ...}``) for turn
+number ``turn`` and the phase a turn track shows, named as ``progress`` names it, with one sentence saying what
+beginning there takes as done that a track cannot show; None when the ruleset cannot begin at that phase.  The
+VASSAL readers use it for the turn tracker a save holds (``referee check --from SAVE.vsav``); without it a game
+from a save is ruled from the scenario's own start.
 """
 from __future__ import annotations
 

@@ -9,6 +9,9 @@ from an earlier position of the previous one *rewinds* it (the sentence says fro
 starts from a position the previous part never had *forks* the game (the sentence names the first units that
 differ and where each file has them).
 
+``read_from_save`` rules them from a save instead (``referee check --from``, the page's series with a ``.vsav``):
+``from_save`` begins the scenario where the save stands, units and turn track, and says what a save does not hold.
+
 ``board_position`` gives the same position from a hosted game's stored events, for the service's turn upload
 (``referee/service/pbem.py``): the referee's state, except that a move the referee ruled illegal still left the
 piece where the player dropped it, since VASSAL keeps it there.
@@ -23,11 +26,14 @@ from modulebuilder.vassal.errors import VassalFileError
 from modulebuilder.vassal.facing import facing_hour
 from modulebuilder.vassal.modulefile import ModuleData, read_module, read_moduledata
 from modulebuilder.vassal.savefile import GameFile, PieceInfo, read_game
+from modulebuilder.vassal.turns import track_shown, tracker_state
+from referee.engine import registry
+from referee.engine.replay import new_game, step
 
 from .jsonlog import Log
 from .problems import InputError
 from .vassal_board import BoardGeometry, from_build_file, from_scenario, module_build_file
-from .vassal_events import FACING_PROPERTY, read_files
+from .vassal_events import FACING_PROPERTY, UNREADABLE, read_files
 from .vassal_steps import facts
 from modulebuilder.vassal.pieces import DISORDER_LAYER
 from .vassal import open_game, same_game, to_log
@@ -87,11 +93,10 @@ def read_parts(paths: Sequence[Path], module: Path | None = None, scenario: Any 
 
 
 def read_from_save(save: Path, paths: Sequence[Path], module: Path | None = None) -> Log:
-    """The turn files of a game under way, ruled from the position of the save they start from
-    (``referee check --from SAVE.vsav TURN.vlog ...``): each unit set up on a hex stands where the save has it
-    (hex, facing, disorder).  A save holds where units stand, not the turn, the phase or the acts owed: the
-    sequence of play starts at its beginning, and a warning says so.  The first file must start where the save
-    stands, each next file where the last one ended (as :func:`read_parts`)."""
+    """The turn files of a game under way, ruled from the save they start from (``referee check --from
+    SAVE.vsav TURN.vlog ...``): the units where the save has them and the sequence of play where its turn track
+    stands (:func:`from_save`).  The first file must start where the save stands, units and turn track, each next
+    file where the last one ended (as :func:`read_parts`)."""
     if not paths:
         raise InputError(["give the .vlog files that follow the save"])
     first = open_game(paths[0], module, from_setup=False)        # the scenario and the module checks
@@ -105,12 +110,73 @@ def read_from_save(save: Path, paths: Sequence[Path], module: Path | None = None
     if saved.game.steps:
         raise InputError([f"{save.name}: --from takes a saved game (.vsav), the position a file starts from; "
                           "give a .vlog as one of the files instead"])
-    scenario = positioned(first.scenario, saved.game, board)
+    scenario, warning = from_save(first.scenario, saved.game, board, save.name)
     log = read_parts(paths, module, scenario=scenario, before=saved)
-    log.warnings.append(f"ruled from the position of {save.name}: a save holds where the units stand (hex, facing, "
-                        "disorder), not the turn, the phase or the acts owed, so the sequence of play is ruled from "
-                        "its beginning")
+    track_continues(save.name, saved.game, paths[0].name, first.game, first.scenario)
+    log.warnings.append(warning)
+    if scenario.start and (sentence := first_act(log, save.name)) is not None:
+        log.warnings.append(sentence)
     return log
+
+
+def from_save(scenario: Any, game: GameFile, board: BoardGeometry, label: str) -> tuple[Any, str]:
+    """``scenario`` begun where a save stands -- each unit where it has it (:func:`positioned`) and the sequence
+    of play where its turn track stands (the ruleset's ``start_at``) -- and the warning saying so, with what a
+    save does not hold in the scenario's words.  A turn track that does not fit the scenario is refused."""
+    placed = positioned(scenario, game, board)
+    units = "each unit on its hex, with its facing and disorder"
+    state = tracker_state(game.setup_commands)
+    if state is None:
+        return placed, (f"ruled from the position of {label} ({units}); it holds no turn track, so the sequence "
+                        "of play is ruled from the scenario's start")
+    try:
+        shown = track_shown(state, scenario, label)
+    except VassalFileError as e:
+        raise InputError([str(e)]) from None
+    ruleset = registry.get(scenario.ruleset)
+    start_at = getattr(ruleset, "start_at", None)
+    begun = start_at(scenario, shown.turn, shown.phase) if start_at is not None else None
+    if begun is None:
+        return placed, (f"ruled from the position of {label} ({units}); its turn track shows {shown}, where "
+                        f"{ruleset.name} cannot begin, so the sequence of play is ruled from the scenario's start")
+    start, assumed = begun
+    return replace(placed, start=start), (f"ruled from {label} as it stands: {shown} on its turn track, {units}"
+                                          + (f"; {assumed}" if assumed else ""))
+
+
+def first_act(log: Log, label: str) -> str | None:
+    """The warning when the files' first act is illegal where the save's turn track began the game: the track
+    and the acts disagree, and the reader says so rather than guess which one is right."""
+    game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
+    for i, event in enumerate(log.events):
+        if event.get("type") in (UNREADABLE, "roll"):
+            continue
+        ruling, _, _ = step(game, i, event)
+        if ruling.legal:
+            return None
+        turn, phase = log.ruleset.progress(game.state)
+        source = log.sources[i] if i < len(log.sources) else {}
+        where = f" (VASSAL step {source['step']} of {source['file']})" if source else ""
+        why = f": {ruling.errors[0].message}" if ruling.errors else ""
+        return (f"the first act{where}, {event.get('type')}, is illegal at {turn}: {phase}, where the turn track "
+                f"of {label} stands{why}; if the game stood elsewhere in its sequence of play, move the track there "
+                "in VASSAL and save again")
+    return None
+
+
+def track_continues(save_label: str, save: GameFile, label: str, game: GameFile, scenario: Any) -> None:
+    """A file must start with the turn track where the save has it: a track moved between the save and the
+    file's start is refused, naming both, rather than ruled from either."""
+    saved, begun = tracker_state(save.setup_commands), tracker_state(game.setup_commands)
+    if saved is None or begun is None:
+        return
+    try:
+        at_save, at_start = track_shown(saved, scenario, save_label), track_shown(begun, scenario, label)
+    except VassalFileError as e:
+        raise InputError([str(e)]) from None
+    if at_save != at_start:
+        raise InputError([f"{label} starts with the turn track at {at_start}, but {save_label} has it at "
+                          f"{at_save}: give the save the file was begun from"])
 
 
 def positioned(scenario: Any, game: GameFile, board: BoardGeometry) -> Any:
@@ -131,6 +197,23 @@ def positioned(scenario: Any, game: GameFile, board: BoardGeometry) -> Any:
         setup.append(replace(p, hex=at, facing=p.facing if facing is None else facing,
                                 status="disordered" if disordered else "good"))
     return replace(scenario, setup=tuple(setup))
+
+
+def track_differs(label: str, game: GameFile, scenario: Any, place: tuple[str, str]) -> str | None:
+    """The warning when the turn track a file begins with is not where a hosted game is (``place``: its ruleset's
+    ``progress``), naming both: the game's own sequence of play is the one ruled on."""
+    state = tracker_state(game.setup_commands)
+    if state is None:
+        return None
+    try:
+        shown = track_shown(state, scenario, label)
+    except VassalFileError as e:
+        return str(e)
+    turn, phase = place
+    if shown.label == turn and (shown.phase is None or phase.split(" — ")[0] == shown.phase):
+        return None
+    return (f"{label} begins with the turn track at {shown}, but the game is at {turn}: {phase}: ruled where the "
+            "game is")
 
 
 def _same_module(prev: Part, part: Part) -> str | None:

@@ -160,14 +160,17 @@ def vassal_reader() -> Any | None:
 
 def _read_series(upload: Upload) -> Log:
     """The turn files of one game played by e-mail, in the order sent (``referee check turn1.vlog turn2.vlog``):
-    each part ruled on the state the earlier ones left, each ruling naming its file."""
+    each part ruled on the state the earlier ones left, each ruling naming its file.  A save (.vsav) sent first is
+    where they start (``referee check --from SAVE.vsav TURN.vlog``)."""
     import tempfile
-    from referee.logs.pbem import read_parts
+    from referee.logs.pbem import read_from_save, read_parts
     parts = [(upload.filename or "part1.vlog", upload.data), *upload.more]
     names = [n for n, _ in parts]
-    wrong = [n for n in names if Path(n).suffix.lower() != ".vlog"]
+    save = Path(names[0]).suffix.lower() == ".vsav"
+    wrong = [n for n in names[1 if save else 0:] if Path(n).suffix.lower() != ".vlog"]
     if wrong:
-        raise InputError([f"{n}: several logs are the turns of one VASSAL game: send only .vlog files" for n in wrong])
+        raise InputError([f"{n}: several logs are the turns of one VASSAL game: send only .vlog files (a .vsav "
+                          "first: the save they start from)" for n in wrong])
     if len(set(names)) != len(names):
         raise InputError(["the turn files must have different names (each ruling names its file)"])
     with tempfile.TemporaryDirectory(prefix="referee-series-") as tmp:
@@ -180,7 +183,7 @@ def _read_series(upload: Upload) -> Log:
         if upload.module is not None:
             module = Path(tmp) / "module.vmod"
             module.write_bytes(upload.module)
-        return read_parts(paths, module)
+        return read_from_save(paths[0], paths[1:], module) if save else read_parts(paths, module)
 
 
 def _read_vassal(upload: Upload) -> Log:

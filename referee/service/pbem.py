@@ -9,7 +9,9 @@ position of the game *rewinds* it, one that starts elsewhere *forks* it: both ar
 ``not_continuous`` and a sentence saying where.  Otherwise the log's own steps are read on the game's
 scenario (the begin_save part is the earlier turns, not moves) and submitted as the side's events, exactly as
 ``POST /games/<id>/events`` would take them (same side checks, same storage transaction); lines the reader
-could not read come back under ``unreadable`` and are not stored.
+could not read come back under ``unreadable`` and are not stored.  A log that begins with VASSAL's turn track
+elsewhere than the game is gets a warning naming both (``referee.logs.pbem.track_differs``); the game's own
+sequence of play rules it.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from modulebuilder.vassal.errors import VassalFileError
 from referee.engine.replay import new_game, step
-from referee.logs.pbem import Position, board_position, forks, on_hexes, position
+from referee.logs.pbem import Position, board_position, forks, on_hexes, position, track_differs
 from referee.logs.problems import InputError
 from referee.logs.vassal import open_game, read_opened, typed_rolls
 from referee.service.dice import game_seed
@@ -55,6 +57,9 @@ def submit_turn(game_id: str) -> Response:
     sentence = _continuity(stored, scenario, ruleset, upload.filename, start)
     if sentence is not None:
         raise ApiError(409, "not_continuous", sentence)
+    place = ruleset.progress(ext().host.current(stored).game.state)
+    if (track := track_differs(upload.filename, opened.game, scenario, place)) is not None:
+        log.warnings.append(track)
     events = [e for e in log.events if e.get("type") != "unreadable"]
     unreadable = [{"step": e["step"], "line": e["line"], "why": e["why"]} for e in log.events
                   if e.get("type") == "unreadable"]

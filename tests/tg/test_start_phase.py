@@ -62,3 +62,45 @@ def test_design_4_a_phase_the_ruleset_does_not_know_is_bad_input():
     problems = get("triumph-and-glory").check_scenario(sc)
     assert problems == ["scenario.start.turn: 40 is not a turn of the scenario (1–2)",
                         "scenario.options.start_initiative: 'Prussian' is not a side (French, Russian) or none"]
+
+
+# --------------------------------------------------------------------------------------------- a turn track's start
+
+def schevardino(**start):
+    from referee.logs.jsonlog import load_scenario
+    return replace(load_scenario("schevardino"), start=start)
+
+
+def test_design_4_a_schevardino_start_names_whose_side_turn_it_is():
+    from referee.engine.registry import get
+    ruleset = get("triumph-and-glory")
+    state = ruleset.initial_state(schevardino(turn=2, phase="side_turn", side="Russian"))
+    assert ruleset.progress(state) == ("Turn 2", "Russian Movement and Combat")
+    assert state.side_turn == "Russian" and "ru-27d-neverovsky-a" in state.activation.units
+    state = ruleset.initial_state(schevardino(turn=2, phase="side_turn"))      # no side: the first in side_order
+    assert ruleset.progress(state) == ("Turn 2", "French Movement and Combat")
+    assert ruleset.check_scenario(schevardino(turn=2, phase="side_turn", side="Prussian")) == [
+        "scenario.start.side: 'Prussian' names whose side_turn it is (French, Russian)"]
+    assert ruleset.check_scenario(replace(starting("orders"), start={"phase": "orders", "side": FR})) == [
+        "scenario.start.side: 'French' names whose side_turn it is, which only a Schevardino start has"]
+
+
+def test_the_start_a_turn_track_shows_is_the_phase_progress_names_with_what_it_takes_as_done():
+    from referee.engine.registry import get
+    from referee.logs.jsonlog import load_scenario
+    ruleset = get("triumph-and-glory")
+    sch = load_scenario("schevardino")
+    assert ruleset.start_at(sch, 1, "Command Activation") == ({"turn": 1, "phase": "command"}, "")
+    start, assumed = ruleset.start_at(sch, 3, "Russian Movement and Combat")
+    assert start == {"turn": 3, "phase": "side_turn", "side": "Russian"}
+    assert assumed == ("which French commands were activated in earlier turns or this turn is not in a save "
+                       "(SCH-COMMAND): only Compans' Division (I Corps) is taken as active; the Russian Movement "
+                       "and Combat is ruled as if it had just begun")
+    assert ruleset.progress(ruleset.initial_state(replace(sch, start=start))) == ("Turn 3",
+                                                                               "Russian Movement and Combat")
+    assert ruleset.start_at(sch, 1, "Orders Phase") is None          # not a phase of Schevardino
+    start, assumed = ruleset.start_at(basic(), 2, "Reserve Activation Phase")
+    assert start == {"turn": 2, "phase": "reserve"}
+    assert assumed == ("no orders were given in the Orders Phase (5.2x); the initiative is as the scenario gives it "
+                       "(4.0) and every activation marker is in the cup (5.3x); the cup is drawn out; the Reserve "
+                       "Activation Phase is ruled as if it had just begun")

@@ -8,6 +8,8 @@
 #   <name>-script.json       what the engine plays (vrecord.sh actions: chat, moves, keys, menus, d10 rolls)
 #   <name>.vlog              the log the engine itself wrote while playing it
 #   <name>.vrecord.txt       the engine's account of each action (drop points, logged commands)
+#   from-save-*.vsav         the engine's own Save Game (modulebuilder/vassal/probe, save=) of the position a log
+#                            ended on, its turn track moved on with the tracker's Next (or not)
 #   docs-script.json         made from docs/chat-notation.md (doc_examples.py): every example typed in the chat
 #   zero-roll.vlog           an earlier recording of borodino-script.json in which the d10 showed 0 (the
 #                            engine's dice are random, so this one cannot be made on demand)
@@ -69,5 +71,17 @@ record dice-turn1 "$BORODINO_VMOD" "$TMP/schevardino.vsav"      # an APC rolled 
 .venv/bin/python "$HERE/pbem_setup.py" "$FIX/dice-turn1.vlog" "$TMP/dice-after1.vsav"
 record dice-turn2 "$BORODINO_VMOD" "$TMP/dice-after1.vsav"      # the next file: '!shock 1', no side typed
 record dice-turn3 "$BORODINO_VMOD" "$TMP/dice-after1.vsav"      # from that save: a command, Anthing moved back
+probe_save() {   # probe_save NAME [next=N]: the engine's own Save Game after stepping through dice-turn1.vlog
+  name=$1; shift
+  sh "$ROOT/modulebuilder/vassal/probe/vprobe.sh" "$BORODINO_VMOD" "$FIX/dice-turn1.vlog" "$TMP/probe" dismiss replay \
+    "$@" "save=$FIX/$name.vsav" > "$TMP/$name.txt" 2>&1 || { cat "$TMP/$name.txt"; exit 1; }
+  echo "$name: $(grep '^saved:' "$TMP/$name.txt")"
+}
+probe_save from-save-t1-russian next=2      # the track moved on to Turn 1: Russian Movement and Combat
+probe_save from-save-t1-unmoved             # the track left at the set-up's Turn 1: Command Activation
+record from-save-russian "$BORODINO_VMOD" "$FIX/from-save-t1-russian.vsav"          # --from: the Russian's file
+sh "$TOOLS/vrecord.sh" "$BORODINO_VMOD" "$FIX/from-save-t1-unmoved.vsav" "$FIX/from-save-russian-script.json" \
+  "$FIX/from-save-russian-unmoved.vlog" > "$FIX/from-save-russian-unmoved.vrecord.txt" 2>&1 \
+  || { cat "$FIX/from-save-russian-unmoved.vrecord.txt"; exit 1; }          # the same file, the track unmoved
 .venv/bin/python "$HERE/doc_examples.py" > "$FIX/docs-script.json"
 record docs "$FIX/tiny.vmod" "$TMP/tiny.vsav"

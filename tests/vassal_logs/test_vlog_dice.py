@@ -213,9 +213,10 @@ def test_check_from_a_save_rules_the_file_on_the_save_s_position(tmp_path, capsy
     code, out, err = check(capsys, "--from", str(save), str(TURN3), "--module", str(MODULE), "--format", "text")
     assert code == 0
     assert "[1] move French Anthing → 4210 4310: legal (7.11, 6.34) — VASSAL step 2 of dice-turn3.vlog\n" in out
-    assert err == ("warning: ruled from the position of after.vsav: a save holds where the units stand (hex, facing, "
-                   "disorder), not the turn, the phase or the acts owed, so the sequence of play is ruled from its "
-                   "beginning\n")
+    # The save is the set-up's with dice-turn1.vlog's moves applied: its turn track is still where the set-up put
+    # it, which is where the file's first act (a command activated) is legal.
+    assert err == ("warning: ruled from after.vsav as it stands: Turn 1: Command Activation on its turn track, each "
+                   "unit on its hex, with its facing and disorder\n")
 
 
 def test_check_from_a_save_the_file_does_not_start_from_is_refused(tmp_path, capsys):

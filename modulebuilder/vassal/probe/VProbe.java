@@ -33,7 +33,7 @@ import VASSAL.counters.GamePiece;
  * class path and its VCheck helpers): the player window's toolbar, menus, the maps' zoom and visible part,
  * the palette, a piece's right-click menu, the turn tracker stepped forward, and screenshots.
  *
- * Usage: VProbe MODULE.vmod SETUP.vsav OUTDIR [menu=PIECE_NAME]... [next=N] [replay] [shot=NAME]
+ * Usage: VProbe MODULE.vmod SETUP.vsav OUTDIR [menu=PIECE_NAME]... [next=N] [save=FILE.vsav] [replay] [shot=NAME]
  * Prints lines "toolbar: ...", "menu: ...", "map: ...", "palette: ...", "pieceMenu: ...", "turn: ...",
  * "chart: ...", "shot: FILE" and ends with VPROBE OK (or PROBLEM lines and VPROBE FAILED).
  */
@@ -69,6 +69,7 @@ public class VProbe {
           final String a = args[i];
           if (a.startsWith("menu=")) pieceMenu(a.substring(5));
           else if (a.startsWith("next=")) nextTurns(Integer.parseInt(a.substring(5)));
+          else if (a.startsWith("save=")) save(a.substring(5));
           else if (a.startsWith("view=")) view(a.substring(5));
           else if (a.equals("dismiss")) dismissDialogs();
           else if (a.equals("replay")) replay();
@@ -226,6 +227,14 @@ public class VProbe {
       }
       System.out.println("turns: " + String.join(" ; ", seen));
     }
+  }
+
+  /** save=FILE: the game as it stands, written by the engine's own "Save Game" (GameState.saveGame): a save made
+   *  after next=N holds the turn tracker where the engine stepped it. */
+  static void save(String path) throws Exception {
+    final File f = new File(path).getAbsoluteFile();
+    gm.getGameState().saveGame(f);
+    System.out.println("saved: " + f.getName() + " bytes=" + f.length());
   }
 
   /** view=ZOOM,X,Y: the main map at that zoom, centred on map point X,Y (for a close-up screenshot). */

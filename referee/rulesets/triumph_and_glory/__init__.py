@@ -140,6 +140,7 @@ class TriumphAndGlory(ProcedureRuleset):
 
     actor = staticmethod(actors.actor)    # whose act an event is (referee.engine.actors): hosted games
     why_no_roll = staticmethod(_why_no_roll)   # a die sent after an act that needed none
+    start_at = staticmethod(sequence.start_at)   # the start a turn track shows (a VASSAL save's tracker)
     shows_back = staticmethod(views.shows_back)   # which face the board draws (referee.service.board)
 
 

@@ -15,8 +15,8 @@ from referee.engine.ruling import Awaiting, Result, result
 from .records import replace
 from . import activation, initiative, morale_events, orders, scenario_rules
 from .board import Board
-from .state import (ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, OVER, PHASES, RESERVE, SIDE_TURN,
-                    SideOrders, Static, TGState, TwoSided)
+from .state import (ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, OVER, PHASE_TITLES, PHASES, RESERVE,
+                    SIDE_TURN, SideOrders, Static, TGState, TwoSided)
 
 
 def initial_state(static: Static, board: Board) -> TGState:
@@ -27,7 +27,7 @@ def initial_state(static: Static, board: Board) -> TGState:
     state = start_turn(state, turn, first=True)
     phase = start.get("phase")
     if phase is not None and phase != state.phase:
-        state = begin_at(state, str(phase))
+        state = begin_at(state, str(phase), start.get("side"))
     state, _ = advance(state)
     return state
 
@@ -55,6 +55,12 @@ def start_errors(scenario) -> list[str]:  # type: ignore[no-untyped-def]
     if phase is not None and phase not in allowed:
         out.append(f"scenario.start.phase: {phase!r} is not a phase this scenario may begin at "
                    f"({', '.join(allowed)})")
+    side = start.get("side")
+    if side is not None:
+        order = scenario_rules.parse(scenario).command_activation.order if schevardino else ()
+        if phase != SIDE_TURN or side not in order:
+            out.append(f"scenario.start.side: {side!r} names whose {SIDE_TURN} it is"
+                       + (f" ({', '.join(order)})" if order else ", which only a Schevardino start has"))
     who = scenario.options.get("start_initiative")
     sides = [s.name for s in scenario.sides]
     if who is not None and who != "none" and who not in sides:
@@ -62,11 +68,61 @@ def start_errors(scenario) -> list[str]:  # type: ignore[no-untyped-def]
     return out
 
 
-def begin_at(state: TGState, phase: str) -> TGState:
-    """The state at the start of ``phase`` of the turn, the earlier phases decided as above."""
+def start_at(scenario, turn: int, phase: str | None) -> tuple[dict[str, object], str] | None:  # type: ignore[no-untyped-def]
+    """The ``start`` for ``turn`` and the phase a turn track shows, named as :meth:`TGState.label` names it
+    ("Orders Phase", Schevardino's "Russian Movement and Combat"), and the sentence saying what beginning there
+    takes as done (what a track cannot show, in the scenario's words); None when the phase is not a start."""
+    cmd = scenario_rules.parse(scenario).command_activation
+    if phase is None:
+        return None
+    if cmd is not None:
+        named = {PHASE_TITLES[COMMAND]: (COMMAND, None)}
+        named.update({f"{side} {PHASE_TITLES[SIDE_TURN]}": (SIDE_TURN, side) for side in cmd.order})
+        if phase not in named:
+            return None
+        which, side = named[phase]
+        start: dict[str, object] = {"turn": turn, "phase": which} | ({"side": side} if side else {})
+        return start, _schevardino_assumes(scenario, cmd, turn, phase, which)
+    titles = {PHASE_TITLES[p]: p for p in PHASES}
+    if phase not in titles:
+        return None
+    target = PHASES.index(titles[phase])
+    done = [what for at, what in _SKIPPED if target >= PHASES.index(at)]
+    return ({"turn": turn, "phase": titles[phase]},
+            "; ".join(done + [f"the {phase} is ruled as if it had just begun"]))
+
+
+# What beginning at a phase takes as decided by the phases before it (``begin_at``), in the rules' words.
+_SKIPPED = ((INITIATIVE, "no orders were given in the Orders Phase (5.2x)"),
+            (ACTIVATION, "the initiative is as the scenario gives it (4.0) and every activation marker is in the "
+                         "cup (5.3x)"),
+            (RESERVE, "the cup is drawn out"))
+
+
+def _schevardino_assumes(scenario, cmd, turn: int, phase: str, which: str) -> str:  # type: ignore[no-untyped-def]
+    """What a Schevardino start cannot know: the commands the chooser activated before it (SCH-COMMAND)."""
+    when = [w for w, unknown in (("in earlier turns", turn > scenario.turns.first), ("this turn", which == SIDE_TURN))
+            if unknown]
+    said = []
+    if when:
+        named = {str(k): str(v.get("name", k)) for k, v in dict(scenario.options.get("commands", {})).items()
+                 if hasattr(v, "get")}
+        own = [named.get(c, c) for c in sorted(cmd.active) if cmd.commands.get(c, ("",))[0] == cmd.chooser]
+        said.append(f"which {cmd.chooser} commands were activated {' or '.join(when)} is not in a save "
+                    f"(SCH-COMMAND): only {' and '.join(own) or 'none'} {'is' if len(own) == 1 else 'are'} taken as "
+                    "active")
+    if which == SIDE_TURN:
+        said.append(f"the {phase} is ruled as if it had just begun")
+    return "; ".join(said)
+
+
+def begin_at(state: TGState, phase: str, side: str | None = None) -> TGState:
+    """The state at the start of ``phase`` of the turn, the earlier phases decided as above; ``side``: whose
+    turn a Schevardino side turn is (the first in ``side_order`` when None)."""
     if state.rules.command_activation is not None:
         if phase == SIDE_TURN:                        # Schevardino: no command chosen beyond those active
-            return replace(state, command_chosen=True)
+            chosen = replace(state, command_chosen=True)
+            return chosen if side is None else activation.begin_side_turn(chosen, side)
         raise ValueError(f"start.phase: {phase!r} is not a phase of this scenario")
     target = PHASES.index(phase)
     if target >= PHASES.index(INITIATIVE):            # 5.2x: no orders given, no delay roll

@@ -52,13 +52,16 @@ function checkFile(file) {
 }
 
 // One log, or the turn files of one game played by e-mail (several .vlog files, read in the order of their names:
-// turn2 before turn10), as `referee check turn1.vlog turn2.vlog` reads them; each ruling names its file.
+// turn2 before turn10), as `referee check turn1.vlog turn2.vlog` reads them; each ruling names its file.  A .vsav
+// among them is the save they start from, sent first (`referee check --from SAVE.vsav turn3.vlog`).
 function uploadFiles(logs, module) {
   logs = (Array.isArray(logs) ? logs : [logs]).slice().sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
   for (const log of logs) { const problem = checkFile(log); if (problem) { setStatus(problem, true); return; } }
   if (logs.length > 1) {
-    const other = logs.find((f) => !f.name.toLowerCase().endsWith(".vlog"));
-    if (other) { setStatus(`${other.name}: several logs are the turns of one VASSAL game: choose only .vlog files.`, true); return; }
+    const saves = logs.filter((f) => f.name.toLowerCase().endsWith(".vsav"));
+    const other = logs.find((f) => !f.name.toLowerCase().endsWith(".vlog") && !saves.includes(f)) || saves[1];
+    if (other) { setStatus(`${other.name}: several logs are the turns of one VASSAL game: choose only .vlog files, and at most one .vsav (the save they start from).`, true); return; }
+    logs = saves.concat(logs.filter((f) => !saves.includes(f)));
   }
   if (module && !module.name.toLowerCase().endsWith(".vmod")) { setStatus(`${module.name} is not a VASSAL module (.vmod).`, true); return; }
   const send = () => {
