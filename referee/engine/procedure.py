@@ -8,8 +8,10 @@ common is then done here, once, for every ruleset:
 1. the game is over → ``game_over``;
 2. the event's type has no verb → ``unknown_event`` (the log reader's schema normally refuses it first);
 3. the ruleset's own guards, which hold for every verb (``guards``: each ``(state, event) -> Error | None``,
-   e.g. an unknown side, or acts that must wait until the owed ones are done);
-4. the verb is not allowed in the current step → the verb's ``not_now`` error, else the step's ``refusal``;
+   e.g. an unknown side);
+4. the step refuses the act outright (its ``refusals``: acts that must wait until the owed ones are done) →
+   that error; the verb is not allowed in the current step → the verb's ``not_now`` error, else the step's
+   ``refusal``;
 5. the event's ``side`` may not act now → the step's ``wrong_side`` error;
 6. the verb rules; a refusal (:class:`~referee.engine.verbs.Illegal`, or an illegal ruling it returns) leaves
    the state as it was; a roll it cannot do without (:class:`RollOwed`, or a ruling that owes one) is listed
@@ -57,6 +59,8 @@ class Step(NamedTuple):
     ``actors`` are the sides that may send an event now (empty when the game is over).  ``refusal`` is the
     error an event gets whose verb is not allowed in this step; ``wrong_side`` the error for a side that may
     not act (``{side}`` in its message is filled with the sender).  ``rule`` is the rule that says who acts.
+    ``refusals``: acts this step refuses whatever steps their verbs allow, by event type — an owed act holds
+    up these (a retreat owed: no unit moves until it is done), each refused with the rule that makes it wait.
 
     A named tuple rather than a frozen dataclass: the dispatcher asks for the step at every event, and the
     dataclass's ``__init__`` (one ``object.__setattr__`` per field) cost ten times as much (~5 µs against 0.5).
@@ -67,6 +71,7 @@ class Step(NamedTuple):
     rule: str = ""
     refusal: Error | None = None
     wrong_side: Error | None = None
+    refusals: Mapping[str, Error] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"step": self.name, "prompt": self.prompt, "actors": list(self.actors), "rule": self.rule}
@@ -119,6 +124,8 @@ def dispatch(verbs: Verbs, step_of: StepOf, state: Any, event: Mapping[str, Any]
         bad = guard(state, event)
         if bad is not None:
             return illegal(type_, [bad]), state
+    if step.refusals is not None and type_ in step.refusals:
+        return illegal(type_, [step.refusals[type_]]), state
     if verb.steps is not None and step.name not in verb.steps:        # Verb.allowed_in, inlined: every event
         why = verb.not_now or step.refusal or Error(step.rule, "not_now", f"{type_} is not allowed now: {step.prompt}")
         return illegal(type_, [why]), state
@@ -228,7 +235,10 @@ class ProcedureRuleset:
     def decision(self, state: Any) -> dict[str, Any]:
         """The pending decision as data: the step, who must act, the prompt, and the verbs it offers."""
         step = self.step(state)
-        return {**step.to_dict(), "verbs": [v.type for v in self.verbs.allowed(step.name)] if step.name != OVER else []}
+        if step.name == OVER:
+            return {**step.to_dict(), "verbs": []}
+        held = step.refusals or {}
+        return {**step.to_dict(), "verbs": [v.type for v in self.verbs.allowed(step.name) if v.type not in held]}
 
     def check_references(self, scenario: Any, event: Mapping[str, Any]) -> list[tuple[str, str]]:
         verb = self.verbs.get(event.get("type"))

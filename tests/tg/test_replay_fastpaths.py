@@ -8,7 +8,7 @@
 * ``TriumphAndGlory.rulings_are_new``: every ruling ``rule`` returns, in the sample game and in random play, is
   an object no earlier call returned (so the engine may write the index into it), and the engine's rulings then
   equal those of a copying engine.
-* ``procedure.combat_block`` says None at once while the activation has no fire or shock (``NO_COMBAT``).
+* ``procedure.step`` holds up no act at once while the activation has no fire or shock (``NO_COMBAT``).
 * ``moves.move_context`` shares one ``MoveContext`` per distinct common context (the map's memo): at every move
   of the sample game it equals the record built afresh.
 """
@@ -184,10 +184,10 @@ def test_a_shared_move_context_equals_a_fresh_one_at_every_move_of_the_sample_ga
     assert shared > 3_000 and len(seen) >= 3      # several distinct shared contexts are told apart
 
 
-def test_combat_block_fast_path_agrees_at_every_position_of_the_sample_game():
-    """``procedure.combat_block`` answers None at once while the activation has no fire or shock yet
-    (``NO_COMBAT``): at every position of the sample game, for every act it may block, its answer equals
-    ``combat_refusal``'s, the long way; both branches are taken and the long way refuses somewhere."""
+def test_step_refusals_fast_path_agrees_at_every_position_of_the_sample_game():
+    """``procedure.step`` holds up no act at once while the activation has no fire or shock yet (``NO_COMBAT``):
+    at every position of the sample game the acts its step refuses are ``combat_refusals``', the long way; both
+    branches are taken and the long way refuses somewhere."""
     log = read_log(SAMPLE)
     game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
     fast = slow = refused = 0
@@ -195,10 +195,9 @@ def test_combat_block_fast_path_agrees_at_every_position_of_the_sample_game():
         state = game.state
         act = state.activation
         if act is not None:
-            for type_ in procedure._BLOCKED_BY_COMBAT:
-                want = procedure.combat_refusal(state, act.combat, act.side, type_)
-                assert procedure.combat_block(state, {"type": type_}) == want
-                refused += want is not None
+            want = procedure.combat_refusals(state, act.combat, act.side)
+            assert (procedure.step(state).refusals or {}) == want
+            refused += bool(want)
             if act.combat is NO_COMBAT:
                 fast += 1
             else:

@@ -3,8 +3,10 @@ decision as a :class:`Step`, the guards that hold for every verb, and what follo
 
 * :func:`step` — the phase of 3.0 pending, who must act in it and what to tell them (the step's name is the
   phase; the verbs say in which phases they are allowed, ``verbs``);
-* :data:`GUARDS` — a side the scenario does not have (3.0), and the acts that must wait while fire or shock owes
-  something, or once the assaults are declared (9.44, 9.6, 3.0);
+* :func:`combat_step` — while fire or shock owes acts (checks, retreats, advances, charges: ``owed``) or leaves
+  assaults to resolve, the step names the act owed and who owes it, and refuses the acts that must wait for it
+  (9.44, 9.6, 3.0) — once, in the dispatcher, for every verb;
+* :data:`GUARDS` — a side the scenario does not have (3.0), an act of a procedure the scenario replaces;
 * :func:`after` — the automatic transitions of the sequence of play (``sequence.advance``), the victory when
   the game ends, and the rolls the sequence of play now requires (its ``awaiting``);
 * :func:`cite_what_decided` — the last touch on every ruling: it cites every rule that decided it.
@@ -20,6 +22,7 @@ from .records import replace
 from . import sequence
 from .activation import cga_pending
 from .combat import NO_COMBAT, Combat
+from .owed import awaiting
 from .state import ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, RESERVE, SIDE_TURN, TGState
 from .timing import two_sided_turn
 from .morale_events import victory_results
@@ -28,8 +31,17 @@ _GAME_OVER = Step(OVER, "the game is over", rule="3.0")
 
 
 def step(state: TGState) -> Step:
-    """The decision pending: the phase, who must act, and the prompt.  The acts fire and shock leave owed
-    are the ruling's ``awaiting``; the step names the side whose phase or activation it is."""
+    """The decision pending: the phase, who must act, and the prompt; while fire or shock in an activation
+    owes acts or leaves assaults to resolve, those (``combat_step``): who owes them, and the acts they hold up."""
+    act = state.activation
+    if act is None or act.combat is NO_COMBAT:          # most events: nothing fired or declared in the activation
+        return phase_step(state)
+    return combat_step(phase_step(state), state, act.combat, act.side)
+
+
+def phase_step(state: TGState) -> Step:
+    """The phase of 3.0 pending, who must act in it and what to tell them (the step's name is the phase; the
+    verbs say in which phases they are allowed)."""
     p = state.phase
     if p == OVER:
         return _GAME_OVER
@@ -82,44 +94,58 @@ def _acting_step(p: str, sides: tuple[str, ...], act: Any) -> Step:
     return Step(p, f"act with {act.marker}, or end its activation", who, "5.31")
 
 
+# ------------------------------------------------------------------------- the acts fire and shock leave owed
+
+_ACTS_OWED = Error("9.6", "acts_owed", "the owed checks, retreats and advances come first")
+_AFTER_DECLARATION = Error("9.44", "after_declaration", "movement ends when the assaults are declared")
+_COMBAT_OPEN = Error("3.0", "combat_open", "the declared assaults and the acts they owe come first")
+#: 9.44: the acts of movement, over once the assaults are declared (a rally is not movement, 10.1)
+_MOVEMENT = ("move", "face", "stack_order", "individual_order", "leave_square")
+#: 3.0: what ends an activation or a side's part of a phase, held up while its combat is open
+_ENDINGS = ("end_activation", "end_phase")
+
+
+def combat_refusals(state: TGState, c: Combat, side: str | None) -> dict[str, Error]:
+    """The acts an activation of ``side`` whose fire and shock so far are ``c`` holds up, and why: every act of
+    movement and rally while checks, retreats, advances or charges are owed (9.6); movement once the assaults
+    are declared (9.44); its end while an APC, an assault or an owed act is left (3.0)."""
+    held: dict[str, Error] = {}
+    if c.owes:
+        held.update(dict.fromkeys(_MOVEMENT + ("rally",), _ACTS_OWED))
+    elif c.declared:
+        held.update(dict.fromkeys(_MOVEMENT, _AFTER_DECLARATION))
+    if c.is_open(state.board, side):
+        held.update(dict.fromkeys(_ENDINGS, _COMBAT_OPEN))
+    return held
+
+
+def combat_step(base: Step, state: TGState, c: Combat, side: str | None) -> Step:
+    """``base`` (the phase's step) while combat is under way in the activation: the first act owed (a cohesion
+    check, a retreat, an advance, a charge move or pursuit: ``owed.awaiting``), else the APCs or the assaults
+    left, with who must act and the acts held up until then."""
+    held = combat_refusals(state, c, side)
+    if not held:
+        return base
+    owed = awaiting(c)
+    if owed:
+        first = owed[0]
+        return base._replace(prompt=f"{first.type} owed" + (f" by {first.unit}" if first.unit else ""),
+                             actors=tuple(dict.fromkeys(a.side for a in owed if a.side)), rule=first.rule,
+                             refusals=held)
+    if c.commit_owed:
+        return base._replace(prompt="roll the Assault Probability Checks", rule="9.41", refusals=held)
+    if c.declared and side is not None and c.shocks_left(state.board, side):
+        return base._replace(prompt="resolve the declared assaults", rule="9.5", refusals=held)
+    return base._replace(prompt=base.prompt + " (the assaults are declared: no more movement)", rule="9.44",
+                         refusals=held)
+
+
 # ------------------------------------------------------------------------------------ guards for every verb
 
 def unknown_side(state: TGState, event: Mapping[str, Any]) -> Error | None:
     side = event.get("side")
     if side is not None and side not in state.static.sides:
         return Error("3.0", "unknown_side", f"no side '{side}'", alternatives=state.static.sides)
-    return None
-
-
-# Acts that may not happen while fire or shock owes something, or (movement) once assaults are declared (9.44).
-_BLOCKED_BY_COMBAT = {"move": "9.44", "face": "9.44", "stack_order": "9.44", "end_activation": "3.0",
-                      "end_phase": "3.0", "individual_order": "9.44", "rally": "9.44", "leave_square": "9.44"}
-
-
-def combat_block(state: TGState, event: Mapping[str, Any]) -> Error | None:
-    act = state.activation
-    type_ = event.get("type")
-    if act is None or type_ not in _BLOCKED_BY_COMBAT:
-        return None
-    c = act.combat
-    if c is NO_COMBAT:
-        # No fire or shock yet in this activation (most of its acts): nothing is open, owed or declared, so
-        # ``combat_refusal`` would say None (tests/tg/test_replay_fastpaths.py holds it to that).
-        return None
-    return combat_refusal(state, c, act.side, type_)
-
-
-def combat_refusal(state: TGState, c: Combat, side: str | None, type_: str) -> Error | None:
-    """``combat_block``'s judgement of the act ``type_`` (one of ``_BLOCKED_BY_COMBAT``) in an activation of
-    ``side`` whose fire and shock so far are ``c``."""
-    if type_ in ("end_activation", "end_phase"):
-        if c.is_open(state.board, side):
-            return Error("3.0", "combat_open", "the declared assaults and the acts they owe come first")
-        return None
-    if c.owes:
-        return Error("9.6", "acts_owed", "the owed checks, retreats and advances come first")
-    if c.declared and type_ != "rally":
-        return Error("9.44", "after_declaration", "movement ends when the assaults are declared")
     return None
 
 
@@ -147,7 +173,7 @@ def scenario_procedure(state: TGState, event: Mapping[str, Any]) -> Error | None
     return Error("SCH-COMMAND", "not_in_this_scenario", f"{state.static.scenario.name} {why}")
 
 
-GUARDS = (unknown_side, scenario_procedure, combat_block)
+GUARDS = (unknown_side, scenario_procedure)
 
 
 # ------------------------------------------------------------------------- after a legal, complete ruling
