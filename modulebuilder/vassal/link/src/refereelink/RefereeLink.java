@@ -2,7 +2,6 @@ package refereelink;
 
 import java.awt.Point;
 import java.awt.Rectangle;
-import java.beans.PropertyChangeListener;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.net.URI;
@@ -17,7 +16,6 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 import javax.swing.KeyStroke;
 import javax.swing.SwingUtilities;
@@ -31,7 +29,7 @@ import VASSAL.build.module.GameComponent;
 import VASSAL.build.module.Map;
 import VASSAL.build.module.documentation.HelpFile;
 import VASSAL.build.module.map.boardPicker.board.mapgrid.Zone;
-import VASSAL.chat.ChatServerConnection;
+import VASSAL.chat.CommandDecoder;
 import VASSAL.command.Command;
 import VASSAL.command.RemovePiece;
 import VASSAL.configure.BooleanConfigurer;
@@ -86,7 +84,6 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
   private boolean running;
   private Thread sender;
   private final Set<Command> ours = Collections.newSetFromMap(new IdentityHashMap<>());
-  private final ConcurrentLinkedQueue<String> incoming = new ConcurrentLinkedQueue<>();
   private List<Command> logInput;
   private HttpClient http;
   private final String linkId = newSeed().substring(0, 16);         // this VASSAL run's stream of steps
@@ -224,12 +221,6 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
       say("the link cannot watch this VASSAL's log (" + e + "); acts are not sent");
       return;
     }
-    final PropertyChangeListener heard = evt -> {
-      if (evt.getNewValue() instanceof String) {
-        incoming.add((String) evt.getNewValue());
-      }
-    };
-    gm.getServer().addPropertyChangeListener(ChatServerConnection.INCOMING_MSG, heard);
     http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
     sender = new Thread(() -> {
       try {
@@ -265,12 +256,8 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
       if (c == null || logInput != null && containsSame(logInput, c)) {
         return;           // a step of a .vlog being replayed: its player's link sent it
       }
-      final GameModule gm = GameModule.getGameModule();
-      if (!incoming.isEmpty()) {
-        final String whole = gm.encode(c);
-        if (whole != null && incoming.remove(whole)) {
-          return;         // an opponent's act received from the server: their link sent it
-        }
+      if (fromServer()) {
+        return;           // an opponent's act (or their link's lines) received from the server: their link sent it
       }
       final List<String> commands = new ArrayList<>();
       leaves(c, commands);
@@ -285,6 +272,18 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
     catch (RuntimeException e) {
       say("the link could not read a step (" + e + ")");
     }
+  }
+
+  /**
+   * True for a step the engine logs as it executes a message received from the server: VASSAL's CommandDecoder
+   * decodes each message, then executes and logs it (on the event thread), and nothing else calls it.  Asked
+   * of the stack rather than by matching the message's text: the text a command arrives in is not always what
+   * it encodes to once decoded (a move's step begins with an empty bookkeeping command on the wire, which the
+   * decoding drops), and the decoder may log the step before any other listener of the message has run.
+   */
+  private static boolean fromServer() {
+    return StackWalker.getInstance().walk(frames ->
+      frames.anyMatch(f -> f.getClassName().equals(CommandDecoder.class.getName())));
   }
 
   private static boolean containsSame(List<Command> list, Command c) {

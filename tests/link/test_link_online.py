@@ -1,0 +1,130 @@
+"""The referee link in a live VASSAL server session, in the REAL engine: VASSAL's own server on a local port,
+two engine processes (the French player and the Russian player, each with the link on and its OWN token) in one
+room, and ``referee serve`` on 127.0.0.1 hosting a Schevardino game.
+
+Each client sends only its own player's acts: the acts made in the other client reach it through the server
+and are executed there (the piece moves on its board) but its link does not post them; each link's ruling lines
+reach the other client through the server too.  The hosted game must hold each act once, with its player's side,
+and ``referee check`` of either player's .vlog must rule what the hosted game ruled."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from modulebuilder.vassal.savefile import read_game
+from referee.engine.replay import replay
+from referee.logs.vassal import read_vassal
+
+from .live_session import VassalServer, chat_line, play
+from .referee_server import ROOT, RefereeServer
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+ROOM = "Schevardino"
+
+
+def without_index(ruling: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in ruling.items() if k != "index"}
+
+
+@pytest.fixture(scope="module")
+def module(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    import zipfile
+
+    from modulebuilder.cli import main
+    out = tmp_path_factory.mktemp("schevardino")
+    assert main(["build", str(ROOT / "scenarios" / "schevardino.yaml"), "--out", str(out)]) == 0
+    with zipfile.ZipFile(out / "borodino.vmod") as z:
+        (out / "schevardino.vsav").write_bytes(z.read("schevardino.vsav"))
+    return out / "borodino.vmod", out / "schevardino.vsav"
+
+
+def test_two_players_on_a_vassal_server(tmp_path: Path, module: tuple[Path, Path]) -> None:
+    vmod, vsav = module
+    referee = RefereeServer(tmp_path / "games.sqlite").start()
+    vassal = VassalServer().start()
+    try:
+        status, body = referee.call("POST", "/api/v1/games", {"scenario": "schevardino", "dice": "players"})
+        assert status == 201, body
+        gid, tokens = body["id"], body["tokens"]
+
+        def env(side: str) -> dict[str, str]:
+            return {"REFEREE_URL": referee.url, "REFEREE_GAME": gid, "REFEREE_TOKEN": tokens[side]}
+
+        french = play("Napoleon", vmod, vsav, tmp_path, {
+            "player": "Napoleon", "server": {"port": vassal.port, "room": ROOM}, "actions": [
+                {"await": "chat", "text": chat_line("Kutuzov", "ready")},
+                {"chat": "!command morand"},
+                {"await": "chat", "text": "* Referee: [0] activate_command French"},
+                {"move": "Gratien", "to": "4314"},
+                {"await": "chat", "text": "* Referee: [1] move French Gratien"},
+                {"chat": "!endphase french"},
+                {"await": "chat", "text": "* Referee: [2] end_phase French"},
+                # the Russian act, made in the other client, and its ruling, written by the other link
+                {"await": "piece", "piece": "Neverovsky a", "at": "3707"},
+                {"await": "chat", "text": "* Referee: [3] move Russian Neverovsky a"},
+                {"wait": 2000},
+            ]}, env("French"))
+        russian = play("Kutuzov", vmod, vsav, tmp_path, {
+            "player": "Kutuzov", "server": {"port": vassal.port, "room": ROOM, "join": True}, "actions": [
+                {"chat": "ready"},
+                {"await": "piece", "piece": "Gratien", "at": "4314"},
+                {"await": "chat", "text": "* Referee: [1] move French Gratien"},
+                {"await": "chat", "text": "* Referee: [2] end_phase French"},
+                {"move": "Neverovsky a", "to": "3707"},
+                {"await": "chat", "text": "* Referee: [3] move Russian Neverovsky a"},
+                {"wait": 4000},
+            ]}, env("Russian"))
+        french.wait(600)
+        russian.wait(600)
+        (tmp_path / "french-lines.txt").write_text("\n".join(french.lines or []))
+        (tmp_path / "russian-lines.txt").write_text("\n".join(russian.lines or []))
+        assert french.ok, french.lines[-30:]
+        assert russian.ok, russian.lines[-30:]
+
+        # The French acts moved the piece on the Russian board, and the Russian act on the French board.
+        assert next(p for p in russian.pieces() if p.name == "Gratien").location == "4314"
+        assert next(p for p in french.pieces() if p.name == "Neverovsky a").location == "3707"
+
+        # The hosted game: each act once, with its player's side (no act of the opponent sent again by the
+        # link that received it, which the token's side would have refused or misattributed).
+        status, view = referee.call("GET", f"/api/v1/games/{gid}", token=tokens["French"])
+        assert status == 200
+        assert [(e["event"], e["ruling"]["verdict"]) for e in view["log"]] == [
+            ({"type": "activate_command", "side": "French", "command": "morand"}, "legal"),
+            ({"type": "move", "side": "French", "unit": "fr-mr-gratien", "path": ["4314"]}, "legal"),
+            ({"type": "end_phase", "side": "French"}, "legal"),
+            ({"type": "move", "side": "Russian", "unit": "ru-27d-neverovsky-a", "path": ["3707"]}, "legal")]
+        # The steps each link sent: only its own player's.  French: the "linked" line, its three acts and the
+        # ruling lines of the first two (a link sends its referee lines along with its player's next act, so the
+        # last ones wait); Russian: the "linked" line, "ready" and its move.  A step received from the server and
+        # sent again would be counted here (and ruled for the wrong side, or read as a second move).
+        held = {side: referee.call("GET", f"/api/v1/games/{gid}/vassal", token=tokens[side])[1]
+                for side in ("French", "Russian")}
+        assert held == {"French": {"steps": 9, "yours": 6}, "Russian": {"steps": 9, "yours": 3}}
+
+        # The rulings are in both players' chats, in the same order: each link's lines reach the other client.
+        rulings = ["[0] activate_command French: legal (SCH-COMMAND)",
+                   "→ activated (command morand) [SCH-COMMAND]",
+                   "[1] move French Gratien → 4314: legal (7.11)",
+                   "[2] end_phase French: legal (SCH-COMMAND)",
+                   "[3] move Russian Neverovsky a → 3707: legal (7.11)"]
+        linked = f"linked to game {gid} at {referee.url}"
+        assert french.referee() == [linked] + rulings
+        assert russian.referee() == [linked] + rulings
+        for player in (french, russian):
+            assert not any(tokens["French"] in line or tokens["Russian"] in line for line in player.chat)
+            assert tokens["French"] not in read_game(player.vlog).text
+            assert tokens["Russian"] not in read_game(player.vlog).text
+
+        # Either player's .vlog, checked afterwards, is ruled as the hosted game was ruled live.
+        for player in (french, russian):
+            log = read_vassal(player.vlog, vmod)
+            checked = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed)
+            assert [(e, without_index(r.to_dict())) for e, r in zip(log.events, checked.rulings)] == \
+                [(e["event"], without_index(e["ruling"])) for e in view["log"]], player.name
+    finally:
+        vassal.stop()
+        referee.stop()
