@@ -95,7 +95,8 @@ def play(name: str, vmod: Path, vsav: Path, folder: Path, script: dict[str, Any]
     (folder / f"{name}.json").write_text(json.dumps(script))
     out = folder / f"{name}.out"
     proc = subprocess.Popen(
-        ["sh", str(VONLINE), "player", str(vmod), str(vsav), str(folder / f"{name}.json"), str(folder / f"{name}.vlog")],
+        ["sh", str(VONLINE), "player", str(vmod), str(vsav), str(folder / f"{name}.json"),
+         str(folder / f"{name}.vlog")],
         env=dict(os.environ, VASSAL_CHECK_TOOLS=str(enginecheck.tools_dir()), **env),
         stdout=out.open("w"), stderr=subprocess.STDOUT, text=True, start_new_session=True)
     return Player(name, folder / f"{name}.vlog", proc, out)

@@ -36,15 +36,17 @@ import VASSAL.counters.GamePiece;
  * It is the shared recorder (VRecord, on the class path) with what a session on a server adds: the recorder's
  * own actions (move, key, menu, roll, chat, undo, wait) are played by the recorder's own code, and the log is
  * begun and ended by its code too.  Script: {"player": NAME, "password": ID, "comment": TEXT,
- * "server": {"port": N, "room": ROOM, "join": true|false}, "actions": [...]}.  Before the log begins the player connects to the
- * server on 127.0.0.1:N with the private-server client (PrivateNodeClientFactory, the client of a "private"
- * server entry of the server address book) and enters ROOM: a new room is created with the player as its
- * owner (as the room controls' "new room" does), unless "join" says to wait for another player to open it; an
- * existing one is joined, and the joining player asks the owner for the game with the player list's
- * "Synchronize" action, as a player entering a room does, and waits for it: the owner's game replaces its own.  Actions added to the recorder's:
+ * "server": {"port": N, "room": ROOM, "join": true|false}, "actions": [...]}.
+ *
+ * Before the log begins the player connects to the server on 127.0.0.1:N with the private-server client
+ * (PrivateNodeClientFactory: the client of a "private" entry of the server address book) and enters ROOM.
+ * Without "join", the room is created with the player as its owner, as the room controls' "new room" does.
+ * With "join", the player waits for the room to be opened, enters it, asks its owner for the game with the
+ * player list's "Synchronize" action and waits for it: the owner's game replaces its own.
+ *
+ * Actions added to the recorder's:
  *   {"await": "chat", "text": T}                  until a line of the chat contains T (default 120 s, "timeout")
  *   {"await": "piece", "piece": P, "at": HEX}     until piece P stands on HEX
- *   {"await": "players", "count": N}              until the room holds N players
  * At the end, after the log is written, every line of the chat is printed as "chat: LINE", then the client
  * leaves the server.
  */
@@ -182,7 +184,9 @@ public class VOnline {
         final Player owner = in.getOwningPlayer();
         if (owner == null) throw new IllegalArgumentException("room " + roomName + " lists no owner");
         final SynchAction synch = new SynchAction(owner, client);
-        if (!synch.isEnabled()) throw new IllegalArgumentException("'Synchronize' with " + owner.getName() + " is disabled");
+        if (!synch.isEnabled()) {
+          throw new IllegalArgumentException("'Synchronize' with " + owner.getName() + " is disabled");
+        }
         synch.actionPerformed(null);
       });
       until("the owner's game", 120_000, synched::get);
@@ -217,12 +221,8 @@ public class VOnline {
         final Map m = p.getMap();
         return m != null && hex.equals(VRecord.g(m, p));
       }));
-      VRecord.onEdt("piece", () -> System.out.println("  " + VCheck.describe(VRecord.findPiece(VRecord.str(a, "piece", "")))));
-    }
-    else if ("players".equals(what)) {
-      final int count = Integer.parseInt(VRecord.str(a, "count", "2"));
-      until(count + " players in the room", timeout,
-        () -> client.getRoom() != null && client.getRoom().getPlayerList().size() >= count);
+      VRecord.onEdt("piece",
+        () -> System.out.println("  " + VCheck.describe(VRecord.findPiece(VRecord.str(a, "piece", "")))));
     }
     else {
       throw new IllegalArgumentException("unknown await '" + what + "'");

@@ -20,7 +20,8 @@ player)
   flock 8
   if ! cmp -s "$ONLINE_DIR/VOnline.java" "$OUT/VOnline.java"; then
     rm -rf "$OUT" && mkdir -p "$OUT"
-    javac -nowarn -encoding UTF-8 -cp "$CP:$WORK/stubclasses:$WORK/classes" -d "$OUT" "$ONLINE_DIR/VOnline.java" || exit 3
+    javac -nowarn -encoding UTF-8 -cp "$CP:$WORK/stubclasses:$WORK/classes" -d "$OUT" "$ONLINE_DIR/VOnline.java" ||
+      exit 3
     cp "$ONLINE_DIR/VOnline.java" "$OUT/"
   fi
   flock -u 8
@@ -32,7 +33,8 @@ player)
   SCR=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
   LOG=$(cd "$(dirname "$4")" && pwd)/$(basename "$4")
   ( cd "$run" && HOME="$run/home" timeout "${VCHECK_TIMEOUT:-300}" xvfb-run -a \
-      java -Xmx1g -cp "$CP:$WORK/stubclasses:$WORK/classes:$OUT" VOnline "$MOD" "$SAV" "$SCR" "$LOG" > "$run/output.log" 2>&1 )
+      java -Xmx1g -cp "$CP:$WORK/stubclasses:$WORK/classes:$OUT" VOnline "$MOD" "$SAV" "$SCR" "$LOG" \
+      > "$run/output.log" 2>&1 )
   rc=$?
   grep -v '^$\| DEBUG \| INFO \|^[0-9:,]* |-\|^\s*at \|^\s*\.\.\. [0-9]* more' "$run/output.log"
   [ $rc = 124 ] && echo "VOnline: timed out after ${VCHECK_TIMEOUT:-300} s (VCHECK_TIMEOUT)"
