@@ -65,7 +65,7 @@ def test_two_players_on_a_vassal_server(tmp_path: Path, module: tuple[Path, Path
                 # the Russian act, made in the other client, and its ruling, written by the other link
                 {"await": "piece", "piece": "Neverovsky a", "at": "3707"},
                 {"await": "chat", "text": "* Referee: [3] move Russian Neverovsky a"},
-                {"wait": 2000},
+                {"chat": "good game"}, {"wait": 3000},
             ]}, env("French"))
         russian = play("Kutuzov", vmod, vsav, tmp_path, {
             "player": "Kutuzov", "server": {"port": vassal.port, "room": ROOM, "join": True}, "actions": [
@@ -75,7 +75,7 @@ def test_two_players_on_a_vassal_server(tmp_path: Path, module: tuple[Path, Path
                 {"await": "chat", "text": "* Referee: [2] end_phase French"},
                 {"move": "Neverovsky a", "to": "3707"},
                 {"await": "chat", "text": "* Referee: [3] move Russian Neverovsky a"},
-                {"wait": 4000},
+                {"chat": "good game"}, {"wait": 3000},
             ]}, env("Russian"))
         french.wait(600)
         russian.wait(600)
@@ -97,13 +97,14 @@ def test_two_players_on_a_vassal_server(tmp_path: Path, module: tuple[Path, Path
             ({"type": "move", "side": "French", "unit": "fr-mr-gratien", "path": ["4314"]}, "legal"),
             ({"type": "end_phase", "side": "French"}, "legal"),
             ({"type": "move", "side": "Russian", "unit": "ru-27d-neverovsky-a", "path": ["3707"]}, "legal")]
-        # The steps each link sent: only its own player's.  French: the "linked" line, its three acts and the
-        # ruling lines of the first two (a link sends its referee lines along with its player's next act, so the
-        # last ones wait); Russian: the "linked" line, "ready" and its move.  A step received from the server and
-        # sent again would be counted here (and ruled for the wrong side, or read as a second move).
+        # The steps each link sent: only its own player's.  French: the "linked" line, its three acts, the
+        # ruling lines of each and "good game"; Russian: the "linked" line, "ready", its move, its ruling lines
+        # and "good game" (a link sends its referee lines along with its player's next act: the last chat line
+        # makes sure they are all sent).  A step received from the server and sent again would be counted here
+        # (and ruled for the wrong side, or read as a second move).
         held = {side: referee.call("GET", f"/api/v1/games/{gid}/vassal", token=tokens[side])[1]
                 for side in ("French", "Russian")}
-        assert held == {"French": {"steps": 9, "yours": 6}, "Russian": {"steps": 9, "yours": 3}}
+        assert held == {"French": {"steps": 13, "yours": 8}, "Russian": {"steps": 13, "yours": 5}}
 
         # The rulings are in both players' chats, in the same order: each link's lines reach the other client.
         rulings = ["[0] activate_command French: legal (SCH-COMMAND)",
@@ -112,8 +113,11 @@ def test_two_players_on_a_vassal_server(tmp_path: Path, module: tuple[Path, Path
                    "[2] end_phase French: legal (SCH-COMMAND)",
                    "[3] move Russian Neverovsky a → 3707: legal (7.11)"]
         linked = f"linked to game {gid} at {referee.url}"
-        assert french.referee() == [linked] + rulings
-        assert russian.referee() == [linked] + rulings
+        for player in (french, russian):
+            # its own "linked" line (and the other's too when it was said in the server's main room, where
+            # both players meet before entering the game's room)
+            assert player.referee()[0] == linked
+            assert [line for line in player.referee() if line != linked] == rulings, player.name
         for player in (french, russian):
             assert not any(tokens["French"] in line or tokens["Russian"] in line for line in player.chat)
             assert tokens["French"] not in read_game(player.vlog).text
