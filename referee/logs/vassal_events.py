@@ -17,7 +17,7 @@ Whatever cannot be understood is a problem naming its log step; nothing is dropp
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, MutableMapping
 
 from modulebuilder.records import field, record
 from modulebuilder.vassal.facing import facing_hour
@@ -71,10 +71,10 @@ class _Context:
     board: BoardGeometry
     orientation: str
     leaders: frozenset[str]
-    declared_side: dict[str, str] = field(default_factory=dict)    # player -> side of their last '!side'
-    moved_side: dict[str, str] = field(default_factory=dict)       # player -> side of the last unit they moved
-    claims: dict[str, tuple[int, chat.Claim, str, str | None]] = field(default_factory=dict)  # unit -> step,
-    #                                                                         claim, line, file
+    declared_side: MutableMapping[str, str] = field(default_factory=dict)  # player -> side of their last '!side'
+    moved_side: MutableMapping[str, str] = field(default_factory=dict)     # player -> side of the last unit moved
+    # unit -> step, claim, line, file
+    claims: MutableMapping[str, tuple[int, chat.Claim, str, str | None]] = field(default_factory=dict)
     file: str | None = None                                    # the file being read
     reports: list[Reported] = field(default_factory=list)      # this step's engine reports
     out: Reading = field(default_factory=Reading)
@@ -87,16 +87,14 @@ def read_events(facts: Iterable[Fact], scenario: Any, board: BoardGeometry) -> R
 def read_files(files: Iterable[tuple[str | None, Iterable[Fact]]], scenario: Any, board: BoardGeometry) -> Reading:
     """The events of one game's files, in order, read with one context: a side a player announced or played
     in one turn's file is still theirs in the next.  Every event, note, problem and warning names its file."""
-    leaders = frozenset(ldr.id for ldr in scenario.counters.leaders)
-    ctx = _Context(chat.Roster.from_scenario(scenario), board, scenario.map.grid.orientation, leaders)
+    reader = Reader(scenario, board)
+    ctx = reader.ctx
     for label, file_facts in files:
         out = ctx.out
         marks = len(out.events), len(out.notes), len(out.problems), len(out.warnings)
         ctx.file = label
         for step_facts in _by_step(file_facts):
-            ctx.reports = [f for f in step_facts if isinstance(f, Reported)]
-            for f in step_facts:
-                _fact(ctx, f)
+            reader.step(step_facts)
         for r in out.events[marks[0]:]:
             r.file = label
         if label is not None:
@@ -111,6 +109,28 @@ def read_files(files: Iterable[tuple[str | None, Iterable[Fact]]], scenario: Any
         lost.file = label
         ctx.out.events.insert(at, lost)
     return ctx.out
+
+
+class Reader:
+    """The reading of one game's facts, a step at a time (what :func:`read_files` does over a whole file; the
+    live route feeds it steps as they arrive).  ``mapping`` makes the reading's own tables (the players' sides,
+    the moves announced and waiting), so that a caller may record their changes and take them back."""
+
+    def __init__(self, scenario: Any, board: BoardGeometry,
+                 mapping: Callable[[], MutableMapping[Any, Any]] = dict) -> None:
+        leaders = frozenset(ldr.id for ldr in scenario.counters.leaders)
+        self.ctx = _Context(chat.Roster.from_scenario(scenario), board, scenario.map.grid.orientation, leaders,
+                            declared_side=mapping(), moved_side=mapping(), claims=mapping())
+
+    @property
+    def out(self) -> Reading:
+        return self.ctx.out
+
+    def step(self, step_facts: list[Fact]) -> None:
+        """Read the facts of one step, in order."""
+        self.ctx.reports = [f for f in step_facts if isinstance(f, Reported)]
+        for f in step_facts:
+            _fact(self.ctx, f)
 
 
 def _by_step(facts: Iterable[Fact]) -> Iterable[list[Fact]]:

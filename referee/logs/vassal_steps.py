@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Iterable, Iterator, Union
+from typing import Iterable, Iterator, Mapping, MutableMapping, Union
 
 from modulebuilder.records import record, replace
 from modulebuilder.vassal import seqenc
@@ -146,8 +146,12 @@ def facts(game: GameFile, table: dict[str, PieceInfo] | None = None) -> Iterator
         if step.index in undone:
             yield Undone(step.index, undone[step.index])
         elif step.index not in taken_back:
-            yield from with_roll_totals([f for cmd in step.commands
-                                         for f in _command_facts(table, step.index, cmd, decks)])
+            yield from step_facts(table, step, decks)
+
+
+def step_facts(table: MutableMapping[str, PieceInfo], step: Step, decks: Mapping[str, Deck]) -> list[Fact]:
+    """The facts of one step (not undone), its commands applied to ``table`` and the decks' contents."""
+    return with_roll_totals([f for cmd in step.commands for f in _command_facts(table, step.index, cmd, decks)])
 
 
 def decks_of(commands: Iterable[str]) -> dict[str, Deck]:
@@ -169,24 +173,43 @@ def undo_pairs(steps: Iterable[Step]) -> dict[int, int]:
     own step is added without moving it).  An Undo whose pointer lands on an earlier Undo re-does what that
     one took back; it is then a step like any other (its commands re-apply the changes), and is not paired.
     """
-    logged: list[int] = []
-    undos: set[int] = set()
-    pointer = -1
+    pointer = UndoPointer()
     pairs: dict[int, int] = {}
     for step in steps:
-        if step.commands and step.commands[0].startswith(UNDO_REPORT) and pointer >= 0:
-            target = logged[pointer]
-            pointer -= 1
-            if target not in undos:
-                pairs[step.index] = target
-            undos.add(step.index)
-            logged.append(step.index)
-        else:
-            logged.append(step.index)
-            if not referee_lines(step):
-                # The link logs its lines with no undo of their own: the engine's pointer stays on the act.
-                pointer = len(logged) - 1
+        target = pointer.add(step)
+        if target is not None:
+            pairs[step.index] = target
     return pairs
+
+
+class UndoPointer:
+    """``BasicLogger``'s list of logged steps and its undo pointer, a step at a time (:func:`undo_pairs`)."""
+
+    def __init__(self) -> None:
+        self.logged: list[int] = []
+        self.undos: set[int] = set()
+        self.pointer = -1
+
+    def add(self, step: Step) -> int | None:
+        """Log ``step``; the step it takes back when it is an Undo that is paired with one, else None."""
+        if step.commands and step.commands[0].startswith(UNDO_REPORT) and self.pointer >= 0:
+            target = self.logged[self.pointer]
+            self.pointer -= 1
+            paired = target not in self.undos
+            self.undos.add(step.index)
+            self.logged.append(step.index)
+            return target if paired else None
+        self.logged.append(step.index)
+        if not referee_lines(step):
+            # The link logs its lines with no undo of their own: the engine's pointer stays on the act.
+            self.pointer = len(self.logged) - 1
+        return None
+
+    def drop_last(self, pointer: int) -> None:
+        """Forget the last step logged (a step read and not kept); ``pointer``: the pointer before it."""
+        index = self.logged.pop()
+        self.undos.discard(index)
+        self.pointer = pointer
 
 
 def referee_lines(step: Step) -> bool:
@@ -225,8 +248,8 @@ def with_roll_totals(step_facts: list[Fact | PropertyChanged]) -> list[Fact]:
     return out
 
 
-def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str,
-                   decks: dict[str, Deck] | None = None) -> Iterator[Fact | PropertyChanged]:
+def _command_facts(table: MutableMapping[str, PieceInfo], step: int, cmd: str,
+                   decks: Mapping[str, Deck] | None = None) -> Iterator[Fact | PropertyChanged]:
     try:
         if cmd.startswith("CHAT"):
             yield _chat_fact(step, cmd[4:])
@@ -261,7 +284,7 @@ def _command_facts(table: dict[str, PieceInfo], step: int, cmd: str,
                                "or a number is not one)")
 
 
-def _deck_move(decks: dict[str, Deck], table: dict[str, PieceInfo], step: int, pid: str, moved: PieceInfo,
+def _deck_move(decks: Mapping[str, Deck], table: MutableMapping[str, PieceInfo], step: int, pid: str, moved: PieceInfo,
                player: str | None) -> Iterator[Fact]:
     """A move out of a deck is a draw; onto a deck's position, a return into it; else a piece change."""
     source = next((d for d in decks.values() if pid in d.contents), None)
@@ -280,7 +303,7 @@ def _deck_move(decks: dict[str, Deck], table: dict[str, PieceInfo], step: int, p
         yield from _changed(table, step, pid, moved, player)
 
 
-def _changed(table: dict[str, PieceInfo], step: int, pid: str, new: PieceInfo,
+def _changed(table: MutableMapping[str, PieceInfo], step: int, pid: str, new: PieceInfo,
              player: str | None) -> Iterator[PieceChange]:
     old = table[pid]
     table[pid] = new

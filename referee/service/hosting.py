@@ -23,7 +23,7 @@ from referee.service import chain, dice, scenarios
 from referee.service.commits import Committer
 from referee.service.dice import game_seed
 from referee.service.errors import ApiError, bad_input
-from referee.storage import GameEnded, GameNotFound, NewEvent, NewGame, StaleIndex, Storage, TakeBackRefused
+from referee.storage import GameEnded, GameNotFound, NewEvent, NewGame, StaleIndex, Storage
 from referee.storage.model import Game as StoredGame
 
 MAX_EVENTS_PER_SUBMISSION = 500
@@ -234,31 +234,43 @@ class Host:
         append has the last word on both."""
         expected, events = self._submission(body)
         game_id = stored.id
+        _, ruleset = self.setup(stored)
+        self.check(stored, side, events)
+        rulings, new_events, after = self.rule(side, self.state_at(stored, expected), events)
+        # Raises StaleIndex when someone stored events first: nothing of this submission is written then.
+        next_index = self.committer.append(game_id, side, expected, new_events)
+        self.cache.put(game_id, after)
+        out: dict[str, Any] = {"next_index": next_index, "rulings": rulings, "status": "active", "chain": after.head}
+        if ruleset.is_over(after.game.state):
+            # The scenario has ended: reveal the seed now, so both sides can verify every roll.
+            ended = self.storage.end_game(game_id)
+            out.update(status="ended", dice_seed=ended.dice_seed)
+        return out
+
+    def check(self, stored: StoredGame, side: str, events: list[Any]) -> None:
+        """What a submission must pass before it is ruled on: the events' schema and references (422), the
+        sides they name (403), the referee dice's seeds all in (409)."""
         scenario, ruleset = self.setup(stored)
         problems = check_events(ruleset, scenario, events)
         if problems:
             raise bad_input(problems)
         self._check_sides(events, side, stored)
         self._dice_complete(stored)
-        played = self.state_at(stored, expected)
+
+    @staticmethod
+    def rule(side: str, played: Played, events: list[Any]) -> tuple[list[dict[str, Any]], list[NewEvent], Played]:
+        """Rule on ``events`` (checked) as ``side``'s acts from ``played``, storing nothing: the rulings, the events
+        to store with their links of the hash chain, and the state after them."""
         game, head, rulings, new_events = played.game, played.head, [], []
         for i, event in enumerate(events):
             if event.get("type") == ROLL and "side" not in event:
                 event = {**event, "side": side}      # the record says whose roll it was (the engine's choice)
             # The submitter's act, judged by the engine: another side's act is an illegal ruling (actors).
-            ruling, game, _ = actors.step(game, expected + i, event, side)
+            ruling, game, _ = actors.step(game, played.index + i, event, side)
             rulings.append(ruling.to_dict())
-            head = chain.event_link(head, expected + i, side, event, rulings[-1])
+            head = chain.event_link(head, played.index + i, side, event, rulings[-1])
             new_events.append(NewEvent(event, rulings[-1], head))
-        # Raises StaleIndex when someone stored events first: nothing of this submission is written then.
-        next_index = self.committer.append(game_id, side, expected, new_events)
-        self.cache.put(game_id, Played(next_index, game, head))
-        out: dict[str, Any] = {"next_index": next_index, "rulings": rulings, "status": "active", "chain": head}
-        if ruleset.is_over(game.state):
-            # The scenario has ended: reveal the seed now, so both sides can verify every roll.
-            ended = self.storage.end_game(game_id)
-            out.update(status="ended", dice_seed=ended.dice_seed)
-        return out
+        return rulings, new_events, Played(played.index + len(events), game, head)
 
     @staticmethod
     def _submission(body: Any) -> tuple[int, list[Any]]:
@@ -297,17 +309,6 @@ class Host:
                     raise bad_input([f"events[{i}].{given or 'type'}: the referee rolls the dice in this game; "
                                      "send the event without its roll"])
 
-    def take_back(self, stored: StoredGame, side: str, from_index: int) -> int:
-        """A VASSAL Undo of acts already ruled: the game's events from ``from_index`` on are deleted (only the
-        latest, only the same side's) and the cached state forgotten, so the next submission replays to there."""
-        try:
-            count = self.storage.take_back_events(stored.id, side, from_index)
-        except TakeBackRefused as e:
-            raise ApiError(409, "take_back_refused", str(e)) from None
-        finally:
-            self.cache.drop(stored.id)
-        return count
-
     # ------------------------------------------------------------------ state
 
     def state_at(self, stored: StoredGame, index: int) -> Played:
@@ -335,6 +336,19 @@ class Host:
         if at != index:
             raise StaleIndex(stored.id, index, at)
         return played
+
+    def state_after(self, stored: StoredGame, index: int) -> Played:
+        """The engine state after the first ``index`` stored events, replayed from the game as created unless it is
+        the state cached (the starting point of a take-back further back than the caller keeps)."""
+        cached = self.cache.get(stored.id)
+        if cached is not None and cached.index == index:
+            return cached
+        played = self.as_created(stored)
+        game, head = played.game, played.head
+        for e in self.storage.list_events(stored.id)[:index]:
+            _, game, _ = actors.step(game, e.index, e.event, e.side)
+            head = e.chain or chain.event_link(head, e.index, e.side, e.event, e.ruling)
+        return Played(index, game, head)
 
     def current(self, stored: StoredGame) -> Played:
         """The state after every stored event (retrying if events arrive while catching up)."""

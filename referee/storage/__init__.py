@@ -16,12 +16,14 @@ from urllib.parse import parse_qsl
 
 from .base import Storage
 from .crypto import seed_commitment
-from .errors import GameEnded, GameNotFound, StaleIndex, StorageBusy, StorageError, TakeBackRefused
-from .model import Contribution, CreatedGame, Game, NewEvent, NewGame, StoredEvent
+from .errors import GameEnded, GameNotFound, LiveChanged, StaleIndex, StorageBusy, StorageError, TakeBackRefused
+from .model import (Contribution, CreatedGame, Game, LiveCommit, LiveHead, LiveRead, LiveStep, NewEvent, NewGame,
+                    StoredEvent)
 from .transaction import Transaction
 
 __all__ = [
-    "DEFAULT_URL", "Contribution", "CreatedGame", "Game", "GameEnded", "GameNotFound", "NewEvent", "NewGame",
+    "DEFAULT_URL", "Contribution", "CreatedGame", "Game", "GameEnded", "GameNotFound", "LiveChanged", "LiveCommit",
+    "LiveHead", "LiveRead", "LiveStep", "NewEvent", "NewGame",
     "StaleIndex", "Storage", "StorageBusy", "StorageError", "StoredEvent", "TakeBackRefused", "Transaction",
     "open_storage", "seed_commitment",
 ]

@@ -14,7 +14,8 @@ from typing import Iterator, Sequence
 
 from . import schema
 from .errors import StorageError
-from .model import Contribution, CreatedGame, Game, JSONValue, NewEvent, NewGame, StoredEvent
+from .model import (Contribution, CreatedGame, Game, JSONValue, LiveCommit, LiveHead, LiveRead, LiveStep, NewEvent,
+                    NewGame, StoredEvent)
 from .session import Session
 from .transaction import Transaction
 
@@ -129,3 +130,29 @@ class Storage(ABC):
     def end_game(self, game_id: str, *, now: datetime | None = None) -> Game:
         with self.transaction() as tx:
             return tx.end_game(game_id, now=now)
+
+    # A game played live in VASSAL (referee/service/live.py): its steps, and what the events read from them became.
+
+    def live_head(self, game_id: str) -> LiveHead:
+        with self._read() as tx:
+            return tx.live_head(game_id)
+
+    def live_start(self, game_id: str) -> str | None:
+        with self._read() as tx:
+            return tx.live_start(game_id)
+
+    def live_steps(self, game_id: str, since: int = 0) -> list[LiveStep]:
+        with self._read() as tx:
+            return tx.live_steps(game_id, since)
+
+    def live_reads(self, game_id: str, after_version: int = -1) -> list[LiveRead]:
+        with self._read() as tx:
+            return tx.live_reads(game_id, after_version)
+
+    def live_counts(self, game_id: str) -> dict[tuple[str, str], int]:
+        with self._read() as tx:
+            return tx.live_counts(game_id)
+
+    def commit_live(self, game_id: str, commit: LiveCommit, *, now: datetime | None = None) -> int:
+        with self.transaction() as tx:
+            return tx.commit_live(game_id, commit, now=now)

@@ -54,3 +54,12 @@ class TakeBackRefused(StorageError):
     def __init__(self, game_id: str, why: str) -> None:
         super().__init__(why)
         self.game_id = game_id
+
+
+class LiveChanged(StorageError):
+    """A live commit worked out on what another commit has changed since (a process with its own reading of the
+    game stored steps or events first): nothing was written; read again and work it out again."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"game {game_id!r}: its live steps or events changed while the answer was worked out")
+        self.game_id = game_id

@@ -98,3 +98,66 @@ class StoredEvent:
     created_at: datetime
     chain: str = ""
     """This event's link in the game's hash chain ("" for events stored before the chain existed)."""
+
+
+@dataclass(frozen=True)
+class LiveStep:
+    """One step a side's referee link sent (the commands a ``.vlog`` step holds), in the order the referee took
+    the steps of both sides (``seq``); ``link_index`` counts the steps of that link (one VASSAL run)."""
+
+    seq: int
+    side: str
+    link: str
+    link_index: int
+    commands: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LiveRead:
+    """An event read from the live steps, as read, and the hosted event it became (None: none, e.g. a line that
+    could not be read or an act the hosted game refused)."""
+
+    position: int
+    event: JSONValue
+    stored_index: int | None
+
+
+@dataclass(frozen=True)
+class LiveHead:
+    """What storage holds of a game played live, without its steps: read in one snapshot with the game's status
+    and event count."""
+
+    version: int | None
+    """How many live commits the game has had; None: no live step has been stored."""
+    steps: int
+    reads: int
+    said: dict[str, str]
+    """unit -> the last "on the board:" line said about it."""
+    status: GameStatus
+    event_count: int
+
+
+@dataclass(frozen=True)
+class LiveCommit:
+    """One answer of the live route, stored whole in one transaction: the link's new steps, the events ruled
+    from them (after a take-back, when an Undo took acts back), and what the events read now became.  Worked
+    out on storage as of ``version`` and ``event_count``; refused (``LiveChanged``) when either moved since."""
+
+    version: int | None
+    side: str
+    link: str
+    link_index: int
+    """How many steps of this link storage held when the request was read."""
+    steps: tuple[tuple[str, ...], ...]
+    event_count: int
+    events: tuple[NewEvent, ...] = ()
+    take_back: int | None = None
+    """The game's events from this index on are deleted first (the same side's latest only)."""
+    reads_from: int = 0
+    reads: tuple[tuple[JSONValue, int | None], ...] = ()
+    """The read events from ``reads_from`` on, replacing those stored there."""
+    said: Mapping[str, str] = field(default_factory=dict)
+    start: str | None = None
+    """The position the game started from: required with the game's first live commit, ignored after."""
+    end: bool = False
+    """The events ended the game (its seed is revealed in the same transaction)."""

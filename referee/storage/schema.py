@@ -78,6 +78,40 @@ SQLITE: tuple[Migration, ...] = (
         "CREATE INDEX games_creator ON games (creator, created_at)",
         "CREATE INDEX games_created ON games (status, created_at)",
     ),
+    (
+        # A game played live in VASSAL (referee/service/live.py): the position the link started from, every
+        # step the sides' links sent (in the order the referee took them), and what each event read from those
+        # steps became (the hosted event's index, or none).  Written in one transaction with the game's events.
+        # ``version`` counts the live commits (another process's cached reading is behind when it differs);
+        # ``reads`` is how many read events there are; a read row keeps the version that wrote it.
+        """CREATE TABLE live_games (
+            game_id  TEXT PRIMARY KEY REFERENCES games (id),
+            start    TEXT NOT NULL,
+            version  INTEGER NOT NULL CHECK (version >= 0),
+            reads    INTEGER NOT NULL CHECK (reads >= 0),
+            said     TEXT NOT NULL
+        ) STRICT""",
+        """CREATE TABLE live_steps (
+            game_id    TEXT NOT NULL,
+            seq        INTEGER NOT NULL CHECK (seq >= 0),
+            side       TEXT NOT NULL,
+            link       TEXT NOT NULL,
+            link_index INTEGER NOT NULL CHECK (link_index >= 0),
+            commands   TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq),
+            UNIQUE (game_id, side, link, link_index),
+            FOREIGN KEY (game_id, side) REFERENCES sides (game_id, name)
+        ) STRICT, WITHOUT ROWID""",
+        """CREATE TABLE live_reads (
+            game_id      TEXT NOT NULL,
+            position     INTEGER NOT NULL CHECK (position >= 0),
+            event        TEXT NOT NULL,
+            stored_index INTEGER CHECK (stored_index >= 0),
+            written      INTEGER NOT NULL,
+            PRIMARY KEY (game_id, position)
+        ) STRICT, WITHOUT ROWID""",
+        "CREATE INDEX live_reads_written ON live_reads (game_id, written)",
+    ),
 )
 
 POSTGRES: tuple[Migration, ...] = (
@@ -136,6 +170,35 @@ POSTGRES: tuple[Migration, ...] = (
         "ALTER TABLE games ADD COLUMN creator TEXT NOT NULL DEFAULT ''",
         "CREATE INDEX games_creator ON games (creator, created_at)",
         "CREATE INDEX games_created ON games (status, created_at)",
+    ),
+    (
+        """CREATE TABLE live_games (
+            game_id  TEXT PRIMARY KEY REFERENCES games (id),
+            start    TEXT NOT NULL,
+            version  INTEGER NOT NULL CHECK (version >= 0),
+            reads    INTEGER NOT NULL CHECK (reads >= 0),
+            said     TEXT NOT NULL
+        )""",
+        """CREATE TABLE live_steps (
+            game_id    TEXT NOT NULL,
+            seq        INTEGER NOT NULL CHECK (seq >= 0),
+            side       TEXT NOT NULL,
+            link       TEXT NOT NULL,
+            link_index INTEGER NOT NULL CHECK (link_index >= 0),
+            commands   TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq),
+            UNIQUE (game_id, side, link, link_index),
+            FOREIGN KEY (game_id, side) REFERENCES sides (game_id, name)
+        )""",
+        """CREATE TABLE live_reads (
+            game_id      TEXT NOT NULL,
+            position     INTEGER NOT NULL CHECK (position >= 0),
+            event        TEXT NOT NULL,
+            stored_index INTEGER CHECK (stored_index >= 0),
+            written      INTEGER NOT NULL,
+            PRIMARY KEY (game_id, position)
+        )""",
+        "CREATE INDEX live_reads_written ON live_reads (game_id, written)",
     ),
 )
 

@@ -14,8 +14,9 @@ from typing import Sequence
 import orjson
 
 from . import crypto
-from .errors import GameEnded, GameNotFound, StaleIndex, TakeBackRefused
-from .model import Contribution, CreatedGame, Game, JSONValue, NewEvent, NewGame, StoredEvent
+from .errors import GameEnded, GameNotFound, LiveChanged, StaleIndex, TakeBackRefused
+from .model import (Contribution, CreatedGame, Game, JSONValue, LiveCommit, LiveHead, LiveRead, LiveStep, NewEvent,
+                    NewGame, StoredEvent)
 from .session import Session
 
 
@@ -104,7 +105,8 @@ class Transaction:
                            "(SELECT 1 FROM events WHERE events.game_id = games.id) LIMIT ?"
                            + self._s.lock_game_suffix, (self._s.time_in(_utc(before)), limit))
         ids = [str(r[0]) for r in rows]
-        for table, column in (("dice_contributions", "game_id"), ("sides", "game_id"), ("games", "id")):
+        for table, column in (("live_reads", "game_id"), ("live_steps", "game_id"), ("live_games", "game_id"),
+                              ("dice_contributions", "game_id"), ("sides", "game_id"), ("games", "id")):
             self._s.execute_many(f"DELETE FROM {table} WHERE {column} = ?", [(i,) for i in ids])
         return len(ids)
 
@@ -228,6 +230,84 @@ class Transaction:
             self._s.execute("UPDATE games SET status = 'ended', ended_at = ? WHERE id = ?",
                             (self._s.time_in(_utc(now)), game_id))
         return self.get_game(game_id)
+
+    # ------------------------------------------------------------------ a game played live (service/live.py)
+
+    def live_head(self, game_id: str) -> LiveHead:
+        """The game's live record without its steps, with the game's status and event count (GameNotFound)."""
+        status = self._game_status(game_id, lock=False)
+        row = self._s.one("SELECT version, reads, said FROM live_games WHERE game_id = ?", (game_id,))
+        steps = self._s.one("SELECT COALESCE(MAX(seq) + 1, 0) FROM live_steps WHERE game_id = ?", (game_id,))
+        assert steps is not None
+        return LiveHead(version=None if row is None else int(row[0]), steps=int(steps[0]),
+                        reads=0 if row is None else int(row[1]), said={} if row is None else json.loads(row[2]),
+                        status=status, event_count=self._event_count(game_id))  # type: ignore[arg-type]
+
+    def live_start(self, game_id: str) -> str | None:
+        row = self._s.one("SELECT start FROM live_games WHERE game_id = ?", (game_id,))
+        return None if row is None else str(row[0])
+
+    def live_steps(self, game_id: str, since: int = 0) -> list[LiveStep]:
+        """The live steps from ``seq`` ``since`` on, in order."""
+        rows = self._s.all("SELECT seq, side, link, link_index, commands FROM live_steps WHERE game_id = ? AND seq >= ?"
+                           " ORDER BY seq", (game_id, since))
+        return [LiveStep(int(q), str(sd), str(lk), int(i), tuple(json.loads(c))) for q, sd, lk, i, c in rows]
+
+    def live_reads(self, game_id: str, after_version: int = -1) -> list[LiveRead]:
+        """The read events written by a live commit after ``after_version`` (all of them by default), by position."""
+        rows = self._s.all("SELECT position, event, stored_index FROM live_reads WHERE game_id = ? AND written > ?"
+                           " ORDER BY position", (game_id, after_version))
+        return [LiveRead(int(p), json.loads(e), None if i is None else int(i)) for p, e, i in rows]
+
+    def live_counts(self, game_id: str) -> dict[tuple[str, str], int]:
+        """(side, link) -> how many steps of that link are stored."""
+        rows = self._s.all("SELECT side, link, COUNT(*) FROM live_steps WHERE game_id = ? GROUP BY side, link",
+                           (game_id,))
+        return {(str(sd), str(lk)): int(n) for sd, lk, n in rows}
+
+    def commit_live(self, game_id: str, c: LiveCommit, *, now: datetime | None = None) -> int:
+        """Store one answer of the live route whole (see ``LiveCommit``) and return the game's new live version.
+        The game row is locked first, as an append locks it; LiveChanged (nothing written) when the live version
+        or the event count is no longer the one the answer was worked out on, GameEnded once the game is over,
+        TakeBackRefused when the take-back may not be made."""
+        steps = [_dump(list(commands), f"step {i}") for i, commands in enumerate(c.steps)]
+        reads = [(_dump(event, f"read event {i}"), index) for i, (event, index) in enumerate(c.reads)]
+        said = _dump(dict(c.said), "the board differences")
+        if self._game_status(game_id, lock=True) != "active":
+            raise GameEnded(game_id)
+        row = self._s.one("SELECT version FROM live_games WHERE game_id = ?", (game_id,))
+        version = None if row is None else int(row[0])
+        if version != c.version or self._event_count(game_id) != c.event_count:
+            raise LiveChanged(game_id)
+        held = self._s.one("SELECT COUNT(*) FROM live_steps WHERE game_id = ? AND side = ? AND link = ?",
+                           (game_id, c.side, c.link))
+        if held is None or int(held[0]) != c.link_index:
+            raise LiveChanged(game_id)
+        if version is None:
+            if c.start is None:
+                raise ValueError("the first live commit of a game needs its starting position")
+            self._s.execute("INSERT INTO live_games (game_id, start, version, reads, said) VALUES (?, ?, 0, 0, '{}')",
+                            (game_id, c.start))
+        at = c.event_count
+        if c.take_back is not None:
+            at = self.take_back_events(game_id, c.side, c.take_back)
+        if c.events:
+            self.append_events(game_id, c.side, at, c.events, now=now)
+        first = self._s.one("SELECT COALESCE(MAX(seq) + 1, 0) FROM live_steps WHERE game_id = ?", (game_id,))
+        assert first is not None
+        self._s.execute_many(
+            "INSERT INTO live_steps (game_id, seq, side, link, link_index, commands) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, int(first[0]) + i, c.side, c.link, c.link_index + i, text) for i, text in enumerate(steps)])
+        new_version = (version or 0) + 1
+        self._s.execute("DELETE FROM live_reads WHERE game_id = ? AND position >= ?", (game_id, c.reads_from))
+        self._s.execute_many(
+            "INSERT INTO live_reads (game_id, position, event, stored_index, written) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, c.reads_from + i, text, index, new_version) for i, (text, index) in enumerate(reads)])
+        self._s.execute("UPDATE live_games SET version = ?, reads = ?, said = ? WHERE game_id = ?",
+                        (new_version, c.reads_from + len(reads), said, game_id))
+        if c.end:
+            self.end_game(game_id, now=now)
+        return new_version
 
     def _game_status(self, game_id: str, *, lock: bool) -> str:
         suffix = self._s.lock_game_suffix if lock else ""

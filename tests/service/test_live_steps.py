@@ -113,28 +113,6 @@ def test_steps_sent_late_catch_up_in_order(client: FlaskClient) -> None:
     assert [g["ruling"]["verdict"] for g in hosted(client, gid, tokens["French"])] == ["legal"] * 5
 
 
-def test_a_restarted_service_gets_every_step_again_and_rules_nothing_twice(app: Any, client: FlaskClient) -> None:
-    from referee.service.extension import ext
-    vlog = FIXTURES / "schevardino-game.vlog"
-    gid, tokens = host(client, "schevardino")
-    steps = [list(s.commands) for s in read_game(vlog).steps]
-    send(client, gid, tokens["French"], {"link": "a", "expected_index": 0, "start": start_text(vlog),
-                                         "steps": steps[:4]})
-    with app.app_context():
-        ext().__dict__.pop("live_sessions")              # what a restart loses: the steps kept in memory
-    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 4, "steps": steps[4:]})
-    assert r.status_code == 409 and r.get_json()["error"] == {
-        "code": "resend", "next_index": 0,
-        "message": "the referee has not got this game's steps (it restarted): send the starting position and "
-                   "every step again, from index 0"}
-    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 0, "start": start_text(vlog),
-                                             "steps": steps})
-    assert r.status_code == 200
-    got = hosted(client, gid, tokens["French"])
-    assert [g["event"]["type"] for g in got] == ["activate_command", "move", "fire", "roll", "end_phase"]
-    assert r.get_json()["lines"][0] == "✗ step 5: cannot read '!comand friant': unknown command 'comand'"
-
-
 def test_identity_comes_from_the_token(client: FlaskClient) -> None:
     vlog = FIXTURES / "schevardino-game.vlog"
     gid, tokens = host(client, "schevardino")
@@ -267,41 +245,6 @@ def test_a_turn_after_the_opponent_acted_does_not_rule_the_move_twice(client: Fl
                                         "referee keeps what was ruled")
     got = hosted(client, gid, tokens["French"])
     assert [g.get("event", {}).get("type", g.get("type")) for g in got[n:]] == ["move", "end_phase"]
-
-
-def test_two_processes_with_their_own_steps_rule_nothing_twice(app: Any, client: FlaskClient) -> None:
-    """Two service processes each keep the steps they were sent (in memory): the link's requests may reach
-    either.  One that has been left behind (the other stored this side's acts since) asks for every step again,
-    and the acts already ruled are recognised, the line it could not read included."""
-    from referee.service.extension import ext
-    from referee.service.live import Sessions
-    vlog = FIXTURES / "schevardino-game.vlog"
-    gid, tokens = host(client, "schevardino")
-    steps = [list(s.commands) for s in read_game(vlog).steps]
-    with app.app_context():
-        first, second = ext().__dict__["live_sessions"] = Sessions(), Sessions()
-
-    def on(worker: Sessions) -> None:
-        with app.app_context():
-            ext().__dict__["live_sessions"] = worker
-    on(first)
-    send(client, gid, tokens["French"], {"link": "a", "expected_index": 0, "start": start_text(vlog),
-                                         "steps": steps[:2]})
-    on(second)                                        # knows nothing: asks for everything, rules nothing twice
-    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 2, "steps": steps[2:6]})
-    assert r.status_code == 409 and r.get_json()["error"]["code"] == "resend"
-    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 0, "start": start_text(vlog),
-                                             "steps": steps[:6]})
-    assert r.status_code == 200
-    on(first)                                         # behind: the second stored French acts since
-    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 2, "steps": steps[6:]})
-    assert r.status_code == 409 and r.get_json()["error"]["code"] == "resend"
-    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 0, "start": start_text(vlog),
-                                             "steps": steps})
-    assert r.status_code == 200
-    assert r.get_json()["lines"][0] == "[3] roll French: legal (8.1, 8.2, 8.3, 8.5)"
-    got = hosted(client, gid, tokens["French"])
-    assert [g["event"]["type"] for g in got] == ["activate_command", "move", "fire", "roll", "end_phase"]
 
 
 def test_with_the_referee_s_dice_the_fire_is_rolled_at_once_and_vassal_s_die_is_not_used(
