@@ -90,11 +90,11 @@ def test_unreachable_postgres_is_a_storage_error_without_the_password() -> None:
 def test_migrations_record_the_version_and_run_once(database_url: str, raw: RawDatabase) -> None:
     with open_storage(database_url) as first:
         created = first.create_game(NewGame(scenario="s", ruleset="r", sides=("A", "B")))
-        assert first.migrate() == 4
-    assert raw.execute("SELECT id, version FROM schema_version") == [(1, 4)]
+        assert first.migrate() == 5
+    assert raw.execute("SELECT id, version FROM schema_version") == [(1, 5)]
     with open_storage(database_url) as again:  # reopening keeps the data
         assert again.get_game(created.game_id).sides == ("A", "B")
-    assert raw.execute("SELECT id, version FROM schema_version") == [(1, 4)]
+    assert raw.execute("SELECT id, version FROM schema_version") == [(1, 5)]
 
 
 def test_a_database_newer_than_the_program_is_refused(database_url: str, raw: RawDatabase) -> None:
@@ -126,7 +126,7 @@ def test_instances_starting_together_migrate_once(pg_server: PostgresServer) -> 
         t.join(timeout=60)
     try:
         assert not errors, errors
-        assert RawDatabase(url).execute("SELECT version FROM schema_version") == [(4,)]
+        assert RawDatabase(url).execute("SELECT version FROM schema_version") == [(5,)]
         created = opened[0].create_game(NewGame(scenario="s", ruleset="r", sides=("A", "B")))
         assert opened[-1].get_game(created.game_id).ruleset == "r"
     finally:
