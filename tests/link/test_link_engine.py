@@ -175,6 +175,12 @@ def test_a_turn_played_live_in_vassal(tmp_path: Path, module: tuple[Path, Path])
         assert len(down) == 1 and len(back) == 1
         assault = f"[{k + 2}] assaults French [1] Dumon a → 0404: legal (9.44)"
         assert said.index(down[0]) < said.index(back[0]) < said.index(assault)
+        # The restarted service read the game from its database and took the link's next step as it came: only the
+        # steps made while it was down were sent, not every step of the session again (a resend from 0).
+        caught_up = int(re.fullmatch(r"the link is back: (\d+) step\(s\) caught up", back[0])[1])
+        made_before = next(s.index for s in read_game(tmp_path / "s2.vlog").steps
+                           if any("the referee cannot be reached" in c for c in s.commands))
+        assert caught_up <= 4 < made_before, (caught_up, made_before)
         commit = next(line for line in said if line.startswith(f"[{k + 3}] commitment French Dumon a: legal"))
         roll = said[said.index(commit) + 1]
         assert roll.startswith("Commitment (9.41): Dumon a needs 5 or less (cohesion of Dumon a, 9.43) on a d10 "

@@ -13,21 +13,17 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from modulebuilder.definitions import resolve
 from modulebuilder.vassal.savefile import read_game
 from storage.raw_db import RawDatabase
 from referee.engine import actors
-from referee.logs.jsonlog import load_scenario
 from referee.service import create_app
 from referee.service.extension import ext
 from referee.service.live import live_games
+import live_moves
+from live_moves import UNDO, drag
 from test_live_steps import FIXTURES, hosted, play, send, start_text
 
-ROOT = Path(__file__).resolve().parents[2]
 SCHEVARDINO = FIXTURES / "schevardino-game.vlog"
-UNDO = FIXTURES / "undo.vlog"                     # Erin's Tinyvka: the set-up, Dumon a on 0203
-DUMON_A = "549853847477049"
-HEXES = {"0203": (154, 276), "0303": (236, 276)}
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -169,30 +165,11 @@ def test_an_answer_s_steps_and_events_are_stored_together_or_not_at_all(apps: Ca
 # ------------------------------------------------------------------------------------------ work per post
 
 def tiny_game(client: FlaskClient) -> tuple[str, dict[str, str], int]:
-    """A Tinyvka game in the French activation (the Russian orders, the initiative and the first marker played
-    through the API, as bench/bench_live.py plays them)."""
-    scenario = resolve(load_scenario(str(ROOT / "examples" / "tiny" / "scenario.yaml")))
-    r = client.post("/api/v1/games", json={"scenario": scenario, "dice": "players"})
-    gid, tokens = r.get_json()["id"], r.get_json()["tokens"]
-    n = 0
-    for side, event in [("French", {"type": "orders", "side": "French", "under_orders": ["dumon-a"]}),
-                        ("Russian", {"type": "orders", "side": "Russian", "under_orders": ["psk-a"]}),
-                        ("French", {"type": "initiative"}), ("French", {"type": "roll", "roll": 9}),
-                        ("Russian", {"type": "roll", "roll": 0}),
-                        ("French", {"type": "first_marker", "side": "French", "marker": "i-corps"})]:
-        r = client.post(f"/api/v1/games/{gid}/events", json={"expected_index": n, "events": [event]},
-                        headers={"Authorization": f"Bearer {tokens[side]}"})
-        assert r.status_code == 200, r.get_json()
-        n = r.get_json()["next_index"]
-    return gid, tokens, n
-
-
-def drag(i: int) -> list[str]:
-    """The i-th drag of Dumon a, between 0203 and 0303, as VASSAL logs it (the first is legal, then 7.31)."""
-    src, dst = ("0203", "0303") if i % 2 == 0 else ("0303", "0203")
-    (x0, y0), (x1, y1) = HEXES[src], HEXES[dst]
-    return [f"M/{DUMON_A}/Main Map/{x1}/{y1}/null/Main Map/{x0}/{y0}/null/Erin",
-            f"CHAT* Dumon a moves {src} -> {dst} *"]
+    def call(method: str, path: str, body: Any, token: str | None) -> tuple[int, Any]:
+        r = client.open(path, method=method, json=body,
+                        headers={"Authorization": f"Bearer {token}"} if token else {})
+        return r.status_code, r.get_json()
+    return live_moves.tiny_game(call)
 
 
 class Work:
