@@ -278,3 +278,29 @@ def test_any_sequence_of_requests_keeps_one_count_per_link(apps: Callable[[], Fl
     rows = raw.execute("SELECT link, link_index FROM live_steps WHERE game_id = ? ORDER BY seq", (gid,))
     for link in held:
         assert [i for lk, i in rows if lk == link] == list(range(held[link]))
+
+
+COMMAND = st.one_of(
+    st.builds(lambda p, t: p + t, st.sampled_from(["M/", "+/", "D/", "-/", "CHAT", "CHAT* UNDO: ", "CHAT<Erin> - !",
+                                                   "MutableProperty\t", ""]),
+              st.text(alphabet=st.sampled_from(list("/\t;\\0123456789 -*!abdmoruvx")), max_size=30)),
+    st.sampled_from([c for s in read_game(UNDO).steps for c in s.commands]))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.lists(COMMAND, max_size=4), min_size=1, max_size=6))
+def test_any_commands_in_a_step_get_an_answer_never_a_500(apps: Callable[[], Flask],
+                                                          steps: list[list[str]]) -> None:
+    """Steps of any commands (VASSAL's prefixes with any fields, and real commands out of order), on a game in
+    progress: each request is answered 200 with its lines, and the steps are held."""
+    client = apps().test_client()
+    gid, tokens, _ = tiny_game(client)
+    r = send(client, gid, tokens["French"], {"link": "a", "expected_index": 0, "start": start_text(UNDO),
+                                             "steps": [drag(0)]})
+    assert r.status_code == 200, r.get_json()
+    for i, step in enumerate(steps, start=1):
+        r = send(client, gid, tokens["French"], {"link": "a", "expected_index": i, "steps": [step]})
+        assert r.status_code == 200, r.get_data(as_text=True)
+        assert isinstance(r.get_json()["lines"], list)
+    status = client.get(f"/api/v1/games/{gid}/vassal", headers={"Authorization": f"Bearer {tokens['French']}"})
+    assert status.get_json() == {"steps": len(steps) + 1, "yours": len(steps) + 1}
