@@ -11,7 +11,6 @@ With applying off the board keeps its pieces and the link says how it differs.""
 from __future__ import annotations
 
 import json
-import os
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -216,5 +215,35 @@ def test_with_applying_off_the_board_is_left_and_the_difference_is_said(tmp_path
         assert not any(s.commands and s.commands[0].startswith(REFEREE_LINE + "applied")
                        for s in read_game(vlog).steps)
         assert [e["event"]["type"] for e in game.log()[before:]] == ["move", "assaults", "commitment", "shock"]
+    finally:
+        server.stop()
+
+
+def test_an_undo_takes_back_the_applied_step_and_the_link_says_how_the_board_differs(
+        tmp_path: Path, module: tuple[Path, Path]) -> None:
+    """The applied step is a logged step like any other: VASSAL's Undo right after it puts the pieces back (the
+    referee's ruling stands: no act of the player's was undone, so none is taken back), and the comparison then
+    says the board and the referee differ.  The .vlog still reads as the hosted game."""
+    vmod, vsav = module
+    server = RefereeServer(tmp_path / "games.sqlite").start()
+    try:
+        game = Game(server)
+        before = len(game.log())
+        script = tmp_path / "undo.json"
+        script.write_text(json.dumps({"player": "Alice", "actions": SHOCK + [{"undo": True}, {"wait": 4000}]}))
+        vlog = tmp_path / "undo.vlog"
+        run = enginecheck.vrecord(vmod, vsav, script, vlog, props=PROPS, env=game.env(REFEREE_APPLY="1"))
+        assert run.ok, run.lines[-20:]
+        said = referee_lines(vlog)
+        applied = said.index("applied on the board: VI Art to Eliminated; Psk a to its Disorder side")
+        after = said[applied + 1:]
+        assert set(after) == {"on the board: VI Art stands on 0503, the referee has it off the map (eliminated)",
+                                  "on the board: Psk a on 0404 shows its front, the referee has it on its Disorder side"}
+        board = pieces(run)
+        assert (board["vi-art"].map, board["vi-art"].location) == ("Main Map", "0503")
+        assert board["psk-a"].props["Disorder_Active"] == "false"
+        assert [e["event"]["type"] for e in game.log()[before:]] == ["move", "assaults", "commitment", "shock"]
+        reading = read_events(facts(read_game(vlog)), load_scenario(str(TINY)), from_scenario(load_scenario(str(TINY))))
+        assert [r.event["type"] for r in reading.events] == ["move", "assaults", "commitment", "shock"]
     finally:
         server.stop()
