@@ -188,11 +188,6 @@ def test_the_link_applies_the_shock_s_results_on_the_board(tmp_path: Path, modul
         # The applied step is bookkeeping to the reader: notes, no event.
         assert any("psk-a flipped to disordered" in note for note in reading.notes)
         assert any(note.startswith(f"step {applied[0].index}: vi-art put in") for note in reading.notes)
-
-        if os.environ.get("REFEREE_APPLY_SHOTS"):
-            shots = Path(os.environ["REFEREE_APPLY_SHOTS"])
-            shots.mkdir(parents=True, exist_ok=True)
-            (shots / "applied.vlog").write_bytes(vlog.read_bytes())
     finally:
         server.stop()
 
