@@ -63,11 +63,15 @@ def changed_units(rulings: Iterable[Mapping[str, Any]]) -> list[str]:
     return out
 
 
-def board_piece(pieces: Mapping[str, PieceInfo], uid: str, game_maps: Iterable[str]) -> PieceInfo | None:
-    """The board's piece of unit ``uid``, one on a game map first."""
-    mine = [p for p in pieces.values() if p.unit_id == uid]
+def unit_pieces(pieces: Mapping[str, PieceInfo], game_maps: Iterable[str]) -> dict[str, PieceInfo]:
+    """The board's piece of each unit (one on a game map first, when a unit has two)."""
     maps = set(game_maps)
-    return next((p for p in mine if p.map in maps), mine[0] if mine else None)
+    out: dict[str, PieceInfo] = {}
+    for p in pieces.values():
+        uid = p.unit_id
+        if uid is not None and (uid not in out or out[uid].map not in maps and p.map in maps):
+            out[uid] = p
+    return out
 
 
 def changes(rulings: Iterable[Mapping[str, Any]], pieces: Mapping[str, PieceInfo], units: Iterable[Mapping[str, Any]],
@@ -77,6 +81,7 @@ def changes(rulings: Iterable[Mapping[str, Any]], pieces: Mapping[str, PieceInfo
     of the units after them (the ruleset's ``view``: ``id``, ``hex`` or ``box``, status fields)."""
     view = {u.get("id"): u for u in units}
     maps = list(game_maps)
+    board = unit_pieces(pieces, maps)
     layer = back_layer(scenario)
     effects: dict[str, Mapping[str, Any]] = {}
     for ruling in rulings:
@@ -85,7 +90,7 @@ def changes(rulings: Iterable[Mapping[str, Any]], pieces: Mapping[str, PieceInfo
                 effects[res["unit"]] = res
     out: list[dict[str, Any]] = []
     for uid in changed_units(rulings):
-        unit, piece = view.get(uid), board_piece(pieces, uid, maps)
+        unit, piece = view.get(uid), board.get(uid)
         if unit is None or piece is None:
             continue
         said = effects[uid]
@@ -130,19 +135,20 @@ def status_differences(pieces: Mapping[str, PieceInfo], units: Iterable[Mapping[
     if shows_back is None:
         return {}
     layer = back_layer(scenario)
-    maps = list(game_maps)
+    board = unit_pieces(pieces, game_maps)
     out: dict[str, str] = {}
     for unit in units:
         uid = unit.get("id")
         if not isinstance(uid, str) or unit.get("hex") is None or uid not in hexes:
             continue
-        piece = board_piece(pieces, uid, maps)
+        piece = board.get(uid)
         active = piece.get(f"{layer}_Active") if piece is not None else None
         if active is None:
             continue
         wanted = bool(shows_back(unit))
         if (active == "true") != wanted:
-            board, referee = (f"its {layer} side", "its front") if active == "true" else \
+            shown, referee = (f"its {layer} side", "its front") if active == "true" else \
                 ("its front", f"its {layer} side")
-            out[f"{uid} side"] = f"on the board: {name(uid)} on {hexes[uid]} shows {board}, the referee has it on {referee}"
+            out[f"{uid} side"] = (f"on the board: {name(uid)} on {hexes[uid]} shows {shown}, the referee has it on "
+                                  f"{referee}")
     return out
