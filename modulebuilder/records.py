@@ -1,14 +1,13 @@
-"""``record``: a dataclass whose declaration costs neither ``exec`` nor the ``dataclasses`` module (issue #17,
-docs/speed.md §1).
+"""``record``: a dataclass whose declaration costs neither ``exec`` nor the ``dataclasses`` module (start-up time;
+docs/speed.md §1 and "Figures behind the code").
 
 ``@record(frozen=True)`` makes the same class as ``@dataclasses.dataclass(frozen=True)`` — the same fields
 (``dataclasses.fields``, ``replace``, ``asdict`` and ``is_dataclass`` work on it), the same ``__init__``
 parameters and defaults, the same equality, hash values, ``repr`` text and immutability (``FrozenInstanceError``)
 — but it compiles no code when the class is declared, and it does not import ``dataclasses``.  The stdlib
-generates each method as source text and compiles it with ``exec`` at every start of the process (1.3 ms a frozen
-class on this machine; a ``referee check`` declares about 110 record classes), and importing ``dataclasses``
-imports ``inspect`` (with ``ast``, ``dis``, ``tokenize``): ~15 ms of a ~0.2 s check, plus ~0.1 ms per class
-for its field processing.
+generates each method as source text and compiles it with ``exec`` at every start of the process (a ``referee
+check`` declares about 110 record classes), and importing ``dataclasses`` imports ``inspect`` (with ``ast``,
+``dis``, ``tokenize``), plus its field processing per class: together a visible share of a short check.
 
 Why hand-written: no well-kept library gives a dataclass without the ``exec`` (attrs and
 ``typing.NamedTuple`` compile too; ``msgspec.Struct`` is built in C but is not a dataclass: ``replace``,
@@ -425,8 +424,8 @@ def _twin(cls: type) -> type | None:
 
     Why: a frozen class's own ``__setattr__`` refuses every store, so its ``__init__`` had to call each slot's
     descriptor (``member_descriptor.__set__``, a C call through a method wrapper); a plain store into a slot is
-    one specialised bytecode.  With 13 fields (T&G's ``UnitState``) that made an instance cost 10,900 CPU
-    instructions against 5,200 now (cachegrind), the two ``__class__`` changes included."""
+    one specialised bytecode, which halves the cost of an instance with many fields (T&G's ``UnitState``), the two
+    ``__class__`` changes included (docs/speed.md, "Figures behind the code")."""
     try:
         twin = type(cls.__name__, (cls,), {"__slots__": (), "__setattr__": object.__setattr__,
                                              "__delattr__": object.__delattr__, "__module__": cls.__module__,
@@ -440,9 +439,8 @@ def _twin(cls: type) -> type | None:
 
 
 def _init_code(source: str) -> Any:
-    """The code of a generated ``__init__``: compiling it is ~0.5 M instructions, reading it back from the user's
-    cache (``user_cache.remembered_code``, keyed by the text) ~0.2 M; a one-event check builds ~16 record classes'
-    instances, the sample game ~40 (docs/speed.md §1)."""
+    """The code of a generated ``__init__``, read back from the user's cache (``user_cache.remembered_code``, keyed
+    by the text) rather than compiled at every start, which costs more than twice as much (docs/speed.md §1)."""
     return remembered_code("records", source, "<record __init__>")
 
 

@@ -21,8 +21,8 @@ import time
 from typing import Any, Callable
 
 try:
-    # The type hashlib.blake2b is; importing hashlib also loads OpenSSL's _hashlib (~4 ms of a short check) for
-    # constructors no entry uses.  A Python without _blake2 gets it from hashlib.
+    # The type hashlib.blake2b is; importing hashlib also loads OpenSSL's _hashlib, a visible share of a short
+    # check, for constructors no entry uses.  A Python without _blake2 gets it from hashlib.
     from _blake2 import blake2b
 except ImportError:                 # pragma: no cover - CPython always builds _blake2
     from hashlib import blake2b
@@ -67,8 +67,8 @@ def remembered_json(kind: str, name: bytes, key: bytes, compute: Callable[[], An
 def remembered_code(kind: str, source: str, filename: str) -> Any:
     """``compile(source, filename, "exec")``, or the code object it gave last time for the same text.
 
-    For generated source compiled at every start (``referee.logs.surely_valid``: ~0.45 ms an event type, 13 ms
-    for the sample game's 30 types, where reading an entry back is ~0.05 ms).  One entry per text (its hash and
+    For generated source compiled at every start (``referee.logs.surely_valid``, ``records``), where reading an
+    entry back costs a small fraction of compiling it (docs/speed.md, "Figures behind the code").  One entry per text (its hash and
     the Python version and marshal's format name it), written and read as ``remembered_json``'s are: a temporary
     file, ``os.replace``, a hash of the content, read only from a private folder.  An entry that does not
     match or unmarshal is a miss; a cache that is off, unreadable or unwritable just compiles."""

@@ -30,7 +30,7 @@ COPY_BYTES = 1 << 20                    # copied to stdout at a time
 
 def build_parser(service: bool = True) -> argparse.ArgumentParser:
     """The whole command line; ``service=False`` leaves out ``serve`` and ``verify``, whose registration imports
-    the service package and with it Flask (~0.1 s of a ``check``'s start-up, docs/speed.md)."""
+    the service package and with it Flask (a large share of a ``check``'s start-up, docs/speed.md)."""
     import argparse
     parser = argparse.ArgumentParser(prog="referee", description="Replay a game log under its ruleset and rule "
                                                                  "on every move.")
@@ -70,7 +70,7 @@ CHECK_VALUES = {"--format": "format", "--module": "module", "--from": "from_save
 
 def plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
     """What ``build_parser(service=False).parse_args(argv)`` gives for a plain ``check`` command line, without
-    argparse: importing it and building the parser is ~10 ms of a one-event check (docs/speed.md §1).
+    argparse, whose import and parser cost a visible share of a one-event check (docs/speed.md §1).
 
     Only the plain spellings are taken: the full option names (``--format json`` or ``--format=json``,
     ``--module M``, ``--strict``, ``--no-cache``) and log names that do not start with ``-``, given together.
@@ -190,8 +190,8 @@ def write_json(log) -> bool:
     ``json.dump(body, indent=1)`` and a newline; returns whether a move was illegal.
 
     Each ruling is written as it is made, by ``referee.jsonout.ruling_text`` (no ``to_dict``, no orjson: its
-    import is ~58 M instructions, and to_dict plus orjson plus the indent passes cost ~38,000 instructions a
-    ruling against ruling_text's ~35,000; docs/speed.md §1), ``CHUNK`` rulings encoded to UTF-8 at a time into
+    import costs more than it saves, and to_dict plus orjson plus the indent passes cost more per ruling than
+    ruling_text; docs/speed.md §1), ``CHUNK`` rulings encoded to UTF-8 at a time into
     a ``_Spool`` (memory up to ``SPOOL_BYTES``, then a temporary file) that is copied to stdout at the end: a
     check holds neither the whole list of rulings nor their dicts, and nothing reaches stdout if the replay
     fails half-way.  The loop is ``referee.engine.replay.replay``'s; tests/speed/test_check_stream.py holds
@@ -223,8 +223,8 @@ def write_json(log) -> bool:
 
 
 class _Spool:
-    """Bytes held in memory up to ``SPOOL_BYTES``, then in a temporary file (``tempfile`` imported only then:
-    ~15 M instructions with shutil and random); str is written as UTF-8."""
+    """Bytes held in memory up to ``SPOOL_BYTES``, then in a temporary file (``tempfile``, which brings shutil and
+    random, imported only then); str is written as UTF-8."""
 
     def __init__(self) -> None:
         self.blocks: list[bytes] = []
@@ -314,8 +314,8 @@ def run() -> int:
 
     Before the process ends its objects are moved to the collector's permanent generation (``gc.freeze``):
     the interpreter's last collection then leaves them alone instead of traversing the game's whole heap
-    (the scenario, the ruleset's tables, the states) only to find that refcounting frees it anyway — ~20 ms
-    of a ~160 ms one-event check, an eighth of its start-up (docs/speed.md).  Nothing is lost: output is
+    (the scenario, the ruleset's tables, the states) only to find that refcounting frees it anyway — an eighth
+    of a one-event check's start-up (docs/speed.md).  Nothing is lost: output is
     flushed and files are closed by then, as before.  :func:`main` itself does not freeze: a caller that
     goes on (the tests, a host program) keeps its collector."""
     code = main()

@@ -1,10 +1,10 @@
 """The indented JSON of ``referee check --format json``, byte for byte what
-``json.dumps(obj, ensure_ascii=False, indent=1)`` writes, several times faster.
+``json.dumps(obj, ensure_ascii=False, indent=1)`` writes, much faster.
 
 Why hand-written: the standard library uses its C encoder only without ``indent``; with ``indent`` every value
-goes through the pure-Python ``_iterencode`` (~150 ms CPU for the sample game's 1.6 MB of rulings, about a
-quarter of the replay).  orjson encodes in C but indents by two spaces only, and importing it (with
-``dataclasses``, ``inspect``, ``uuid`` and ``platform``) is ~58 M instructions, a sixth of a one-event check.
+goes through the pure-Python ``_iterencode`` (about a quarter of the sample game's replay).  orjson encodes in C
+but indents by two spaces only, and importing it (with ``dataclasses``, ``inspect``, ``uuid`` and ``platform``)
+is a sixth of a one-event check (docs/speed.md §1).
 So :func:`text` walks the exact JSON types in Python and hands every string to the standard library's C quoting
 (``encode_basestring``), and :func:`ruling_text` writes a ``Ruling`` without building its ``to_dict``.  Anything
 they do not spell themselves goes to the standard library whole, so the bytes — and the errors — are by
@@ -22,8 +22,8 @@ from typing import Any
 # and give the strings to the standard library's C quoting (``encode_basestring``): a list of strings — a
 # ruling's rules, a result's units — is one C join.  Anything else (a subclass, a non-string key, a cycle)
 # raises ``Unfit`` and the caller lets the standard library encode that value whole, so its bytes and its
-# errors are the standard library's by construction.  Measured on the sample game (5,886 rulings): to_dict then
-# orjson ~4 + ~1.5 µs a ruling and orjson's import (~58 M instructions), this ~2 µs (docs/speed.md §1).
+# errors are the standard library's by construction; per ruling it costs less than to_dict then orjson, and no
+# import (docs/speed.md §1).
 
 _INT = int.__repr__
 _FLOAT = float.__repr__
@@ -118,8 +118,8 @@ def ruling_text(r: Any, nl: str) -> str:
 
 
 # The text after the index of a ruling with only rules, by (type, verdict, rules, nl): the sample's 4,584 such
-# rulings have 107 distinct texts; writing one cost ~16,000 instructions, one taken from here ~7,000 (the
-# sample's check: -42 M instructions).  Only keys of exact strings are kept: a key equal to one of them then
+# rulings have about a hundred distinct texts, so one taken from here costs less than half of writing it anew.
+# Only keys of exact strings are kept: a key equal to one of them then
 # holds strings (or str subclasses, quoted alike), so the kept text is the one ``_tail`` would write; 1 == True
 # == 1.0 never meet.
 _PLAIN: dict[tuple[Any, ...], str] = {}

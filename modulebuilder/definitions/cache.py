@@ -1,6 +1,6 @@
 """Parsed scenarios kept on disk, keyed by content, so that a ``referee check`` loads its scenario in
-milliseconds instead of parsing and validating five YAML files and importing the loader (~0.3 s of a short
-check, docs/speed.md).
+milliseconds instead of parsing and validating five YAML files and importing the loader (most of a short
+check's time; docs/speed.md, "Figures behind the code").
 
 An entry is found by a key made of everything a load depends on that is known before loading:
 
@@ -123,7 +123,7 @@ def _hash_files(h: Any, files: Iterable[tuple[str, os.stat_result]]) -> None:
 
 def _code_files() -> list[tuple[str, os.stat_result]]:
     """(path under PACKAGE, stat) of each file ``CODE`` names, in a stable order.  os.scandir rather than
-    Path.glob: the same files at a tenth of the cost (~6 ms for 50 files, a twentieth of a short check)."""
+    Path.glob: the same files for much less (docs/speed.md, "Figures behind the code")."""
     out = []
     for pattern in CODE:
         *folders, name = pattern.split("/")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
-if TYPE_CHECKING:     # importing jsonschema costs ~0.2 s; only a document with problems needs it
+if TYPE_CHECKING:     # importing jsonschema is slow; only a document with problems needs it
     from jsonschema.exceptions import ValidationError
 
 from .problems import Path, Problem, format_path

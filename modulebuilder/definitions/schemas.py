@@ -16,7 +16,7 @@ Without a ruleset (a counters file checked on its own that names none), the exte
 fields of every known ruleset with their types, and require none of them.  The factor fields a game
 declares (its game file's ``factors``) are one more extension of ``unit``, merged after the ruleset's.
 
-A document is first checked by jsonschema-rs (compiled, ~50x faster, full draft 2020-12, which
+A document is first checked by jsonschema-rs (compiled, far faster, full draft 2020-12, which
 fastjsonschema is not: it ignores ``unevaluatedProperties`` and ``prefixItems`` and would pass documents that
 break them).  Only a document it rejects goes through jsonschema, whose errors carry what the messages need.
 """
@@ -35,7 +35,7 @@ from .problems import Problem
 from .rulesets import NO_RULESET, UNINSTALLED, Contribution, contribution, known_rulesets
 from .yamlpos import Located
 
-if TYPE_CHECKING:     # jsonschema is imported when a document fails the fast check (~0.2 s to import)
+if TYPE_CHECKING:     # jsonschema (slow to import) is imported only when a document fails the fast check
     from jsonschema import Draft202012Validator
 
 Kind = Literal["counters", "map", "scenario", "tables", "resolved-scenario", "game"]

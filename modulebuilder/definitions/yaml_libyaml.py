@@ -2,7 +2,7 @@
 
 libyaml composes a document into nodes that carry the line and column where each starts; walking them into
 plain Python values (dict, list, str, int, float, bool, None: what JSON Schema validates) and a side table
-of positions keyed by path is ~20x cheaper than ruamel.yaml's round-trip loader, which dominated loading a
+of positions keyed by path is far cheaper than ruamel.yaml's round-trip loader, which dominated loading a
 game.  Scalars are typed by the YAML 1.2 core rules, as ruamel.yaml types them (``yes`` is a string,
 ``0304`` is 304), since files were written against it.  Whatever this reader does not do exactly as
 ruamel.yaml does (any syntax error, a tab, a duplicate key, a ``<<`` merge, a key that is not a scalar, an

@@ -1,7 +1,7 @@
 """The reference YAML reader: ruamel.yaml's round-trip loader, for the files the libyaml path hands over.
 
 ruamel.yaml's round-trip loader records the line and column of every mapping key and sequence item; we copy
-the document into plain Python values and positions keyed by path, as :mod:`yaml_libyaml` does.  It is ~20x
+the document into plain Python values and positions keyed by path, as :mod:`yaml_libyaml` does.  It is much
 slower, so it reads only what libyaml cannot or should not (YAML 1.2 syntax that libyaml, a YAML 1.1 parser,
 rejects, such as ``{b:}``; syntax errors, so their wording is the one authors know; duplicate keys; ``<<``
 merges).  Plain values keep the rest of the loader free of ruamel types (``ScalarInt`` is an ``int``

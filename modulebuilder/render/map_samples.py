@@ -1,5 +1,5 @@
-"""Larger maps for measuring: a map file repeated side by side, ``times`` copies wide (issue 17, scale: the
-module builder's memory and time must stay bounded as the map grows; ``bench/bench_build.py --map-scale`` and
+"""Larger maps for measuring: a map file repeated side by side, ``times`` copies wide (the module builder's memory
+and time must stay bounded as the map grows; ``bench/bench_build.py --map-scale`` and
 ``tests/test_render_map_strips.py`` use it).
 
 Each copy is the original moved east by a whole number of map widths in columns, rounded up to an even

@@ -3,9 +3,8 @@ TrueType/OpenType fonts, Form XObjects (a counter face drawn once, placed many t
 where the author supplied raster art (and the map), page boxes, optional-content layers (the die line), a
 spot colour for the die line, and DeviceCMYK with an ICC output intent.
 
-Why our own writer and not a PDF library (fpdf2, reportlab): measured, fpdf2 2.8.9 takes 0.71 ms per
-face for a minimal vector face (a fill, a boxed X and five short texts) where the whole sheets build may
-spend 1.4 ms a face (ten times faster than the LaTeX ``wargame`` peer), and neither offers TrimBox /
+Why our own writer and not a PDF library (fpdf2, reportlab): fpdf2 alone takes half of the time the whole
+sheets build may spend on a face (docs/speed.md, "Figures behind the code"), and neither offers TrimBox /
 BleedBox / ArtBox or optional-content layers without reaching into their internals.  The parts that need a
 library are a library: fonts are read, measured and subset by fontTools.  Writing the objects ourselves
 keeps the bytes a pure function of the input (no timestamps, no random document ids).
@@ -52,8 +51,8 @@ class EncodedImage:
 
 
 def encode_image(img: Image.Image, level: int = 3) -> EncodedImage:
-    """Plain zlib of the raw pixels.  Measured on counter art, level 3 without PNG row predictors is
-    both faster (about 2 ms a face) and smaller than Pillow's PNG encoder with its adaptive filters."""
+    """Plain zlib of the raw pixels: on counter art, level 3 without PNG row predictors is both faster and
+    smaller than Pillow's PNG encoder with its adaptive filters (docs/speed.md, "Figures behind the code")."""
     alpha = None
     if img.mode in ("RGBA", "LA"):
         alpha = zlib.compress(img.getchannel("A").tobytes(), level)

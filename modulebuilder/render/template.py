@@ -192,8 +192,8 @@ def load_template(name_or_path: str) -> Template:
         raise TemplateError(f"counter template {path}:{exc.line}:{exc.column}: {exc.message}") from None
     data = YAML(typ="safe").load(text)
     # An author's template is checked against the schema on every load; the bundled ones are checked by
-    # the tests (tests/test_render_templates.py), which saves every build the schema check (0.6 s of a
-    # 3 s sheets run, profiled with bench/bench_print_peer.py).
+    # the tests (tests/test_render_templates.py), which saves every build the schema check (a fifth of a sheets
+    # run; docs/speed.md, "Figures behind the code").
     if path.resolve().parent != TEMPLATE_DIR:
         _validate(data, str(path))
     if "extends" in data:
@@ -302,7 +302,7 @@ class _Face:
     def colour(self, spec: Any, default: RGB = (0, 0, 0)) -> RGB:
         if spec is None:
             return default
-        # A face names the same few colours many times (profiled: resolving them was a third of a face).
+        # A face names the same few colours many times: each is resolved once.
         key = id(spec)
         if key not in self._colours:
             self._colours[key] = _colour(self.t, spec, self.fields, self.face, self.wash)
@@ -676,7 +676,7 @@ def _split_lines(text: str, lines: int) -> list[str]:
 
 
 def _attributes(obj: Any) -> dict[str, Any]:
-    """A dataclass's fields, shallow (``dataclasses.asdict`` deep-copies: profiled, 40% of a face)."""
+    """A dataclass's fields, shallow (``dataclasses.asdict`` deep-copies, a large share of drawing a face)."""
     from dataclasses import fields
     return {f.name: getattr(obj, f.name) for f in fields(obj)}
 

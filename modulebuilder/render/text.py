@@ -184,7 +184,7 @@ def stamp(text: str, size_px: int, font_path: str) -> tuple[Image.Image, int, in
     """Anti-aliased coverage mask of ``text`` and its offset from the centred anchor point.
 
     Counter faces repeat the same few strings (digits, corps ids, type letters) hundreds of times;
-    rasterising each once and pasting the mask is several times faster than drawing text anew."""
+    rasterising each once and pasting the mask is much faster than drawing text anew."""
     f = font_at(font_path, size_px)
     left, top, right, bottom = f.getbbox(text, anchor="ms")
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from modulebuilder.dice import D10, Die, die, faces  # noqa: F401  (the engine's names for them)
 
-# Neither hashlib nor hmac is imported to roll or to commit: importing hashlib loads OpenSSL (~4 ms), and hmac imports
+# Neither hashlib nor hmac is imported to roll or to commit: importing hashlib loads OpenSSL, and hmac imports
 # hashlib (only :func:`verify`, the service's and `referee verify`'s, still does).
 
 _LIMIT = (1 << 256) - (1 << 256) % 10     # largest multiple of 10 below 2**256: the d10's rejection bound
@@ -56,7 +56,7 @@ def hmac_sha256(key: bytes, msg: bytes) -> bytes:
     """HMAC-SHA256 (RFC 2104): the bytes of ``hmac.digest(key, msg, "sha256")``.
 
     Written out rather than imported because the standard ``hmac`` module imports ``hashlib`` and with it
-    OpenSSL, ~7 ms of CPU in a check whose referee rolls dice (the sample game's); the algorithm is the two
+    OpenSSL, a visible share of a check whose referee rolls dice (the sample game's); the algorithm is the two
     hashes below over the SHA-256 :func:`commitment` already uses (tests/engine/test_dice.py holds the two to
     the same bytes)."""
     sha256 = _sha256()

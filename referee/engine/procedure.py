@@ -41,7 +41,7 @@ OVER = "over"
 
 def _package_file(package: str, name: str) -> str:
     """The text of a file shipped in ``package``: read from its folder, or through importlib.resources for a
-    package that is not on the file system (importing importlib.resources is ~5 ms of a ``check``'s start-up)."""
+    package that is not on the file system (importlib.resources, slow to import, only then)."""
     where = getattr(sys.modules.get(package), "__file__", None)
     if where:
         try:
@@ -63,7 +63,7 @@ class Step(NamedTuple):
     up these (a retreat owed: no unit moves until it is done), each refused with the rule that makes it wait.
 
     A named tuple rather than a frozen dataclass: the dispatcher asks for the step at every event, and the
-    dataclass's ``__init__`` (one ``object.__setattr__`` per field) cost ten times as much (~5 µs against 0.5).
+    dataclass's ``__init__`` (one ``object.__setattr__`` per field) costs many times as much.
     """
     name: str
     prompt: str

@@ -52,7 +52,7 @@ class Game(Generic[S]):
 
 def new_game(ruleset: Ruleset[S], scenario: Any, dice: str = "players", seed: str | None = None) -> Game[S]:
     if dice == "referee" and seed is None:
-        import secrets                          # only here: it imports hmac, hashlib and OpenSSL (~5 ms)
+        import secrets                          # only here: it imports hmac, hashlib and OpenSSL
         seed = secrets.token_hex(16)            # a fresh secret; revealed in the final state
     return Game(ruleset=ruleset, state=ruleset.initial_state(scenario), dice=dice,
                 seed=seed if dice == "referee" else None)
@@ -286,8 +286,7 @@ _gc_saved: tuple[int, ...] = ()
 @contextmanager
 def fewer_collections() -> Iterator[None]:
     """Rarer young-generation collections while a log is replayed.  Each event allocates many short-lived
-    objects (a Board, UnitStates, a ruling) and the default threshold (700) ran a collection every few events,
-    ~3% of a replay's CPU.  The threshold is process-wide, so replays running at once in a threaded server
+    objects (a Board, UnitStates, a ruling) and the default threshold (700) ran a collection every few events.  The threshold is process-wide, so replays running at once in a threaded server
     share one setting: the first to start raises it and the last to finish restores the caller's."""
     global _gc_users, _gc_saved
     with _gc_lock:

@@ -215,7 +215,7 @@ def _ruling(index: int, type_: str, verdict: str, rules: tuple[str, ...] = (), e
             rolls: tuple[Roll, ...] = (), results: tuple[Result, ...] = (),
             awaiting: tuple[Awaiting, ...] = ()) -> Ruling:
     """``Ruling(...)`` without the frozen ``__init__``'s eight ``object.__setattr__`` calls: two rulings are
-    built per event (the rule's, then the engine's with the index), measured at ~2% of a replay.  The instance
+    built per event (the rule's, then the engine's with the index).  The instance
     is the same (same ``__dict__``, equality, hash and repr); the arguments must already be tuples."""
     r = object.__new__(Ruling)
     _set(r, "__dict__", {"index": index, "type": type_, "verdict": verdict, "rules": rules, "errors": errors,

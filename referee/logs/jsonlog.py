@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from os import PathLike
 
 # Paths are strings and os.path here, not pathlib: a check imports nothing else that needs pathlib, whose import
-# (with urllib.parse, ipaddress and fnmatch) was ~17.7 M instructions, 5.7 % of a one-event check (docs/speed.md).
+# (with urllib.parse, ipaddress and fnmatch) is a visible share of a one-event check (docs/speed.md).
 
 DICE_MODES = ("players", "referee")
 ROLL_EVENT_SCHEMA = {
@@ -34,9 +34,9 @@ ROLL_EVENT_SCHEMA = {
                    "side": {"type": "string"}, "note": {"type": "string"}},
 }
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
-# Up to this many events the surely-valid predicates check a log before jsonschema-rs is imported: its import is
-# ~54 M instructions, the predicate ~5,600 instructions an event more than jsonschema-rs (cachegrind, the sample
-# game's events), so the break-even is ~9,600 events.
+# Up to this many events the surely-valid predicates check a log before jsonschema-rs is imported: below it the
+# import costs more than the predicates' extra work per event (the break-even, measured: docs/speed.md,
+# "Figures behind the code").
 SURELY_EVENTS = 9000
 # A log's events are checked until this many problems: a few megabytes of ``{}`` are millions of events, whose
 # millions of lines would cost memory and time in proportion, and nobody reads past the first screenfuls.
@@ -182,14 +182,14 @@ def find_scenario(ref: str, base_dir: str | PathLike[str] | None = None) -> str 
 class _EventValidator:
     """A compiled fast check for the common case (a valid event) and jsonschema for the messages.
 
-    jsonschema-rs (compiled, full draft 2020-12) decides validity, ~20x cheaper than jsonschema on a long log;
+    jsonschema-rs (compiled, full draft 2020-12) decides validity, far cheaper than jsonschema on a long log;
     an event it rejects is run through jsonschema to list every problem with its path.  Both implement the
     same draft of the same schema, so they agree on what is valid.  (fastjsonschema would be faster still,
     but it stops at draft 7 and silently ignores keywords such as ``unevaluatedProperties``.)  jsonschema is
-    imported only for a log with a bad event: importing it is ~0.08 s, a third of a short ``check``.
+    imported only for a log with a bad event: importing it is a third of a short ``check``.
     Before either, in a short log (``SURELY_EVENTS``), ``surely`` (``referee.logs.surely_valid``) vouches for
-    the plainly valid events without importing jsonschema-rs (~15 ms); an event it cannot vouch for goes to
-    jsonschema-rs, which decides.  It costs ~1.8 µs a move where jsonschema-rs costs ~1.2 µs, so a log longer
+    the plainly valid events without importing jsonschema-rs; an event it cannot vouch for goes to
+    jsonschema-rs, which decides.  It costs a little more per event than jsonschema-rs, so a log longer
     than ``SURELY_EVENTS`` goes to jsonschema-rs straight away.
     """
     schema: Mapping[str, Any]
@@ -246,8 +246,8 @@ def roll_event_schema(ruleset: Any) -> Mapping[str, Any]:
 
 @lru_cache(maxsize=None)
 def _validator(ruleset_id: str, event_type: str) -> _EventValidator:
-    """The validator of one event type, compiled when a log first has one (most logs use a few of the ~40
-    types, and compiling them all was ~25 ms of a short ``check``)."""
+    """The validator of one event type, compiled when a log first has one (most logs use a few of the
+    types, and compiling them all would be a visible share of a short ``check``)."""
     sub, root = _event_schemas(ruleset_id)[event_type]
     # Local $refs inlined once: resolving them per event is most of jsonschema's time on long logs.
     return _compile(_inline(sub, root) if root else sub)

@@ -1,7 +1,7 @@
 """What a ruleset contributes to reading a VASSAL log: its chat notation and the completion of board moves.
 
 The reader (``chat``, ``vassal_events``, ``vassal_paths``) knows VASSAL and the shape of a declaration; what the
-words mean is the ruleset's (issue #13: ``referee.logs`` imports no ruleset internals).  A ruleset names the
+words mean is the ruleset's (``referee.logs`` imports no ruleset internals: docs/architecture.md, contract 4).  A ruleset names the
 module of its hook in one attribute, ``notation = "referee.rulesets.<id>.notation"``, and that module's
 ``NOTATION`` is a mapping of the :class:`Notation` fields it sets (plain data and functions: a ruleset imports
 no front end, so it never sees this module; what it is handed -- the words of a line, the names, a read

@@ -1,8 +1,8 @@
 """A check that says *surely valid* for the events a log is made of, without importing jsonschema-rs.
 
 jsonschema-rs decides whether an event is valid (``jsonlog._EventValidator``), but importing its compiled
-extension imports ``email.utils`` (with socket, datetime, calendar, random, decimal …) at initialisation:
-~48 M instructions, 12 % of a one-event ``referee check`` (cachegrind; ~15 ms).  Most events of most logs are
+extension imports ``email.utils`` (with socket, datetime, calendar, random, decimal …) at initialisation, an
+eighth of a one-event ``referee check`` (docs/speed.md §1).  Most events of most logs are
 plainly valid: an object of strings, small integers and lists of them.  So each event type's schema (its
 ``$ref``s inlined) is compiled here into a predicate that answers True only when the event is valid by a
 reading too strict to be wrong, and False for *don't know* — never "invalid": a False sends the event to
@@ -16,11 +16,11 @@ strings that are valid UTF-8 (a lone surrogate is *don't know*); ``const``/``enu
 meaning of in both regex dialects (``PATTERNS``).  A schema with any other keyword (``oneOf``, ``$ref`` left
 over, ``format`` …) is not compiled at all: its events go to jsonschema-rs.
 
-Why hand-written: the validators that are well kept cost more to import than they would save (fastjsonschema
-~59 M instructions, jsonschema ~0.08 s); this is a predicate over seven keywords, not a validator.  Each schema
-is written out as Python source (one function per object or array, string and integer constants as literals)
-and compiled once per event type: a move is checked in ~1.8 µs, where a tree of closures took 11.6 µs and
-jsonschema-rs takes ~1.2 µs, so a log of up to ``jsonlog.SURELY_EVENTS`` events never imports jsonschema-rs.
+Why hand-written: the validators that are well kept cost more to import than they would save (fastjsonschema,
+jsonschema); this is a predicate over seven keywords, not a validator.  Each schema is written out as Python
+source (one function per object or array, string and integer constants as literals) and compiled once per event
+type, so a move is checked nearly as fast as jsonschema-rs checks it, and a log of up to
+``jsonlog.SURELY_EVENTS`` events never imports jsonschema-rs (the figures: docs/speed.md §1).
 tests/speed/test_surely_valid.py holds it to jsonschema-rs on the sample logs' events and on generated ones.
 """
 from __future__ import annotations
@@ -96,8 +96,8 @@ _TYPES: Mapping[str, tuple[str, ...]] = {
 
 
 def _compile(schema: Any) -> Check:
-    """The predicate as one generated Python function (``_Writer``), without a call per keyword as the former
-    tree of closures made: a move 11.6 → ~1.8 µs (jsonschema-rs: ~1.2 µs; docs/speed.md §1)."""
+    """The predicate as one generated Python function (``_Writer``), without a call per keyword as a tree of
+    closures would make (several times slower; docs/speed.md §1)."""
     w = _Writer()
     top = w.node(schema, "x")
     w.lines += ["def check(x):", f"    return {top}"]
@@ -107,8 +107,8 @@ def _compile(schema: Any) -> Check:
 
 
 def _code(source: str) -> Any:
-    """The predicate's code object: compiling it is ~0.45 ms an event type (13 ms for the sample game's 30), so
-    it is kept in the user's cache by its text (``user_cache.remembered_code``)."""
+    """The predicate's code object, kept in the user's cache by its text (``user_cache.remembered_code``):
+    compiling one per event type at every start would be a visible share of a short check."""
     return remembered_code("validators", source, "<surely_valid>")
 
 

@@ -27,7 +27,7 @@ bp = Blueprint("api", __name__)
 @lru_cache(maxsize=1)
 def openapi_document() -> dict[str, Any]:
     """The hand-written document, with the scenario ids this server loads written in as an enum: it says
-    exactly which ids ``POST /games`` accepts (issue 12.5: ``scenario: ""`` was allowed, and refused)."""
+    exactly which ids ``POST /games`` accepts (so ``scenario: ""``, which it refuses, is not allowed here either)."""
     doc = json.loads(files("referee.service").joinpath("openapi.json").read_text(encoding="utf-8"))
     ids = [s["id"] for s in scenarios.available()]
     by_id = doc["components"]["schemas"]["NewGame"]["properties"]["scenario"]["oneOf"][0]

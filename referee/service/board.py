@@ -54,8 +54,8 @@ DRAW_SIZE = 64
 ART_CACHE_SIZE = 8           # scenarios whose map and counter faces a process keeps, at most
 ART_CACHE_BYTES = 256 * 1024 * 1024   # and at most this many bytes of pictures (maps, faces, PNGs) in all
 
-# What one map may cost to draw (a 300x300 map from a 7 KB log took 17.5 s of CPU and 1.1 GB): Borodino's is
-# 42x29 hexes, 1434x1212 pixels, 289 counters.
+# What one map may cost to draw (a tiny log naming a huge map would otherwise hold a worker for long, docs/service.md):
+# Borodino's is 42x29 hexes, 1434x1212 pixels, 289 counters.
 MAX_MAP_HEXES = 5_000
 MAX_MAP_PIXELS = 12_000_000
 MAX_PIECES = 2_000

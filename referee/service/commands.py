@@ -54,8 +54,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _placement(config: Any) -> frozenset[int]:
-    """The CPUs the checking workers leave to the server's process (cpus.py): under a flood of /check at
-    500 submissions/s, p99 14-33 ms placed against 157-570 ms unplaced (docs/service.md, Performance)."""
+    """The CPUs the checking workers leave to the server's process (cpus.py): without it a flood of /check
+    multiplies the hosted games' p99 latency (docs/service.md, Performance)."""
     from referee.service import cpus
     try:
         placed = cpus.of_config(config)

@@ -6,7 +6,7 @@ Here appends queue up, and whichever request thread holds the commit lock (the *
 queued — its own append and the others' — in one transaction (``Storage.transaction()``): one flush for the
 lot.  The threads whose appends it stored find them done when they get the lock and return at once; the
 others take their turn as leader.  No artificial delay and no committer thread: a lone submission on an idle
-server commits itself, with no hand-over to another thread (which cost ~10 % of a submission's CPU, profiled).
+server commits itself, with no hand-over to another thread (which would cost every submission CPU).
 
 Each append keeps its own outcome: ``append_events`` raises StaleIndex / GameEnded / GameNotFound before it
 writes anything, so a refused append leaves the rest of the batch intact and its request gets the refusal.

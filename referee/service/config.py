@@ -14,7 +14,7 @@ API_PREFIX = "/api/v1"          # where the JSON API is mounted (DESIGN §6); th
 # long games while keeping one request from exhausting a worker's memory.
 DEFAULT_MAX_CONTENT_LENGTH = 16 * 1024 * 1024
 
-# YAML is read by a pure-Python parser at ~6-12 s of CPU per MiB (limits.py): its own, smaller limit.
+# YAML is read by a pure-Python parser, far slower than JSON (limits.py): its own, smaller limit.
 DEFAULT_MAX_YAML_LENGTH = 64 * 1024
 
 # The heavy routes (POST /check, /replay, /replay/board.png): worker processes, waiting places, time budget (s),
@@ -31,7 +31,7 @@ DEFAULT_CHECK_CPUS = "auto"       # referee/service/cpus.py
 # How long a request may take to arrive (server.py: `referee serve`'s waitress): its headers, the whole of it,
 # and the least average rate after the first seconds; connections open at once; idle kept-alive seconds.
 DEFAULT_HEADER_DEADLINE = 10.0
-DEFAULT_REQUEST_DEADLINE = 120.0          # a 16 MiB log needs ~140 KB/s
+DEFAULT_REQUEST_DEADLINE = 120.0          # time enough for DEFAULT_MAX_CONTENT_LENGTH on a slow line
 DEFAULT_MIN_RATE = 4096.0                 # bytes a second
 DEFAULT_CONNECTION_LIMIT = 1000
 DEFAULT_IDLE_SECONDS = 30

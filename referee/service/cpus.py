@@ -1,14 +1,13 @@
 """Which CPUs the checking workers run on, and which the server's processes keep (``REFEREE_CHECK_CPUS``).
 
 A checking worker runs at ``SCHED_IDLE`` (heavy.py), so it takes only CPU that nothing else wants — and yet a
-flood of ``POST /check`` still gave the hosted games' submissions a latency tail: at 500 submissions/s, p99
-84–214 ms with one server process under ``bench_service.py --flood 2`` against 22–28 ms without (2 December,
-load 2–4).  It is not the server's own work: a ``referee check`` of the same 15.8 MiB log, run at
-``SCHED_IDLE`` *beside* a server that had no flood at all, did the same (p99 207–404 ms), where two
-``SCHED_IDLE`` busy loops did nothing (15–43 ms).  What a check does is fill the caches with a large log, and
-Linux counts a CPU that runs only ``SCHED_IDLE`` work as idle when it picks a CPU to wake a thread on, so the
-server's threads kept waking on the core the check had just used, behind its cache misses.  With the checking
-workers on a CPU of their own and the server's process on the others, the same flood gave p99 14–33 ms (157–570 ms unplaced, runs alternated).
+flood of ``POST /check`` still gave the hosted games' submissions a latency tail.  It is not the server's own
+work: a ``referee check`` of a large log run at ``SCHED_IDLE`` *beside* a server with no flood did the same,
+where ``SCHED_IDLE`` busy loops did nothing.  What a check does is fill the caches with a large log, and Linux
+counts a CPU that runs only ``SCHED_IDLE`` work as idle when it picks a CPU to wake a thread on, so the server's
+threads kept waking on the core the check had just used, behind its cache misses.  With the checking workers on
+a CPU of their own and the server's process on the others, the tail went (the figures: docs/service.md,
+Performance, "The CPUs").
 
 So by default (``auto``) the checking workers share the last CPUs the process may use (one per worker, at most
 all but one), and each process of the service's gunicorn worker the rest — when the server's processes fit

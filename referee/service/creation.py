@@ -1,7 +1,8 @@
 """Game creation, bounded per client: a rate, a daily quota, and expiry of games never played.
 
 Anyone may create a game (``POST /games`` needs no token), and each costs a row, two side rows and, with an
-inline scenario, its document: 11,014 games in 10 s from one client once grew the database by 8.95 MB/s.  So:
+inline scenario, its document: one client creating games as fast as it can grows the database by megabytes a
+second (docs/service.md).  So:
 
 * **rate**: each client (its address; behind a reverse proxy, the proxy's: limit there too) has a bucket of
   ``REFEREE_CREATE_BURST`` creations refilled at ``REFEREE_CREATE_PER_MINUTE``; an empty bucket is 429

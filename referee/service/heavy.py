@@ -1,9 +1,9 @@
 """The heavy, unauthenticated routes (``POST /check``, ``/replay``, ``/replay/board.png``) under a concurrency
-limit and a time budget, in worker processes of their own (issue 12, point 2).
+limit and a time budget, in worker processes of their own (docs/service.md, Security).
 
 Ruling a whole uploaded log is seconds of CPU that anyone may ask for without a token.  Run in the threads
-of the server's process, two such requests took the GIL from the hosted games (submissions fell from ~1,000/s
-to 24/s).  So they run here:
+of the server's process, two such requests took the GIL from the hosted games (their submissions nearly stopped:
+docs/service.md, Security).  So they run here:
 
 * in **separate processes** (``REFEREE_CHECK_WORKERS``, default 1), fresh interpreters (never a ``fork`` of a
   threaded server) at the **lowest CPU priority** (``REFEREE_CHECK_PRIORITY``, default ``idle``: Linux's
@@ -18,7 +18,7 @@ to 24/s).  So they run here:
 * **admitted or refused at once**: at most ``workers + REFEREE_CHECK_QUEUE`` (default 1) such requests are
   in the service at a time; one more is answered 503 ``busy`` with ``Retry-After`` before its body is read,
   so waiting requests never hold more than a few of the server's threads;
-* within a **time budget** (``REFEREE_CHECK_BUDGET``, default 30 s of wall time: the sample game takes ~1 s idle, ~5 s at a load average of 20): a worker still busy then is
+* within a **time budget** (``REFEREE_CHECK_BUDGET``, default 30 seconds of wall time, several times what the sample game takes on a loaded machine): a worker still busy then is
   killed and the request answered 503 ``over_budget`` (``referee check`` on one's own machine has no
   budget); and a **memory limit** (``REFEREE_CHECK_MEMORY``, default 2 GiB address space per worker): a log
   whose replay needs more is 413.
@@ -30,14 +30,14 @@ checked; with one worker, every picture comes from the same cache).
 :func:`page_replay`: the worker rules every event and words every ruling (``replays.build``), and sends
 back what the page's later requests read in the server's process — the rulings, their lines, the places, the
 final state, and the snapshots of the engine every 32 events.  Sending those costs little of the server's
-CPU if it is done with care, measured on the sample game (5,575 events, a 1.1 s replay):
+CPU if it is done with care (the figures for the sample game: docs/service.md, Performance):
 
 * the rulings and lines travel in pickles of ``CHUNK`` items, unpickled one after the other, so that no single
-  call holds the server's GIL for long (one pickle of the sample's rulings: 0.2 s in one go);
+  call holds the server's GIL for long (as one pickle of the sample's rulings would);
 * the snapshots share most of their objects (states are persistent), so the first snapshot (the set-up) is
-  pickled once (0.6 MB) and every later one refers to the set-up's objects by ``persistent_id`` and carries
-  only what changed (33 kB at most; 5.4 MB in all, against 114 MB pickled one by one); the server unpickles a
-  snapshot when a step needs it (~3 ms), not before.
+  pickled once and every later one refers to the set-up's objects by ``persistent_id`` and carries only what
+  changed (a twentieth of the bytes of snapshots pickled one by one); the server unpickles a snapshot when a
+  step needs it, not before.
 
 Before the replay, the page's route answers the set-up at once, so it reads the log first: :func:`read_for_page`
 does the reading and checking here too and hands back the same ``Log``.
@@ -83,7 +83,7 @@ DEFAULT_PRIORITY = "idle"
 RETRY_AFTER = "2"
 START_TIMEOUT = 120.0
 CHUNK = 256                       # rulings (or lines) per pickle sent back by a page replay
-EVENT_CHUNK = 2048                # events per orjson chunk of a log read for the page (~1 ms to decode each)
+EVENT_CHUNK = 2048                # events per orjson chunk of a log read for the page (a short hold of the GIL each)
 
 
 def _proxy(items: dict[str, Any]) -> MappingProxyType[str, Any]:
@@ -213,8 +213,8 @@ class _Channel:
 
     Why not multiprocessing's ``Connection``: it pickles the bulk bytes into its message (a copy), and reads a
     message with one ``os.read`` per piece, each sized for all that remains (a fresh buffer each time), then
-    unpickles it (another copy): receiving a 33 MB answer (the rulings of the largest log allowed) cost the
-    server's process 63 ms of CPU; read into one buffer, 9 ms (measured).  ``timeout`` bounds every read on
+    unpickles it (another copy): receiving the answer for the largest log allowed cost the server's process
+    several times the CPU of reading it into one buffer (bench/bench_heavy_io.py).  ``timeout`` bounds every read on
     the server's side, so a worker stalled half-way through an answer cannot hold a request past its budget."""
 
     _HEAD = struct.Struct("!QQ")
@@ -498,7 +498,7 @@ def page_replay(pool: HeavyPool, upload: Upload, log: Log) -> PageReplay:
 def read_for_page(pool: HeavyPool, upload: Upload) -> Log:
     """``logs.read(upload)`` with the reading and checking done in ``pool``'s workers: the same ``Log`` (the
     same scenario object, from this process's cache), or the same error.  For ``POST /replays``, whose answer
-    gives the set-up at once: checking a 15.8 MiB log is ~2 s of CPU (its events' schema and references), which
+    gives the set-up at once: checking the largest log is seconds of CPU (its events' schema and references), which
     the server's process spent there; now it decodes the checked events in chunks of ``EVENT_CHUNK`` (the GIL
     is free between them).  A VASSAL upload (its scenario is found inside the file) is still read here.
     Admission is the caller's, as for :func:`page_replay`."""
@@ -530,7 +530,7 @@ SETUP_CACHE_SIZE = 256
 
 def inline_setup(pool: HeavyPool, document: Any) -> tuple[str, tuple[str, ...], bool]:
     """(ruleset id, sides, whether the ruleset can host) of an inline scenario sent to ``POST /games``, resolved
-    in ``pool``'s workers (60,000 units once took 7.9 s of the server's CPU), admitted as the heavy routes are.
+    in ``pool``'s workers (a huge one is seconds of CPU: docs/service.md), admitted as the heavy routes are.
     A document resolved before is answered from this process's memory (keyed by its SHA-256): players who
     host their own scenario send the same one again; requests with one new document at once wait for the
     first."""

@@ -85,7 +85,7 @@ class Host:
         self._sides_lock = threading.Lock()
         self._sides_size = cache_size * 4
         # A game's scenario and ruleset, resolved once: resolving an inline scenario document means keying
-        # the scenario cache on its canonical JSON, which profiling showed as ~6 % of a submission's CPU.
+        # the scenario cache on its canonical JSON, a share of every submission's CPU otherwise.
         self._setups: dict[str, tuple[Any, Any]] = {}
         # Games whose referee dice have every side's seed: that never changes back, so it is read once.
         self._dice_ready: set[str] = set()

@@ -1,11 +1,11 @@
-"""Bounded work per request: what the service refuses before it parses anything (issue 12, point 2).
+"""Bounded work per request: what the service refuses before it parses anything (docs/service.md, Security).
 
 * **Bodies are counted as they arrive.**  :class:`BodyLimit` (the outermost WSGI layer) reads a body that has
   no ``Content-Length`` (chunked) up to the limit and answers 413 past it, instead of letting the reader cut
   it short; a body with a ``Content-Length`` over the limit is 413 before a byte is read.
 * **YAML has its own, much smaller limit** (``REFEREE_MAX_YAML_LENGTH``, 64 KiB): the pure-Python YAML
-  parser costs about 12 s of CPU per MiB on the development machine (6 s idle), JSON about 0.1 s; 64 KiB keeps a
-  YAML log under 1 s.  A whole game belongs in JSON.
+  parser costs about a hundred times JSON's CPU per byte (docs/service.md, Security); 64 KiB keeps a YAML log
+  under a second.  A whole game belongs in JSON.
 * **Nesting and numbers are bounded before parsing** (:func:`prescan`): a cheap scan of the bytes refuses
   integers longer than ``MAX_DIGITS`` digits, and YAML (strings taken out first) nested deeper than
   ``MAX_DEPTH``; JSON nesting is refused by orjson in C at depth 1024, and never reaches the standard library.
@@ -54,7 +54,7 @@ def nesting_depth_exceeds(brackets: bytes, limit: int) -> bool:
 
 def long_number(data: bytes) -> bool:
     """Whether ``data`` has a run of more than MAX_DIGITS digits (strings included: ``translate`` and a
-    substring search run at memory speed, where a regular expression took 0.7 s for 16 MiB)."""
+    substring search run at memory speed, where a regular expression is far slower on a large body)."""
     return _LONG_RUN in data.translate(_DIGITS_AS_ZERO)
 
 
@@ -105,9 +105,8 @@ class BodyLimit:
     """WSGI middleware: a body without ``Content-Length`` (chunked) is read here, counted, and refused with
     413 past ``limit``; within it, the app sees an ordinary body with its length.
 
-    Reading a chunked body costs the server's process CPU per chunk (gunicorn's chunk parser is Python):
-    100,000 one-byte chunks took 0.62 s, so a 16 MiB body in one-byte chunks would have been about 100 s of
-    the submissions' CPU, from anyone.  Past ``chunked_cpu`` seconds of this thread's CPU the body is refused
+    Reading a chunked body costs the server's process CPU per chunk (gunicorn's chunk parser is Python), so a
+    large body in one-byte chunks would take minutes of the submissions' CPU, from anyone (docs/service.md).  Past ``chunked_cpu`` seconds of this thread's CPU the body is refused
     (400); a body in chunks of a few KiB or more needs a few milliseconds per MiB."""
 
     def __init__(self, inner: WSGIApp, limit: int, chunked_cpu: float = CHUNKED_READ_CPU) -> None:

@@ -75,9 +75,9 @@ def upload_of_body(content_type: str, data: bytes) -> Upload:
 
 
 def request_body(request: Request) -> bytes:
-    """The raw body, in one read: ``request.get_data`` reads 64 KiB at a time (a 16 MiB log cost the server's
-    process ~0.2 s of CPU that way under gunicorn, ~0.01 s in one read).  400 when the client sent less than
-    its Content-Length."""
+    """The raw body, in one read: ``request.get_data`` reads 64 KiB at a time, which for the largest log costs
+    the server's process many times the CPU of one read.  400 when the client sent less than its
+    Content-Length."""
     length = request.content_length
     if length is None or getattr(request, "_cached_data", None) is not None:
         return request.get_data(cache=True)
@@ -101,7 +101,7 @@ def request_body(request: Request) -> bytes:
 
 def read(upload: Upload, max_yaml_length: int = limits.DEFAULT_MAX_YAML_LENGTH) -> Log:
     """The checked log of an upload.  JSON is read by orjson (bounded nesting, C speed); anything else is
-    YAML, read only within its own, smaller limit and after limits.prescan (issue 12, point 2)."""
+    YAML, read only within its own, smaller limit and after limits.prescan."""
     suffix = Path(upload.filename).suffix.lower()
     if suffix in VASSAL_SUFFIXES:
         return _read_vassal(upload)

@@ -99,7 +99,7 @@ class Views:
             def work() -> ReplayView:
                 try:
                     # The first picture waits for the art, not for the replay; a map sent in is drawn in the
-                    # workers, under their budget (a 7 KB log's 300x300 map once took 17.5 s of this process).
+                    # workers, under their budget (a tiny log can name a huge map: docs/service.md, Security).
                     heavy.pictures(pool, log.scenario, art_job, admit=False)
                     r = heavy.page_replay(pool, upload, log)
                     return ReplayView(r.replayed, r.lines, words_for(log.scenario, log.ruleset))

@@ -1,4 +1,4 @@
-"""``referee verify EXPORT [--head HEX]``: check a hosted game's export whole (issue 12, point 5).
+"""``referee verify EXPORT [--head HEX]``: check a hosted game's export whole (docs/service.md).
 
 Four checks, each reporting the first thing that differs (one sentence, naming where):
 

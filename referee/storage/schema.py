@@ -52,7 +52,7 @@ SQLITE: tuple[Migration, ...] = (
         ) STRICT, WITHOUT ROWID""",
     ),
     (
-        # Issue 12: each event's link in the game's hash chain (referee.service.chain), and the dice
+        # Each event's link in the game's hash chain (referee.service.chain), and the dice
         # contributions of the sides, in the order they were fixed (referee.service.dice).
         "ALTER TABLE events ADD COLUMN chain TEXT NOT NULL DEFAULT ''",
         """CREATE TABLE dice_contributions (

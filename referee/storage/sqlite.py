@@ -12,13 +12,13 @@
   transaction would instead take the lock only at its first INSERT, and could fail with
   SQLITE_BUSY after having read a stale count.
 * Within one process, write transactions queue on a mutex before BEGIN IMMEDIATE (SQLite's busy handler
-  polls with sleeps of up to 100 ms; a mutex wakes the next writer at once).  Other processes still meet
+  polls with growing sleeps; a mutex wakes the next writer at once).  Other processes still meet
   at SQLite's lock, through the busy timeout.
 * ``foreign_keys = ON`` per connection (SQLite's default is off).
 * Checkpoints (copying the WAL back into the database file, with a flush) run in a background thread
   every ``CHECKPOINT_EVERY`` seconds, not inside a commit: SQLite's automatic checkpoint runs in whichever
   commit crosses 1,000 WAL pages, and that commit — with the group commit, every submission queued behind
-  it — then waits for the flushes (10–40 ms here: most of the service's p99 latency).  A passive checkpoint
+  it — then waits for the flushes (most of the service's p99 latency, docs/service.md).  A passive checkpoint
   waits for nobody and nobody waits for it.  The automatic one stays, at ``AUTOCHECKPOINT_PAGES``, as a
   bound on the WAL should the thread fall behind.
 """
@@ -179,8 +179,8 @@ class SQLiteStorage(Storage):
     def _session(self, *, write: bool) -> Iterator[Session]:
         if write and self._path != MEMORY:
             # One writer at a time in this process, queued on a mutex: a second BEGIN IMMEDIATE would only
-            # find SQLite's lock taken and sleep in its busy handler (1, 2, 5, ... up to 100 ms between
-            # tries), long after the lock is free — a game created while a group commit ran waited that long.
+            # find SQLite's lock taken and sleep in its busy handler (growing sleeps between tries), long
+            # after the lock is free — a game created while a group commit ran waited that long.
             if not self._write_lock.acquire(timeout=self._busy_timeout):
                 raise StorageBusy("another transaction of this process held the database longer than the busy "
                                   "timeout")

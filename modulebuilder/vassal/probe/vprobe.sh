@@ -5,11 +5,14 @@
 HERE=${VASSAL_CHECK_TOOLS:-/work/shared/tools/vassal-check}
 PROBE_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/engine_env.sh"
-OUT="$WORK/probe-classes"
+# One folder per version of the source (checkouts of different versions may run at once on one machine): compiled
+# into a fresh folder that is then renamed into place, so a run never sees another's half-written classes.
+OUT="$WORK/probe-classes-$(cksum < "$PROBE_DIR/VProbe.java" | cut -d' ' -f1)"
 if ! cmp -s "$PROBE_DIR/VProbe.java" "$OUT/VProbe.java"; then
-  rm -rf "$OUT" && mkdir -p "$OUT"
-  javac -nowarn -encoding UTF-8 -cp "$CP:$WORK/stubclasses:$WORK/classes" -d "$OUT" "$PROBE_DIR/VProbe.java" || exit 3
-  cp "$PROBE_DIR/VProbe.java" "$OUT/"
+  NEW=$(mktemp -d "$WORK/probe-new.XXXXXX") || exit 3
+  javac -nowarn -encoding UTF-8 -cp "$CP:$WORK/stubclasses:$WORK/classes" -d "$NEW" "$PROBE_DIR/VProbe.java" || exit 3
+  cp "$PROBE_DIR/VProbe.java" "$NEW/"
+  mv -T "$NEW" "$OUT" 2>/dev/null || rm -rf "$NEW"      # another run put the same classes there first
 fi
 run=$(mktemp -d "$WORK/run.XXXXXX") || exit 3
 mkdir -p "$run/home"

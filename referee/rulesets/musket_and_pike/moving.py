@@ -30,7 +30,7 @@ def move(state: MPState, event: Mapping[str, Any], dice: Any = None) -> tuple[Ru
     if p.arm is Arm.ARTILLERY and not u.limbered:
         refuse("G-M10", "unlimbered", "unlimbered artillery does not move")
     # The rule that sets the allowance the path is checked against (6.3.4: a Column has 2 MP more; 6.3.1: a
-    # Shaken unit half).  It decided the move whether or not the path needed the difference (#18).
+    # Shaken unit half), cited whether or not the path needed the difference: it sets the allowance checked.
     ma_rule = allowance_rule(u)
     out = walk(state, uid, event["path"])
     if isinstance(out, tuple):
