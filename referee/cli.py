@@ -46,6 +46,9 @@ def build_parser(service: bool = True) -> argparse.ArgumentParser:
     check.add_argument("--strict-dice", action="store_true",
                        help="refuse a VASSAL log with a roll typed in the chat (e.g. '!shock 1 9'): every roll must "
                             "come from VASSAL's die button")
+    check.add_argument("--dice-seed", metavar="SEED",
+                       help="the .vlog files were played in a hosted game with the referee's dice: rule them with "
+                            "the game's seed (its export's log.seed, revealed when the game ends)")
     check.add_argument("--no-cache", action="store_true",
                        help="parse the scenario afresh, neither reading nor writing the parsed-scenario cache "
                             "(as HEXWARGAME_CACHE=off does; docs/speed.md)")
@@ -65,7 +68,7 @@ def build_parser(service: bool = True) -> argparse.ArgumentParser:
 
 CHECK_FORMATS = ("json", "text")
 CHECK_FLAGS = {"--strict": "strict", "--no-cache": "no_cache", "--strict-dice": "strict_dice"}
-CHECK_VALUES = {"--format": "format", "--module": "module", "--from": "from_save"}
+CHECK_VALUES = {"--format": "format", "--module": "module", "--from": "from_save", "--dice-seed": "dice_seed"}
 
 
 def plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
@@ -80,7 +83,7 @@ def plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
     if not argv or argv[0] != "check":
         return None
     args = {"command": "check", "log": [], "module": None, "format": "json", "strict": False, "no_cache": False,
-            "strict_dice": False, "from_save": None}
+            "strict_dice": False, "from_save": None, "dice_seed": None}
     logs_ended = False
     i = 1
     while i < len(argv):
@@ -165,6 +168,8 @@ def cmd_check(args: argparse.Namespace | SimpleNamespace) -> int:
     if args.no_cache:
         os.environ["HEXWARGAME_CACHE"] = "off"
     log = read_logs(args.log, args.module, args.from_save)
+    if args.dice_seed is not None:
+        log = with_referee_dice(log, args.dice_seed, args.log)
     if args.strict_dice and log.sources:
         from referee.logs.vassal import typed_rolls
         if typed := typed_rolls(log):
@@ -183,6 +188,19 @@ def cmd_check(args: argparse.Namespace | SimpleNamespace) -> int:
                                 log.sources or None))
         any_illegal = result.any_illegal
     return 3 if args.strict and any_illegal else 0
+
+
+def with_referee_dice(log, seed: str, paths: Sequence[str]):
+    """A VASSAL game played with a hosted game's referee dice: its files hold no rolls (the referee rolled them,
+    its chat lines are not read), so they are ruled with the game's seed, which the game reveals when it ends.
+    A JSON log carries its own dice and seed."""
+    from dataclasses import replace
+    if not log.sources:
+        raise InputError([f"--dice-seed: {', '.join(paths)} is not a VASSAL game; a JSON log gives its own dice "
+                          "and seed"])
+    if not seed.strip() or len(seed) > 256:
+        raise InputError(["--dice-seed: expected the game's seed (its export's log.seed), at most 256 characters"])
+    return replace(log, dice="referee", seed=seed)
 
 
 def write_json(log) -> bool:

@@ -14,7 +14,7 @@ from referee.cli import build_parser, cmd_check, main, plain_check
 WORDS = ["check", "a.json", "b.yaml", "t1.vlog", "", "json", "text", "xml", "--format", "--format=json",
          "--format=text", "--format=", "--module", "--module=m.vmod", "--module=", "m.vmod", "--strict",
          "--strict=1", "--no-cache", "--no-c", "--form", "-h", "--help", "--", "-", "-1", "-x", "--x y", "rulesets",
-         "serve", "--formats", "check", "--strict-dice", "--strict-d", "--from", "--from=s.vsav", "s.vsav", "--fro"]
+         "serve", "--formats", "check", "--strict-dice", "--strict-d", "--from", "--from=s.vsav", "s.vsav", "--fro", "--dice-seed", "--dice-seed=ab12", "ab12", "--dice"]
 
 
 def argparse_answer(argv: list[str]) -> dict | None:

@@ -43,3 +43,29 @@ def test_a_corrupt_file_exits_1_with_a_sentence(capsys, tmp_path):
     assert main(["check", str(bad)]) == 1
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith("bad.vlog is not a readable zip archive")
+
+
+def test_a_vlog_played_with_the_referee_s_dice_is_ruled_with_the_game_s_seed(capsys, tmp_path):
+    # A game hosted with the referee's dice leaves no rolls in the players' .vlog files (the referee rolled them):
+    # without its seed, `referee check` left the commitment's roll owed.  With the seed the game reveals, the
+    # referee's rolls are derived again: the same rolls as the hosted game (tests/link/test_link_borodino.py).
+    log = fixture("dice-turn1.vlog")
+    vmod = fixture("borodino-cup-facts.vmod")
+    assert main(["check", str(log), "--module", str(vmod)]) == 0
+    plain = json.loads(capsys.readouterr().out)["rulings"]
+    assert plain[3]["rolls"][0]["natural"] is None                   # owed: the d10 button paid it later
+    assert main(["check", str(log), "--module", str(vmod), "--dice-seed", "abc"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    from referee.engine.dice import natural
+    assert out["rulings"][3]["rolls"][0]["natural"] == natural("abc", 0, out["rulings"][3]["rolls"][0]["purpose"])
+    assert out["state"]["dice"] == {"mode": "referee", "rolls_used": 1, "seed": "abc",
+                                    "commitment": "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}
+    # the die pressed after it is a roll nobody owes any more
+    assert out["rulings"][4]["type"] == "roll" and out["rulings"][4]["errors"][0]["code"] == "no_roll_owed"
+
+
+def test_the_dice_seed_is_for_vassal_files_only(capsys, tmp_path):
+    log = tmp_path / "game.json"
+    log.write_text(json.dumps({"scenario": "schevardino", "events": []}))
+    assert main(["check", str(log), "--dice-seed", "abc"]) == 1
+    assert "--dice-seed: " in (err := capsys.readouterr().err) and "is not a VASSAL game" in err, err

@@ -33,7 +33,8 @@ import VASSAL.counters.GamePiece;
  * class path and its VCheck helpers): the player window's toolbar, menus, the maps' zoom and visible part,
  * the palette, a piece's right-click menu, the turn tracker stepped forward, and screenshots.
  *
- * Usage: VProbe MODULE.vmod SETUP.vsav OUTDIR [menu=PIECE_NAME]... [next=N] [save=FILE.vsav] [replay] [shot=NAME]
+ * Usage: VProbe MODULE.vmod SETUP.vsav OUTDIR [menu=PIECE_NAME]... [next=N] [save=FILE.vsav] [replay] [chat=H]
+ *   [shot=NAME]
  * Prints lines "toolbar: ...", "menu: ...", "map: ...", "palette: ...", "pieceMenu: ...", "turn: ...",
  * "chart: ...", "shot: FILE" and ends with VPROBE OK (or PROBLEM lines and VPROBE FAILED).
  */
@@ -73,6 +74,7 @@ public class VProbe {
           else if (a.startsWith("view=")) view(a.substring(5));
           else if (a.equals("dismiss")) dismissDialogs();
           else if (a.equals("replay")) replay();
+          else if (a.startsWith("chat=")) chatHeight(Integer.parseInt(a.substring(5)));
         }
       }
       catch (Exception e) {
@@ -190,6 +192,19 @@ public class VProbe {
         System.out.println("dialog: " + title + " = " + String.join(" ", texts).replace('\n', ' '));
       }
     }
+  }
+
+  /** chat=H: the panel above the map (the chat beside the palette) made H pixels high, to show more chat. */
+  static void chatHeight(int h) {
+    for (java.awt.Container c = gm.getChatter().getParent(); c != null; c = c.getParent()) {
+      if (c instanceof javax.swing.JSplitPane
+          && ((javax.swing.JSplitPane) c).getOrientation() == javax.swing.JSplitPane.VERTICAL_SPLIT) {
+        ((javax.swing.JSplitPane) c).setDividerLocation(h);
+        System.out.println("chat: " + h + " pixels high");
+        return;
+      }
+    }
+    VCheck.fail("the chat is in no vertical split pane");
   }
 
   /** dismiss: close the dialogs shown at start (after they were reported), for a clear screenshot. */

@@ -81,6 +81,7 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
   private String start;                                               // the position the game started from
   private boolean down;
   private boolean refused;
+  private boolean waitingSaid;
   private boolean running;
   private Thread sender;
   private final Set<Command> ours = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -327,7 +328,7 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
     long backoff = 250;
     while (!refused && !seeded()) {
       sleep(backoff);
-      backoff = Math.min(backoff * 2, 4000);
+      backoff = Math.min(backoff * 2, waitingSaid ? 2000 : 4000);   // the other side's seed: soon after it is in
     }
     backoff = 250;
     while (true) {
@@ -449,8 +450,10 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
 
   /**
    * The referee dice need each side's seed before the first event, each from its own client: when the game
-   * waits for this side's, the link sends one it draws here (SecureRandom).  True once nothing is waited for
-   * from this side (or the game uses the players' dice).
+   * waits for this side's, the link sends one it draws here (SecureRandom).  True once the dice wait for
+   * nothing (or the game uses the players' dice).  While they wait for the other side's part (by e-mail, the
+   * opponent may not have linked yet), the acts are kept and sent once it is in: the referee would refuse
+   * them now, and a refused act is not ruled again.
    */
   private boolean seeded() {
     try {
@@ -472,11 +475,24 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
       }
       final Object side = Json.get(game, "side");
       boolean mine = false;            // "French's seed or commitment": what the dice wait for, side by side
+      final List<String> others = new ArrayList<>();
       for (final Object w : Json.list(Json.get(Json.get(game, "dice"), "waiting_for"))) {
-        mine |= String.valueOf(w).startsWith(side + "'s ");
+        final boolean own = String.valueOf(w).startsWith(side + "'s ");
+        mine |= own;
+        if (!own) {
+          others.add(String.valueOf(w));
+        }
       }
       if (!mine) {
-        return true;
+        if (others.isEmpty()) {
+          return true;
+        }
+        if (!waitingSaid) {
+          waitingSaid = true;
+          say("the referee's dice wait for " + String.join(", ", others)
+            + ": your acts are kept and sent once it is in");
+        }
+        return false;
       }
       final HttpResponse<String> s = http.send(
         HttpRequest.newBuilder(URI.create(route("/dice"))).timeout(Duration.ofSeconds(10))
@@ -487,7 +503,7 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
         HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
       if (s.statusCode() == 200) {
         say("your seed for the referee dice is sent (" + side + "): no one can steer the rolls");
-        return true;
+        return false;                   // asked again at once: do the dice still wait for the other side?
       }
       return s.statusCode() == 409;     // fixed already (dice_fixed / dice_open): nothing more to send
     }
