@@ -48,7 +48,7 @@ from .referee_server import ROOT, RefereeServer
 sys.path.insert(0, str(ROOT / "tests" / "vassal_logs"))
 from pbem_setup import setup_after  # noqa: E402
 
-pytestmark = pytest.mark.usefixtures("engine")
+pytestmark = [pytest.mark.usefixtures("engine"), pytest.mark.vassal, pytest.mark.slow]
 
 F, R = "French", "Russian"
 
