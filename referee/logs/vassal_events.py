@@ -213,7 +213,9 @@ def _relocated(ctx: _Context, f: PieceChange, uid: str, before: PieceInfo, after
     if (before.map, before.x, before.y) == (after.map, after.x, after.y):
         return
     src, dst = _where(ctx, before), _where(ctx, after)
-    if f.player:
+    if f.player and dst.hex is not None:
+        # A unit moved on the map tells whose side its mover plays; one put in a box does not (a player puts the
+        # enemy's eliminated units on the dead pile, and the referee link its results).
         ctx.moved_side[f.player] = ctx.roster.unit_side[uid]
     if dst.hex is not None and dst.hex == src.hex:
         ctx.out.notes.append(f"step {f.step}: {uid} re-stacked within {dst.hex}; not a move (declare a stack "
