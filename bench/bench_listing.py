@@ -17,7 +17,7 @@ peer through ``bench_peer_rtt.py``.
 nothing.  Each round makes a live pass that records the parts' answers, then a pass in a fresh game where they
 answer from that record; both are timed with the cyclic collector off, and the medians are printed with the
 parts' share of a call.  The parts (``FREE_PARTS``) are the listing's own steps as ``legal`` calls them:
-``search`` (a unit's movement search and its paths, ``_search_paths``; repairs stay live), ``moves`` (a unit's
+``search`` (a unit's movement search and its paths, ``_search_paths``), ``moves`` (a unit's
 whole list of moves, entries included), ``fire``, ``counter_battery``, ``rally``, ``assault`` (assault and
 charge declarations) and ``orders`` (the individual-order predicate).  The passes are checked to list as many
 actions in as many calls.

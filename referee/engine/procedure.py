@@ -22,7 +22,8 @@ common is then done here, once, for every ruleset:
    the ruleset's ``finish`` hook (e.g. citing every rule that decided it).
 
 Legal actions are generic: the candidates every allowed verb lists, kept when the dispatcher rules them legal,
-so the list can never disagree with the rulings.
+so the list can never disagree with the rulings (a verb whose candidates are declared ``ruled`` has kept only
+those its own rules accept: they are listed as they are).
 """
 from __future__ import annotations
 
@@ -156,13 +157,17 @@ class _ProbeDice(EventDice):
 
 
 def legal_actions(verbs: Verbs, step_of: StepOf, state: Any, guards: Sequence[Guard] = ()) -> list[dict[str, Any]]:
-    """Every candidate of every verb allowed now that the dispatcher rules legal (rolls left to the dice)."""
+    """Every candidate of every verb allowed now that the dispatcher rules legal (rolls left to the dice), in
+    the verbs' declaration order; the candidates of a verb declared ``ruled`` as its function lists them."""
     step = step_of(state)
     if step.name == OVER:
         return []
-    out = []
+    out: list[dict[str, Any]] = []
     for verb in verbs.allowed(step.name):
         if verb.candidates is None:
+            continue
+        if verb.ruled:
+            out += verb.candidates(state)
             continue
         for event in verb.candidates(state):
             if dispatch(verbs, step_of, state, event, _ProbeDice(event), guards=guards)[0].legal:

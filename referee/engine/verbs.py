@@ -15,7 +15,8 @@ Declared with it: the steps of the procedure it is allowed in (``None``: any ste
 when the ruling has nothing more precise, e.g. while its roll is owed), the fields that name things in the
 scenario (the reference checks, :mod:`referee.engine.references`), whether the dispatcher checks the sending side
 (``actor``), and a ``candidates`` function that lists the events it might accept now (the generic legal-action
-listing keeps those the verb itself rules legal).
+listing keeps those the verb itself rules legal — or takes them as listed when the function says it kept only
+those, ``ruled``).
 
 A verb refuses with :func:`refuse` (or by raising :class:`Illegal` with several errors) from wherever the check
 is made, so helpers that check need no ``if bad: return bad, state`` preamble; it may also return an illegal
@@ -72,6 +73,8 @@ class Verb:
     refs: Mapping[str, Any] = field(default_factory=dict)
     actor: bool = True                           # the dispatcher checks the sending side against the step's
     candidates: Candidates | None = None
+    #: the candidates function keeps only events the verb accepts (it asked the verb's own rules): listed as is
+    ruled: bool = False
     #: the error when the verb is not allowed now, if more precise than the step's (e.g. "chosen before play")
     not_now: Error | None = None
 
@@ -84,6 +87,7 @@ class Verbs:
 
     def __init__(self) -> None:
         self._verbs: dict[str, Verb] = {}
+        self._allowed: dict[str, tuple[Verb, ...]] = {}      # step -> its verbs, cleared when one is declared
         #: the verb for an event type, or None — the registry dict's own ``get``, bound here: the dispatcher asks
         #: it at every event, and a method around it was one Python call more each time
         self.get: Callable[[str], Verb | None] = self._verbs.get
@@ -95,17 +99,28 @@ class Verbs:
         def register(handler: Handler) -> Handler:
             if type_ in self._verbs:
                 raise ValueError(f"verb '{type_}' declared twice")
+            self._allowed.clear()
             self._verbs[type_] = Verb(type=type_, handler=handler,
                                       steps=None if steps is None else frozenset(steps), rules=tuple(rules),
                                       refs=dict(refs or {}), actor=actor, not_now=not_now)
             return handler
         return register
 
-    def candidates(self, type_: str) -> Callable[[Candidates], Candidates]:
-        """Declare the function below as the candidate list of verb ``type_`` (declared before it)."""
+    def candidates(self, type_: str, *, ruled: bool = False) -> Callable[[Candidates], Candidates]:
+        """Declare the function below as the candidate list of verb ``type_`` (declared before it, possibly in
+        another module: the listing may live apart from the verbs).
+
+        ``ruled``: the function lists only events the verb accepts now — it asked the verb's own rules, or the
+        predicates the verb refuses by, or a search legal by construction — so the listing takes them as they
+        are instead of ruling on each again (a verb with many candidates, such as a move to every reachable
+        hex, would cost the listing one ruling each).  The ruleset's tests then hold the promise: every listed
+        event is ruled legal."""
         def register(fn: Candidates) -> Candidates:
             v = self._verbs[type_]
-            self._verbs[type_] = Verb(**{**v.__dict__, "candidates": fn})
+            if v.candidates is not None:
+                raise ValueError(f"candidates of verb '{type_}' declared twice")
+            self._allowed.clear()
+            self._verbs[type_] = Verb(**{**v.__dict__, "candidates": fn, "ruled": ruled})
             return fn
         return register
 
@@ -118,6 +133,10 @@ class Verbs:
     def types(self) -> list[str]:
         return list(self._verbs)
 
-    def allowed(self, step: str) -> list[Verb]:
-        """The verbs the procedure allows in ``step``, in declaration order."""
-        return [v for v in self._verbs.values() if v.allowed_in(step)]
+    def allowed(self, step: str) -> tuple[Verb, ...]:
+        """The verbs the procedure allows in ``step``, in declaration order (kept per step: the listing asks at
+        every position)."""
+        hit = self._allowed.get(step)
+        if hit is None:
+            hit = self._allowed[step] = tuple(v for v in self._verbs.values() if v.allowed_in(step))
+        return hit

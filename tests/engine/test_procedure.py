@@ -127,6 +127,31 @@ def test_legal_actions_are_the_candidates_the_verbs_rule_legal():
     assert R.is_over(Count(rounds=4))
 
 
+def test_candidates_declared_ruled_are_listed_as_their_function_lists_them():
+    """A verb's candidates declared ``ruled`` (the function kept only what the verb accepts) are taken as they
+    are, in the verbs' order; the others are still ruled on one by one; a verb's candidates are declared once."""
+    v = Verbs()
+    v.verb("say", steps=("play",))(say)
+    v.verb("note", actor=False)(note)
+    v.candidates("say")(_says)
+    asked = []
+
+    @v.candidates("note", ruled=True)
+    def notes(state: Count):
+        asked.append(state)
+        return [{"type": "note", "n": 1}, {"type": "note", "n": 2}]
+
+    class Ruled(Counting):
+        verbs = v
+
+    listed = Ruled().legal_actions(Count())
+    assert listed == [{"type": "say", "side": "A", "n": n} for n in (1, 2, 3)] + [{"type": "note", "n": 1},
+                                                                                  {"type": "note", "n": 2}]
+    assert asked == [Count()] and [x.ruled for x in v] == [False, True]
+    with pytest.raises(ValueError, match="declared twice"):
+        v.candidates("note")(notes)
+
+
 def test_the_decision_names_the_step_the_actors_and_the_verbs_offered():
     assert R.decision(Count()) == {"step": "play", "prompt": "A says a number", "actors": ["A"], "rule": "R1",
                                    "verbs": ["say", "duel", "note"]}

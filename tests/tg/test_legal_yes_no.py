@@ -17,7 +17,6 @@ import dataclasses
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from referee.rulesets.triumph_and_glory import movement
 from referee.rulesets.triumph_and_glory.board import RuleSwitches
 from referee.rulesets.triumph_and_glory.movement import MoveContext
 from referee.rulesets.triumph_and_glory.stacking import (may_end_entering, stack_is_legal, stacking_errors,

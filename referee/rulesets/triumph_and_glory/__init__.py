@@ -125,9 +125,6 @@ class TriumphAndGlory(ProcedureRuleset):
     def view(self, state: TGState, side: str | None) -> dict[str, Any]:
         return views.view(state, side)
 
-    def legal_actions(self, state: TGState) -> list[dict[str, Any]]:
-        return legal.legal_actions(state)
-
     def unit_actions(self, state: TGState, unit: str) -> list[dict[str, Any]]:
         """Every legal act of one unit now (``legal_actions`` is bounded for random play; this is not)."""
         return legal.unit_actions(state, unit)

@@ -1,21 +1,30 @@
-"""The actions that are legal now (``legal_actions``): the random-legal-play driver chooses among them, and the
-ruleset promises the referee accepts each one.
+"""The legal listing of Triumph & Glory: each verb's candidates, declared with the verb
+(``VERBS.candidates``), which the engine's listing (``referee.engine.procedure.legal_actions``) asks in
+declaration order; and every legal act of one unit (``unit_actions``, the page's "What if").
+
+Each candidate function keeps only the events its verb accepts (it asks the verb itself, ``verbs.accepted``, or
+the predicate the verb refuses by, or a search whose answers are legal by construction), so the verbs are
+declared ``ruled`` and the engine takes their lists as they are.  Which acts are open now — owed cohesion
+checks before anything else, then what fire and shock owe (3.0, 9.4–9.8), else the acts of the activation —
+is one function, ``_open``, that every candidate function of an activation asks.
 
 Decisions with few choices are listed exhaustively.  Orders, whose choices are combinatorial, are listed as a
 representative family — no orders, each single group, and runs of consecutive groups up to the limit (with and
-without the barrage) — each one checked by the orders rule itself.  Moves come from the movement search behind
-``movement.reachable`` / ``cheapest_path`` (legal by construction), in the unit's own mode (normal Under
-Orders, limited otherwise; extended is never listed) with the facing the movement rules choose, and only for
-the first ``MAX_UNITS_LISTED`` units that have not acted — each search costs milliseconds, and a unit that is
-not listed now is listed once those before it have moved (or the activation ends).
+without the barrage) — each one checked by the orders rule itself.  Moves come from the movement search
+(``movement.search``: legal by construction), in the unit's own mode (normal Under Orders, limited otherwise;
+extended is never listed) with the facing the movement rules choose, and only for the first
+``MAX_UNITS_LISTED`` units that have not acted — each search costs milliseconds, and a unit that is not listed
+now is listed once those before it have moved (or the activation ends).  ``unit_actions`` lists one unit's
+acts with no such bound.
 """
 from __future__ import annotations
 
 import itertools
 from operator import attrgetter
-from typing import Any
+from typing import Any, Callable
 
 from modulebuilder.records import fields
+from referee.engine.procedure import legal_actions as engine_legal_actions
 
 from . import movement, orders, reserve
 from .candidates import SideRegion, kept
@@ -26,6 +35,7 @@ from .destruction import destruction_actions
 from .fire_events import counter_battery_actions, fire_actions
 from .morale_events import rally_actions
 from .owed import advance_choices
+from .procedure import step
 from .retreat import legal_retreats, options_of, retreat_steps
 from .shock import frontal_enemy_hexes
 from .shock_events import declaration_errors, declared_assaults, reaction_fire_actions
@@ -33,51 +43,243 @@ from .charge_events import charge_declarations, leave_square_actions, optional_c
 from .secondary_events import secondary_actions, shock_actions
 from .activation import cga_pending, command_choices, cup_markers, marker_side
 from .moves import may_act_error, move_context, orders_error
-from .state import ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, OVER, RESERVE, SIDE_TURN, TGState
+from .state import ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, RESERVE, SIDE_TURN, TGState
 from .timing import two_sided_turn
 from .zoc import enemy_facts
-from .verbs import accepted
+from .verbs import VERBS, accepted
 
-def legal_actions(state: TGState) -> list[dict[str, Any]]:
+Events = list[dict[str, Any]]
+
+
+def legal_actions(state: TGState) -> Events:
+    """The engine's listing with these verbs and this procedure (the ruleset's ``legal_actions``)."""
+    return engine_legal_actions(VERBS, step, state)
+
+
+# ------------------------------------------------------------------------------------------- what is open now
+
+_LAST_OPEN: tuple[Any, str] = (None, "")
+
+
+def _open(state: TGState) -> str:
+    """Which acts of an activation are open now: ``checks`` (cohesion checks owed, 8.5/9.62: nothing else),
+    ``combat:<stage>`` (after the declaration, 9.44, or while fire or shock owes acts; ``_combat_stage``),
+    ``destruction`` (BOR-5), ``acts`` (fire, rally, declarations, orders, moves), or ``""`` (no activation is
+    acting).  Kept for the last state asked: every candidate function of a listing asks it of the same state."""
+    last = _LAST_OPEN
+    if last[0] is state:
+        return last[1]
+    act = _acting(state)
+    if act is None:
+        open_ = ""
+    elif act.checks_owed:
+        open_ = "checks"
+    elif act.combat.declared or act.combat.owes:
+        open_ = "combat:" + _combat_stage(state)
+    elif act.marker == DESTRUCTION:
+        open_ = "destruction"
+    else:
+        open_ = "acts"
+    globals()["_LAST_OPEN"] = (state, open_)
+    return open_
+
+
+def _acting(state: TGState) -> Any:
+    """The activation whose acts may be listed: the Activation Phase's after a draw, a Schevardino side turn's,
+    the reserve activation of the side whose turn it is (5.51); else None."""
     p = state.phase
-    if p == OVER:
+    if p == ACTIVATION or p == SIDE_TURN:
+        return state.activation
+    if p == RESERVE and two_sided_turn(state.two_sided) is not None:
+        return state.activation
+    return None
+
+
+def _combat_stage(state: TGState) -> str:
+    """What fire and shock owe first (9.4–9.8, in the rules' order): ``checks``, ``retreat``, ``advance``,
+    ``charge`` (9.81 charge moves, 9.87 pursuit), ``commit`` (APCs, with the fall-backs and advances allowed
+    before the first, 9.31/9.72), else ``open`` (the shocks and what may come with them)."""
+    c = state.activation.combat           # type: ignore[union-attr]
+    if c.checks:
+        return "checks"
+    if c.retreats:
+        return "retreat"
+    if c.advances:
+        return "advance"
+    if owed_charge_actions(state):
+        return "charge"
+    return "commit" if c.commit_owed else "open"
+
+
+def _in_combat(state: TGState, *stages: str) -> bool:
+    """Whether fire and shock owe one of ``stages`` first (``_combat_stage``)."""
+    open_ = _open(state)
+    return open_.startswith("combat:") and open_[7:] in stages
+
+
+def _candidates(type_: str) -> Callable[[Callable[[TGState], Events]], Callable[[TGState], Events]]:
+    """Declare the function below as the candidates of verb ``type_``, ruled by the verb's own rules."""
+    return VERBS.candidates(type_, ruled=True)
+
+
+def _typed(events: Events, type_: str) -> Events:
+    return [e for e in events if e["type"] == type_]
+
+
+# ------------------------------------------------------------------------------------- the sequence of play
+
+@_candidates("orders_delay")
+def _orders_delay(state: TGState) -> Events:
+    if state.phase != ORDERS:
         return []
-    if p == ORDERS:
-        return [a for s in state.static.sides if not state.orders[s].given for a in _orders_actions(state, s)]
+    return [{"type": "orders_delay", "side": s} for s in state.static.sides
+            if not state.orders[s].given and state.orders[s].delay == "owed"]
+
+
+@_candidates("orders")
+def _orders(state: TGState) -> Events:
+    if state.phase != ORDERS:
+        return []
+    return [a for s in state.static.sides if not state.orders[s].given and state.orders[s].delay != "owed"
+            for a in _orders_actions(state, s)]
+
+
+@_candidates("initiative")
+def _initiative(state: TGState) -> Events:
+    return [{"type": "initiative"}] if state.phase == INITIATIVE and not state.initiative_decided else []
+
+
+@_candidates("cga")
+def _cga(state: TGState) -> Events:
+    side = _cga_side(state)
+    if side is None:
+        return []
+    ags = sorted({m for m in cup_markers(state) if m in state.static.ags and state.static.ags[m].side == side})
+    return [{"type": "cga", "side": side, "ags": [a, b]} for i, a in enumerate(ags) for b in ags[i + 1:]]
+
+
+def _cga_side(state: TGState) -> str | None:
+    """The side that may declare a CGA now (5.35), or None."""
+    if state.phase != INITIATIVE or not state.initiative_decided:
+        return None
+    pending = cga_pending(state)
+    return pending[0] if pending else None
+
+
+@_candidates("first_marker")
+def _first_marker(state: TGState) -> Events:
+    if state.phase != INITIATIVE or not state.initiative_decided or cga_pending(state):
+        return []
+    side = state.initiative
+    return [{"type": "first_marker", "side": side, "marker": m}
+            for m in sorted(set(cup_markers(state))) if marker_side(state, m) == side]
+
+
+@_candidates("draw")
+def _draw(state: TGState) -> Events:
+    if state.phase != ACTIVATION or state.activation is not None:
+        return []
+    return [{"type": "draw", "marker": m} for m in sorted(set(state.cup))]
+
+
+@_candidates("end_activation")
+def _end_activation(state: TGState) -> Events:
+    if state.phase != ACTIVATION or state.activation is None:
+        return []
+    return _end(state, {"type": "end_activation", "side": state.activation.side})
+
+
+@_candidates("end_phase")
+def _end_phase(state: TGState) -> Events:
+    """3.0: the end of a step of the sequence of play, where a side ends it."""
+    p = state.phase
     if p == INITIATIVE:
-        if not state.initiative_decided:
-            return [{"type": "initiative"}]
-        pending = cga_pending(state)
-        if pending:
-            side = pending[0]
-            ags = sorted({m for m in cup_markers(state) if m in state.static.ags and state.static.ags[m].side == side})
-            return [{"type": "end_phase", "side": side}] + [
-                {"type": "cga", "side": side, "ags": [a, b]} for i, a in enumerate(ags) for b in ags[i + 1:]]
-        side = state.initiative
-        return [{"type": "first_marker", "side": side, "marker": m}
-                for m in sorted(set(cup_markers(state))) if marker_side(state, m) == side]
-    if p == ACTIVATION:
-        if state.activation is None:
-            return [{"type": "draw", "marker": m} for m in sorted(set(state.cup))]
-        return _activation_actions(state) + _end(state, {"type": "end_activation", "side": state.activation.side})
-    if p in (RESERVE, CINC):
-        return _two_sided_actions(state)
-    if p == MORALE:
-        return [{"type": "recovery", "side": state.unit(u).side, "unit": u} for u in state.recovery_owed[:1]]
+        side = _cga_side(state)
+        return [] if side is None else [{"type": "end_phase", "side": side}]
+    if p == SIDE_TURN:
+        return _end(state, {"type": "end_phase", "side": state.side_turn})
     if p == COMMAND:
         cmd = state.rules.command_activation
-        chooser = cmd.chooser if cmd else state.static.sides[0]
-        return ([{"type": "activate_command", "side": chooser, "command": a} for a in command_choices(state)]
-                + [{"type": "end_phase", "side": chooser}])
-    if p == SIDE_TURN:
-        return _activation_actions(state) + _end(state, {"type": "end_phase", "side": state.side_turn})
-    return []
+        return [{"type": "end_phase", "side": cmd.chooser if cmd else state.static.sides[0]}]
+    if p not in (RESERVE, CINC) or state.two_sided is None or state.two_sided.order is None:
+        return []
+    side = two_sided_turn(state.two_sided)
+    if side is None:
+        return []
+    end = {"type": "end_phase", "side": side}
+    if p == RESERVE and state.activation is not None:
+        return [] if state.activation.checks_owed else _end(state, end)
+    if p == CINC and _cinc_roll_first(state, side):
+        return []
+    return [end]
+
+
+def _cinc_roll_first(state: TGState, side: str) -> bool:
+    """5.62: the d10 of the CinC's allowance comes before anything else of its phase."""
+    leader = state.cinc_of(side)
+    return (leader is not None and leader.hex is not None and state.two_sided.ma.get(side) is None  # type: ignore
+            and fixed_allowance(state, side) is None)
+
+
+@_candidates("go_first")
+def _go_first(state: TGState) -> Events:
+    if state.phase not in (RESERVE, CINC) or state.two_sided is None or state.two_sided.order is not None:
+        return []
+    if state.initiative is not None:
+        return [{"type": "go_first", "side": state.initiative, "first": s} for s in state.static.sides]
+    return [{"type": "go_first"}]
+
+
+@_candidates("reserve")
+def _reserve(state: TGState) -> Events:
+    if state.phase != RESERVE or state.activation is not None:
+        return []
+    ts = state.two_sided
+    side = two_sided_turn(ts)
+    if side is None or side in ts.reserve_used:            # type: ignore[union-attr]
+        return []
+    o = state.orders[side]
+    return [{"type": "reserve", "side": side, "unit": o.groups[g][0]} for g in reserve.candidate_groups(state, side)]
+
+
+@_candidates("cinc_move")
+def _cinc_move(state: TGState) -> Events:
+    """5.62: the CinC's every destination with its cheapest path, or the d10 for its allowance first."""
+    ts = state.two_sided
+    side = two_sided_turn(ts) if state.phase == CINC else None
+    leader = state.cinc_of(side) if side is not None else None
+    if leader is None or leader.hex is None:
+        return []
+    ma = ts.ma.get(side)                                    # type: ignore[union-attr]
+    if ma is None:
+        ma = fixed_allowance(state, side)
+        if ma is None:
+            return [{"type": "cinc_move", "side": side, "path": []}]      # roll the d10 first
+    if ma - ts.mp_spent.get(side, 0) <= 0:                 # type: ignore[union-attr]
+        return []
+    ctx = movement.MoveContext(allowance=ma)
+    return [{"type": "cinc_move", "side": side, "path": path}
+            for path in paths_to_all(state.board, leader.id, "normal", ctx).values()]
+
+
+@_candidates("recovery")
+def _recovery(state: TGState) -> Events:
+    if state.phase != MORALE:
+        return []
+    return [{"type": "recovery", "side": state.unit(u).side, "unit": u} for u in state.recovery_owed[:1]]
+
+
+@_candidates("activate_command")
+def _activate_command(state: TGState) -> Events:
+    if state.phase != COMMAND:
+        return []
+    cmd = state.rules.command_activation
+    chooser = cmd.chooser if cmd else state.static.sides[0]
+    return [{"type": "activate_command", "side": chooser, "command": a} for a in command_choices(state)]
 
 
 def _orders_actions(state: TGState, side: str) -> list[dict[str, Any]]:
     o = state.orders[side]
-    if o.delay == "owed":
-        return [{"type": "orders_delay", "side": side}]
     if o.delay == "failed":
         # 5.29/5.24: each of last turn's Under-Orders groups keeps one piece; try the combinations of pieces.
         pieces = [[g for g, members in enumerate(o.groups) if set(members) & prev] for prev in o.previous_uo]
@@ -99,35 +301,164 @@ def _orders_actions(state: TGState, side: str) -> list[dict[str, Any]]:
     return accepted(state, candidates)
 
 
-def _activation_actions(state: TGState) -> list[dict[str, Any]]:
+# ------------------------------------------------------------------------------------------ an activation
+
+@_candidates("cohesion_check")
+def _cohesion_check(state: TGState) -> Events:
+    """The cohesion checks owed (8.5, 9.62, 5.54): before anything else."""
+    open_ = _open(state)
     act = state.activation
-    assert act is not None
-    side = act.side
-    out: list[dict[str, Any]] = []
-    if act.checks_owed:
-        return [{"type": "cohesion_check", "side": side, "unit": u} for u in act.checks_owed]
-    if act.combat.declared or act.combat.owes:
-        return combat_actions(state)
-    if act.marker == DESTRUCTION:
-        return destruction_actions(state)
-    out += fire_actions(state) + counter_battery_actions(state) + rally_actions(state) + assault_actions(state)
+    if open_ == "checks":
+        return [{"type": "cohesion_check", "side": act.side, "unit": u} for u in act.checks_owed]  # type: ignore
+    if open_ == "combat:checks":
+        return [{"type": "cohesion_check", "side": k.side, "unit": k.unit} for k in act.combat.checks]  # type: ignore
+    return []
+
+
+@_candidates("retreat")
+def _retreat(state: TGState) -> Events:
+    """9.62–9.64: every legal destination of the first retreat owed."""
+    if not _in_combat(state, "retreat"):
+        return []
+    board = state.board
+    r = state.activation.combat.retreats[0]                 # type: ignore[union-attr]
+    uid = board.stacks[r.hex][0]
+    return [{"type": "retreat", "side": r.side, "unit": uid, "to": list(s.path)}
+            for s in legal_retreats(retreat_steps(board, r.hex, r.sources), options_of(board)) if s.path]
+
+
+@_candidates("advance")
+def _advance(state: TGState) -> Events:
+    """9.71: every stack that may advance after the first combat that owes one; 9.72 the optional advances."""
+    if _in_combat(state, "advance"):
+        a = state.activation.combat.advances[0]             # type: ignore[union-attr]
+        return [{"type": "advance", "side": a.side, "units": units, "to": a.into}
+                for units in advance_choices(state.board, a)]
+    return _typed(secondary_actions(state), "advance") if _in_combat(state, "commit", "open") else []
+
+
+def _owed_charges(type_: str) -> Callable[[TGState], Events]:
+    def listed(state: TGState) -> Events:
+        return _typed(owed_charge_actions(state), type_) if _in_combat(state, "charge") else []
+    return listed
+
+
+_candidates("charge")(_owed_charges("charge"))             # 9.81 the charge moves of stacks that passed
+_candidates("pursuit")(_owed_charges("pursuit"))           # 9.87
+
+
+@_candidates("commitment")
+def _commitment(state: TGState) -> Events:
+    """9.41–9.43: the APCs owed."""
+    if not _in_combat(state, "commit"):
+        return []
+    act = state.activation
+    return [{"type": "commitment", "side": act.side, "unit": u} for u in act.combat.commit_owed]  # type: ignore
+
+
+def _secondary(type_: str) -> Callable[[TGState], Events]:
+    def listed(state: TGState) -> Events:
+        return _typed(secondary_actions(state), type_) if _in_combat(state, "commit", "open") else []
+    return listed
+
+
+_candidates("fall_back")(_secondary("fall_back"))           # 9.31
+_candidates("breakthrough")(_secondary("breakthrough"))     # 9.73
+_candidates("counter_shock")(_secondary("counter_shock"))   # 9.73
+
+
+@_candidates("reaction_fire")
+def _reaction_fire(state: TGState) -> Events:
+    return reaction_fire_actions(state) if _in_combat(state, "open") else []
+
+
+@_candidates("shock")
+def _shock(state: TGState) -> Events:
+    return shock_actions(state) if _in_combat(state, "open") else []
+
+
+def _optional_charges(type_: str) -> Callable[[TGState], Events]:
+    def listed(state: TGState) -> Events:
+        return _typed(optional_charge_actions(state), type_) if _in_combat(state, "open") else []
+    return listed
+
+
+_candidates("square")(_optional_charges("square"))                  # 9.85
+_candidates("counter_charge")(_optional_charges("counter_charge"))  # 9.86
+_candidates("recall")(_optional_charges("recall"))                  # 9.82
+
+
+def _destruction(type_: str) -> Callable[[TGState], Events]:
+    def listed(state: TGState) -> Events:
+        return _typed(destruction_actions(state), type_) if _open(state) == "destruction" else []
+    return listed
+
+
+_candidates("fire_out")(_destruction("fire_out"))                   # BOR-5
+_candidates("burn_village")(_destruction("burn_village"))
+_candidates("destroy_bridge")(_destruction("destroy_bridge"))
+
+
+@_candidates("fire")
+def _fire(state: TGState) -> Events:
+    return fire_actions(state) if _open(state) == "acts" else []
+
+
+@_candidates("counter_battery")
+def _counter_battery(state: TGState) -> Events:
+    return counter_battery_actions(state) if _open(state) == "acts" else []
+
+
+@_candidates("rally")
+def _rally(state: TGState) -> Events:
+    return rally_actions(state) if _open(state) == "acts" else []
+
+
+@_candidates("assaults")
+def _assaults(state: TGState) -> Events:
+    return assault_actions(state) if _open(state) == "acts" else []
+
+
+@_candidates("leave_square")
+def _leave_square(state: TGState) -> Events:
+    return leave_square_actions(state) if _open(state) == "acts" else []
+
+
+@_candidates("individual_order")
+def _individual_order(state: TGState) -> Events:
+    """5.28: the first unit of each group of the activation that may still try its Individual Order (a group
+    already Under Orders or that tried is refused: not asked)."""
+    act = state.activation
+    side = act.side if act is not None else None
     o = state.orders.get(side) if side else None
-    if o is not None and not act.reserve:
-        # a group already Under Orders or that tried its IO is refused (5.28): not asked
-        skip = set(act.io) | o.under_orders
-        for uid in sorted(act.units):
-            g = o.group_of.get(uid)
-            if g is None or g in skip:
-                continue
-            skip.add(g)
-            first = o.groups[g][0]
-            if individual_order_error(state, side, first) is None:      # the verb's own refusals (5.28)
-                out.append({"type": "individual_order", "side": side, "unit": first})
+    if not _open(state) == "acts" or o is None or act.reserve:   # type: ignore[union-attr]
+        return []
+    out = []
+    skip = set(act.io) | o.under_orders                     # type: ignore[union-attr]
+    for uid in sorted(act.units):                            # type: ignore[union-attr]
+        g = o.group_of.get(uid)
+        if g is None or g in skip:
+            continue
+        skip.add(g)
+        first = o.groups[g][0]
+        if individual_order_error(state, side, first) is None:      # the verb's own refusals (5.28)
+            out.append({"type": "individual_order", "side": side, "unit": first})
+    return out
+
+
+@_candidates("move")
+def _moves(state: TGState) -> Events:
+    """7.0: the moves of the first ``MAX_UNITS_LISTED`` units of the activation that may still move."""
+    if not _open(state) == "acts":
+        return []
+    act = state.activation
+    side = act.side                                          # type: ignore[union-attr]
+    out: Events = []
     listed = 0
-    for uid in sorted(act.units):
+    for uid in sorted(act.units):                            # type: ignore[union-attr]
         if listed >= MAX_UNITS_LISTED:
             break
-        if uid in act.acted or may_act_error(state, side, uid) or orders_error(state, uid):  # type: ignore[arg-type]
+        if uid in act.acted or may_act_error(state, side, uid) or orders_error(state, uid):  # type: ignore
             continue
         moves = _unit_moves(state, uid)
         if moves:
@@ -204,47 +535,6 @@ def _unit_moves(state: TGState, uid: str) -> list[dict[str, Any]]:
             for dest, path in _kept_paths(state.board, uid, mode, ctx)]
 
 
-def _two_sided_actions(state: TGState) -> list[dict[str, Any]]:
-    ts = state.two_sided
-    assert ts is not None
-    sides = state.static.sides
-    if ts.order is None:
-        if state.initiative is not None:
-            return [{"type": "go_first", "side": state.initiative, "first": s} for s in sides]
-        return [{"type": "go_first"}]
-    side = two_sided_turn(ts)
-    if side is None:
-        return []
-    end = [{"type": "end_phase", "side": side}]
-    if state.phase == RESERVE:
-        act = state.activation
-        if act is not None:
-            if act.checks_owed:
-                return [{"type": "cohesion_check", "side": side, "unit": u} for u in act.checks_owed]
-            return _activation_actions(state) + _end(state, end[0])
-        if side not in ts.reserve_used:
-            o = state.orders[side]
-            return [{"type": "reserve", "side": side, "unit": o.groups[g][0]}
-                    for g in reserve.candidate_groups(state, side)] + end
-        return end
-    # CinC Movement Phase
-    leader = state.cinc_of(side)
-    if leader is None or leader.hex is None:
-        return end
-    ma = ts.ma.get(side)
-    if ma is None:
-        ma = fixed_allowance(state, side)
-        if ma is None:
-            return [{"type": "cinc_move", "side": side, "path": []}]      # roll the d10 first
-    left = ma - ts.mp_spent.get(side, 0)
-    out = []
-    if left > 0:
-        ctx = movement.MoveContext(allowance=ma)
-        for path in paths_to_all(state.board, leader.id, "normal", ctx).values():
-            out.append({"type": "cinc_move", "side": side, "path": path})
-    return out + end
-
-
 # --------------------------------------------------------------------------------------------- fire and shock
 
 def _end(state: TGState, event: dict[str, Any]) -> list[dict[str, Any]]:
@@ -253,33 +543,6 @@ def _end(state: TGState, event: dict[str, Any]) -> list[dict[str, Any]]:
     if act is not None and (act.fires_owed or act.combat.is_open(state.board, act.side)):
         return []
     return [event]
-
-
-def combat_actions(state: TGState) -> list[dict[str, Any]]:
-    """After the declaration (9.44) or while fire/shock owes acts: exactly those acts, in the rules' order —
-    owed checks, retreats (every legal destination), advances (every stack that may advance), then the APCs,
-    then the shocks not yet resolved."""
-    act = state.activation
-    assert act is not None
-    c, board = act.combat, state.board
-    if c.checks:
-        return [{"type": "cohesion_check", "side": k.side, "unit": k.unit} for k in c.checks]
-    if c.retreats:
-        r = c.retreats[0]
-        uid = board.stacks[r.hex][0]
-        return [{"type": "retreat", "side": r.side, "unit": uid, "to": list(s.path)}
-                for s in legal_retreats(retreat_steps(board, r.hex, r.sources), options_of(board)) if s.path]
-    if c.advances:
-        a = c.advances[0]
-        return [{"type": "advance", "side": a.side, "units": units, "to": a.into} for units in advance_choices(board, a)]
-    forced = owed_charge_actions(state)            # 9.81 charge moves of passed stacks, 9.87 pursuit
-    if forced:
-        return forced
-    if c.commit_owed:
-        return ([{"type": "commitment", "side": act.side, "unit": u} for u in c.commit_owed]
-                + secondary_actions(state))               # 9.31 fall-backs and 9.72 advances before the first APC
-    return (secondary_actions(state) + reaction_fire_actions(state) + shock_actions(state)   # 9.73 with the shocks
-            + optional_charge_actions(state))         # 9.85 square, 9.86 counter-charge, 9.82 recall
 
 
 MAX_ASSAULTS_LISTED = 4
@@ -322,7 +585,7 @@ def assault_actions(state: TGState) -> list[dict[str, Any]]:
     if len(singles) > 1:
         combined = {"type": "assaults", "side": side, "assaults": [e["assaults"][0] for e in singles]}
         out += _declarable(state, [combined])
-    return out + _declarable(state, charge_declarations(state)) + leave_square_actions(state)   # 9.81, 9.85
+    return out + _declarable(state, charge_declarations(state))          # 9.81
 
 
 def _declarable(state: TGState, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -355,9 +618,7 @@ def unit_actions(state: TGState, uid: str, listed: list[dict[str, Any]] | None =
         return []
     listed = [a for a in (legal_actions(state) if listed is None else listed) if uid in named_units(a)]
     act = state.activation
-    if act is None or state.phase not in (ACTIVATION, RESERVE, SIDE_TURN) or act.checks_owed \
-            or act.combat.declared or act.combat.owes or act.marker == DESTRUCTION \
-            or uid not in act.units or state.unit(uid).side != act.side:
+    if _open(state) != "acts" or uid not in act.units or state.unit(uid).side != act.side:   # type: ignore
         return listed
     seen = {_key(a) for a in listed}
     extra = [a for a in (_all_moves(state, uid) + _faces(state, uid) + _all_fire(state, uid)

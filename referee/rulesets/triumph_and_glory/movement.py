@@ -802,34 +802,50 @@ def search(board: Board, unit_id: str, mode: str | None, ctx: MoveContext) -> Se
     if plan.extended and (unit.hex and plan.near_enemy(unit.hex)
                           or any(plan.near_enemy(h) for h in ctx.og_hexes if h)):
         return out
-    _go_on(plan, out, _first_steps(plan, out))
+    done: set[str] = {plan.start} if plan.start is not None else set()
+    entry, enter = _entries(plan, done)
+    _go_on(plan, out, _first_steps(plan, out, entry, enter), done, entry, enter)
     _keep_ends(plan, out)
     return out
 
 
-def _first_steps(plan: _Plan, out: Search) -> list[tuple[int, int, str]]:
-    """The first hexes entered, each priced by ``_step`` (6.34 leaving a ZOC, 7.41 entering the map), the 7.35
-    minimum move allowed: the search's heap of (MP, order pushed, hex)."""
-    unit, budget = plan.unit, plan.allowance - plan.spent_before
+def _first_steps(plan: _Plan, out: Search, entry: dict[str, _Entry],
+                 enter: Callable[[str], _Entry | None]) -> list[tuple[int, int, str]]:
+    """The first hexes entered — 6.34 +1 to leave an enemy ZOC, 7.41 a reinforcement through its entry hexes
+    (``_step`` itself) — with the 7.35 minimum move: the search's heap of (MP, order pushed, hex)."""
+    unit, board, budget = plan.unit, plan.board, plan.allowance - plan.spent_before
     cost, prev = out.cost, out.prev
     heap: list[tuple[int, int, str]] = []
-    if plan.entering:
-        firsts: list[tuple[str | None, str]] = [(None, h) for h in plan.entry_hexes if plan.board.on_map(h)]
-    else:
-        firsts = [(plan.start, n) for n in plan.board.neighbours(plan.start)]  # type: ignore[arg-type]
-    may_minimum = plan.spent_before == 0 and not unit.moved and not unit.square and not plan.leader     # 7.35
-    for a, b in firsts:
-        st = _step(plan, a, b, first=True)
-        if type(st) is not tuple:
-            continue                                   # an Error
-        mp, _, _, in_zoc = st
+
+    def reach(a: str | None, b: str, mp: int, in_zoc: bool) -> None:
         if (mp <= budget or (a is not None and may_minimum and not in_zoc)) and mp < cost.get(b, _UNREACHED):
             cost[b], prev[b] = mp, a
             heapq.heappush(heap, (mp, len(heap) + 1, b))
+
+    may_minimum = plan.spent_before == 0 and not unit.moved and not unit.square and not plan.leader     # 7.35
+    if plan.entering:
+        for b in plan.entry_hexes:
+            st = _step(plan, None, b, first=True) if board.on_map(b) else None
+            if type(st) is tuple:
+                reach(None, b, st[0], st[3])
+        return heap
+    start = plan.start
+    near = plan.enemies[1]                             # type: ignore[index]
+    leave = 1 if plan.start_in_zoc else 0              # 6.34: +1 on the first hex out of an enemy ZOC
+    by_road = plan.mode == "reinforcement"
+    for b, mp, linked_mp, linked in _step_row(board, plan.column, start)[1]:       # type: ignore[arg-type]
+        z = entry.get(b) or enter(b)
+        if z is None or (by_road and board.static.link(start, b) != "road"):        # 7.42
+            continue
+        if linked and b not in near:                   # 7.37
+            mp = linked_mp
+        if mp is not None:                             # 7.23
+            reach(start, b, mp + leave + z[1], z[0])
     return heap
 
 
-def _go_on(plan: _Plan, out: Search, heap: list[tuple[int, int, str]]) -> None:
+def _go_on(plan: _Plan, out: Search, heap: list[tuple[int, int, str]], done: set[str],
+           entry: dict[str, _Entry], enter: Callable[[str], _Entry | None]) -> None:
     """Dijkstra on from the first hexes: 7.34 within the MP left, 6.33 no further than an enemy ZOC, 9.85 a
     square no further than one hex, 7.13 an extended move never through friends, 7.38 +1 to go on from friends,
     7.37 no road rate next to an enemy, 7.23 no prohibited step, 7.42 a reinforcement's extended move by road."""
@@ -838,15 +854,14 @@ def _go_on(plan: _Plan, out: Search, heap: list[tuple[int, int, str]]) -> None:
     cost_of = cost.get
     push, pop = heapq.heappush, heapq.heappop
     counter = len(heap)
-    start, square = plan.start, plan.unit.square
-    done: set[str] = {start} if start is not None else set()
-    entry, enter = _entries(plan, done)
+    square = plan.unit.square
     near = plan.enemies[1]                             # type: ignore[index]
     column = plan.column
     rows = _step_rows(board, column)
     stacks = board._stacks                             # noqa: SLF001 — see Board._stacks
     extended, reinforcement = plan.extended, plan.mode == "reinforcement"
     link = board.static.link
+    entered = entry.get
     while heap:
         g, _, x = pop(heap)
         if x in done or g != cost[x]:
@@ -854,7 +869,7 @@ def _go_on(plan: _Plan, out: Search, heap: list[tuple[int, int, str]]) -> None:
         done.add(x)
         if g > budget or square:                       # 7.35 min move; 9.85 one hex only
             continue
-        z = entry.get(x) or enter(x)
+        z = entered(x) or enter(x)
         if z[0]:                                       # type: ignore[index]  # 6.33 stop in an enemy ZOC
             continue
         if extended and plan.friends(x):
@@ -866,7 +881,7 @@ def _go_on(plan: _Plan, out: Search, heap: list[tuple[int, int, str]]) -> None:
         for y, mp, linked_mp, linked in steps:
             if y in done:
                 continue
-            z = entry.get(y) or enter(y)
+            z = entered(y) or enter(y)
             if z is None:
                 continue
             if linked and y not in near:               # 7.37
