@@ -158,15 +158,19 @@ class _ProbeDice(EventDice):
 
 def legal_actions(verbs: Verbs, step_of: StepOf, state: Any, guards: Sequence[Guard] = ()) -> list[dict[str, Any]]:
     """Every candidate of every verb allowed now that the dispatcher rules legal (rolls left to the dice), in
-    the verbs' declaration order; the candidates of a verb declared ``ruled`` as its function lists them."""
+    the verbs' declaration order; the candidates of a verb declared ``ruled`` as its function lists them, unless
+    the step holds the verb up (its ``refusals``)."""
     step = step_of(state)
     if step.name == OVER:
         return []
+    held = step.refusals or ()
     out: list[dict[str, Any]] = []
     for verb in verbs.allowed(step.name):
         if verb.candidates is None:
             continue
         if verb.ruled:
+            if verb.type in held:
+                continue
             out += verb.candidates(state)
             continue
         for event in verb.candidates(state):

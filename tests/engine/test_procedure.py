@@ -148,6 +148,12 @@ def test_candidates_declared_ruled_are_listed_as_their_function_lists_them():
     assert listed == [{"type": "say", "side": "A", "n": n} for n in (1, 2, 3)] + [{"type": "note", "n": 1},
                                                                                   {"type": "note", "n": 2}]
     assert asked == [Count()] and [x.ruled for x in v] == [False, True]
+
+    class Held(Ruled):                     # a step that holds the verb up lists none of its candidates
+        def step(self, state: Count) -> Step:
+            return step_of(state)._replace(refusals={"note": Error("R4", "wait", "notes wait")})
+
+    assert Held().legal_actions(Count()) == [{"type": "say", "side": "A", "n": n} for n in (1, 2, 3)]
     with pytest.raises(ValueError, match="declared twice"):
         v.candidates("note")(notes)
 
