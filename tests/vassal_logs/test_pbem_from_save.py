@@ -41,7 +41,10 @@ FROM_SAVE = ("warning: ruled from from-save-t1-russian.vsav as it stands: Turn 1
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[FlaskClient]:
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'referee.sqlite'}", "TESTING": True})
+    # The page's replay runs in the checking workers, at SCHED_IDLE by default: on two busy cores they would wait
+    # out their budget, so here they run at normal priority on any CPU (as in tests/service/conftest.py).
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'referee.sqlite'}", "TESTING": True,
+                      "CHECK_PRIORITY": "0", "CHECK_CPUS": "all", "CHECK_BUDGET": 300.0})
     yield app.test_client()
     with app.app_context():
         ext().close()
@@ -117,7 +120,9 @@ def test_the_page_reads_a_save_sent_with_the_turn_files_as_their_start(client: F
         f.close()
     assert created.status_code == 201, created.json
     assert created.json["board"]["place"] == {"turn": "Turn 1", "phase": "Russian Movement and Combat"}
-    body = client.get(f"/api/v1/replays/{created.json['id']}").json
+    got = client.get(f"/api/v1/replays/{created.json['id']}")
+    assert got.status_code == 200, got.json
+    body = got.json
     assert body["rulings"] == json.loads(printed)["rulings"]
     assert body["lines"][0] == ["[0] move Russian Neverovsky a → 3707: legal (7.11) — VASSAL step 1 of "
                                 "from-save-russian.vlog"]
