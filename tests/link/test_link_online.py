@@ -1,21 +1,22 @@
 """The referee link in a live VASSAL server session, in the REAL engine: VASSAL's own server on a local port,
 two engine processes (the French player and the Russian player, each with the link on and its OWN token) in one
-room, and ``referee serve`` on 127.0.0.1 hosting a Schevardino game.
+room, and ``referee serve`` on 127.0.0.1 hosting a Schevardino game with the referee's dice.
 
 Each client sends only its own player's acts: the acts made in the other client reach it through the server
 and are executed there (the piece moves on its board) but its link does not post them; each link's ruling lines
-reach the other client through the server too.  The hosted game must hold each act once, with its player's side,
-and ``referee check`` of either player's .vlog must rule what the hosted game ruled."""
+reach the other client through the server too.  Each link sends its side's seed for the dice from its own
+client.  The hosted game must hold each act once, with its player's side, and ``referee check`` of either
+player's .vlog must rule what the hosted game ruled."""
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from modulebuilder.vassal.savefile import read_game
-from referee.engine.replay import replay
-from referee.logs.vassal import read_vassal
 
 from .live_session import VassalServer, chat_line, play
 from .referee_server import ROOT, RefereeServer
@@ -23,10 +24,6 @@ from .referee_server import ROOT, RefereeServer
 pytestmark = pytest.mark.usefixtures("engine")
 
 ROOM = "Schevardino"
-
-
-def without_index(ruling: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in ruling.items() if k != "index"}
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +43,7 @@ def test_two_players_on_a_vassal_server(tmp_path: Path, module: tuple[Path, Path
     referee = RefereeServer(tmp_path / "games.sqlite").start()
     vassal = VassalServer().start()
     try:
-        status, body = referee.call("POST", "/api/v1/games", {"scenario": "schevardino", "dice": "players"})
+        status, body = referee.call("POST", "/api/v1/games", {"scenario": "schevardino", "dice": "referee"})
         assert status == 201, body
         gid, tokens = body["id"], body["tokens"]
 
@@ -97,14 +94,17 @@ def test_two_players_on_a_vassal_server(tmp_path: Path, module: tuple[Path, Path
             ({"type": "move", "side": "French", "unit": "fr-mr-gratien", "path": ["4314"]}, "legal"),
             ({"type": "end_phase", "side": "French"}, "legal"),
             ({"type": "move", "side": "Russian", "unit": "ru-27d-neverovsky-a", "path": ["3707"]}, "legal")]
-        # The steps each link sent: only its own player's.  French: the "linked" line, its three acts, the
-        # ruling lines of each and "good game"; Russian: the "linked" line, "ready", its move, its ruling lines
-        # and "good game" (a link sends its referee lines along with its player's next act: the last chat line
-        # makes sure they are all sent).  A step received from the server and sent again would be counted here
+        # The referee's dice: each side's seed came from its own client.
+        assert sorted(c["side"] for c in view["dice"]["contributions"]) == ["French", "Russian"]
+
+        # The steps each link sent: only its own player's.  French: the "linked" and seed lines, its three acts,
+        # the ruling lines of each and "good game"; Russian: the "linked" and seed lines, "ready", its move, its
+        # ruling lines and "good game" (a link sends its referee lines along with its player's next act: the
+        # last chat line makes sure they are all sent).  A step received from the server and sent again would be counted here
         # (and ruled for the wrong side, or read as a second move).
         held = {side: referee.call("GET", f"/api/v1/games/{gid}/vassal", token=tokens[side])[1]
                 for side in ("French", "Russian")}
-        assert held == {"French": {"steps": 13, "yours": 8}, "Russian": {"steps": 13, "yours": 5}}
+        assert held == {"French": {"steps": 15, "yours": 9}, "Russian": {"steps": 15, "yours": 6}}
 
         # The rulings are in both players' chats, in the same order: each link's lines reach the other client.
         rulings = ["[0] activate_command French: legal (SCH-COMMAND)",
@@ -113,22 +113,27 @@ def test_two_players_on_a_vassal_server(tmp_path: Path, module: tuple[Path, Path
                    "[2] end_phase French: legal (SCH-COMMAND)",
                    "[3] move Russian Neverovsky a → 3707: legal (7.11)"]
         linked = f"linked to game {gid} at {referee.url}"
-        for player in (french, russian):
-            # its own "linked" line (and the other's too when it was said in the server's main room, where
-            # both players meet before entering the game's room)
-            assert player.referee()[0] == linked
-            assert [line for line in player.referee() if line != linked] == rulings, player.name
+        seeds = {side: f"your seed for the referee dice is sent ({side}): no one can steer the rolls"
+                 for side in ("French", "Russian")}
+        for player, side in ((french, "French"), (russian, "Russian")):
+            # its own "linked" and seed lines first (the other's too, when they were said in the server's main
+            # room, where both players meet before entering the game's room)
+            assert player.referee()[:2] == [linked, seeds[side]], player.name
+            assert [line for line in player.referee() if line not in (linked, *seeds.values())] == rulings
         for player in (french, russian):
             assert not any(tokens["French"] in line or tokens["Russian"] in line for line in player.chat)
             assert tokens["French"] not in read_game(player.vlog).text
             assert tokens["Russian"] not in read_game(player.vlog).text
 
-        # Either player's .vlog, checked afterwards, is ruled as the hosted game was ruled live.
+        # Either player's .vlog, checked afterwards (`referee check`), is ruled as the hosted game was live.
         for player in (french, russian):
-            log = read_vassal(player.vlog, vmod)
-            checked = replay(log.ruleset, log.scenario, log.events, log.dice, log.seed)
-            assert [(e, without_index(r.to_dict())) for e, r in zip(log.events, checked.rulings)] == \
-                [(e["event"], without_index(e["ruling"])) for e in view["log"]], player.name
+            check = subprocess.run(
+                [sys.executable, "-m", "referee", "check", str(player.vlog), "--module", str(vmod)],
+                capture_output=True, text=True, cwd=ROOT, timeout=300)
+            assert check.returncode == 0, check.stderr
+            checked = json.loads(check.stdout)["rulings"]
+            assert [{k: v for k, v in r.items() if k != "vassal"} for r in checked] == \
+                [e["ruling"] for e in view["log"]], player.name
     finally:
         vassal.stop()
         referee.stop()
