@@ -100,8 +100,8 @@ def test_two_players_on_a_vassal_server(tmp_path: Path, module: tuple[Path, Path
         # The steps each link sent: only its own player's.  French: the "linked" and seed lines, its three acts,
         # the ruling lines of each and "good game"; Russian: the "linked" and seed lines, "ready", its move, its
         # ruling lines and "good game" (a link sends its referee lines along with its player's next act: the
-        # last chat line makes sure they are all sent).  A step received from the server and sent again would be counted here
-        # (and ruled for the wrong side, or read as a second move).
+        # last chat line makes sure they are all sent).  A step received from the server and sent again would be
+        # counted here (and ruled for the wrong side, or read as a second move).
         held = {side: referee.call("GET", f"/api/v1/games/{gid}/vassal", token=tokens[side])[1]
                 for side in ("French", "Russian")}
         assert held == {"French": {"steps": 15, "yours": 9}, "Russian": {"steps": 15, "yours": 6}}
@@ -134,6 +134,63 @@ def test_two_players_on_a_vassal_server(tmp_path: Path, module: tuple[Path, Path
             checked = json.loads(check.stdout)["rulings"]
             assert [{k: v for k, v in r.items() if k != "vassal"} for r in checked] == \
                 [e["ruling"] for e in view["log"]], player.name
+    finally:
+        vassal.stop()
+        referee.stop()
+
+
+def test_an_undo_after_the_other_player_s_act_takes_back_that_act_not_its_ruling(
+        tmp_path: Path, module: tuple[Path, Path]) -> None:
+    """VASSAL's Undo takes back the latest step logged with an undo: the French move, received with its ruling,
+    not the ruling line (a referee line is never undone, in either client), which is what the referee reads the
+    Undo as.  The referee keeps the French move (the Russian cannot take back a French act) and says where the
+    board and the referee now differ, truly."""
+    vmod, vsav = module
+    referee = RefereeServer(tmp_path / "games.sqlite").start()
+    vassal = VassalServer().start()
+    try:
+        status, body = referee.call("POST", "/api/v1/games", {"scenario": "schevardino", "dice": "players"})
+        assert status == 201, body
+        gid, tokens = body["id"], body["tokens"]
+
+        def env(side: str) -> dict[str, str]:
+            return {"REFEREE_URL": referee.url, "REFEREE_GAME": gid, "REFEREE_TOKEN": tokens[side]}
+
+        french = play("Napoleon", vmod, vsav, tmp_path, {
+            "player": "Napoleon", "server": {"port": vassal.port, "room": ROOM}, "actions": [
+                {"await": "chat", "text": chat_line("Kutuzov", "ready")},
+                {"chat": "!command morand"},
+                {"await": "chat", "text": "* Referee: [0] activate_command French"},
+                {"move": "Gratien", "to": "4314"},
+                {"await": "chat", "text": "* Referee: [1] move French Gratien"},
+                {"await": "chat", "text": "* Referee: Undo: "},
+                {"chat": "good game"}, {"wait": 3000},
+            ]}, env("French"))
+        russian = play("Kutuzov", vmod, vsav, tmp_path, {
+            "player": "Kutuzov", "server": {"port": vassal.port, "room": ROOM, "join": True}, "actions": [
+                {"chat": "ready"},
+                {"await": "chat", "text": "* Referee: [1] move French Gratien"},
+                {"undo": True},
+                {"await": "chat", "text": "* Referee: Undo: "},
+                {"chat": "good game"}, {"wait": 3000},
+            ]}, env("Russian"))
+        french.wait(600)
+        russian.wait(600)
+        (tmp_path / "french-lines.txt").write_text("\n".join(french.lines or []))
+        (tmp_path / "russian-lines.txt").write_text("\n".join(russian.lines or []))
+        assert french.ok, french.lines[-30:]
+        assert russian.ok, russian.lines[-30:]
+
+        # VASSAL took the French move back on both boards; the referee keeps it and says so, once, in both chats.
+        assert "* UNDO: * Gratien moves 4415 -> 4314 *" in russian.chat
+        for player in (french, russian):
+            assert next(p for p in player.pieces() if p.name == "Gratien").location == "4415", player.name
+            said = player.referee()
+            undo = [line for line in said if line.startswith("Undo: ")]
+            assert len(undo) == 1 and "the referee keeps what was ruled" in undo[0], said
+            assert said[said.index(undo[0]) + 1] == "on the board: Gratien stands on 4415, the referee has it on 4314"
+        status, view = referee.call("GET", f"/api/v1/games/{gid}", token=tokens["French"])
+        assert [e["event"]["type"] for e in view["log"]] == ["activate_command", "move"]
     finally:
         vassal.stop()
         referee.stop()

@@ -31,6 +31,7 @@ import VASSAL.build.module.documentation.HelpFile;
 import VASSAL.build.module.map.boardPicker.board.mapgrid.Zone;
 import VASSAL.chat.CommandDecoder;
 import VASSAL.command.Command;
+import VASSAL.command.CommandEncoder;
 import VASSAL.command.RemovePiece;
 import VASSAL.configure.BooleanConfigurer;
 import VASSAL.configure.StringConfigurer;
@@ -67,8 +68,9 @@ import VASSAL.counters.PropertyExporter;
  * opponent's client (live, or stepping through a .vlog by e-mail) receives the applied step, never applies it
  * again.
  */
-public class RefereeLink extends AbstractConfigurable implements GameComponent {
+public class RefereeLink extends AbstractConfigurable implements GameComponent, CommandEncoder {
   public static final String PREFIX = "* Referee: ";
+  static final String RULING_CHAT = Chatter.DisplayText.PREFIX + PREFIX;   // a referee line as VASSAL encodes it
   static final String PREF_URL = "RefereeURL";
   static final String PREF_GAME = "RefereeGame";
   static final String PREF_TOKEN = "RefereeToken";
@@ -132,6 +134,7 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
   @Override
   public void removeFrom(Buildable parent) {
     GameModule.getGameModule().getGameState().removeGameComponent(this);
+    GameModule.getGameModule().removeCommandEncoder(this);
   }
 
   @Override
@@ -143,6 +146,41 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent {
     gm.getPrefs().addOption("Referee", new StringConfigurer(PREF_TOKEN, "Your side's referee token"));
     gm.getPrefs().addOption("Referee", new BooleanConfigurer(PREF_APPLY, "Apply the referee's results on the board",
       Boolean.FALSE));
+    decodeFirst(gm);
+  }
+
+  /**
+   * A referee line that reaches this VASSAL from elsewhere (the other player's link, through the server or in
+   * a .vlog stepped through) is decoded as what it is, a RulingText, so that the engine's Undo skips it here
+   * too: decoded as plain chat it would be the step the player's Undo takes back, where the referee (and the
+   * .vlog reader) take the Undo for the player's latest act.  Everything else is left to the other decoders.
+   */
+  @Override
+  public Command decode(String command) {
+    return command.startsWith(RULING_CHAT)
+      ? new RulingText(GameModule.getGameModule().getChatter(), command.substring(Chatter.DisplayText.PREFIX.length()))
+      : null;
+  }
+
+  @Override
+  public String encode(Command c) {
+    return null;          // the chat's encoder writes a RulingText as the chat line it is
+  }
+
+  /** Registers the decoder before the chat's, which would decode a referee line as plain chat. */
+  private void decodeFirst(GameModule gm) {
+    try {
+      final Field f = GameModule.class.getDeclaredField("commandEncoders");
+      f.setAccessible(true);
+      final CommandEncoder[] old = (CommandEncoder[]) f.get(gm);
+      final CommandEncoder[] now = new CommandEncoder[old.length + 1];
+      now[0] = this;
+      System.arraycopy(old, 0, now, 1, old.length);
+      f.set(gm, now);
+    }
+    catch (ReflectiveOperationException | RuntimeException e) {
+      gm.addCommandEncoder(this);     // after the chat's: the other player's lines stay plain chat here
+    }
   }
 
   @Override
