@@ -100,11 +100,19 @@ def test_two_players_on_a_vassal_server(tmp_path: Path, module: tuple[Path, Path
         # The steps each link sent: only its own player's.  French: the "linked" and seed lines, its three acts,
         # the ruling lines of each and "good game"; Russian: the "linked" and seed lines, "ready", its move, its
         # ruling lines and "good game" (a link sends its referee lines along with its player's next act: the
-        # last chat line makes sure they are all sent).  A step received from the server and sent again would be
+        # last chat line makes sure they are all sent); and each link's line saying that the dice wait for the
+        # other side's seed, if it had to wait.  A step received from the server and sent again would be
         # counted here (and ruled for the wrong side, or read as a second move).
+        other = {"French": "Russian", "Russian": "French"}
+        waits = {side: f"the referee's dice wait for {other[side]}'s seed or commitment: your acts are kept and "
+                       "sent once it is in" for side in other}
+        waited = {side: int(waits[side] in player.referee()) for side, player in (("French", french),
+                                                                                   ("Russian", russian))}
         held = {side: referee.call("GET", f"/api/v1/games/{gid}/vassal", token=tokens[side])[1]
                 for side in ("French", "Russian")}
-        assert held == {"French": {"steps": 15, "yours": 9}, "Russian": {"steps": 15, "yours": 6}}
+        steps = 15 + waited["French"] + waited["Russian"]
+        assert held == {"French": {"steps": steps, "yours": 9 + waited["French"]},
+                        "Russian": {"steps": steps, "yours": 6 + waited["Russian"]}}
 
         # The rulings are in both players' chats, in the same order: each link's lines reach the other client.
         rulings = ["[0] activate_command French: legal (SCH-COMMAND)",
@@ -115,11 +123,12 @@ def test_two_players_on_a_vassal_server(tmp_path: Path, module: tuple[Path, Path
         linked = f"linked to game {gid} at {referee.url}"
         seeds = {side: f"your seed for the referee dice is sent ({side}): no one can steer the rolls"
                  for side in ("French", "Russian")}
+        status_lines = (linked, *seeds.values(), *waits.values())
         for player, side in ((french, "French"), (russian, "Russian")):
-            # its own "linked" and seed lines first (the other's too, when they were said in the server's main
-            # room, where both players meet before entering the game's room)
-            assert player.referee()[:2] == [linked, seeds[side]], player.name
-            assert [line for line in player.referee() if line not in (linked, *seeds.values())] == rulings
+            # its own "linked" and seed lines (the other's status lines too, when they were said in the server's
+            # main room, where both players meet before entering the game's room)
+            assert linked in player.referee() and seeds[side] in player.referee(), player.name
+            assert [line for line in player.referee() if line not in status_lines] == rulings, player.name
         for player in (french, russian):
             assert not any(tokens["French"] in line or tokens["Russian"] in line for line in player.chat)
             assert tokens["French"] not in read_game(player.vlog).text
