@@ -30,7 +30,9 @@ A step that says nothing to the referee (a move of a marker, a chat line) gets n
 """
 from __future__ import annotations
 
+import random
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -61,7 +63,7 @@ bp = Blueprint("live", __name__)
 MAX_STEPS_PER_REQUEST = 2000
 MAX_COMMANDS_PER_STEP = 5000
 MAX_START_CHARS = 20_000_000
-ATTEMPTS = 4          # answers worked out again when another process stored first
+ATTEMPTS = 8          # answers worked out again when another process stored first
 STATES_KEPT = 64      # engine states kept per game, by event index: where a take-back starts from
 
 
@@ -127,8 +129,10 @@ def steps(game_id: str) -> Response:
                 answer = _answer(live, head, stored, side, link, have, new_steps, start, scenario, ruleset,
                                  body.get("apply") is True)
             except (LiveChanged, StaleIndex, TakeBackRefused):
-                # Another process stored steps or events of this game meanwhile: read them, and work it out again.
+                # Another process stored steps or events of this game meanwhile: read them, and work it out again
+                # (after a short random wait, so that two processes that keep meeting part).
                 live.reading.rewind(mark)
+                time.sleep(random.uniform(0.005, 0.05))
                 continue
             except BaseException:
                 live.reading.rewind(mark)

@@ -4,7 +4,7 @@ Tinyvka with the referee's dice.  The French player plays in VASSAL with the lin
 come through the HTTP API (his own client).  Session 1: the link sends the French seed for the dice and the
 French orders typed in the chat.  Session 2 (a new VASSAL run on the game in progress): a move and a turn, an
 illegal move, a move taken back with VASSAL's Undo, the service stopped and started again while the player goes
-on, an assault whose commitment (and shock) the referee rolls.  Every ruling must be in the chat of the .vlog the
+on (it carries on from its database: the link sends only what it queued), an assault whose commitment (and shock) the referee rolls.  Every ruling must be in the chat of the .vlog the
 engine wrote, the hosted game must hold exactly the acts that stand, and the .vlog read again must give the same
 events and, with the game's revealed dice, the same rulings."""
 from __future__ import annotations

@@ -304,3 +304,49 @@ def test_any_commands_in_a_step_get_an_answer_never_a_500(apps: Callable[[], Fla
         assert isinstance(r.get_json()["lines"], list)
     status = client.get(f"/api/v1/games/{gid}/vassal", headers={"Authorization": f"Bearer {tokens['French']}"})
     assert status.get_json() == {"steps": len(steps) + 1, "yours": len(steps) + 1}
+
+
+def test_two_sides_posting_at_once_to_two_processes_lose_and_double_nothing(apps: Callable[[], Flask],
+                                                                           database_url: str) -> None:
+    """The French link's steps go to one process while the Russian link's chat goes to another, at the same time:
+    the commits that meet are worked out again (or, when the other process kept winning, the link is told to send
+    the step again), never stored half or twice; the French acts are ruled as one process alone rules them."""
+    import threading
+    _, want_log = reference(apps)
+    a, b = apps().test_client(), apps().test_client()
+    gid, tokens = schevardino(a)
+    steps = [list(s.commands) for s in read_game(SCHEVARDINO).steps]
+    assert send(a, gid, tokens["French"], {"link": "f", "expected_index": 0, "start": start_text(SCHEVARDINO),
+                                           "steps": [steps[0]]}).status_code == 200
+    errors: list[Any] = []
+    retries: list[str] = []
+
+    def link(client: FlaskClient, token: str, name: str, sent: list[list[str]], first: int) -> None:
+        """As the link sends: a 409 with next_index sends again from there (the other process kept winning)."""
+        i = first
+        while i < len(sent):
+            r = send(client, gid, token, {"link": name, "expected_index": i, "steps": [sent[i]]})
+            if r.status_code == 200:
+                i = r.get_json()["next_index"]
+            elif r.status_code == 409 and r.get_json()["error"]["next_index"] == i:
+                retries.append(name)
+            else:
+                errors.append(r.get_json())
+                return
+
+    def french() -> None:
+        link(a, tokens["French"], "f", steps, 1)
+
+    def russian() -> None:
+        link(b, tokens["Russian"], "r", [[f"CHAT&lt;Bob&gt; - a word {i}"] for i in range(12)], 0)
+    threads = [threading.Thread(target=french), threading.Thread(target=russian)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert errors == [], errors[:3]
+    assert len(retries) < 10
+    assert hosted(a, gid, tokens["French"]) == want_log
+    rows = RawDatabase(database_url).execute("SELECT link, link_index FROM live_steps WHERE game_id = ? ORDER BY seq",
+                                             (gid,))
+    assert sorted(rows) == sorted([("f", i) for i in range(len(steps))] + [("r", i) for i in range(12)])
