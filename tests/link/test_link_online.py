@@ -72,6 +72,7 @@ def test_two_players_on_a_vassal_server(tmp_path: Path, module: tuple[Path, Path
                 {"await": "chat", "text": "* Referee: [2] end_phase French"},
                 {"move": "Neverovsky a", "to": "3707"},
                 {"await": "chat", "text": "* Referee: [3] move Russian Neverovsky a"},
+                {"shot": "russian"},
                 {"chat": "good game"}, {"wait": 3000},
             ]}, env("Russian"))
         french.wait(600)
@@ -80,6 +81,8 @@ def test_two_players_on_a_vassal_server(tmp_path: Path, module: tuple[Path, Path
         (tmp_path / "russian-lines.txt").write_text("\n".join(russian.lines or []))
         assert french.ok, french.lines[-30:]
         assert russian.ok, russian.lines[-30:]
+
+        assert (tmp_path / "russian.png").stat().st_size > 10_000       # the Russian player's window
 
         # The French acts moved the piece on the Russian board, and the Russian act on the French board.
         assert next(p for p in russian.pieces() if p.name == "Gratien").location == "4314"

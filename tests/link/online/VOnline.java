@@ -47,6 +47,7 @@ import VASSAL.counters.GamePiece;
  * Actions added to the recorder's:
  *   {"await": "chat", "text": T}                  until a line of the chat contains T (default 120 s, "timeout")
  *   {"await": "piece", "piece": P, "at": HEX}     until piece P stands on HEX
+ *   {"shot": NAME}                                the player window (1600 x 1000) to NAME.png beside OUT.vlog
  * At the end, after the log is written, every line of the chat is printed as "chat: LINE", then the client
  * leaves the server.
  */
@@ -100,6 +101,10 @@ public class VOnline {
         System.out.println("action " + idx + "/" + actions.size() + ": " + MiniJson.write(act));
         Thread.sleep(Math.max(0L, Math.min(60_000L, ((Number) act.get("wait")).longValue())));
         VRecord.onEdt("after wait " + idx, () -> { });
+      }
+      else if (act.containsKey("shot")) {
+        System.out.println("action " + idx + "/" + actions.size() + ": " + MiniJson.write(act));
+        shoot(new java.io.File(out.getParentFile(), VRecord.str(act, "shot", "shot") + ".png"));
       }
       else if (act.containsKey("await")) {
         System.out.println("action " + idx + "/" + actions.size() + ": " + MiniJson.write(act));
@@ -227,6 +232,31 @@ public class VOnline {
     else {
       throw new IllegalArgumentException("unknown await '" + what + "'");
     }
+  }
+
+  /** The player window, shown on the virtual screen, as the player sees it (the maps' tiles drawn first, the
+   *  engine's notices closed). */
+  static void shoot(java.io.File file) throws Exception {
+    VRecord.onEdt("show the window", () -> {
+      final javax.swing.JFrame w = VRecord.gm.getPlayerWindow();
+      w.setBounds(0, 0, 1600, 1000);
+      w.setVisible(true);
+    });
+    Thread.sleep(3000);
+    VRecord.onEdt("dismiss dialogs", () -> {
+      // the engine's notices (a module made for a later VASSAL than this engine, said again by the owner's game)
+      for (final java.awt.Window w : java.awt.Window.getWindows()) {
+        if (w.isShowing() && w instanceof java.awt.Dialog) {
+          System.out.println("  dismissed: " + ((java.awt.Dialog) w).getTitle());
+          w.dispose();
+        }
+      }
+    });
+    Thread.sleep(2000);
+    final java.awt.Rectangle[] r = new java.awt.Rectangle[1];
+    VRecord.onEdt("window bounds", () -> r[0] = VRecord.gm.getPlayerWindow().getBounds());
+    javax.imageio.ImageIO.write(new java.awt.Robot().createScreenCapture(r[0]), "png", file);
+    System.out.println("shot: " + file + " " + r[0].width + "x" + r[0].height);
   }
 
   interface Check { boolean get() throws Exception; }

@@ -14,25 +14,23 @@ server)
   ;;
 player)
   shift
-  OUT="$WORK/online-classes"
-  # one compilation at a time: the two players start together
-  exec 8>"$WORK/.online.lock"
-  flock 8
-  if ! cmp -s "$ONLINE_DIR/VOnline.java" "$OUT/VOnline.java"; then
-    rm -rf "$OUT" && mkdir -p "$OUT"
-    javac -nowarn -encoding UTF-8 -cp "$CP:$WORK/stubclasses:$WORK/classes" -d "$OUT" "$ONLINE_DIR/VOnline.java" ||
-      exit 3
-    cp "$ONLINE_DIR/VOnline.java" "$OUT/"
+  # Compiled once per version of VOnline.java, into a folder named by its hash, made whole before it is
+  # renamed into place: runs from other checkouts (another version) never change the classes a run uses.
+  SUM=$(sha256sum "$ONLINE_DIR/VOnline.java" | cut -c1-16)
+  OUT="$WORK/online-classes-$SUM"
+  if [ ! -f "$OUT/VOnline.class" ]; then
+    NEW=$(mktemp -d "$WORK/online-new.XXXXXX") || exit 3
+    javac -nowarn -encoding UTF-8 -cp "$CP:$WORK/stubclasses:$WORK/classes" -d "$NEW" "$ONLINE_DIR/VOnline.java" ||
+      { rm -rf "$NEW"; exit 3; }
+    mv -T "$NEW" "$OUT" 2>/dev/null || rm -rf "$NEW"       # another run made it first: the same classes
   fi
-  flock -u 8
-  exec 8>&-
   run=$(mktemp -d "$WORK/run.XXXXXX") || exit 3
   mkdir -p "$run/home"
   MOD=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
   SAV=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
   SCR=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
   LOG=$(cd "$(dirname "$4")" && pwd)/$(basename "$4")
-  ( cd "$run" && HOME="$run/home" timeout "${VCHECK_TIMEOUT:-300}" xvfb-run -a \
+  ( cd "$run" && HOME="$run/home" timeout "${VCHECK_TIMEOUT:-300}" xvfb-run -a -s "-screen 0 1600x1000x24" \
       java -Xmx1g -cp "$CP:$WORK/stubclasses:$WORK/classes:$OUT" VOnline "$MOD" "$SAV" "$SCR" "$LOG" \
       > "$run/output.log" 2>&1 )
   rc=$?
