@@ -184,6 +184,9 @@ public class VOnline {
     until("being in room '" + roomName + "'", 60_000,
       () -> client.getRoom() != null && roomName.equals(client.getRoom().getName()));
     if (joined[0]) {
+      // the room's owner comes with the room's information, a message of its own after the list of rooms
+      until("the room's owner", 60_000,
+        () -> client.getRoom() instanceof NodeRoom && ((NodeRoom) client.getRoom()).getOwningPlayer() != null);
       VRecord.onEdt("synchronize", () -> {
         final NodeRoom in = (NodeRoom) client.getRoom();
         final Player owner = in.getOwningPlayer();
