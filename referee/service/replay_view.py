@@ -180,7 +180,7 @@ def create() -> tuple[Response, int]:
     units = log.ruleset.view(initial.state, None).get("units", [])
     return jsonify({"id": key, "steps": len(log.events), "ruleset": log.ruleset.id,
                     "scenario": getattr(log.scenario, "name", ""), "sides": [s.name for s in log.scenario.sides],
-                    "units": unit_table(log.scenario),
+                    "units": unit_table(log.scenario), "warnings": list(log.warnings),
                     "board": {"step": 0, "place": {"turn": turn, "phase": phase},
                               "units": board.placements(log.scenario, units)}}), 201
 

@@ -134,6 +134,7 @@ async function openReplay(send, label) {
   S.boardCache = new Map();
   S.rulings = []; S.lines = []; S.events = []; S.places = []; S.meta = []; S.illegal = [];
   $("title").textContent = `${created.scenario} — ${label}`;
+  showWarnings(created.warnings || []);
   $("rulings").replaceChildren();
   $("explain").replaceChildren();
   window.__page.timing.listCleared = performance.now() - t0;
@@ -163,6 +164,14 @@ async function openReplay(send, label) {
   $("luck").replaceChildren();
   if (!$("panel-luck").hidden) showLuck();
   updateWhatIfAt();
+}
+
+// What `referee check` prints as "warning: …" about the log (a die report that disagrees with the die's record, a
+// file ruled from a save as it stands, another module version…), above the rulings: each once, as text.
+function showWarnings(warnings) {
+  const box = $("log-warnings");
+  box.replaceChildren(...[...new Set(warnings)].map((w) => { const li = document.createElement("li"); li.textContent = w; return li; }));
+  box.hidden = !box.childElementCount;
 }
 
 // GET/POST JSON; a replay this worker has forgotten is uploaded again once.
@@ -214,6 +223,7 @@ async function openGame(id, token, keepStatus = false) {
   fillUnitNames(); fillSides(view.sides);
   const blob = async (path) => { const r = await fetch(`${API}/games/${encodeURIComponent(id)}/${path}`, auth); return URL.createObjectURL(await r.blob()); };
   if (!S.geometry || S.artFor !== id) { await loadArt(b.geometry, b.sheet, await blob("map.png"), await blob("counters.png"), {}); S.artFor = id; }
+  showWarnings([]);
   $("title").textContent = `Game ${view.id} — ${view.side} — ${view.progress.turn}, ${view.progress.phase}`;
   if (!keepStatus) setStatus(`${view.next_index} events; ${view.status}. The board shows the position now, as ${view.side} sees it; step back through the game with ← or the slider.`);
   // Every event carries its ruling and words, except another side's act the rules keep secret while the game
