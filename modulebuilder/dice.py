@@ -5,10 +5,10 @@ game's module carries): a ruleset names its dice "d10", "2d6", "d10:1-10"; a gam
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 import re
 from functools import lru_cache
 
-from modulebuilder.records import record
 
 #: The dice a ruleset may ask for, by name: how many dice, their sides, and the lowest face of one die.
 #: A d10 reads 0-9 (DESIGN §5; "d10:1-10" for a d10 read 1-10), a d6 1-6, "2d6" the sum of two d6 (2-12),
@@ -17,7 +17,7 @@ from modulebuilder.records import record
 DIE_NAME = re.compile(r"^(?P<count>[1-9]\d?)?d(?P<sides>[1-9]\d{0,2})(?:[: ](?P<low>\d{1,3})-(?P<high>\d{1,4}))?$")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Die:
     """One kind of roll: ``count`` dice of ``sides`` faces each, the lowest face ``low``, summed.
 

@@ -44,10 +44,10 @@ Pixels
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 import math
 from typing import TYPE_CHECKING, Iterable
 
-from modulebuilder.records import record
 
 if TYPE_CHECKING:  # keep this module importable without the rest of the package
     from modulebuilder.model import Grid
@@ -99,7 +99,7 @@ def _check_hour(hour: object) -> int:
 
 # ------------------------------------------------------------------------------------------------ cube
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Cube:
     """Cube coordinates of a hex; ``q + r + s == 0``."""
     q: int

@@ -5,10 +5,10 @@ the YAML.  All containers are tuples or read-only mappings so a loaded model can
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, Mapping
 
-from modulebuilder.records import field, record
 
 Orientation = Literal["pointy", "flat"]
 Shift = Literal["even", "odd"]
@@ -99,7 +99,7 @@ def thaw(v: Any) -> Any:
 
 # --------------------------------------------------------------------------------------------- counters
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ActivationGroup:
     id: str
     name: str
@@ -113,7 +113,7 @@ class ActivationGroup:
     flags: frozenset[str] = frozenset()
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Face:
     """Values printed on one face of a unit counter.  ``None`` = not printed on that face."""
     assault: int | None = None
@@ -125,7 +125,7 @@ class Face:
     max_range: int | None = None
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Unit:
     id: str
     name: str
@@ -188,7 +188,7 @@ class Unit:
         return self.kind == "artillery" and (self.ma or 0) >= 8
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Leader:
     id: str
     name: str
@@ -206,7 +206,7 @@ class Leader:
     fields: Values = NO_VALUES       # fields its ruleset declares beyond these
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Marker:
     id: str
     name: str
@@ -219,7 +219,7 @@ class Marker:
     source: str = field(default="", compare=False)   # provenance, not part of the value
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CounterSet:
     """Everything defined in one or more counters files."""
     activation_groups: tuple[ActivationGroup, ...] = ()
@@ -237,7 +237,7 @@ class CounterSet:
 
 # --------------------------------------------------------------------------------------------- map
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Grid:
     orientation: Orientation
     shifted: Shift
@@ -248,26 +248,26 @@ class Grid:
     digits: int = 2                  # zero-padding of column and row in hex names
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Hexside:
     hexes: tuple[str, str]
     feature: str                     # stream, river, bridge, ford, steep, ...
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Road:
     hexes: tuple[str, ...]
     kind: str = "road"               # road | path
     name: str = ""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class MapMarker:
     type: str                        # on_fire | rubble | bridge_destroyed
     hexes: tuple[str, ...]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class MapStyle:
     hex_size: float = 64.0           # pixels from centre to vertex at the default rendering size
     colours: Mapping[str, str] = field(default_factory=lambda: EMPTY)
@@ -275,7 +275,7 @@ class MapStyle:
     symbols: Mapping[str, str] = field(default_factory=lambda: EMPTY)   # terrain id -> bundled symbol or image path
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class MapArt:
     """The author's painted map and where the grid lies on it: the pixel centres of two hexes."""
     image: str                                        # the PNG or JPEG file (a path usable from here)
@@ -283,7 +283,7 @@ class MapArt:
     digest: str = ""                                  # the image file's content hash: a changed file is new art
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class MapDef:
     id: str
     title: str
@@ -312,26 +312,26 @@ class MapDef:
 
 # --------------------------------------------------------------------------------------------- game
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SideStyle:
     colour: str | None = None        # "#rrggbb"
     text_colour: str | None = None
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class UnitType:
     id: str                          # the kind as units write it (armor)
     name: str = ""                   # for charts and the order of battle (Armor)
     symbol: str | None = None        # NATO symbol: a type name or an APP-6 / 2525 id; None = the id
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Factor:
     id: str                          # the field as units write it (attack)
     name: str = ""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class GameDef:
     """What a game declares for all its scenarios (a game file, or ``game:`` inline in the scenario).
     Empty when the scenario declares nothing: the ruleset's unit types and fields are the game's."""
@@ -359,7 +359,7 @@ class GameDef:
 
 # --------------------------------------------------------------------------------------------- scenario
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Placement:
     """Where a unit or leader starts.  Exactly one of ``hex`` and ``box`` is set."""
     unit: str
@@ -370,7 +370,7 @@ class Placement:
     formation: Formation | None = None   # Musket & Pike: the formation it starts in (None = the ruleset's default)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Reinforcement:
     units: tuple[str, ...]
     entry: tuple[str, ...]           # entry hexes
@@ -379,7 +379,7 @@ class Reinforcement:
     ag: str | None = None
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class TurnTrack:
     first: int
     last: int
@@ -394,14 +394,14 @@ class TurnTrack:
         return f"{(t // 60) % 24:02d}{t % 60:02d}"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SideDef:
     name: str
     cinc: str | None = None
     options: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Scenario:
     id: str
     name: str

@@ -14,18 +14,18 @@ The web page shows the same lines (referee/service/replay_view.py), so the page 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 import importlib
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
-from modulebuilder.records import field, record
 from referee.engine.dice import die as die_of
 from referee.engine.ruling import Awaiting, Error, Modifier, Result, Roll, Ruling
 
 
 # ----------------------------------------------------------------------------------------- names and words
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Words:
     """How the report names things: printed names by id, and the ruleset's wording hook (or None)."""
     names: Mapping[str, str] = field(default_factory=dict)

@@ -5,12 +5,12 @@ units by id alone; units and leaders share one namespace for the same reason (a 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 import difflib
 import os
 import re
 from typing import Iterable, Sequence
 
-from modulebuilder.records import record, replace
 from ..model import ActivationGroup, CounterSet, Face, Leader, Marker, Unit, Values
 from .entries import Entry, entries
 from .game import unknown_kinds
@@ -39,7 +39,7 @@ def derive_brigade(name: str) -> str | None:
     return m.group(1) if m else None
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CounterEntries:
     """Every definition of a game's counters files, in file order."""
     activation_groups: tuple[Entry, ...]

@@ -5,14 +5,14 @@ entries rather than on files; each entry can still point back at its own file, l
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterator
 
-from modulebuilder.records import record
 from .problems import Path, Problem, format_path
 from .yamlpos import Located
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Entry:
     """One mapping in a list of a document (``units[3]``), and the side it belongs to if any."""
     doc: Located

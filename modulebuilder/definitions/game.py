@@ -7,11 +7,11 @@ into the counters schema after the ruleset's (:func:`~.schemas.combined`).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 import difflib
 import os
 from typing import Any, Iterable, Sequence
 
-from modulebuilder.records import field, record
 from ..model import Factor, GameDef, SideStyle, UnitType, Values
 from .entries import Entry
 from .problems import Path, Problem
@@ -22,7 +22,7 @@ SHARED_UNIT_FIELDS = frozenset({"id", "name", "short_name", "kind", "side", "ag"
                                 "count", "echelon", "back", "art"})
 
 
-@record
+@dataclass
 class CheckedGame:
     problems: list[Problem] = field(default_factory=list)
     game: GameDef = GameDef()

@@ -4,10 +4,10 @@ resolved scenario and a scenario's set-up share them.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 import re
 from typing import Any, Iterable, Sequence
 
-from modulebuilder.records import record
 from ..hexgrid import HexGrid
 from ..model import Grid
 from .problems import Path, Problem
@@ -17,7 +17,7 @@ _HEX_NAME = re.compile(r"[0-9]{4}([0-9]{2})?")     # as the schemas' hex pattern
 GRID_FIELDS = ("orientation", "shifted", "first_column", "first_row", "columns", "rows", "digits")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class HexRef:
     """A hex named at ``path``; ``at_key`` when the hex is a mapping key (``names: {"0304": ...}``)."""
     path: Path

@@ -5,11 +5,11 @@ the problems of all its files before it reports; the ``load_*`` functions raise 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 import os
 from typing import Any, Iterable, Mapping
 
 from modulebuilder.input_files import read_head
-from modulebuilder.records import field, record, replace
 from ..hexgrid import HexGrid
 from ..model import CounterSet, GameDef, Grid, MapDef, frozen_mapping
 from .counters import CounterEntries, build_counters, check_counters
@@ -28,7 +28,7 @@ from .yamlpos import Located
 PathLike = str | os.PathLike[str]
 
 
-@record
+@dataclass
 class CheckedMap:
     doc: Located | None
     problems: list[Problem] = field(default_factory=list)
@@ -56,7 +56,7 @@ def check_map(path: PathLike) -> CheckedMap:
     return CheckedMap(doc, problems, refs, grid, hexes)
 
 
-@record
+@dataclass
 class CheckedCounters:
     docs: list[Located]
     problems: list[Problem]
@@ -95,7 +95,7 @@ def check_counter_files(paths: Iterable[PathLike], ruleset: str | None = None,
     return CheckedCounters(docs, problems + check_counters(found, tuple(dict.fromkeys(kinds))), found, factors)
 
 
-@record
+@dataclass
 class CheckedTables:
     doc: Located | None
     problems: list[Problem]

@@ -7,9 +7,9 @@ into the same :class:`MapRefs`, so one set of checks and one builder serve both.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from modulebuilder.records import field, record
 from ..hexgrid import HexGrid
 from ..model import Grid, Hexside, MapDef, MapMarker, MapStyle, Road, frozen_mapping
 from .geometry import HexRef, broken_paths, non_adjacent_pairs, off_map
@@ -17,7 +17,7 @@ from .problems import Path, Problem
 from .yamlpos import Located
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class HexsideRef:
     path: Path                      # the second hex of the pair, where a wrong number usually is
     a: str
@@ -25,7 +25,7 @@ class HexsideRef:
     feature: str
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class RoadRef:
     path: Path                      # the list of hexes
     hexes: tuple[str, ...]
@@ -33,7 +33,7 @@ class RoadRef:
     name: str = ""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class TerrainRef:
     path: Path
     hex: str
@@ -41,7 +41,7 @@ class TerrainRef:
     at_key: bool = False            # the hex is a mapping key (resolved notation)
 
 
-@record
+@dataclass
 class MapRefs:
     """Everything a map says about hexes, with where it says it."""
     default_terrain: str = "clear"

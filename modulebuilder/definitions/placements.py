@@ -6,10 +6,10 @@ the unit itself (``units: [{id: dumon-a, hex: ..}]``).  Both become :class:`Plac
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 import difflib
 from typing import Iterable, Iterator, Mapping, Sequence
 
-from modulebuilder.records import record
 from ..hexgrid import HexGrid, add_hours
 from ..model import Placement, Reinforcement
 from .entries import Entry
@@ -18,7 +18,7 @@ from .problems import Path, Problem, format_path
 from .rulesets import SetupRules
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Placed:
     """One placement: ``entry`` is the set-up line (or the resolved unit), ``id_field`` names the piece."""
     entry: Entry

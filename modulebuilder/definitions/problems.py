@@ -6,9 +6,9 @@ module author thinks of "the fourth unit's cohesion".
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from modulebuilder.records import record
 
 # A path into a YAML document: mapping keys (str) and sequence indices (int), outermost first.
 Path = tuple[str | int, ...]
@@ -28,7 +28,7 @@ def format_path(path: Path) -> str:
     return out or WHOLE_FILE
 
 
-@record(frozen=True, order=True)
+@dataclass(frozen=True, order=True)
 class Problem:
     """One mistake in one definition file.  ``line`` and ``column`` are 1-based."""
     file: str

@@ -16,6 +16,7 @@ rest of the dotted name is walked as folders.  So the entry-point value is read 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 import importlib.util
 import json
 import os
@@ -23,7 +24,6 @@ from functools import lru_cache
 from importlib import metadata, resources
 from typing import Any, Mapping
 
-from modulebuilder.records import record
 
 ENTRY_POINT_GROUP = "modulebuilder.rulesets"
 
@@ -40,7 +40,7 @@ class ContributionError(Exception):
     """A ruleset's contribution cannot be read (missing file, not JSON, not a schema object)."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SetupRules:
     """What a ruleset says about facings in a set-up (the contribution's ``x-setup``): whether a unit on the
     map must be given one (a classic hex-and-counter game has none), and the flags of pieces that face
@@ -49,7 +49,7 @@ class SetupRules:
     faceless_flags: frozenset[str] = frozenset()
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Contribution:
     ruleset: str
     schema: Mapping[str, Any]

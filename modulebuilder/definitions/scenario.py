@@ -1,10 +1,10 @@
 """Loading an authored scenario file and every file it names, with all their problems at once."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 import os
 from typing import Iterable, Mapping
 
-from modulebuilder.records import field, record
 from ..model import Scenario
 from . import assemble
 from .entries import Entry, entries
@@ -24,7 +24,7 @@ from .schemas import field_owners, schema_problems
 from .yamlpos import Located
 
 
-@record
+@dataclass
 class CheckedScenario:
     problems: list[Problem] = field(default_factory=list)
     scenario: Scenario | None = None
@@ -121,7 +121,7 @@ def _resolved(doc: Located) -> CheckedScenario:
     return CheckedScenario(problems, None if problems else load_resolved(doc.file), [doc.file])
 
 
-@record
+@dataclass
 class FileRefs:
     """The files a scenario names that exist, as paths usable from here; ``problems`` for those that do not."""
     map: str | None = None

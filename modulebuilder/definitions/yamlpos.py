@@ -7,9 +7,9 @@ is read again by ruamel.yaml (:mod:`yaml_ruamel`), the reference for data, posit
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from modulebuilder.records import field, record
 from modulebuilder.yaml_aliases import AliasBomb, check_aliases
 from .problems import WHOLE_FILE, Path, Problem, format_path
 from .yaml_libyaml import TooDeep, Unusual, parse_with_libyaml
@@ -17,7 +17,7 @@ from .yaml_libyaml import TooDeep, Unusual, parse_with_libyaml
 Position = tuple[int, int]          # 1-based line, column
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Located:
     """A parsed document: plain ``data`` plus where each node starts in ``file``.
 

@@ -12,12 +12,11 @@ name or a list (``hex?``).  ``side`` is checked on every event that has one.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping
 
-from modulebuilder.records import record
 
-
-@record(frozen=True)
+@dataclass(frozen=True)
 class Kind:
     """The names of one kind in a scenario and how to say one is missing (``{name}`` is filled in)."""
     names: frozenset[str]
@@ -29,7 +28,7 @@ class Kind:
         return self.missing.replace("{name}", str(value))
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Names:
     """What the events of a scenario may name, by kind (``unit``, ``hex``, ``side``, ``wing``, ...)."""
     kinds: Mapping[str, Kind]

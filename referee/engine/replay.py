@@ -7,12 +7,12 @@ ruleset's.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 import gc
 import _thread
 from contextlib import contextmanager
 from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, TypeVar
 
-from modulebuilder.records import field, record, replace
 from referee.engine.dice import EventDice, commitment, die, set_slot
 from referee.engine.ruleset import Ruleset
 from referee.engine.ruling import Awaiting, Error, Ruling, illegal, legal
@@ -24,7 +24,7 @@ UNREADABLE = "unreadable"   # a line a log reader could not read (step, line, wh
 GC_THRESHOLD = 50_000  # allocations between young-generation collections during a replay (default 700)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Pending:
     """An event waiting for rolls: its log index, the event with the rolls paid so far, the owed slots."""
     index: int
@@ -34,7 +34,7 @@ class Pending:
     dies: Mapping[str, str] = field(default_factory=dict)           # slot -> die, where it is not a d10
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Game(Generic[S]):
     """The engine's state: the ruleset's state plus what the roll protocol needs."""
     ruleset: Ruleset[S]
@@ -248,7 +248,7 @@ def _actor_side(game: Game[Any], event: Mapping[str, Any]) -> str | None:
     return side if isinstance(side, str) and side != BOTH_SIDES else None
 
 
-@record
+@dataclass
 class Replay(Generic[S]):
     """The outcome of replaying a log."""
     rulings: list[Ruling] = field(default_factory=list)

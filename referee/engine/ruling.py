@@ -5,13 +5,13 @@ constructors at the bottom (``legal``, ``illegal``) and the roll helpers (``pass
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from modulebuilder.records import field, record
 from referee.engine.dice import die as die_of
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Modifier:
     """A die-roll modifier and the rule that grants it."""
     value: int
@@ -22,7 +22,7 @@ class Modifier:
         return {"value": self.value, "rule": self.rule, "reason": self.reason}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Error:
     """Why an event is illegal.  ``alternatives`` lists what would be legal, where that helps."""
     rule: str
@@ -37,7 +37,7 @@ class Error:
         return d
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Roll:
     """One roll a rule requires, on the named ``die`` (referee.engine.dice: "d10" reads 0–9, "d6", "2d6", ...).
 
@@ -129,7 +129,7 @@ def table_roll(purpose: str, natural: int | None, result: Any, *, modifiers: Ite
                 result=result if natural is not None else None, table=True)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Result:
     """A state change the rules produced: ``{unit?, effect, rule, ...}``."""
     effect: str
@@ -151,7 +151,7 @@ def result(effect: str, rule: str, unit: str | None = None, **extra: Any) -> Res
     return Result(effect=effect, rule=rule, unit=unit, extra=extra)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Awaiting:
     """What the rules require next: ``{type, side, unit?, assault?, rule}``; ``assault`` is the index in the
     declaration an owed shock is for (the event's ``assault`` field), so that two owed shocks are told apart."""
@@ -171,7 +171,7 @@ class Awaiting:
         return d
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Ruling:
     index: int
     type: str

@@ -24,9 +24,9 @@ ruling itself.  One error type, :class:`referee.engine.ruling.Error`, is used th
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping, NoReturn
 
-from modulebuilder.records import field, record
 from referee.engine.ruling import Error, Ruling
 
 #: A verb's signature: (state, event, dice) -> (ruling, new state).
@@ -64,7 +64,7 @@ def check(error: Error | Iterable[Error] | None) -> None:
         raise Illegal(*errors)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Verb:
     type: str
     handler: Handler

@@ -17,10 +17,10 @@ message says what was not understood.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 import re
 from typing import Any, Mapping, Union
 
-from modulebuilder.records import field, record
 from .notation import GENERIC, Notation, of_scenario
 
 ARROW = ">"
@@ -36,7 +36,7 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Roster:
     """The scenario's names: units and their sides, sides, markers, named commands, hex digits -- and the
     notation whose commands read them."""
@@ -125,7 +125,7 @@ def _one(found: list[str], token: str, what: str) -> str:
 
 # --------------------------------------------------------------------------------------------- what a line says
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Declared:
     """A complete event, except perhaps its ``side`` (the reader knows who typed it).
 
@@ -135,7 +135,7 @@ class Declared:
     markers: tuple[str, ...] = ()
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Claim:
     """An event that waits for ``unit``'s next move on the board to give it ``field`` (``to`` or ``path``)."""
     unit: str
@@ -143,12 +143,12 @@ class Claim:
     event: dict[str, Any]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SetSide:
     side: str
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class SetScenario:
     scenario: str
 

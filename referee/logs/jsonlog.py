@@ -6,6 +6,7 @@ side and marker it names exists.  All problems are collected, one line each.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 import io
 import json
 import os
@@ -14,7 +15,6 @@ from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Mapping
 
 from modulebuilder.input_files import read_text
-from modulebuilder.records import field, record
 from modulebuilder.yaml_aliases import AliasBomb, check_aliases
 from referee.engine import registry
 from referee.engine.dice import die
@@ -43,7 +43,7 @@ SURELY_EVENTS = 9000
 MAX_PROBLEMS = 1000
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Log:
     scenario: Any                     # modulebuilder.model.Scenario
     ruleset: Any                      # the ruleset plugin
@@ -178,7 +178,7 @@ def find_scenario(ref: str, base_dir: str | PathLike[str] | None = None) -> str 
     return next((c for c in candidates if os.path.isfile(c)), None)
 
 
-@record
+@dataclass
 class _EventValidator:
     """A compiled fast check for the common case (a valid event) and jsonschema for the messages.
 

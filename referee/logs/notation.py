@@ -25,10 +25,10 @@ never imports the log reader to register.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 import importlib
 from typing import Any, Callable, Mapping
 
-from modulebuilder.records import field, record
 from referee.engine import registry
 
 # What a hook is handed, made by the reader above this module (``chat``'s Roster -- which holds its Notation --,
@@ -60,7 +60,7 @@ def straight_path(state: Any, read: ReadEvent) -> dict[str, Any]:
     return {**read.event, "path": [read.destination]} if read.destination is not None else read.event
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Notation:
     verbs: Mapping[str, Callable[[Tokens], Meaning]] = field(default_factory=dict)
     flags: frozenset[str] = frozenset()               # words that end a list of units (``barrage``...)

@@ -18,10 +18,10 @@ piece where the player dropped it, since VASSAL keeps it there.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from modulebuilder.records import record, replace
 from modulebuilder.vassal.errors import VassalFileError
 from modulebuilder.vassal.facing import facing_hour
 from modulebuilder.vassal.modulefile import ModuleData, read_module, read_moduledata
@@ -43,7 +43,7 @@ Position = dict[str, Place]                    # unit id -> place
 SHOWN = 3                                      # units named in a fork's sentence
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Part:
     label: str
     game: GameFile

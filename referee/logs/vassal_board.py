@@ -15,9 +15,9 @@ without entities or network access: a module is untrusted input like any upload.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from modulebuilder.records import field, record
 from modulebuilder.vassal.errors import VassalFileError
 from modulebuilder.vassal.gridmap import location_name, vassal_grid
 from modulebuilder.vassal.modulefile import MapGeometry, Zone, module_build_file, parse_build_file
@@ -28,7 +28,7 @@ __all__ = ["BoardGeometry", "Location", "MapGeometry", "Zone", "box_key", "from_
 MAIN_MAP = "Main Map"          # the writer's map id when a module has one game map (assemble.map_name)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Location:
     """A hex of the game map, or a box (``withdrawn``, ``reinforcement``...), or neither (``where``)."""
     hex: str | None = None
@@ -36,7 +36,7 @@ class Location:
     where: str = ""                        # what to call it in a message
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class BoardGeometry:
     maps: Mapping[str, MapGeometry]
     setups: Mapping[str, str] = field(default_factory=dict)   # PredefinedSetup name -> file (module only)

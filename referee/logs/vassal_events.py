@@ -17,9 +17,9 @@ Whatever cannot be understood is a problem naming its log step; nothing is dropp
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, MutableMapping
 
-from modulebuilder.records import field, record
 from modulebuilder.vassal.facing import facing_hour
 from modulebuilder.vassal.pieces import DISORDER_LAYER
 from modulebuilder.vassal.savefile import PieceInfo
@@ -36,7 +36,7 @@ ROLL_DIE = "d10"
 UNREADABLE = "unreadable"           # the engine rules it illegal and changes nothing (referee.engine.replay)
 
 
-@record
+@dataclass
 class ReadEvent:
     """One event and the log step it came from; ``destination`` is set while a move's path is unknown."""
     step: int
@@ -57,7 +57,7 @@ def unreadable(step: int, line: str, why: str) -> ReadEvent:
     return ReadEvent(step, {"type": UNREADABLE, "step": step, "line": line, "why": why}, line=line)
 
 
-@record
+@dataclass
 class Reading:
     events: list[ReadEvent] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -65,7 +65,7 @@ class Reading:
     warnings: list[str] = field(default_factory=list)     # ruled anyway, but a player should know
 
 
-@record
+@dataclass
 class _Context:
     roster: chat.Roster
     board: BoardGeometry

@@ -21,9 +21,9 @@ reading with what was ruled costs the new events, not the whole game.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, MutableMapping
 
-from modulebuilder.records import record
 from modulebuilder.vassal.errors import VassalFileError
 from modulebuilder.vassal.savefile import GameFile, PieceInfo, Step
 
@@ -106,7 +106,7 @@ class JournalSet(set):  # type: ignore[type-arg]
             set.discard(self, item)
 
 
-@record
+@dataclass
 class _Mark:
     """The reading before a step: where the journal and the reading's lists stood, and the last event's fields
     (a turn read from a later step is folded into the move before it, in place: 6.12)."""

@@ -13,9 +13,9 @@ with the line and how to say the side.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Sequence
 
-from modulebuilder.records import replace
 
 from referee.engine.replay import new_game, step
 

@@ -20,11 +20,11 @@ a piece change; a piece moved onto the deck's position goes back into it (*Retur
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 import html
 import re
 from typing import Iterable, Iterator, Mapping, MutableMapping, Union
 
-from modulebuilder.records import record, replace
 from modulebuilder.vassal import seqenc
 from modulebuilder.vassal.errors import VassalFileError
 from modulebuilder.vassal.savefile import GameFile, PieceInfo, Step, parse_piece
@@ -40,7 +40,7 @@ REFEREE_LINE = "CHAT* Referee: "   # the referee link's chat lines (modulebuilde
 MOVE_REPORT = re.compile(r"^\*\s*(?P<name>.+?) moves (?P<src>.*?) -> (?P<dst>.*?)\s*\*$")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class PieceChange:
     step: int
     before: PieceInfo | None        # None: the step created the piece
@@ -48,14 +48,14 @@ class PieceChange:
     player: str | None = None       # the mover's user id (``M/`` commands carry it)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Said:
     step: int
     player: str
     text: str
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Rolled:
     step: int
     die: str                        # the dice button's name, e.g. ``d10``
@@ -65,20 +65,20 @@ class Rolled:
     reported: int | None = None     # what the chat report says, when the record replaced it
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Reported:
     step: int
     text: str
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Unreadable:
     step: int
     message: str
     line: str | None = None         # a chat line (ruled as unreadable); None: a command (the file is refused)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class PropertyChanged:
     """A module property the step set (a dice button logs its result this way)."""
     step: int
@@ -86,14 +86,14 @@ class PropertyChanged:
     value: str
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Undone:
     """Step ``step`` is the engine's Undo of step ``undone``: neither is read."""
     step: int
     undone: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Drawn:
     """``piece`` was drawn from the deck named ``deck`` (a drag out of it, at random or chosen)."""
     step: int
@@ -102,7 +102,7 @@ class Drawn:
     player: str | None = None
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Returned:
     """``piece`` went back into the deck named ``deck``."""
     step: int
@@ -110,7 +110,7 @@ class Returned:
     piece: PieceInfo
 
 
-@record
+@dataclass
 class Deck:
     id: str
     name: str

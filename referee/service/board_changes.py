@@ -21,9 +21,9 @@ agrees, so a change applied twice (or by both players' links) changes nothing th
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
-from modulebuilder.records import replace
 from modulebuilder.vassal.holding import STANDARD_BOXES, box_label
 from modulebuilder.vassal.pieces import DISORDER_LAYER, flip_layer
 from modulebuilder.vassal.savefile import PieceInfo

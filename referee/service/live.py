@@ -34,13 +34,12 @@ import random
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 import orjson
 from flask import Blueprint, Response, jsonify
 
-from modulebuilder.records import replace
 from modulebuilder.vassal.errors import VassalFileError
 from modulebuilder.vassal.savefile import GameFile, parse_text
 from referee.logs import notation

@@ -2,6 +2,7 @@
 pieces so that the board shows the results ruled, in the module's own terms."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from modulebuilder.definitions import resolve
-from modulebuilder.records import replace
 from modulebuilder.vassal import ids
 from modulebuilder.vassal.savefile import PieceInfo, read_game
 from referee.logs.jsonlog import load_scenario

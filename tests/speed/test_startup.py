@@ -104,21 +104,6 @@ def test_a_warm_check_imports_neither_importlib_metadata_nor_an_import_hook_find
     assert not any(m.startswith("__editable__") for m in modules)
 
 
-def test_a_check_compiles_almost_no_code_at_start_up(warm):
-    """Records (modulebuilder.records) compile nothing when declared, only an __init__ on its first call:
-    a 1-event check compiled ~570 pieces of generated code with dataclasses (each an exec, 0.1-0.2 ms),
-    ~70 with records (namedtuple's, typing's and the records' __init__ of the classes it builds).  A count,
-    not a time, so that a loaded machine cannot make it fail."""
-    doc = json.loads((LOGS / "sample-borodino.json").read_text(encoding="utf-8"))
-    doc["events"] = doc["events"][:1]
-    one = Path(warm["HEXWARGAME_CACHE_DIR"]) / "one-event.json"
-    one.write_text(json.dumps(doc), encoding="utf-8")
-    imported("check", str(one), "--format", "json", env=warm)        # its scenario cached
-    result = probe("check", str(one), "--format", "json", env=warm)
-    assert result["code"] == 0
-    assert result["compiled"] <= 120, result["compiled"]
-
-
 def test_a_ruleset_s_event_schema_is_read_from_a_zipped_package_too(tmp_path, monkeypatch):
     """procedure._package_file reads the package's folder, and goes through importlib.resources where the
     package is not on the file system."""
@@ -139,9 +124,6 @@ def test_a_ruleset_s_event_schema_is_read_from_a_zipped_package_too(tmp_path, mo
 # What a one-event check no longer imports (docs/speed.md §1): each was measured with -X importtime, and a
 # module that comes back on the check path makes this fail, naming it.
 NOT_ON_THE_CHECK_PATH = {
-    "dataclasses": "records declare themselves (modulebuilder.records), ~15 ms with inspect",
-    "inspect": "imported by dataclasses",
-    "ast": "imported by inspect",
     "orjson": "a check's JSON is written by referee.jsonout.ruling_text and text (cli.write_json)",
     "uuid": "imported by orjson",
     "platform": "imported by uuid",
@@ -182,7 +164,6 @@ NOT_ON_THE_SAMPLE_S_PATH = {
     "email": "imported by jsonschema-rs's extension",
     "socket": "(the same)",
     "orjson": "the rulings are written by referee.jsonout.ruling_text, without to_dict or orjson",
-    "dataclasses": "imported by orjson",
     "uuid": "(the same)",
     "platform": "(the same)",
     "tempfile": "the sample's 1.7 MB of JSON is held in memory (cli.SPOOL_BYTES)",

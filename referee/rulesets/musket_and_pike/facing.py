@@ -11,14 +11,14 @@ facing north, R is east of L).
 from __future__ import annotations
 
 
-from modulebuilder.records import record
+from dataclasses import dataclass
 from modulebuilder.hexgrid import HexGrid, add_hours
 
 from .profile import Arm, Profile
 from .state import COLUMN, HEDGEHOG, UnitState
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Zones:
     front: tuple[str, ...]
     flank: tuple[str, ...]

@@ -6,7 +6,7 @@ handlers in ``turning`` check the turn order and MP and apply the outcome.
 from __future__ import annotations
 
 
-from modulebuilder.records import record
+from dataclasses import dataclass
 from modulebuilder.hexgrid import HexGrid, add_hours
 
 from referee.engine.ruling import Error
@@ -51,7 +51,7 @@ def face_cost(profile: Profile, unit: UnitState, new: int) -> int | None:
     return min(options) if options else None
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Wheel:
     """A two-hex wheel: the new left half, the new facing, the hex the moving half enters and from where."""
     left: str

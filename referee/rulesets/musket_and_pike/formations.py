@@ -4,9 +4,9 @@ Pure functions of a unit's profile and state; the event handlers (``moving``, ``
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping
 
-from modulebuilder.records import record
 from .profile import Arm, Profile
 from .state import BROKEN, COLUMN, HEDGEHOG, NORMAL, OPEN, SHAKEN, UnitState
 
@@ -38,7 +38,7 @@ def allowance_rule(unit: UnitState) -> str | None:
     return {COLUMN: "6.3.4", SHAKEN: "6.3.1", BROKEN: "6.3.1", HEDGEHOG: "6.3.2"}.get(unit.formation)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class HitOutcome:
     formation: str | None
     effect: str                   # shaken | broken | ignored | loss_hit

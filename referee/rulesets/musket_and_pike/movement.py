@@ -13,9 +13,9 @@ Engine defaults (documented in docs/musket-and-pike.md):
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Sequence
 
-from modulebuilder.records import record, replace
 from modulebuilder.hexgrid import HexGrid, add_hours
 
 from .facing import column_front_hour, footprint, has_facing, right_half
@@ -24,7 +24,7 @@ from .profile import Profile
 from .state import COLUMN, MPState, UnitState
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Step:
     hex: str                 # the unit's new hex (L of a two-hex unit)
     cost: int | None         # None = prohibited
@@ -59,7 +59,7 @@ def enemy_hexes(state: MPState, side: str) -> set[str]:
             for h in footprint(grid, state.profile(uid), u)}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class MoveOutcome:
     unit: UnitState
     hits: tuple[tuple[str, str], ...]      # (hex entered, effect) for each formation hit taken

@@ -8,10 +8,9 @@ rules reads a wagon's values.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
-
-from modulebuilder.records import record
 
 
 class Arm(str, Enum):
@@ -23,7 +22,7 @@ class Arm(str, Enum):
     WAGON = "wagon"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Profile:
     id: str
     name: str

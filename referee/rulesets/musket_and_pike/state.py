@@ -5,9 +5,9 @@
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from modulebuilder.records import record, replace
 from modulebuilder.hexgrid import HexGrid
 
 from .profile import Profile, profile_of
@@ -22,7 +22,7 @@ FORMATIONS = (NORMAL, SHAKEN, BROKEN, HEDGEHOG, OPEN, COLUMN)
 RALLY, MAKE_READY = "rally", "make_ready"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class UnitState:
     hex: str | None                    # the hex, or the left half L of a two-hex unit; None when off the map
     facing: int | None                 # vertex clock hour the counter points at (None: wagons, limbered guns);
@@ -42,7 +42,7 @@ class UnitState:
         return self.hex is not None and self.box is None
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Static:
     scenario: Any
     grid: HexGrid
@@ -77,7 +77,7 @@ class Static:
         return self.options.get(name, default)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Activation:
     """The wing being activated (G-M1: activation is by wing)."""
     wing: str
@@ -86,7 +86,7 @@ class Activation:
     acted: bool = False                # any action taken (a wing that acted has not passed)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class MPState:
     static: Static
     units: Mapping[str, UnitState]

@@ -13,9 +13,9 @@ Costs may be given per arm: ``{cost: {cavalry: 3, default: 2}, hit: true}``.  Mi
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping
 
-from modulebuilder.records import record
 
 PROHIBITED = "P"
 
@@ -33,14 +33,14 @@ DEFAULT_HEXSIDES: Mapping[str, Mapping[str, Any]] = {
 }
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Entry:
     """The cost (None = prohibited) and formation hit of entering a hex for one arm."""
     cost: int | None
     hits: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Terrain:
     map: Any
     rows: Mapping[str, Mapping[str, Any]]
