@@ -173,10 +173,13 @@ def legal_actions(verbs: Verbs, step_of: StepOf, state: Any, guards: Sequence[Gu
                 continue
             out += verb.candidates(state)
             continue
-        for event in verb.candidates(state):
-            if dispatch(verbs, step_of, state, event, _ProbeDice(event), guards=guards)[0].legal:
-                out.append(event)
+        out += [event for event in verb.candidates(state) if accepts(verbs, step_of, state, event, guards)]
     return out
+
+
+def accepts(verbs: Verbs, step_of: StepOf, state: Any, event: Mapping[str, Any], guards: Sequence[Guard] = ()) -> bool:
+    """Whether the dispatcher rules ``event`` legal now, its rolls left owed (nothing is rolled)."""
+    return dispatch(verbs, step_of, state, event, _ProbeDice(event), guards=guards)[0].legal
 
 
 class ProcedureRuleset:

@@ -14,6 +14,7 @@ import pytest
 from referee.engine.replay import new_game, step
 from referee.logs.jsonlog import parse_log
 from referee.rulesets.triumph_and_glory.legal import MAX_UNITS_LISTED, legal_actions, named_units, unit_actions
+from referee.rulesets.triumph_and_glory.verbs import accepted
 
 from referee.logs.vassal import read_vassal
 from .games import FR, RU, basic, play
@@ -87,3 +88,21 @@ def test_a_unit_past_the_random_play_bound_still_lists_its_moves():
     assert bounded == []                                    # random play's list leaves it out
     mine = [a for a in unit_actions(state, last) if a["type"] == "move"]
     assert mine and all(a["unit"] == last for a in mine)
+
+
+def test_every_unit_of_a_group_lists_the_individual_order_tried_in_its_name():
+    """5.28: the bounded listing names a group's first unit; the unit's own list names the unit itself, and the
+    verb accepts it."""
+    p = play(basic())
+    p.ok("orders", side=FR, under_orders=[])
+    p.ok("orders", side=RU, under_orders=[])
+    p.ok("initiative", rolls={FR: 9, RU: 0})
+    p.ok("first_marker", side=FR, marker="i-corps")
+    state = p.state
+    group = next(g for g in state.orders[FR].groups if len(g) > 1)
+    assert [a["unit"] for a in legal_actions(state) if a["type"] == "individual_order"
+            and a["unit"] in group] == [group[0]]
+    for uid in group:
+        mine = [a for a in unit_actions(state, uid) if a["type"] == "individual_order"]
+        assert mine == [{"type": "individual_order", "side": FR, "unit": uid}]
+        assert accepted(state, mine) == mine

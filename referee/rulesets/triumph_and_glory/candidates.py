@@ -1,4 +1,4 @@
-"""The legal listing's per-unit candidates, kept from one position to the next (issue #17 (c)).
+"""The legal listing's per-unit candidates, kept from one position to the next.
 
 ``legal_actions`` is asked at every position of a game (random play, the service's legal-action lists, the page's
 "what if"), and most of its work is per unit: a unit's movement search, its fire target, its charge target.  One
@@ -39,20 +39,14 @@ T = TypeVar("T")
 # set by ``from_scratch``: every entry computed, none read or stored (a context variable: the service's threads
 # never see a test's setting)
 _SCRATCH: ContextVar[bool] = ContextVar("listing_from_scratch", default=False)
-hits = [0, 0, 0]           # [kept, computed, repaired (also counted kept)]: for the benchmark's and the tests'
-                           # report only
+hits = [0, 0]              # [kept, computed]: for the benchmark's and the tests' report only
 
 
-def kept(board: Any, key: Hashable, stamp: object, compute: Callable[[], tuple[T, Any]],
-         repair: Callable[[T, Any, list[str]], tuple[T, Any] | None] | None = None) -> T:
+def kept(board: Any, key: Hashable, stamp: object, compute: Callable[[], tuple[T, Any]]) -> T:
     """``compute()``'s value for ``key`` at ``board``'s position: kept from an earlier position when no hex
     changed since inside its region and ``stamp`` is the object it was computed with; else computed (it
     returns the value and the region it read: a frozenset of hexes, any change there being stale, or a
-    :class:`SideRegion`) and kept.  The value must be immutable.
-
-    ``repair(value, region, changed)``, when given, is asked of an entry gone stale (same stamp, a change in its
-    region): it returns the (value, region) at this position from the old ones and the hexes changed since, or
-    None when it cannot — then ``compute()``.  It must answer what ``compute()`` would."""
+    :class:`SideRegion`) and kept.  The value must be immutable."""
     if _SCRATCH.get():
         return compute()[0]
     cache = board.cache
@@ -64,14 +58,8 @@ def kept(board: Any, key: Hashable, stamp: object, compute: Callable[[], tuple[T
             changed.extend(inh[1])
             e = inh[0].get(key)
             if e is not None:
-                if e[2] is stamp:
-                    if not _stale(e[1], board, changed):
-                        entry = cache[key] = e        # carried forward, so the next position finds it close by
-                    elif repair is not None:
-                        fixed = repair(e[0], e[1], changed)
-                        if fixed is not None:
-                            hits[2] += 1
-                            entry = cache[key] = (fixed[0], fixed[1], stamp)
+                if e[2] is stamp and not _stale(e[1], board, changed):
+                    entry = cache[key] = e            # carried forward, so the next position finds it close by
                 break                                 # an older entry is at least as stale
             inh = inh[2]
     if entry is not None and entry[2] is stamp:

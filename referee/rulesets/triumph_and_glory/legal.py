@@ -24,7 +24,7 @@ from operator import attrgetter
 from typing import Any, Callable
 
 from modulebuilder.records import fields
-from referee.engine.procedure import legal_actions as engine_legal_actions
+from referee.engine.procedure import accepts, legal_actions as engine_legal_actions
 
 from . import movement, orders, reserve
 from .candidates import SideRegion, kept
@@ -35,7 +35,7 @@ from .destruction import destruction_actions
 from .fire_events import counter_battery_actions, fire_actions
 from .morale_events import rally_actions
 from .owed import advance_choices
-from .procedure import step
+from .procedure import GUARDS, step
 from .retreat import legal_retreats, options_of, retreat_steps
 from .shock import frontal_enemy_hexes
 from .shock_events import declaration_errors, declared_assaults, reaction_fire_actions
@@ -609,7 +609,8 @@ def named_units(event: dict[str, Any]) -> list[str]:
 def unit_actions(state: TGState, uid: str, listed: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """Every legal act of one unit now (the page's "What if → Legal actions").  ``legal_actions`` is bounded
     for random play (moves of the first ``MAX_UNITS_LISTED`` units, a few fire targets and assaults); for one
-    unit nothing is left out: every destination of each mode its orders allow (normal or limited, and
+    unit nothing is left out: its group's Individual Order tried in its name (5.28; the listing names the
+    group's first unit only), every destination of each mode its orders allow (normal or limited, and
     extended, 7.13, where it may), each change of facing (6.12), each target it may fire at alone (8.1), and
     each enemy hex in its front its stack — or the unit alone — may be declared against (9.44).  Each act is
     kept only when the verb that would rule on it accepts it.  ``listed``: ``legal_actions(state)`` when the
@@ -621,8 +622,8 @@ def unit_actions(state: TGState, uid: str, listed: list[dict[str, Any]] | None =
     if _open(state) != "acts" or uid not in act.units or state.unit(uid).side != act.side:   # type: ignore
         return listed
     seen = {_key(a) for a in listed}
-    extra = [a for a in (_all_moves(state, uid) + _faces(state, uid) + _all_fire(state, uid)
-                         + _all_assaults(state, uid)) if _key(a) not in seen]
+    extra = [a for a in (_own_order(state, uid) + _all_moves(state, uid) + _faces(state, uid)
+                         + _all_fire(state, uid) + _all_assaults(state, uid)) if _key(a) not in seen]
     out = listed + extra
     return sorted(out, key=lambda a: _ORDER.get(a.get("type", ""), 9))
 
@@ -634,6 +635,12 @@ def _key(a: dict[str, Any]) -> tuple[Any, ...]:
     if a.get("type") == "move":
         return ("move", a["path"][-1] if a.get("path") else None, a.get("mode"))
     return (a.get("type"), repr(sorted(a.items())))
+
+
+def _own_order(state: TGState, uid: str) -> list[dict[str, Any]]:
+    """5.28: the Individual Order of the unit's group, tried in the unit's name, when the verb would accept it."""
+    event = {"type": "individual_order", "side": state.activation.side, "unit": uid}   # type: ignore[union-attr]
+    return [event] if accepts(VERBS, step, state, event, GUARDS) else []
 
 
 def _all_moves(state: TGState, uid: str) -> list[dict[str, Any]]:

@@ -664,7 +664,7 @@ def _result(unit_id: str, unit: UnitState, mode: str, allowed: int, facing: int 
 
 
 def _end_rules(plan: _Plan, end: str | None, facing: int | None) -> list[str]:
-    """The rules the end of the move was judged by, passed or not (issue 18, point 3): the stacking rules when the
+    """The rules the end of the move was judged by, passed or not: the stacking rules when the
     unit ends with friends (6.21, BOR-STACK ...), 6.11 when it takes their facing, 6.12 when its facing changes."""
     board, unit = plan.board, plan.unit
     if end is None or plan.leader:
