@@ -184,7 +184,7 @@ def begin_activation(board: Board, unit_ids: Iterable[str]) -> Board:
                 zoc = zoc_at[key] = in_enemy_zoc(board, u.hex, u.side)
         # Most units start clean already: copying a UnitState only when a flag changes keeps a draw cheap.
         if u.moved or u.fired or u.mode is not None or u.mp_spent or u.started_in_zoc != zoc:
-            # Built directly, not through evolve(**changes): a draw resets a dozen units, ~500 draws a game.
+            # Built directly, not through evolve(**changes): every draw resets the units it activates.
             changed[uid] = UnitState(u.id, u.defn, u.hex, u.box, u.facing, u.status, False, False, None, zoc, 0,
                                      u.square, u.overstack)
     return board.with_units(changed) if changed else board
@@ -264,8 +264,8 @@ def _err(rule: str, code: str, msg: str, alt: Sequence | None = None) -> Error:
 
 class _Price(NamedTuple):
     """MP to step into a hex, hexside and climb included; ``mp is None`` = refused by ``refusal``.
-    (A NamedTuple rather than a frozen dataclass: several are built for each new edge of a game, ~5,000 in the
-    sample game, and a tuple is several times cheaper to build than a frozen dataclass.)"""
+    (A NamedTuple rather than a frozen dataclass: several are built for each new edge of a game, and a tuple is
+    cheaper to build.)"""
     mp: int | None
     disorders: bool = False
     notes: tuple[str, ...] = ()
@@ -353,7 +353,7 @@ def _edge(board: Board, column: str, a: str | None, b: str) -> _Edge:
 
     Most steps cross a bare hexside on the flat (no feature, road, path or climb: ``BoardMap.priced_sides``):
     their price is that of entering ``b`` from off the map, so they share one memo entry per destination
-    and column.  (Keyed per pair, a game priced ~5,000 distinct pairs for ~7,400 steps.)"""
+    and column (keyed per pair, most entries would serve one step)."""
     static = board.static
     if a is not None and b in static.priced_sides.get(a, ()):
         if "bridge" in static.features(a, b) or b in board.rubble:
@@ -374,7 +374,7 @@ def _entry_refusal(plan: _Plan, b: str) -> Error | None:
     or None.  A fact of the position and the mover only, so a search asks it once per hex (``search``)."""
     board, unit, side = plan.board, plan.unit, plan.side
     ids = board._stacks.get(b)                                # noqa: SLF001 — see Board._stacks
-    if ids and board._units[ids[0]].defn.side != side:      # board.has_enemy(b, side), ~2 calls a move
+    if ids and board._units[ids[0]].defn.side != side:      # board.has_enemy(b, side), inlined
         return _err("6.22", "enemy_occupied", f"{unit.defn.name} may not enter {b}: enemy units there (7.32)")
     if b in board.on_fire:
         return _err("BOR-5", "on_fire", f"no unit may enter the burning hex {b}")
@@ -959,7 +959,7 @@ def _may_end_with_friends(plan: _Plan, h: str) -> bool:
     whether the move is extended.  A search asks it for every reachable hex with friends; the stacks met
     repeat all game long.  A miss asks ``stacking.may_end_entering``, the yes/no of
     ``stacking_errors_entering`` without its messages.  Bounded (``_END_ANSWERS_KEPT``): the map outlives its
-    games in a service, and the stacks a game meets are not (~11,000 in the sample game)."""
+    games in a service, and the stacks a game meets are not."""
     board, unit = plan.board, plan.unit
     units = board._units                                    # noqa: SLF001 — see Board._units
     key = (plan.extended, unit.id, unit.status, unit.overstack,
