@@ -24,7 +24,7 @@ ruling itself.  One error type, :class:`referee.engine.ruling.Error`, is used th
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, NoReturn
 
 from referee.engine.ruling import Error, Ruling
@@ -120,7 +120,7 @@ class Verbs:
             if v.candidates is not None:
                 raise ValueError(f"candidates of verb '{type_}' declared twice")
             self._allowed.clear()
-            self._verbs[type_] = Verb(**{**v.__dict__, "candidates": fn, "ruled": ruled})
+            self._verbs[type_] = replace(v, candidates=fn, ruled=ruled)
             return fn
         return register
 
