@@ -432,8 +432,9 @@ def _take_back(live: LiveGame, plan: _Plan, stored: Any, side: str, same: int, r
     what = "Undo" if undo else f"step {len(steps)} changes an act already ruled"
     if gone:
         frm = min(gone)
-        if any(e.side != side for e in ext().storage.list_events(stored.id, since=frm)):
-            plan.lines.append(f"{what}: another side has acted since: the referee keeps what was ruled")
+        since = ext().storage.list_events(stored.id, since=frm)
+        if any(e.side != side for e in since):
+            plan.lines.append(_kept(what, side, [e.side for e in since if e.index in gone]))
             return same + _keep_ruled(plan, live.read[same:], live.stored[same:], read, undo)
         plan.take_back = frm
         plan.played = live.states.get(frm) or ext().host.state_after(stored, frm)
@@ -443,6 +444,18 @@ def _take_back(live: LiveGame, plan: _Plan, stored: Any, side: str, same: int, r
     elif undo:
         plan.lines.append(f"{what}: nothing the referee had ruled is taken back")
     return same
+
+
+def _kept(what: str, side: str, acted: list[str]) -> str:
+    """The line for a take-back refused, worded for the caller: an act of another side taken back on the VASSAL
+    board (an Undo pressed online takes back the latest act logged, whoever made it), or the caller's own act
+    with another side's acts after it."""
+    others = sorted(set(acted) - {side})
+    if others:
+        whose = " and ".join(others)
+        return (f"{what}: VASSAL took back {whose}'s act on your board; the referee keeps what was ruled "
+                f"(only {whose} can take back {whose}'s acts)")
+    return f"{what}: another side has acted since: the referee keeps what was ruled"
 
 
 def _keep_ruled(plan: _Plan, old_read: list[Any], old_stored: list[int], read: list[Any], undo: bool) -> int:

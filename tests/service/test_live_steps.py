@@ -216,6 +216,27 @@ def test_an_undo_after_the_opponent_acted_keeps_what_was_ruled(client: FlaskClie
         ("French", "activate_command"), ("French", "move"), ("Russian", "end_phase"), ("French", "move")]
 
 
+def test_an_undo_of_the_opponent_s_act_keeps_it_and_says_whose_act_it_was(client: FlaskClient) -> None:
+    """Online, VASSAL's Undo takes back the latest act logged, which may be the opponent's (received from the
+    server): the Russian's Undo of the French move.  The referee keeps the French move and says so in the
+    Russian's terms.  Before, the line said "another side has acted since", as if the act were the Russian's."""
+    vlog = FIXTURES / "schevardino-game.vlog"
+    gid, tokens = host(client, "schevardino")
+    steps = [list(s.commands) for s in read_game(vlog).steps]
+    r = send(client, gid, tokens["French"], {"link": "f", "expected_index": 0, "start": start_text(vlog),
+                                             "steps": steps[:2]})          # the command, the move to 4314
+    assert r.status_code == 200
+    r = send(client, gid, tokens["Russian"], {"link": "r", "expected_index": 0, "steps": [steps[2]]})  # Undo
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["lines"] == [
+        "Undo: VASSAL took back French's act on your board; the referee keeps what was ruled (only French can "
+        "take back French's acts)",
+        "on the board: Gratien stands on 4415, the referee has it on 4314"]
+    got = hosted(client, gid, tokens["French"])
+    assert [(g["side"], g["event"]["type"], g["event"].get("path")) for g in got] == [
+        ("French", "activate_command", None), ("French", "move", ["4314"])]
+
+
 def test_a_turn_after_the_opponent_acted_does_not_rule_the_move_twice(client: FlaskClient) -> None:
     """A turn folded into the move before it (6.12) changes an act already ruled; when the other side has acted
     since, the referee keeps the move as ruled.  Before, the move was ruled a second time (already moved)."""
