@@ -1,20 +1,20 @@
 """Triumph & Glory v2.2 (as in *Borodino*) — the referee's ruleset plugin.
 
-Registered under the entry-point group ``referee.rulesets`` as ``triumph-and-glory``.  Part 1: the sequence of
-play (3.0), initiative (4.0), orders and order groups (5.1x–5.2x), activation markers (5.3x), reserve
-activation (5.5x), commanders-in-chief (5.6x), the *Borodino* command rules and *Schevardino*'s command
-activation, with movement, facing and stacking judged by the positional modules.  Fire, shock, rally,
-recovery and collapse (chapters 8–10) are part 2: their events are not accepted yet.
+Registered under the entry-point group ``referee.rulesets`` as ``triumph-and-glory``.  The whole sequence of play
+(3.0): initiative (4.0), orders and order groups (5.1x–5.2x), activation markers (5.3x), reserve activation
+(5.5x), commanders-in-chief (5.6x), movement, facing and stacking (6.x–7.x), fire (8.x), shock, charges and
+secondary shocks (9.x), rally, recovery and collapse (10.x), the *Borodino* special rules and *Schevardino*'s
+command activation.
 
 On the engine's framework (``referee.engine.procedure``): data flows one way — event → the engine's dispatcher
-→ the guards (``procedure.GUARDS``) → the verb (declared in ``verbs``' registry) → new state → ``procedure.after``
+→ the guards (``procedure.GUARDS``) and the pending step (``procedure.step``: an owed act holds up the acts that must wait for it) → the verb (declared in ``verbs``' registry) → new state → ``procedure.after``
 (``sequence.advance``) → ``procedure.cite_what_decided``.  The modules are layers (docs/architecture.md,
 contracted in ``.importlinter``): wiring (``legal``, ``views``, ``notation``, ``wording``, ``actors``) >
 ``procedure`` > the verbs by rules chapter (``orders``, ``initiative``, ``activation``, ``reserve``, ``cinc``,
 ``moves``, ``fire_events``, ``shock_events``, ``charge_events``, ``secondary_events``, ``owed``,
 ``morale_events``, ``destruction``, ``phase_events``) and ``sequence`` > ``verbs``, ``timing`` > ``state`` > the
 pure rules (facing, zoc, los, stacking, movement, fire, commitment, shock, charge, retreat, advance, morale,
-victory...) > ``board``, ``terrain``, ``rolls``, ``scenario_rules``, ``records``.
+victory...) > ``board``, ``terrain``, ``rolls``, ``scenario_rules``.
 """
 from __future__ import annotations
 

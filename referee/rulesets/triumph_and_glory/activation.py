@@ -5,6 +5,7 @@ Marker ids (DESIGN §5): an AG id, ``barrage:<side>``, ``cga:<side>``, ``destruc
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
 from referee.engine.dice import EventDice
@@ -12,7 +13,6 @@ from referee.engine.verbs import Illegal, check, refuse
 from referee.engine.ruling import Error, Result, Ruling, legal, result
 
 from .movement import begin_activation
-from .records import replace
 from .state import ACTIVATION, COMMAND, INITIATIVE, SIDE_TURN, Activation, TGState
 from .verbs import VERBS
 
@@ -49,7 +49,7 @@ def marker_io_rating(state: TGState, marker: str, ag_id: str) -> int | None:
 
 
 def marker_rules(state: TGState, marker: str) -> tuple[str, ...]:
-    """The rules that say what drawing ``marker`` does, cited with the draw (issue 18, point 3): an AG's AM 5.31,
+    """The rules that say what drawing ``marker`` does, cited with the draw: an AG's AM 5.31,
     a CGA 5.34, a barrage 5.33, Murat's AM BOR-2, the Destruction marker BOR-5."""
     if marker in state.static.ags:             # most draws: an AG's own marker
         return ()

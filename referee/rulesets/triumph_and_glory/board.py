@@ -217,8 +217,8 @@ class UnitState:
 
 _UNIT_FIELDS = tuple(f.name for f in fields(UnitState))
 # How many earlier positions a Board may take local answers from.  An activation's units are asked about again
-# after the few events of the previous activation (its moves, its end, the draw): 6 lost most of them, 16 keeps
-# them (replay ~7% faster, measured against 6 and 24/40, whose longer walks on a miss cost more than they find).
+# after the few events of the previous activation (its moves, its end, the draw): fewer lose most of them, more
+# walk further on a miss than they find (docs/speed.md, "Figures behind T&G's tuned constants").
 MEMO_CHAIN = 16
 _set = object.__setattr__
 _GET_FIELDS = attrgetter(*_UNIT_FIELDS)
@@ -344,7 +344,7 @@ MAPS_KEPT = 16
 def _board_map(scenario: Scenario) -> BoardMap:
     """The static part of ``scenario``'s boards, built once per scenario object and shared by every game on it.
 
-    Building it (adjacency, hexside and road indices) took ~2% of a replay, and its memo (step prices, discs,
+    Building it (adjacency, hexside and road indices) is a share of a replay, and its memo (step prices, discs,
     neighbourhoods) holds only position-independent answers, so a second game on the same scenario — the
     service keeps each hosted game's scenario loaded, a benchmark replays one log several times — starts with
     them known.  Keyed by identity; the scenario is kept alive with it, so the id is not reused."""
@@ -364,8 +364,8 @@ def _build_map(scenario: Scenario) -> BoardMap:
 
 def _kept_or_built(scenario: Scenario) -> BoardMap:
     """The BoardMap kept with the scenario's parsed-scenario cache entry when this package's code is the one
-    that built it, else a new one (which the entry then keeps): building it is ~11 ms of every ``referee
-    check``, reading it back ~4 ms (docs/speed.md §1).  Without the definitions package's cache, built."""
+    that built it, else a new one (which the entry then keeps): reading it back is cheaper than building it
+    (docs/speed.md §1).  Without the definitions package's cache, built."""
     try:
         from modulebuilder.definitions import cache
     except ImportError:

@@ -41,6 +41,7 @@ counts against the infantry's shock roll (−3 heavy / −1 light, rule 9.86), D
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from modulebuilder.hexgrid import add_hours
@@ -62,7 +63,6 @@ from .moves import may_act_error, orders_error
 from .owed import after_change, awaiting, settle_shock
 from .secondary_events import note_outcome
 from .facing import facing_error, required_facing, shared_facing_errors
-from .records import replace
 from .rolls import Modifier
 from .state import TGState
 from .zoc import in_enemy_frontal_zoc, in_enemy_zoc

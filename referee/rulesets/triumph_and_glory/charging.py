@@ -4,6 +4,7 @@ which group an assault shocks with (9.23), whether a hex holds open chargers, wh
 (8.6, 9.24)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from modulebuilder.records import field, record
@@ -11,7 +12,6 @@ from referee.engine.ruling import Awaiting
 
 from .board import Board
 from .combat import Assault, Combat
-from .records import replace
 
 
 @record(frozen=True)

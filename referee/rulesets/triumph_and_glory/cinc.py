@@ -5,13 +5,13 @@ entering.py with everything else that entering a hex brings).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.verbs import Illegal, check, refuse
 from referee.engine.ruling import Error, Roll, Ruling, legal, result, table_roll
 
-from .records import replace
 from . import movement
 from . import scenario_rules as sr
 from .entering import displace_cincs, nearest_friendly_hex   # 5.63 is part of entering a hex

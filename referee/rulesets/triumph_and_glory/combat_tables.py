@@ -45,8 +45,8 @@ class Ratio:
     """An odds ratio (9.51) in lowest terms, its denominator above 0: ``fractions.Fraction(a, d)``'s
     ``numerator`` and ``denominator``, compared exactly (by cross-multiplication) with another ratio, a Fraction
     or an int, and equal to and hashed as the Fraction of the same value.  It exists because importing
-    ``fractions`` (and with it ``decimal``) is ~10 M instructions, ~3 % of a one-event check, for nine rows
-    compared by integers; tests/speed/test_odds_ratio.py holds it to Fraction."""
+    ``fractions`` (and with it ``decimal``) is a visible share of a one-event check's start-up (docs/speed.md),
+    for nine rows compared by integers; tests/speed/test_odds_ratio.py holds it to Fraction."""
     __slots__ = ("numerator", "denominator")
     numerator: int
     denominator: int

@@ -19,11 +19,11 @@ the orders-delay outcome and its failures count, the cup, the initiative.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine.hidden import PartlySealed, Sealed
 
-from .records import replace
 from .state import INITIATIVE, ORDERS, SideOrders, TGState
 
 

@@ -13,6 +13,7 @@ destroy a bridge (never both).  Nothing else happens in this activation.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
@@ -24,7 +25,6 @@ from .activation import DESTRUCTION
 from .board import Board, UnitState
 from .combat import engine_roll
 from .entering import barrier, enter
-from .records import replace
 from .rolls import PassRoll
 from .stacking import stacking_errors
 from .state import ACTIVATION, TGState

@@ -1,4 +1,4 @@
-"""Entering a hex: what the rules attach to a unit entering a hex, whichever way it enters (issue 18, point 1).
+"""Entering a hex: what the rules attach to a unit entering a hex, whichever way it enters.
 
 A unit enters a hex by a ``move`` (7.x; also a reinforcement entering the map, 7.41, and the Borodino burning
 unit's move, BOR-5), an ``advance`` after combat (9.71, 9.72, the breakthrough's advance 9.73), a ``pursuit``

@@ -17,6 +17,7 @@ battery as having fired (7.36 limits the movement of the battery's *own* activat
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
@@ -24,7 +25,6 @@ from referee.engine.procedure import need
 from referee.engine.ruling import Error, Result, Roll, Ruling, legal
 from referee.engine.verbs import check
 
-from .records import replace
 from . import fire as fr
 from .activation import barrage_marker
 from .board import Board, UnitState

@@ -7,13 +7,13 @@ the initiative automatically on the 0600 turn (BOR-INITIATIVE).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Awaiting, Error, Modifier, Roll, Ruling, legal, result, table_roll
 from referee.engine.verbs import refuse
 
-from .records import replace
 from .activation import holder_picks_first
 from .state import CINC, INITIATIVE, RESERVE, TGState
 from .verbs import VERBS

@@ -9,6 +9,7 @@ none is owed, the Withdrawn Box empties into the Recovery Box and the CinC Movem
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
@@ -16,7 +17,6 @@ from referee.engine.procedure import need
 from referee.engine.ruling import Error, Result, Ruling, legal, result
 from referee.engine.verbs import check, refuse
 
-from .records import replace
 from . import morale as mo
 from . import victory as vc
 from .combat import apply_effects, engine_roll

@@ -6,13 +6,13 @@ position itself is judged by the other modules.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.ruling import Awaiting, Error, Result, Ruling, legal, result
 from referee.engine.verbs import Illegal, check, refuse
 
-from .records import replace
 from . import movement
 from . import scenario_rules as sr
 from .entering import entered

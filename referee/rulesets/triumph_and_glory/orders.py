@@ -6,6 +6,7 @@ against the state, then build the new state.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.engine.dice import EventDice
@@ -13,7 +14,6 @@ from referee.engine.verbs import Illegal, check, refuse
 from referee.engine.ruling import (Awaiting, Error, Modifier, Roll, Ruling, legal, pass_fail_roll, 
                                    result)
 
-from .records import replace
 from . import scenario_rules as sr
 from .activation import marker_io_rating
 from .board import Board, UnitState

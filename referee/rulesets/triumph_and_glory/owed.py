@@ -8,6 +8,7 @@ owner's ``retreat`` event.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from modulebuilder.records import record
@@ -15,7 +16,6 @@ from referee.engine.dice import EventDice
 from referee.engine.ruling import Awaiting, Error, Result, Ruling, legal
 from referee.engine.verbs import check, refuse
 
-from .records import replace
 from . import advance as adv
 from . import reserve
 from . import retreat as rt

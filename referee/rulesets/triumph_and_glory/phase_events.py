@@ -2,13 +2,13 @@
 Activation and CinC Movement phases, Schevardino's command step and side turns), or declines a CGA (5.35)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
 from referee.engine.verbs import check, refuse
 from referee.engine.ruling import Ruling, legal
 
-from .records import replace
 from . import activation, sequence
 from .state import CINC, COMMAND, INITIATIVE, RESERVE, SIDE_TURN, TGState
 from .timing import turn_error

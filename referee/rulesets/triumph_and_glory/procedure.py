@@ -13,12 +13,12 @@ decision as a :class:`Step`, the guards that hold for every verb, and what follo
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine.procedure import OVER, Step
 from referee.engine.ruling import Error, Ruling
 
-from .records import replace
 from . import sequence
 from .activation import cga_pending
 from .combat import NO_COMBAT, Combat
@@ -206,7 +206,7 @@ def advance_sequence(ruling: Ruling, new: TGState) -> tuple[Ruling, TGState]:
 
 
 def cite_what_decided(ruling: Ruling) -> Ruling:
-    """A ruling cites every rule that decided it (issue 18, point 3), structurally: besides the rules the rule
+    """A ruling cites every rule that decided it, structurally: besides the rules the rule
     function named, the rule of every result it produced (a CinC displaced by 5.63, a collapse by 10.5) and of
     every roll's target and modifier.  Errors cite themselves (``illegal``); the acts a ruling says are owed
     next carry their own rules in ``awaiting`` (they decide what comes next, not this act)."""

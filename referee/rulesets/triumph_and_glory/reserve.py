@@ -5,6 +5,7 @@ Who goes first is :func:`initiative.go_first` (5.51); the phase ends with each s
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from referee.engine.dice import EventDice
@@ -12,7 +13,6 @@ from referee.engine.verbs import Illegal, check, refuse
 from referee.engine.ruling import (Awaiting, Error, Result, Roll, Ruling, legal, pass_fail_roll, 
                                    result)
 
-from .records import replace
 from .activation import reset_activation_flags
 from .board import Board, UnitState
 from .state import RESERVE, Activation, TGState

@@ -29,6 +29,7 @@ closes the chances the shock results give, and the few hooks shock_events.py / o
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from referee.engine.dice import EventDice
@@ -36,7 +37,6 @@ from referee.engine.procedure import need
 from referee.engine.ruling import Awaiting, Error, Result, Ruling, legal
 from referee.engine.verbs import check
 
-from .records import replace
 from . import advance as adv
 from . import fall_back as fb
 from .board import Board, UnitState

@@ -9,10 +9,10 @@ The CinC Movement Phase is the last phase of the turn (gaps §1; the main digest
 """
 from __future__ import annotations
 
+from dataclasses import replace
 
 from referee.engine.ruling import Awaiting, Result, result
 
-from .records import replace
 from . import activation, initiative, morale_events, orders, scenario_rules
 from .board import Board
 from .state import (ACTIVATION, CINC, COMMAND, INITIATIVE, MORALE, ORDERS, OVER, PHASE_TITLES, PHASES, RESERVE,
@@ -262,7 +262,7 @@ def end_side_turn(state: TGState) -> TGState:
 
 def rolls_owed(state: TGState) -> tuple[Awaiting, ...]:
     """The rolls the sequence of play requires now, outside fire and shock (whose owed acts combat.py lists), each
-    for the side that rolls it, with its rule (issue 18, point 5): the orders delay of a side whose CinC rolls
+    for the side that rolls it, with its rule: the orders delay of a side whose CinC rolls
     (5.29), both sides' initiative rolls (4.0), one fire roll per burning village when the Destruction marker is
     drawn (BOR-5, A-9), one recovery roll per eligible unit in the Morale Phase (10.2), and the two-sided roll
     for who goes first in the Reserve and CinC Movement phases when nobody holds the initiative (5.51, 4.0)."""

@@ -8,6 +8,7 @@ assault in any order, each one's checks/retreats/advance settled before the next
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine.dice import EventDice
@@ -15,7 +16,6 @@ from referee.engine.procedure import need
 from referee.engine.ruling import Awaiting, Error, Result, Ruling, legal
 from referee.engine.verbs import Illegal, check, refuse
 
-from .records import replace
 from . import charge_events
 from . import commitment as cm
 from . import fire as fr

@@ -130,7 +130,7 @@ def may_end_entering(board: Board, unit: UnitState, hex_id: str) -> bool:
 
 
 def stacking_rules(units: Sequence[UnitState], rules: RuleSwitches) -> tuple[str, ...]:
-    """The rules a stacking check of ``units`` (one hex) applies, whether it passes or fails (issue 18, point 3):
+    """The rules a stacking check of ``units`` (one hex) applies, whether it passes or fails:
     6.21 for any stack of two or more, and the scenario's rule where it is the one that decides — BOR-STACK for an
     all-artillery hex under its cap, BOR-MILITIA with a militia unit, BOR-ART-RESERVE for reserve batteries."""
     units = [u for u in units if u.is_combat]
