@@ -255,3 +255,13 @@ class ProcedureRuleset:
     def check_references(self, scenario: Any, event: Mapping[str, Any]) -> list[tuple[str, str]]:
         verb = self.verbs.get(event.get("type"))
         return check_names(self.names(scenario), event, verb.refs if verb else {})
+
+    def references_of(self, scenario: Any) -> Callable[[Mapping[str, Any]], list[tuple[str, str]]]:
+        """``check_references`` bound to ``scenario``, its names looked up once (the log reader's loop over a
+        log's events, referee.engine.ruleset)."""
+        names, verb_of = self.names(scenario), self.verbs.get
+
+        def references(event: Mapping[str, Any]) -> list[tuple[str, str]]:
+            verb = verb_of(event.get("type"))                        # type: ignore[arg-type]
+            return check_names(names, event, verb.refs if verb else {})
+        return references

@@ -205,7 +205,8 @@ def cga_errors(state: TGState, side: str, ags: list[str]) -> list[Error]:
     return errors
 
 
-@VERBS.verb("cga", steps=(INITIATIVE,), rules=("5.34", "5.35"), actor=False,
+@VERBS.verb("cga", steps=(INITIATIVE,), rules=("5.34", "5.35"),
+             refs={"side": "side", "ags": "ags"}, actor=False,
              not_now=Error("5.35", "wrong_time", "a CGA is declared after the initiative is decided and before the first marker is chosen, once per turn"))
 def cga(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """5.34/5.35: after initiative, before the first AM is chosen, a side holds back one AM of each of two AGs
@@ -228,7 +229,8 @@ def no_cga(state: TGState, side: str) -> tuple[Ruling, TGState]:
     return legal("end_phase", ["5.35"]), replace(state, cga_decided=state.cga_decided | {side})
 
 
-@VERBS.verb("first_marker", steps=(INITIATIVE,), rules=("4.0", "5.31"), actor=False,
+@VERBS.verb("first_marker", steps=(INITIATIVE,), rules=("4.0", "5.31"),
+             refs={"side": "side", "marker": "marker"}, actor=False,
              not_now=Error("3.0", "wrong_phase", "the first marker is chosen in the Initiative Phase, after the initiative roll"))
 def first_marker(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """4.0 / 5.35: the initiative holder picks one AM (either order status, or a special marker) to go first."""
@@ -267,7 +269,8 @@ def _not_pickable(state: TGState, side: str, marker: str, own: list[str]) -> Err
     return _not_in_cup(state, marker, own, "4.0")
 
 
-@VERBS.verb("draw", steps=(ACTIVATION,), rules=("5.31",), actor=False,
+@VERBS.verb("draw", steps=(ACTIVATION,), rules=("5.31",),
+             refs={"marker": "marker", "side": "side"}, actor=False,
              not_now=Error("3.0", "wrong_phase", "markers are drawn in the Activation Phase"))
 def draw(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     marker = event["marker"]
@@ -298,7 +301,8 @@ def _not_in_cup(state: TGState, marker: str, alternatives: list[str], rule: str)
     return Error(rule, "not_in_cup", f"marker '{marker}' is not in the cup", alternatives=tuple(alternatives))
 
 
-@VERBS.verb("end_activation", steps=(ACTIVATION,), rules=("3.0", "5.31"), actor=False,
+@VERBS.verb("end_activation", steps=(ACTIVATION,), rules=("3.0", "5.31"),
+             refs={"side": "side"}, actor=False,
              not_now=Error("3.0", "no_activation", "no activation is in progress"))
 def end_activation(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     act = state.activation
@@ -324,7 +328,8 @@ def command_choices(state: TGState) -> list[str]:
             if side == cmd.chooser and c not in state.active_commands and cmd.earliest.get(c, 0) <= state.turn]
 
 
-@VERBS.verb("activate_command", steps=(COMMAND,), rules=("SCH-COMMAND",), actor=False,
+@VERBS.verb("activate_command", steps=(COMMAND,), rules=("SCH-COMMAND",),
+             refs={"side": "side", "command": "command"}, actor=False,
              not_now=Error("SCH-COMMAND", "wrong_phase", "commands are activated at the start of a Schevardino turn"))
 def activate_command(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     cmd = state.rules.command_activation

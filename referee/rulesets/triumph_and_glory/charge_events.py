@@ -230,7 +230,8 @@ def legal_routes(board: Board, c: Combat, i: int, unit: UnitState, limit: int = 
     return out[:limit] if limit else out
 
 
-@VERBS.verb("charge", rules=("9.81",), actor=False)
+@VERBS.verb("charge", rules=("9.81",),
+             refs={"side": "side", "unit": "unit", "path": "hex?", "target": "hex?"}, actor=False)
 def charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _context(state, side, "9.81")
@@ -327,7 +328,8 @@ def _defender_errors(state: TGState, c: Combat, side: str, uid: str, rule: str, 
     return errors
 
 
-@VERBS.verb("square", rules=("9.85",), actor=False)
+@VERBS.verb("square", rules=("9.85",),
+             refs={"side": "side", "unit": "unit"}, actor=False)
 def square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _defender_act(state, side, uid, "9.85", "square")
@@ -378,7 +380,8 @@ def _open_infantry_shock_on(state: TGState, c: Combat, hex_: str | None) -> int 
     return None
 
 
-@VERBS.verb("counter_charge", rules=("9.86",), actor=False)
+@VERBS.verb("counter_charge", rules=("9.86",),
+             refs={"side": "side", "unit": "unit", "at": "hex?"}, actor=False)
 def counter_charge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _defender_act(state, side, uid, "9.86", "a counter-charge")
@@ -447,7 +450,8 @@ def _counter_infantry(state: TGState, c: Combat, j: int, u: UnitState) -> tuple[
             replace(state, activation=replace(act, combat=c)))
 
 
-@VERBS.verb("recall", rules=("9.82",), actor=False)
+@VERBS.verb("recall", rules=("9.82",),
+             refs={"side": "side", "unit": "unit"}, actor=False)
 def recall(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     ctx = _context(state, side, "9.82")
@@ -628,7 +632,8 @@ def _other_frontal_enemies(board: Board, at: str, facing: int | None, target: st
     return tuple(out)
 
 
-@VERBS.verb("pursuit", rules=("9.87",), actor=False)
+@VERBS.verb("pursuit", rules=("9.87",),
+             refs={"side": "side", "units": "units", "to": "hex?", "target": "hex?"}, actor=False)
 def pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     ctx = _context(state, side, "9.87")
@@ -775,7 +780,8 @@ def leave_square_errors(state: TGState, side: str, uid: str) -> list[Error]:
     return []
 
 
-@VERBS.verb("leave_square", rules=("9.85",), actor=False)
+@VERBS.verb("leave_square", rules=("9.85",),
+             refs={"side": "side", "unit": "unit"}, actor=False)
 def leave_square(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """9.85: the stack leaves square (every unit in the hex); the units of it that act now spend 1 MP of their
     movement (the move that may follow has one MP less) [inferred: the MP comes out of the named unit's and

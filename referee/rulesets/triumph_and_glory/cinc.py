@@ -30,7 +30,8 @@ def ma_roll(natural: int | None, side: str, name: str) -> Roll:
     return table_roll("napoleon_ma", natural, natural, side=side)
 
 
-@VERBS.verb("cinc_move", steps=(CINC,), rules=("5.62",), actor=False,
+@VERBS.verb("cinc_move", steps=(CINC,), rules=("5.62",),
+             refs={"side": "side", "path": "hex?"}, actor=False,
              not_now=Error("5.62", "cinc_phase_only", "a commander-in-chief moves only in the CinC Movement Phase"))
 def cinc_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]

@@ -79,7 +79,8 @@ def burn_errors(state: TGState, side: str, uid: str, village: str, to: str | Non
     return errors
 
 
-@VERBS.verb("burn_village", rules=("BOR-5",), actor=False)
+@VERBS.verb("burn_village", rules=("BOR-5",),
+             refs={"side": "side", "unit": "unit", "village": "hex?", "to": "hex?"}, actor=False)
 def burn_village(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, village, to = event["side"], event["unit"], event["village"], event.get("to")
     err = _activation_error(state, side) or _used_error(state)
@@ -116,7 +117,8 @@ def in_enemy_effective_range(board: Board, u: UnitState) -> bool:
                for a in board.on_map_units())
 
 
-@VERBS.verb("destroy_bridge", rules=("BOR-5",), actor=False)
+@VERBS.verb("destroy_bridge", rules=("BOR-5",),
+             refs={"side": "side", "unit": "unit", "bridge": "hex?"}, actor=False)
 def destroy_bridge(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, bridge = event["side"], event["unit"], list(event["bridge"])
     err = _activation_error(state, side) or _used_error(state)
@@ -141,7 +143,8 @@ def fire_out_roll(village: str) -> PassRoll:
     return PassRoll("fire_out", FIRE_OUT_MAX, "BOR-5", f"fire in {village} goes out on", (), None)
 
 
-@VERBS.verb("fire_out", rules=("BOR-5",), actor=False)
+@VERBS.verb("fire_out", rules=("BOR-5",),
+             refs={"side": "side", "unit": "unit", "village": "hex?"}, actor=False)
 def fire_out(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     err = _activation_error(state, side)

@@ -69,7 +69,8 @@ def fire_errors(state: TGState, side: str, ids: list[str], target: str) -> list[
     return fr.fire_errors(state.board, firers, target, barrage=barrage, io_failed=io_failed)
 
 
-@VERBS.verb("fire", steps=ACTING, rules=("8.1", "8.5"), actor=False,
+@VERBS.verb("fire", steps=ACTING, rules=("8.1", "8.5"),
+             refs={"side": "side", "units": "units", "target": "hex?"}, actor=False,
              not_now=Error("8.1", "no_activation", "fire and shock happen during an activation"))
 def fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, ids, target = event["side"], list(event["units"]), event["target"]
@@ -136,7 +137,8 @@ def counter_battery_errors(state: TGState, side: str, uid: str, target: str) -> 
     return fr.counter_battery_errors(board, u, target, c.fired_at_by.get(u.hex, ()), uid in c.counter_fired)
 
 
-@VERBS.verb("counter_battery", steps=ACTING, rules=("8.7", "8.5"), actor=False,
+@VERBS.verb("counter_battery", steps=ACTING, rules=("8.7", "8.5"),
+             refs={"side": "side", "unit": "unit", "target": "hex?"}, actor=False,
              not_now=Error("8.7", "no_activation", "counter-battery fire answers fire during an activation"))
 def counter_battery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, target = event["side"], event["unit"], event["target"]

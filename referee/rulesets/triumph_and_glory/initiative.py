@@ -57,7 +57,8 @@ def automatic_initiative(state: TGState) -> str | None:
     return state.rules.auto_initiative.get(state.turn)
 
 
-@VERBS.verb("initiative", steps=(INITIATIVE,), rules=("4.0",), actor=False,
+@VERBS.verb("initiative", steps=(INITIATIVE,), rules=("4.0",),
+             refs={"rolls": "roller{}"}, actor=False,
              not_now=Error("4.0", "wrong_phase", "the initiative is rolled in the Initiative Phase (3.0 B)"))
 def initiative(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     if state.phase != INITIATIVE or state.initiative_decided:
@@ -80,7 +81,8 @@ def initiative(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
 # --------------------------------------------------------------------------------------------- go first
 
 
-@VERBS.verb("go_first", steps=(RESERVE, CINC), rules=("4.0", "5.51"), actor=False,
+@VERBS.verb("go_first", steps=(RESERVE, CINC), rules=("4.0", "5.51"),
+             refs={"side": "side", "first": "side", "rolls": "roller{}"}, actor=False,
              not_now=Error("4.0", "wrong_phase", "who goes first is decided at the start of the Reserve and CinC Movement phases"))
 def go_first(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """4.0 / 5.51: the initiative holder says who goes first in the Reserve and CinC Movement phases; with no

@@ -29,7 +29,8 @@ from .verbs import ACTING, VERBS
 
 # --------------------------------------------------------------------------------------------- 10.1
 
-@VERBS.verb("rally", steps=ACTING, rules=("10.1",), actor=False,
+@VERBS.verb("rally", steps=ACTING, rules=("10.1",),
+             refs={"side": "side", "unit": "unit"}, actor=False,
              not_now=Error("10.1", "no_activation", "fire and shock happen during an activation"))
 def rally(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
@@ -109,7 +110,8 @@ def leave_morale(state: TGState) -> tuple[TGState, list[Result]]:
     return replace(state, board=board, morale_started=False, recovery_owed=()), []
 
 
-@VERBS.verb("recovery", rules=("10.2", "10.3"), actor=False)
+@VERBS.verb("recovery", rules=("10.2", "10.3"),
+             refs={"side": "side", "unit": "unit", "to": "hex?"}, actor=False)
 def recovery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     if state.phase != MORALE or uid not in state.recovery_owed:

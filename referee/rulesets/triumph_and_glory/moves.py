@@ -117,7 +117,8 @@ def _forbidden(state: TGState, side: str) -> frozenset[str]:
     return hit
 
 
-@VERBS.verb("move", rules=("7.0",), actor=False)
+@VERBS.verb("move", rules=("7.0",),
+             refs={"side": "side", "unit": "unit", "path": "hex?"}, actor=False)
 def move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """7.x: an activated unit moves along its path (the path itself judged by ``movement.check_move``)."""
     side, uid, mode = event["side"], event["unit"], event.get("mode")
@@ -163,7 +164,8 @@ def move_rules(judged: movement.MoveResult, reserve: bool, displaced: list[Resul
     return rules  # type: ignore[return-value]
 
 
-@VERBS.verb("face", rules=("6.12",), actor=False)
+@VERBS.verb("face", rules=("6.12",),
+             refs={"side": "side", "unit": "unit"}, actor=False)
 def face(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """6.12: a free change of facing, in the unit's movement step (A-12) — it counts as that step."""
     side, uid, facing = event["side"], event["unit"], event["facing"]
@@ -178,7 +180,8 @@ def face(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Rul
     return legal("face", ["6.12"]), replace(state, board=board, activation=replace(act, acted=act.acted | {uid}))
 
 
-@VERBS.verb("stack_order", rules=("6.24",), actor=False)
+@VERBS.verb("stack_order", rules=("6.24",),
+             refs={"side": "side", "hex": "hex?", "order": "units"}, actor=False)
 def stack_order(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """6.24: re-order a stack at the start of its units' activation (before any unit acted) or at its end
     (every activated unit of the stack has moved)."""

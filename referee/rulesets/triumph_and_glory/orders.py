@@ -126,7 +126,8 @@ def delay_roll(natural: int | None, rating: int, failures: int, cinc_name: str, 
                           base_rule="5.29", modifiers=delay_modifiers(failures), side=side)
 
 
-@VERBS.verb("orders_delay", steps=(ORDERS,), rules=("5.29",), actor=False,
+@VERBS.verb("orders_delay", steps=(ORDERS,), rules=("5.29",),
+             refs={"side": "side"}, actor=False,
              not_now=Error("3.0", "wrong_phase", "the orders-delay roll is made in the Orders Phase"))
 def orders_delay(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
@@ -245,7 +246,8 @@ def kept_orders_errors(state: TGState, side: str, chosen: Sequence[int], barrage
     return errors
 
 
-@VERBS.verb("orders", steps=(ORDERS,), rules=("5.21", "5.22"), actor=False,
+@VERBS.verb("orders", steps=(ORDERS,), rules=("5.21", "5.22"),
+             refs={"side": "side", "under_orders": ["unit?"]}, actor=False,
              not_now=Error("3.0", "wrong_phase", "orders are given in the Orders Phase (3.0 A)"))
 def orders(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
@@ -384,7 +386,8 @@ def individual_order_error(state: TGState, side: str, uid: str) -> Error | None:
     return None
 
 
-@VERBS.verb("individual_order", rules=("5.28",), actor=False)
+@VERBS.verb("individual_order", rules=("5.28",),
+             refs={"side": "side", "unit": "unit"}, actor=False)
 def individual_order(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
     check(individual_order_error(state, side, uid))

@@ -172,7 +172,8 @@ def after_change(board: Board, c: Combat, act: Activation) -> Combat:
     return c
 
 
-@VERBS.verb("retreat", rules=("9.62", "9.63", "9.64"), actor=False)
+@VERBS.verb("retreat", rules=("9.62", "9.63", "9.64"),
+             refs={"side": "side", "unit": "unit", "to": "hex?"}, actor=False)
 def retreat(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """9.62–9.65: the owner retreats the stack one hex (or through friends) away from the attack."""
     act = state.activation
@@ -217,7 +218,8 @@ def already_forced(c: Combat, uid: str, to: Any) -> ForcedRetreat | None:
     return next((f for f in c.forced if uid in f.units and dest in f.hexes), None)
 
 
-@VERBS.verb("advance", rules=("9.71", "9.72"), actor=False)
+@VERBS.verb("advance", rules=("9.71", "9.72"),
+             refs={"side": "side", "units": "units", "to": "hex?"}, actor=False)
 def advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """9.71–9.72: the best attacking stack advances into the hex the defenders vacated."""
     act = state.activation
@@ -259,7 +261,8 @@ def advance_choices(board: Board, a: OwedAdvance) -> list[list[str]]:
     return out
 
 
-@VERBS.verb("cohesion_check", rules=("5.54", "8.5", "9.62"), actor=False)
+@VERBS.verb("cohesion_check", rules=("5.54", "8.5", "9.62"),
+             refs={"side": "side", "unit": "unit"}, actor=False)
 def cohesion_check(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """A cohesion check owed by fire or shock (8.5, 8.8, 9.62, 9.65), else the reserve disorder check (5.54)."""
     act = state.activation

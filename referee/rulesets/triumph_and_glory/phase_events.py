@@ -15,7 +15,8 @@ from .timing import turn_error
 from .verbs import VERBS
 
 
-@VERBS.verb("end_phase", rules=("3.0",), actor=False)
+@VERBS.verb("end_phase", rules=("3.0",),
+             refs={"side": "side"}, actor=False)
 def end_phase(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     """3.0: a side ends its part of the Reserve or CinC Movement phase (or, in Schevardino, declines to
     activate a command, or ends its move)."""

@@ -87,7 +87,8 @@ def failed_check(board: Board, unit: UnitState, militia_rule: bool) -> tuple[Boa
 # --------------------------------------------------------------------------------------------- events
 
 
-@VERBS.verb("reserve", steps=(RESERVE,), rules=("5.51", "5.52", "5.53"), actor=False,
+@VERBS.verb("reserve", steps=(RESERVE,), rules=("5.51", "5.52", "5.53"),
+             refs={"side": "side", "unit": "unit"}, actor=False,
              not_now=Error("3.0", "wrong_phase", "reserve activation happens in the Reserve Activation Phase"))
 def reserve(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]

@@ -155,7 +155,8 @@ def fall_back_errors(state: TGState, side: str, uid: str, path: Sequence[str]) -
     return _errs(fb.fall_back_errors(board, u, list(path), _shockers(board, assaults)))
 
 
-@VERBS.verb("fall_back", rules=("9.31",), actor=False)
+@VERBS.verb("fall_back", rules=("9.31",),
+             refs={"side": "side", "unit": "unit", "to": "hex?"}, actor=False)
 def fall_back(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, to = event["side"], event["unit"], event["to"]
     path = [to] if isinstance(to, str) else list(to)
@@ -344,7 +345,8 @@ def breakthrough_errors(state: TGState, side: str, ids: Sequence[str], targets: 
     return errors
 
 
-@VERBS.verb("breakthrough", rules=("9.73",), actor=False)
+@VERBS.verb("breakthrough", rules=("9.73",),
+             refs={"side": "side", "units": "units", "target": "hex?"}, actor=False)
 def breakthrough(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, ids = event["side"], list(event["units"])
     targets = [event["target"]] if isinstance(event["target"], str) else list(event["target"])
@@ -404,7 +406,8 @@ def counter_shock_errors(state: TGState, side: str, ids: Sequence[str], to: str 
     return errors, after
 
 
-@VERBS.verb("counter_shock", rules=("9.73",), actor=False)
+@VERBS.verb("counter_shock", rules=("9.73",),
+             refs={"side": "side", "units": "units", "to": "hex?", "target": "hex?"}, actor=False)
 def counter_shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, ids, to = event["side"], list(event["units"]), event.get("to")
     targets = [event["target"]] if isinstance(event["target"], str) else list(event["target"])

@@ -87,7 +87,8 @@ def declared_assaults(event: Mapping[str, Any]) -> list[Assault]:
                     bool(a.get("charge", False))) for a in event["assaults"]]
 
 
-@VERBS.verb("assaults", rules=("9.44",), actor=False)
+@VERBS.verb("assaults", rules=("9.44",),
+             refs={"side": "side", "assaults": {"attackers": "units", "target": "hexes"}}, actor=False)
 def assaults(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side = event["side"]
     assaults = declared_assaults(event)
@@ -124,7 +125,8 @@ def commitment_spec(state: TGState, uid: str, use_cinc: bool = True) -> PassRoll
                               cinc=state.cinc_of(u.side), group=group, charge=charge, use_cinc=use_cinc)
 
 
-@VERBS.verb("commitment", steps=ACTING, rules=("9.41", "9.42", "9.43"), actor=False,
+@VERBS.verb("commitment", steps=ACTING, rules=("9.41", "9.42", "9.43"),
+             refs={"side": "side", "unit": "unit"}, actor=False,
              not_now=Error("9.41", "no_activation", "fire and shock happen during an activation"))
 def commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid = event["side"], event["unit"]
@@ -192,7 +194,8 @@ def shock_errors(state: TGState, side: str, i: int) -> list[Error]:
     return []
 
 
-@VERBS.verb("shock", rules=("9.5", "9.6"), actor=False)
+@VERBS.verb("shock", rules=("9.5", "9.6"),
+             refs={"side": "side"}, actor=False)
 def shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, i = event["side"], int(event["assault"])
     errors = shock_errors(state, side, i)
@@ -271,7 +274,8 @@ def _shocked_and_attacking(state: TGState, c, side: str | None = None) -> tuple[
     return shocked, attacking  # type: ignore[return-value]
 
 
-@VERBS.verb("reaction_fire", rules=("8.6", "8.5"), actor=False)
+@VERBS.verb("reaction_fire", rules=("8.6", "8.5"),
+             refs={"side": "side", "unit": "unit", "target": "hex?"}, actor=False)
 def reaction_fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
     side, uid, target = event["side"], event["unit"], event["target"]
     errors = reaction_fire_errors(state, side, uid, target)
