@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("modulebuilder", "referee")
 # Parts whose comments are being rewritten by other work, not checked yet: empty this list once they are.
-NOT_YET_CHECKED = ("referee/rulesets/triumph_and_glory",)
+NOT_YET_CHECKED: tuple[str, ...] = ()
 
 NUMBER = r"\d(?:[\d,]*\d)?(?:\.\d+)?"
 CITATION = re.compile(r"(?i)\bissues?\s*#?\s*\d+|\(#\d+\)|\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|"
