@@ -216,11 +216,10 @@ def test_reference_checks_follow_the_declared_fields():
             "to": "hex?"}
     event = {"unit": "zz", "path": ["0101", "9999"], "units": ["u1", "u3"], "side": "Q", "to": ["0101", "0202"],
              "assaults": [{"attackers": ["u2", "x"], "target": "0000"}]}
-    assert check(NAMES, event, refs) == [
+    assert check(NAMES, event, refs) == [                # in the order the event names them
         ("unit", "no unit 'zz' in the scenario"), ("path[1]", "no hex '9999' on the map"),
-        ("units[1]", "no unit 'u3' in the scenario"), ("assaults[0].attackers[1]", "no unit 'x' in the scenario"),
-        ("assaults[0].target", "no hex '0000' on the map"), ("to[1]", "no hex '0202' on the map"),
-        ("side", "no side 'Q'")]
+        ("units[1]", "no unit 'u3' in the scenario"), ("side", "no side 'Q'"), ("to[1]", "no hex '0202' on the map"),
+        ("assaults[0].attackers[1]", "no unit 'x' in the scenario"), ("assaults[0].target", "no hex '0000' on the map")]
 
 
 def test_a_verb_declared_twice_is_a_programming_error():
