@@ -73,27 +73,23 @@ def fire_errors(state: TGState, side: str, ids: list[str], target: str) -> list[
              refs={"side": "side", "units": "units", "target": "hex?"}, actor=False,
              not_now=Error("8.1", "no_activation", "fire and shock happen during an activation"))
 def fire(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """8.1–8.5: activated batteries (or, under the side's Barrage marker, any of its batteries: 5.33) fire at a
+    hex; the table's result is applied and the checks and retreat it owes are owed."""
     side, ids, target = event["side"], list(event["units"]), event["target"]
-    errors = fire_errors(state, side, ids, target)
-    check(errors)
+    check(fire_errors(state, side, ids, target))
     act = activation_of(state)
-    board = state.board
-    barrage = act.marker == barrage_marker(side)
-    firers = [board.units[u] for u in ids]
-    spec = fr.fire_roll(board, firers, target, barrage)
+    firers = [state.board.units[u] for u in ids]
+    spec = fr.fire_roll(state.board, firers, target, act.marker == barrage_marker(side))
     natural = need(dice, "roll", engine_roll(spec, None, side), ("8.1", "8.5"), purpose="fire")
-    roll = engine_roll(spec, natural, side)
     # 7.36: a battery that fired moves at most half its MA afterwards; Borodino reserve batteries lose overstack.
-    board = board.update_many({u: {"fired": True, "overstack": False} for u in ids})
+    board = state.board.update_many({u: {"fired": True, "overstack": False} for u in ids})
     board, c, results, checks = _resolve(board, act.combat, side, firers, target, natural, spec.result(natural))
     c = replace(c, fired_at_by={**c.fired_at_by, target: c.fired_at_by.get(target, ()) + tuple(ids)})
-    owed_reserve = act.checks_owed
-    if act.reserve:                                   # 5.55: artillery that fired checks after firing
-        owed_reserve += tuple(u for u in ids if u not in owed_reserve)
-    new_act = replace(act, combat=c, checks_owed=owed_reserve)
+    owed = act.checks_owed       # 5.55: in a reserve activation, artillery that fired checks after firing
+    owed += tuple(u for u in ids if u not in owed) if act.reserve else ()
     rules = ["8.1", "8.2", "8.3", "8.5"] + (["8.8"] if any(k.rule == "8.8" for k in checks) else [])
-    return (legal("fire", rules, rolls=[roll], results=results, awaiting=awaiting(c)),
-            replace(state, board=board, activation=new_act))
+    return (legal("fire", rules, rolls=[engine_roll(spec, natural, side)], results=results, awaiting=awaiting(c)),
+            replace(state, board=board, activation=replace(act, combat=c, checks_owed=owed)))
 
 
 def _resolve(board: Board, c: Combat, side: str, firers: list[UnitState], target: str, natural: int, res: str

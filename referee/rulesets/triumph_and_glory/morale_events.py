@@ -19,11 +19,12 @@ from referee.engine.verbs import check, refuse
 
 from . import morale as mo
 from . import victory as vc
+from .board import Board, UnitState
 from .combat import apply_effects, engine_roll
 from .entering import enter
 from .disorder import RECOVERY
 from .timing import activation_error, activation_of
-from .state import MORALE, TGState
+from .state import MORALE, Activation, TGState
 from .verbs import ACTING, VERBS
 
 
@@ -33,20 +34,12 @@ from .verbs import ACTING, VERBS
              refs={"side": "side", "unit": "unit"}, actor=False,
              not_now=Error("10.1", "no_activation", "fire and shock happen during an activation"))
 def rally(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """10.1: an activated Disordered unit tries to rally, once per activation."""
     side, uid = event["side"], event["unit"]
-    err = activation_error(state, side, "10.1")
-    check(err)
+    check(activation_error(state, side, "10.1"))
     act = activation_of(state)
     u = state.unit(uid)
-    errors: list[Error] = []
-    if uid not in act.units:
-        errors.append(Error("5.31", "not_activated", f"{uid} is not activated"))
-    if uid in act.rallied:
-        errors.append(Error("10.1", "rally_twice", f"{u.defn.name} already tried to rally this activation"))
-    errors += mo.rally_errors(
-        state.board, u, faced=uid in act.acted, shocked=uid in act.combat.shocked, reserve=act.reserve,
-        ag_collapsed=u.ag in state.collapsed)
-    check(errors)
+    check(rally_errors(state, act, u))
     spec = mo.rally_roll(u)
     natural = need(dice, "roll", engine_roll(spec, None, side), ("10.1",), purpose="rally")
     roll = engine_roll(spec, natural, side)
@@ -54,6 +47,17 @@ def rally(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ru
     # A unit that tried to rally has acted: it neither moves nor shocks this activation (10.1).
     new_act = replace(act, rallied=act.rallied | {uid}, acted=act.acted | {uid})
     return legal("rally", ["10.1"], rolls=[roll], results=res), replace(state, board=board, activation=new_act)
+
+
+def rally_errors(state: TGState, act: Activation, u: UnitState) -> list[Error]:
+    """5.31, 10.1: what forbids ``u`` to try to rally in the activation ``act``."""
+    errors: list[Error] = []
+    if u.id not in act.units:
+        errors.append(Error("5.31", "not_activated", f"{u.id} is not activated"))
+    if u.id in act.rallied:
+        errors.append(Error("10.1", "rally_twice", f"{u.defn.name} already tried to rally this activation"))
+    return errors + mo.rally_errors(state.board, u, faced=u.id in act.acted, shocked=u.id in act.combat.shocked,
+                                    reserve=act.reserve, ag_collapsed=u.ag in state.collapsed)
 
 
 def rally_actions(state: TGState) -> list[dict[str, Any]]:
@@ -113,33 +117,35 @@ def leave_morale(state: TGState) -> tuple[TGState, list[Result]]:
 @VERBS.verb("recovery", rules=("10.2", "10.3"),
              refs={"side": "side", "unit": "unit", "to": "hex?"}, actor=False)
 def recovery(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """10.2: a unit in the Recovery Box rolls; it is eliminated if it fails, else placed Disordered (10.3)."""
     side, uid = event["side"], event["unit"]
     if state.phase != MORALE or uid not in state.recovery_owed:
-        refuse("10.2", "no_recovery_owed", f"{uid} owes no recovery roll",
-               state.recovery_owed)
+        refuse("10.2", "no_recovery_owed", f"{uid} owes no recovery roll", state.recovery_owed)
     u = state.unit(uid)
     if u.side != side:
         refuse("10.2", "not_your_unit", f"{uid} is {u.side}'s")
     spec = mo.recovery_roll(u)
     natural = need(dice, "roll", engine_roll(spec, None, side), ("10.2",), purpose="recovery")
     roll = engine_roll(spec, natural, side)
-    board = state.board
     owed = tuple(x for x in state.recovery_owed if x != uid)
     if not roll.passed:
-        board = board.remove(uid, "eliminated")
         return (legal("recovery", ["10.2"], rolls=[roll], results=[result("eliminated", "10.2", uid)]),
-                replace(state, board=board, recovery_owed=owed))
-    # 10.3: placed Disordered (a counter without a reverse face up) where the owner says, or the first legal hex.
+                replace(state, board=state.board.remove(uid, "eliminated"), recovery_owed=owed))
+    board, results = recovered(state.board, u, event.get("to"))
+    return legal("recovery", ["10.2", "10.3"], rolls=[roll], results=results), \
+        replace(state, board=board, recovery_owed=owed)
+
+
+def recovered(board: Board, u: UnitState, to: Any) -> tuple[Board, list[Result]]:
+    """10.3: the recovered unit placed Disordered (a counter without a reverse face up) where the owner says, or
+    the first legal hex; it stays in the box when there is none."""
     hexes = mo.return_hexes(board, u)
-    to = event.get("to") if event.get("to") in hexes else (hexes[0] if hexes else None)
+    to = to if to in hexes else (hexes[0] if hexes else None)
     if to is None:
-        return (legal("recovery", ["10.2", "10.3"], rolls=[roll],
-                      results=[result("recovered", "10.2", uid, to=None)]), replace(state, recovery_owed=owed))
+        return board, [result("recovered", "10.2", u.id, to=None)]
     status = "disordered" if getattr(u.defn, "back", None) is not None and "no_back" not in u.flags else "good"
-    board, displaced = enter(board, uid, to, status=status)
-    return (legal("recovery", ["10.2", "10.3"], rolls=[roll],
-                  results=[result("recovered", "10.2", uid, to=to), *displaced]),
-            replace(state, board=board, recovery_owed=owed))
+    board, displaced = enter(board, u.id, to, status=status)
+    return board, [result("recovered", "10.2", u.id, to=to), *displaced]
 
 
 # --------------------------------------------------------------------------------------------- victory

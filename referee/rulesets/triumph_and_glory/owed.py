@@ -178,37 +178,44 @@ def retreat(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[
     """9.62–9.65: the owner retreats the stack one hex (or through friends) away from the attack."""
     act = state.activation
     c = act.combat if act is not None else None
-    uid, side = event["unit"], event["side"]
-    board = state.board
-    hex_ = board.units[uid].hex
-    r = next((r for r in (c.retreats if c else ()) if r.hex == hex_), None)
-    if r is None and c is not None and act is not None and (done := already_forced(c, uid, event["to"])):
-        return (legal("retreat", ["9.63"], results=[Result("already_done", "9.63", uid, {"outcome": done.outcome})],
-                      awaiting=awaiting(c)),
-                replace(state, activation=replace(act, combat=replace(c, forced=tuple(
-                    f for f in c.forced if f is not done)))))
+    uid, side, to = event["unit"], event["side"], event["to"]
+    r = next((r for r in (c.retreats if c else ()) if r.hex == state.board.units[uid].hex), None)
+    if r is None and c is not None and act is not None and (done := already_forced(c, uid, to)):
+        return retreat_already_done(state, act, c, uid, done)
     if r is None or act is None or c is None:
         refuse("9.62", "no_retreat_owed", f"no retreat is owed by {uid}",
                tuple(x.hex for x in c.retreats) if c else ())
     if side != r.side:
         refuse("9.62", "not_your_unit", f"the stack in {r.hex} is {r.side}'s")
-    to = event["to"]
     path = (to,) if isinstance(to, str) else tuple(to)
-    errors = rt.retreat_errors(board, r.hex, path, r.sources)
-    check(errors)
+    check(rt.retreat_errors(state.board, r.hex, path, r.sources))
+    board, results, checks = retreat_along(state.board, r, path)
+    c = replace(c, retreats=tuple(x for x in c.retreats if x is not r),
+                checks=c.checks + tuple(OwedCheck(u, side, "9.65") for u in checks))
+    c = after_change(board, c, act)
+    return (legal("retreat", sorted({r.rule, *(x.rule for x in results)}), results=results, awaiting=awaiting(c)),
+            replace(state, board=board, activation=replace(act, combat=c)))
+
+
+def retreat_along(board: Board, r: OwedRetreat, path: tuple[str, ...]) -> tuple[Board, list[Result], tuple[str, ...]]:
+    """9.62–9.64: the owed retreat ``r`` taken along ``path`` (already judged legal): the board after it, its
+    results, and the units it passed through that owe a check (9.65)."""
     step = next(s for s in rt.legal_retreats(rt.retreat_steps(board, r.hex, r.sources), rt.options_of(board))
                 if s.path == path or (len(path) == 1 and s.to == path[0]))
     effects = rt.retreat_effects(board, r.hex, step, r.rule)
     board, results = apply_effects(board, effects)
     if step.facing is not None:
-        board = board.update_many({e.unit: {"facing": step.facing} for e in effects
-                                   if e.effect == "retreated"})
-    c = replace(c, retreats=tuple(x for x in c.retreats if x is not r))
-    c = replace(c, checks=c.checks + tuple(OwedCheck(u, side, "9.65") for u in step.checks))
-    c = after_change(board, c, act)
-    rules = sorted({r.rule, *(x.rule for x in results)})
-    return (legal("retreat", rules, results=results, awaiting=awaiting(c)),
-            replace(state, board=board, activation=replace(act, combat=c)))
+        board = board.update_many({e.unit: {"facing": step.facing} for e in effects if e.effect == "retreated"})
+    return board, results, tuple(step.checks)
+
+
+def retreat_already_done(state: TGState, act: Activation, c: Combat, uid: str, done: ForcedRetreat
+                         ) -> tuple[Ruling, TGState]:
+    """[9.63]: the logged retreat is the one the rules applied at once: acknowledged, nothing moves again."""
+    return (legal("retreat", ["9.63"], results=[Result("already_done", "9.63", uid, {"outcome": done.outcome})],
+                  awaiting=awaiting(c)),
+            replace(state, activation=replace(act, combat=replace(c, forced=tuple(f for f in c.forced
+                                                                                  if f is not done)))))
 
 
 def already_forced(c: Combat, uid: str, to: Any) -> ForcedRetreat | None:
@@ -233,15 +240,9 @@ def advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[
                tuple(x.into for x in c.advances) if c else ())
     if event["side"] != a.side:
         refuse("9.71", "not_your_advance", f"the advance is {a.side}'s")
-    board = state.board
+    board, facing = state.board, event.get("facing")   # 9.71: it may re-face on entering (then no breakthrough)
     units = [board.units[u] for u in event["units"]]
-    errors = adv.advance_errors(board, adv.AdvanceRule(a.into, a.hexes, True), units, to)
-    errors += [Error("9.71", "not_an_attacker", f"{u.id} did not take part in the assault")
-               for u in units if u.id not in a.attackers]
-    facing = event.get("facing")                     # 9.71: it may re-face on entering (then no breakthrough)
-    if facing is not None and (fe := facing_error(board, facing)) is not None:
-        errors.append(fe)
-    check(errors)
+    check(advance_errors(board, a, units, to, facing))
     board, results = apply_effects(board, adv.advance_effects(board, units, to))
     # 9.71: a stack advances into one hex only; another emptied hex that only it could have entered (a shock
     # against two hexes, both cleared) stays empty, so that owed advance lapses.
@@ -249,6 +250,16 @@ def advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[
     board, c = after_advance(board, c, [u.id for u in units], to, facing)
     return (legal("advance", ["9.71"], results=results, awaiting=awaiting(c)),
             replace(state, board=board, activation=replace(act, combat=c)))
+
+
+def advance_errors(board: Board, a: OwedAdvance, units: list[Any], to: str, facing: int | None) -> list[Error]:
+    """9.71: what is wrong with ``units`` advancing into ``to`` as the owed advance ``a`` (facing on entering)."""
+    errors = adv.advance_errors(board, adv.AdvanceRule(a.into, a.hexes, True), units, to)
+    errors += [Error("9.71", "not_an_attacker", f"{u.id} did not take part in the assault")
+               for u in units if u.id not in a.attackers]
+    if facing is not None and (fe := facing_error(board, facing)) is not None:
+        errors.append(fe)
+    return errors
 
 
 def advance_choices(board: Board, a: OwedAdvance) -> list[list[str]]:
