@@ -22,7 +22,8 @@ from . import fire as fr
 from . import shock as sk
 from . import secondary_events as sec
 from .charging import assault_group, charging
-from .combat import Assault, OwedCheck, apply_effects, engine_roll
+from .board import Board
+from .combat import Assault, Combat, OwedCheck, apply_effects, engine_roll
 from .timing import activation_error, activation_of
 from .fire_events import battery_fire_roll
 from .orders import acting_status
@@ -129,34 +130,38 @@ def commitment_spec(state: TGState, uid: str, use_cinc: bool = True) -> PassRoll
              refs={"side": "side", "unit": "unit"}, actor=False,
              not_now=Error("9.41", "no_activation", "fire and shock happen during an activation"))
 def commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """9.41–9.45: the top unit of an attacking hex rolls its Assault Probability Check; the hex's declared units
+    assault or drop out with it."""
     side, uid = event["side"], event["unit"]
-    err = activation_error(state, side, "9.41")
-    check(err)
+    check(activation_error(state, side, "9.41"))
     act = activation_of(state)
     c = act.combat
     if not c.declared:
         raise Illegal(*_errs(cm.commitment_order_errors(False)))
     if uid not in c.commit_owed:
-        refuse("9.41", "no_commitment_owed", f"{uid} owes no Assault Probability Check",
-               c.commit_owed)
+        refuse("9.41", "no_commitment_owed", f"{uid} owes no Assault Probability Check", c.commit_owed)
     spec = commitment_spec(state, uid, bool(event.get("use_cinc", True)))
     natural = need(dice, "roll", engine_roll(spec, None, side), ("9.41", "9.42", "9.43"), purpose="commitment")
     roll = engine_roll(spec, natural, side)
-    hex_ = state.unit(uid).hex
-    passed = bool(roll.passed)
+    hex_, passed = state.unit(uid).hex, bool(roll.passed)
     c = replace(c, commit_owed=tuple(x for x in c.commit_owed if x != uid),
                 committed={**c.committed, hex_: passed})  # type: ignore[dict-item]
     c = charge_events.after_commitment(state.board, c, hex_, passed)    # 9.81: passed chargers owe their charge
     # 9.45: the hex's declared units assault or drop out with its roll; the roll's outcome says which, and
     # the declaration names them, so no result of its own (DESIGN §5's effects are state changes).
+    return (legal("commitment", ["9.41", "9.42", "9.43"], rolls=[roll], awaiting=owed_after_apc(state, c, side)),
+            replace(state, activation=replace(act, combat=c)))
+
+
+def owed_after_apc(state: TGState, c: Combat, side: str) -> list[Awaiting]:
+    """What an APC leaves owed: the other APCs (9.41), the passed chargers' moves (9.81), then each shock (9.5) —
+    each owed shock naming its assault and its first attacker, so that two read apart."""
     waits = [Awaiting("commitment", side, "9.41", u) for u in c.commit_owed]
-    waits += charging(c).awaiting(True)          # 9.81: the passed chargers' moves
+    waits += charging(c).awaiting(True)
     if not c.commit_owed:
-        # Each owed shock names its assault and its first attacker: two owed shocks read apart.
         waits += [Awaiting("shock", side, "9.5", attackers[0], assault=i) for i in range(len(c.assaults))
                   if (attackers := c.attackers_of(i, state.board))]
-    return (legal("commitment", ["9.41", "9.42", "9.43"], rolls=[roll], awaiting=waits),
-            replace(state, activation=replace(act, combat=c)))
+    return waits
 
 
 # --------------------------------------------------------------------------------------------- 9.5–9.6
@@ -206,36 +211,37 @@ def shock(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ru
         return charge_events.charge_shock(state, event, dice, c)   # 9.83–9.87
     if state.board.rules.counter_charge_vs_infantry == "charge" and charge_events.counter_charger(c, i, state.board):
         return charge_events.counter_charge_shock(state, event, dice, c)   # 9.86, the other reading
-    board = state.board
-    ids = c.attackers_of(i, board)
+    ids = c.attackers_of(i, state.board)
+    board, results, targets = lone_artillery_eliminated(state.board, [h for h in c.assaults[i].targets
+                                                                      if state.board.has_enemy(h, side)])
+    if not targets:
+        c = after_change(board, replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids)), act)
+        return (legal("shock", ["9.25"], results=results, awaiting=awaiting(c)),
+                replace(state, board=board, activation=replace(act, combat=c)))
     attackers = [board.units[u] for u in ids]
-    targets = [h for h in c.assaults[i].targets if board.has_enemy(h, side)]
+    spec = sk.shock_roll(board, attackers, targets, extra=charge_events.infantry_shock_extra(c, i, board))  # 9.86
+    detail = sk.shock_detail(board, attackers, spec, sec.shock_label(c.assaults[i]))
+    natural = need(dice, "roll", engine_roll(spec, None, side, detail), ("9.5",), purpose="shock")
+    c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
+    board, c, more, settled = settle_shock(board, c, spec, natural, targets, ids)
+    for x in settled:
+        c = sec.note_outcome(c, x.before, x.hex, x.outcome)      # 9.73: breakthrough / counter-shock opened
+    board, after = charge_events.after_infantry_shock(board, c, i)     # 9.84: the counter-charging cavalry
+    c = after_change(board, c, act)
+    return (legal("shock", ["9.5", "9.51", "9.6"], rolls=[engine_roll(spec, natural, side, detail)],
+                  results=results + more + after, awaiting=awaiting(c)),
+            replace(state, board=board, activation=replace(act, combat=c)))
+
+
+def lone_artillery_eliminated(board: Board, targets: list[str]) -> tuple[Board, list[Result], list[str]]:
+    """9.25: artillery alone in a target hex is eliminated without a roll: the board after, its results, and the
+    target hexes still to shock."""
     results: list[Result] = []
-    # 9.25: artillery alone in a hex is eliminated without a roll; the others are shocked as usual.
     lone = [h for h in targets if sk.artillery_only(board, h)]
     for h in lone:
         board, more = apply_effects(board, sk.lone_artillery_effects(board, h))
         results += more
-    targets = [h for h in targets if h not in lone]
-    if not targets:
-        c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
-        c = after_change(board, c, act)
-        return (legal("shock", ["9.25"], results=results, awaiting=awaiting(c)),
-                replace(state, board=board, activation=replace(act, combat=c)))
-    spec = sk.shock_roll(board, attackers, targets, extra=charge_events.infantry_shock_extra(c, i, board))  # 9.86
-    natural = need(dice, "roll", engine_roll(spec, None, side, sk.shock_detail(board, attackers, spec, sec.shock_label(c.assaults[i]))), ("9.5",), purpose="shock")
-    roll = engine_roll(spec, natural, side, sk.shock_detail(board, attackers, spec, sec.shock_label(c.assaults[i])))
-    c = replace(c, resolved=c.resolved | {i}, shocked=c.shocked | set(ids))
-    rules = ["9.5", "9.51", "9.6"]
-    board, c, more, settled = settle_shock(board, c, spec, natural, targets, ids)
-    results += more
-    for x in settled:
-        c = sec.note_outcome(c, x.before, x.hex, x.outcome)      # 9.73: breakthrough / counter-shock opened
-    board, more = charge_events.after_infantry_shock(board, c, i)     # 9.84: the counter-charging cavalry
-    results += more
-    c = after_change(board, c, act)
-    return (legal("shock", rules, rolls=[roll], results=results, awaiting=awaiting(c)),
-            replace(state, board=board, activation=replace(act, combat=c)))
+    return board, results, [h for h in targets if h not in lone]
 
 
 # --------------------------------------------------------------------------------------------- 8.6
