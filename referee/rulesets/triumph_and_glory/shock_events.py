@@ -149,7 +149,8 @@ def commitment(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tup
     c = charge_events.after_commitment(state.board, c, hex_, passed)    # 9.81: passed chargers owe their charge
     # 9.45: the hex's declared units assault or drop out with its roll; the roll's outcome says which, and
     # the declaration names them, so no result of its own (DESIGN §5's effects are state changes).
-    return (legal("commitment", ["9.41", "9.42", "9.43"], rolls=[roll], awaiting=owed_after_apc(state, c, side)),
+    return (legal("commitment", ["9.41", "9.42", "9.43"], rolls=[roll],
+                  awaiting=owed_after_apc(state, c, side)),
             replace(state, activation=replace(act, combat=c)))
 
 
