@@ -14,8 +14,9 @@ from referee.engine.ruling import Error, Roll, Ruling, legal, result, table_roll
 
 from . import movement
 from . import scenario_rules as sr
+from .board import UnitState
 from .entering import displace_cincs, nearest_friendly_hex   # 5.63 is part of entering a hex
-from .state import CINC, TGState
+from .state import CINC, TGState, TwoSided
 from .timing import turn_error
 from .verbs import VERBS
 
@@ -43,31 +44,38 @@ def cinc_move(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tupl
     leader = state.cinc_of(side)
     if leader is None or leader.hex is None:
         refuse("5.62", "no_cinc", f"{side} has no commander-in-chief on the map")
-    rolls: list[Roll] = []
-    rules = ["5.62"]
-    ma = ts.ma.get(side)
-    if ma is None:
-        ma = fixed_allowance(state, side)
-        if ma is None:
-            natural = dice.roll("roll", "napoleon_ma")
-            rolls.append(ma_roll(natural, side, leader.defn.name))
-            rules.append("BOR-NAPOLEON")
-            if natural is None:
-                return legal("cinc_move", rules, rolls=rolls), state
-            ma = natural
-        elif leader.id in state.rules.cinc_ma:
-            rules.append("BOR-KUTUZOV")
+    ma, rolls, rules = cinc_allowance(state, ts, side, leader, dice)
+    if ma is None:                                   # BOR-NAPOLEON: the MA roll is owed first
+        return legal("cinc_move", rules, rolls=rolls), state
     spent = ts.mp_spent.get(side, 0)
-    path = list(event.get("path", []))
     # The movement rules count the MP already spent this phase themselves (the leader's ``mp_spent``).
-    move = movement.check_move(state.board, leader.id, path, "normal", movement.MoveContext(allowance=ma))
+    move = movement.check_move(state.board, leader.id, list(event.get("path", [])), "normal",
+                               movement.MoveContext(allowance=ma))
     if not move.legal:
-        errors = list(move.errors)
-        if any(e.code == "not_enough_mp" for e in errors):
-            errors = [Error("5.62", "over_allowance", f"{leader.defn.name} has {ma - spent} MP left "
-                            f"(MA {ma} this turn)", alternatives=errors[0].alternatives if errors else None)] + errors
-        raise Illegal(*errors, rules=rules)
+        raise Illegal(*over_allowance(list(move.errors), leader, ma, spent), rules=rules)
     board = movement.apply_move(state.board, move) if move.steps else state.board
     new_ts = replace(ts, ma={**ts.ma, side: ma}, mp_spent={**ts.mp_spent, side: spent + move.mp_spent})
     res = [result("moved", "5.62", leader.id, to=move.end)] if move.steps else []
     return legal("cinc_move", rules, rolls=rolls, results=res), replace(state, board=board, two_sided=new_ts)
+
+
+def cinc_allowance(state: TGState, ts: TwoSided, side: str, leader: UnitState, dice: EventDice
+                   ) -> tuple[int | None, list[Roll], list[str]]:
+    """5.62: the CinC's movement allowance this turn — rolled once (BOR-NAPOLEON; None while the roll is owed)
+    or fixed (BOR-KUTUZOV) — with the rolls and rules that gave it."""
+    ma = ts.ma.get(side)
+    if ma is not None:
+        return ma, [], ["5.62"]
+    ma = fixed_allowance(state, side)
+    if ma is not None:
+        return ma, [], ["5.62", "BOR-KUTUZOV"] if leader.id in state.rules.cinc_ma else ["5.62"]
+    natural = dice.roll("roll", "napoleon_ma")
+    return natural, [ma_roll(natural, side, leader.defn.name)], ["5.62", "BOR-NAPOLEON"]
+
+
+def over_allowance(errors: list[Error], leader: UnitState, ma: int, spent: int) -> list[Error]:
+    """5.62: a move beyond the CinC's allowance is refused first as such, then with the movement rules' errors."""
+    if any(e.code == "not_enough_mp" for e in errors):
+        return [Error("5.62", "over_allowance", f"{leader.defn.name} has {ma - spent} MP left (MA {ma} this turn)",
+                      alternatives=errors[0].alternatives if errors else None)] + errors
+    return errors
