@@ -17,7 +17,7 @@ from referee.engine.ruling import (Awaiting, Error, Modifier, Roll, Ruling, lega
 from . import scenario_rules as sr
 from .activation import marker_io_rating
 from .board import Board, UnitState
-from .state import ORDERS, TGState
+from .state import ORDERS, SideOrders, TGState
 from .verbs import VERBS
 
 # --------------------------------------------------------------------------------------------- 5.12 order groups
@@ -250,6 +250,7 @@ def kept_orders_errors(state: TGState, side: str, chosen: Sequence[int], barrage
              refs={"side": "side", "under_orders": ["unit?"]}, actor=False,
              not_now=Error("3.0", "wrong_phase", "orders are given in the Orders Phase (3.0 A)"))
 def orders(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """5.21–5.22: a side puts order groups Under Orders (and may order a barrage, 5.33), within its limit."""
     side = event["side"]
     if state.phase != ORDERS:
         refuse("3.0", "wrong_phase", "orders are given in the Orders Phase (3.0 A)")
@@ -257,18 +258,33 @@ def orders(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[R
     if o.given:
         refuse("5.21", "already_given", f"{side} has already given orders this turn")
     if o.delay == "owed":
-        refuse("5.29", "delay_roll_first",
-               f"{side} must roll for orders delay before giving orders")
+        refuse("5.29", "delay_roll_first", f"{side} must roll for orders delay before giving orders")
     barrage = int(event.get("barrage", 0))
-    army = event.get("army")
+    failed = o.delay == "failed"                     # 5.29: the orders delay failed, last turn's orders stand
+    army = o.previous_army if failed else event.get("army")
     chosen, errors = resolve_groups(state, side, event.get("under_orders", []))
-    rules_used = ["5.21", "5.22"]
+    rules_used = ["5.21", "5.22"] + (["5.29"] if failed else [])
+    errors += order_errors(state, side, o, chosen, barrage, army, event)
+    if errors:
+        raise Illegal(*errors, rules=rules_used)
+    new = replace(o, given=True, under_orders=frozenset(chosen), barrage=barrage >= 1, army=army)
+    if barrage:
+        rules_used.append("5.33")
+    # Orders are secret until the group's AG is first drawn (5.23): the ruling shows only how many.
+    res = [result("under_orders", "5.21", None, side=side, groups=len(chosen), barrage=barrage >= 1)]
+    return legal("orders", rules_used, results=res), replace(state, orders={**state.orders, side: new})
+
+
+def order_errors(state: TGState, side: str, o: SideOrders, chosen: Sequence[int], barrage: int, army: str | None,
+                 event: Mapping[str, Any]) -> list[Error]:
+    """5.21–5.33: what is wrong with orders for the groups ``chosen`` (and ``barrage`` markers) under ``army``'s
+    command: one barrage (5.33), the orders a failed delay keeps (5.29), the army and cavalry reserve rules, the
+    limit on orders (5.22, checked once the army that sets it is known)."""
+    errors: list[Error] = []
     if barrage > 1:
         errors.append(Error("5.33", "one_barrage", "at most one Artillery Barrage marker per player per turn"))
     if o.delay == "failed":
         errors += kept_orders_errors(state, side, chosen, barrage)
-        army = o.previous_army
-        rules_used.append("5.29")
     army_problems = army_errors(state, side, chosen, army, barrage, event)
     errors += army_problems + cavalry_reserve_errors(state, side, chosen)
     limit, limit_rule = orders_limit(state, side, army)
@@ -278,14 +294,7 @@ def orders(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[R
         errors.append(Error(limit_rule, "too_many_orders",
                             f"{cost} orders given ({len(chosen)} group(s)"
                             + (", barrage" if barrage else "") + f"); the limit is {limit}"))
-    if errors:
-        raise Illegal(*errors, rules=rules_used)
-    new = replace(o, given=True, under_orders=frozenset(chosen), barrage=barrage >= 1, army=army)
-    if barrage:
-        rules_used.append("5.33")
-    # Orders are secret until the group's AG is first drawn (5.23): the ruling shows only how many.
-    res = [result("under_orders", "5.21", None, side=side, groups=len(chosen), barrage=barrage >= 1)]
-    return legal("orders", rules_used, results=res), replace(state, orders={**state.orders, side: new})
+    return errors
 
 
 def army_errors(state: TGState, side: str, chosen: Sequence[int], army: str | None, barrage: int,
