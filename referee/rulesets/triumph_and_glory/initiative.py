@@ -15,7 +15,7 @@ from referee.engine.ruling import Awaiting, Error, Modifier, Roll, Ruling, legal
 from referee.engine.verbs import refuse
 
 from .activation import holder_picks_first
-from .state import CINC, INITIATIVE, RESERVE, TGState
+from .state import CINC, INITIATIVE, RESERVE, TGState, TwoSided
 from .verbs import VERBS
 
 
@@ -92,16 +92,22 @@ def go_first(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple
     if state.phase not in (RESERVE, CINC) or ts is None or ts.order is not None:
         refuse("4.0", "wrong_phase", "who goes first is decided at the start of the "
                "Reserve and CinC Movement phases")
-    sides = state.static.sides
     if state.initiative is not None:
+        sides = state.static.sides
         side, first = event.get("side"), event.get("first")
         if side != state.initiative:
-            refuse("4.0", "no_initiative",
-                   f"{state.initiative} has the initiative and decides")
+            refuse("4.0", "no_initiative", f"{state.initiative} has the initiative and decides")
         if first not in sides:
             refuse("4.0", "first_side", "name the side that goes first", sides)
         order = (first,) + tuple(s for s in sides if s != first)
         return legal("go_first", ["4.0", rule]), replace(state, two_sided=replace(ts, order=order))
+    return roll_for_first(state, ts, rule, dice)
+
+
+def roll_for_first(state: TGState, ts: TwoSided, rule: str, dice: EventDice) -> tuple[Ruling, TGState]:
+    """4.0 / 5.51 with no initiative holder: both roll a d10, the higher goes first; a tie is rolled again (the
+    ruling awaits a new roll)."""
+    sides = state.static.sides
     naturals = {s: dice.roll(f"rolls.{s}", "go_first") for s in sides}
     rolls = [table_roll("go_first", naturals[s], None, side=s) for s in sides]
     if any(n is None for n in naturals.values()):
