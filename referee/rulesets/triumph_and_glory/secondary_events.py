@@ -158,40 +158,51 @@ def fall_back_errors(state: TGState, side: str, uid: str, path: Sequence[str]) -
 @VERBS.verb("fall_back", rules=("9.31",),
              refs={"side": "side", "unit": "unit", "to": "hex?"}, actor=False)
 def fall_back(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """9.31: a unit about to be shocked retreats before the shock (checking first where 9.31 asks it); the
+    attackers may then advance into the hex it left (9.72)."""
     side, uid, to = event["side"], event["unit"], event["to"]
     path = [to] if isinstance(to, str) else list(to)
-    errors = fall_back_errors(state, side, uid, path)
-    check(errors)
+    check(fall_back_errors(state, side, uid, path))
     act = state.activation
     assert act is not None and act.side is not None
     c, board = act.combat, state.board
     u = board.units[uid]
     assaults = _assaults_on(c, u.hex)
-    attackers = _shockers(board, assaults)
-    charging = any(a.charge for a in assaults)
+    attackers, charging = _shockers(board, assaults), any(a.charge for a in assaults)
     rolls = []
-    failed = False
     if fb.fall_back_check_needed(u, attackers, charging):
         natural = need(dice, "roll", engine_roll(fb.fall_back_roll(u), None, side), ("9.31",), purpose="cohesion_check")
-        roll = engine_roll(fb.fall_back_roll(u), natural, side)
-        rolls, failed = [roll], not roll.passed
+        rolls = [engine_roll(fb.fall_back_roll(u), natural, side)]
     left = u.hex
     assert left is not None
-    board, results = apply_effects(board, [Effect(uid, "retreated", "9.31", to=path[-1])])
-    if failed:
-        board, more = apply_effects(board, [disorder_effect(board.units[uid], board.rules, "9.31")])
-        results += more
+    board, results = fallen_back(board, uid, path[-1], disordered=bool(rolls) and not rolls[0].passed)
     c = replace(c, no_advance=c.no_advance | {left})
-    rules = ["9.31"]
-    if not board.stack(left):
-        rule = adv.advance_rule(board, left, attackers, charging=charging, after_retreat_before_shock=True)
-        if rule.hexes:
-            ids = tuple(x.id for x in attackers)
-            c = replace(c, optional_advances=c.optional_advances + (OwedAdvance(left, rule.hexes, ids, act.side),))
-            rules.append("9.72")
+    c, rules = open_advance(board, c, left, attackers, charging, act.side)
     c = _recount_commitments(board, c)
     new = replace(state, board=board, activation=replace(act, combat=c))
     return legal("fall_back", rules, rolls=rolls, results=results, awaiting=_commit_waits(c, act.side)), new
+
+
+def fallen_back(board: Board, uid: str, to: str, disordered: bool) -> tuple[Board, list[Result]]:
+    """9.31: the unit retreats into ``to``, Disordered if it failed its check."""
+    board, results = apply_effects(board, [Effect(uid, "retreated", "9.31", to=to)])
+    if disordered:
+        board, more = apply_effects(board, [disorder_effect(board.units[uid], board.rules, "9.31")])
+        results += more
+    return board, results
+
+
+def open_advance(board: Board, c: Combat, left: str, attackers: list[UnitState], charging: bool, side: str
+                 ) -> tuple[Combat, list[str]]:
+    """9.72: the hex a retreat before shock left empty may be entered by the attackers (an optional advance)."""
+    if board.stack(left):
+        return c, ["9.31"]
+    rule = adv.advance_rule(board, left, attackers, charging=charging, after_retreat_before_shock=True)
+    if not rule.hexes:
+        return c, ["9.31"]
+    ids = tuple(x.id for x in attackers)
+    return replace(c, optional_advances=c.optional_advances + (OwedAdvance(left, rule.hexes, ids, side),)), \
+        ["9.31", "9.72"]
 
 
 def optional_advance(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
