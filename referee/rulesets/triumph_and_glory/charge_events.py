@@ -635,6 +635,7 @@ def _other_frontal_enemies(board: Board, at: str, facing: int | None, target: st
 @VERBS.verb("pursuit", rules=("9.87",),
              refs={"side": "side", "units": "units", "to": "hex?", "target": "hex?"}, actor=False)
 def pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[Ruling, TGState]:
+    """9.87: the chargers whose defender retreated enter the hex it left and charge on, or stop."""
     side = event["side"]
     ctx = _context(state, side, "9.87")
     if isinstance(ctx, Error):
@@ -647,9 +648,37 @@ def pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[
     if c.checks or c.retreats:
         refuse("9.6", "acts_owed", "the defender's checks and retreat come first")
     i, vac, pursuers, target = plan
+    check(pursuit_errors(board, act.side, event, vac, pursuers, target))
+    facing, first = event.get("facing"), board.units[pursuers[0]] if pursuers else None
+    end = facing if facing is not None else (
+        _pursuit_facing(board, vac, target, first.facing) if target and first else (first.facing if first else None))
+    before = board
+    board, results = pursuers_enter(board, pursuers, vac, end)
+    cg = replace(charging(c), pursuit_owed=charging(c).pursuit_owed[1:])
+    c = replace(c, charging=cg)
+    others = _other_frontal_enemies(board, vac, end, target, side) if target is not None and pursuers else ()
+    if event.get("stop") and not others:
+        refuse("9.87", "pursuit_must_charge",
+               "only the retreating enemy is in the pursuers' front: they must charge it")
+    charging_on = bool(target and pursuers and not event.get("stop"))
+    if charging_on:
+        c, rules = pursuit_charge(before, c, i, tuple(pursuers), (target, *others), vac), ["9.87"]
+    else:
+        board, c, more = _end_charge(board, c, i)          # they stop: the pursuit is over (9.84)
+        results, rules = results + more, ["9.87", "9.84"]
+    c = after_change(board, c, act)
+    return (legal("pursuit", rules, results=results, awaiting=_awaiting(c, act.side)
+                  + ([Awaiting("shock", act.side, "9.87")] if charging_on else [])),
+            replace(state, board=board, activation=replace(act, combat=c)))
+
+
+def pursuit_errors(board: Board, active: str | None, event: Mapping[str, Any], vac: str, pursuers: Sequence[str],
+                   target: str | None) -> list[Error]:
+    """9.87: the pursuit is the active side's; the pursuers are the chargers that fit, entering the vacated hex
+    and facing the retreated defender."""
     errors: list[Error] = []
-    if side != act.side:
-        errors.append(Error("9.87", "not_your_pursuit", f"the pursuit is {act.side}'s"))
+    if event["side"] != active:
+        errors.append(Error("9.87", "not_your_pursuit", f"the pursuit is {active}'s"))
     if event.get("to") != vac:
         errors.append(Error("9.87", "pursuit_hex", f"the pursuers enter the vacated hex {vac}", (vac,)))
     if set(event.get("units") or ()) != set(pursuers):
@@ -659,54 +688,42 @@ def pursuit(state: TGState, event: Mapping[str, Any], dice: EventDice) -> tuple[
         errors.append(Error("9.87", "pursuit_target", "the pursuit charges the retreated defender",
                             (target,) if target else ()))
     facing = event.get("facing")
-    first = board.units[pursuers[0]] if pursuers else None
     if facing is not None:
         bad = facing_error(board, facing)
         if bad:
-            errors += list([bad])
+            errors.append(bad)
         elif target is not None and target not in board.grid.front(vac, facing):
             errors.append(Error("9.87", "pursuit_facing", f"the pursuers turn to face {target}",
                                 _facings_at(board, vac, target)))
-    check(errors)
-    cg = charging(c)
-    end = facing if facing is not None else (
-        _pursuit_facing(board, vac, target, first.facing) if target and first else (first.facing if first else None))
-    before = board
+    return errors
+
+
+def pursuers_enter(board: Board, pursuers: Sequence[str], vac: str, facing: int | None
+                   ) -> tuple[Board, list[Result]]:
+    """9.87: each pursuer enters the vacated hex, facing ``facing``."""
     results: list[Result] = []
     for uid in pursuers:
-        board, displaced = enter(board, uid, vac, end)
-        results.append(result("advanced", "9.87", uid, to=vac, facing=end))
+        board, displaced = enter(board, uid, vac, facing)
+        results.append(result("advanced", "9.87", uid, to=vac, facing=facing))
         results += displaced
-    cg = replace(cg, pursuit_owed=cg.pursuit_owed[1:])
-    c = replace(c, charging=cg)
-    others = _other_frontal_enemies(board, vac, end, target, side) if target is not None and pursuers else ()
-    if event.get("stop") and not others:
-        refuse("9.87", "pursuit_must_charge", "only the retreating enemy is in the "
-               "pursuers' front: they must charge it")
-    if target is None or not pursuers or event.get("stop"):
-        board, c, more = _end_charge(board, c, i)          # they stop: the pursuit is over (9.84)
-        results += more
-        rules = ["9.87", "9.84"]
-    else:
-        j = len(c.assaults)
-        a = c.assaults[i]
-        charged = (target, *others)                          # 9.87 / 9.22: every enemy now in their front
-        new = Assault(tuple(pursuers), charged, True, kind="pursuit", nth=a.nth + 1)
-        ends = {k: v for k, v in cg.ends.items() if k != i}
-        ends[j] = cg.ends.get(i, ())
-        # 9.85 / 9.86 tests on the position as the pursuit charge begins, before the pursuers enter [inferred].
-        ok = frozenset(h for h in charged if not ch.square_errors(before, h))
-        counter = frozenset(u.id for h in charged for u in before.stack(h)
-                            if u.kind == "cavalry" and not in_enemy_frontal_zoc(before, h, u.side))
-        cg = replace(cg, ends=ends, may_square=cg.may_square | ok, squared=cg.squared - set(charged),
-                     may_counter=cg.may_counter | counter)
-        c = replace(c, assaults=c.assaults + (new,), committed={**c.committed, vac: True}, charging=cg)
-        rules = ["9.87"]
-    c = after_change(board, c, act)
-    charging_on = bool(target and pursuers and not event.get("stop"))
-    return (legal("pursuit", rules, results=results, awaiting=_awaiting(c, act.side)
-                  + ([Awaiting("shock", act.side, "9.87")] if charging_on else [])),
-            replace(state, board=board, activation=replace(act, combat=c)))
+    return board, results
+
+
+def pursuit_charge(before: Board, c: Combat, i: int, pursuers: tuple[str, ...], charged: tuple[str, ...], vac: str
+                   ) -> Combat:
+    """9.87 / 9.22: the pursuers charge every enemy now in their front, a new charge of the assault ``i``; the
+    9.85 / 9.86 tests are made on the position as it begins, before the pursuers entered [inferred]."""
+    cg = charging(c)
+    j, a = len(c.assaults), c.assaults[i]
+    new = Assault(pursuers, charged, True, kind="pursuit", nth=a.nth + 1)
+    ends = {k: v for k, v in cg.ends.items() if k != i}
+    ends[j] = cg.ends.get(i, ())
+    ok = frozenset(h for h in charged if not ch.square_errors(before, h))
+    counter = frozenset(u.id for h in charged for u in before.stack(h)
+                        if u.kind == "cavalry" and not in_enemy_frontal_zoc(before, h, u.side))
+    cg = replace(cg, ends=ends, may_square=cg.may_square | ok, squared=cg.squared - set(charged),
+                 may_counter=cg.may_counter | counter)
+    return replace(c, assaults=c.assaults + (new,), committed={**c.committed, vac: True}, charging=cg)
 
 
 # --------------------------------------------------------------------------------------------- 9.86 vs infantry
