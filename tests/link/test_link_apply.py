@@ -135,11 +135,13 @@ def test_the_link_applies_the_shock_s_results_on_the_board(tmp_path: Path, modul
             assert board["dumon-a"].location == "0403"          # the advance owed is the player's to make
             assert board["psk-b"].props["Disorder_Active"] == "true"      # set up Disordered, untouched
 
-        # The applied step is one logged step of the link's own: the key on Psk a's Disorder layer (the engine's
-        # ChangePiece, reported by the piece) and the VI Art moved (MovePiece); no state was written by hand.
+        # The applied step is one logged step of the link's own, with the shock's lines: the key on Psk a's
+        # Disorder layer (the engine's ChangePiece, reported by the piece) and the VI Art moved (MovePiece); no
+        # state was written by hand.
         applied = [s for s in read_game(vlog).steps
-                   if s.commands and s.commands[0].startswith(REFEREE_LINE + "applied on the board")]
+                   if any(c.startswith(REFEREE_LINE + "applied on the board") for c in s.commands)]
         assert len(applied) == 1
+        assert applied[0].commands[0] == REFEREE_LINE + shock
         kinds = [c[:2] for c in applied[0].commands[1:]]
         assert kinds.count("D/") == 1 and kinds.count("M/") == 1
         assert any(c.startswith("CHAT* 0404: Psk a") for c in applied[0].commands)
@@ -207,8 +209,7 @@ def test_with_applying_off_the_board_is_left_and_the_difference_is_said(tmp_path
         board = pieces(run)
         assert (board["vi-art"].map, board["vi-art"].location) == ("Main Map", "0503")
         assert board["psk-a"].props["Disorder_Active"] == "false"
-        assert not any(s.commands and s.commands[0].startswith(REFEREE_LINE + "applied")
-                       for s in read_game(vlog).steps)
+        assert not any(c.startswith(REFEREE_LINE + "applied") for s in read_game(vlog).steps for c in s.commands)
         assert [e["event"]["type"] for e in game.log()[before:]] == ["move", "assaults", "commitment", "shock"]
     finally:
         server.stop()
@@ -241,4 +242,51 @@ def test_an_undo_takes_back_the_applied_step_and_the_link_says_how_the_board_dif
         reading = read_events(facts(read_game(vlog)), load_scenario(str(TINY)), from_scenario(load_scenario(str(TINY))))
         assert [r.event["type"] for r in reading.events] == ["move", "assaults", "commitment", "shock"]
     finally:
+        server.stop()
+
+
+def test_online_the_opponent_s_board_gets_the_applied_step_and_his_link_sends_none_of_it(
+        tmp_path: Path, module: tuple[Path, Path]) -> None:
+    """A live VASSAL server session (tests/link/live_session.py): the French link applies the shock's results,
+    the Russian client receives that step through the server (his board shows it) and his link, applying too,
+    neither applies it again nor sends it."""
+    from .live_session import VassalServer, chat_line
+    from .live_session import play as play_online
+    vmod, vsav = module
+    server = RefereeServer(tmp_path / "games.sqlite").start()
+    vassal = VassalServer().start()
+    try:
+        game = Game(server)
+        before = len(game.log())
+        applied = "* Referee: applied on the board: VI Art to Eliminated; Psk a to its Disorder side"
+        props = {"VCHECK_PROPS": ",".join(PROPS)}
+        french = play_online("Napoleon", vmod, vsav, tmp_path, {
+            "player": "Napoleon", "server": {"port": vassal.port, "room": "Tinyvka"}, "actions": [
+                {"await": "chat", "text": chat_line("Kutuzov", "ready")}]
+            + [a for a in SHOCK if "wait" not in a and "scenario" not in a.get("chat", "")]
+            + [{"await": "chat", "text": applied}, {"chat": "good game"}, {"wait": 3000}]},
+            game.env(REFEREE_APPLY="1", **props))
+        russian = play_online("Kutuzov", vmod, vsav, tmp_path, {
+            "player": "Kutuzov", "server": {"port": vassal.port, "room": "Tinyvka", "join": True}, "actions": [
+                {"chat": "ready"}, {"await": "chat", "text": applied}, {"wait": 2000}, {"chat": "good game"},
+                {"wait": 3000}]},
+            game.env("Russian", REFEREE_APPLY="1", **props))
+        french.wait(600)
+        russian.wait(600)
+        assert french.ok, french.lines[-30:]
+        assert russian.ok, russian.lines[-30:]
+        for player in (french, russian):
+            board = {p.props.get("UnitId"): p for p in player.pieces() if p.props.get("UnitId")}
+            assert (board["vi-art"].map, board["vi-art"].location) == ("Holding", "Eliminated"), player.name
+            assert board["psk-a"].props["Disorder_Active"] == "true", player.name
+            assert player.referee().count(applied[len("* Referee: "):]) == 1, player.name
+            # no step reached the referee between the ruling and its results on the board: nothing differs
+            assert not [line for line in player.referee() if " stands on " in line or " shows its " in line]
+        assert [e["event"]["type"] for e in game.log()[before:]] == ["move", "assaults", "commitment", "shock"]
+        # The Russian link sent only its own steps ("linked", "ready", "good game" and at most the lines it said):
+        # the applied step is not among them (it would be a step with a piece change, read by the referee).
+        status, held = server.call("GET", f"/api/v1/games/{game.id}/vassal", token=game.tokens["Russian"])
+        assert status == 200 and held["yours"] <= 3, held
+    finally:
+        vassal.stop()
         server.stop()

@@ -85,6 +85,7 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent, 
   private boolean refused;
   private boolean waitingSaid;
   private boolean running;
+  private boolean applying;                                            // results being applied: send nothing yet
   private Thread sender;
   private final Set<Command> ours = Collections.newSetFromMap(new IdentityHashMap<>());
   private List<Command> logInput;
@@ -374,7 +375,7 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent, 
       final List<List<String>> batch;
       final String begin;
       synchronized (lock) {
-        while (!refused && accepted >= steps.size()) {
+        while (!refused && (accepted >= steps.size() || applying)) {
           try {
             lock.wait();
           }
@@ -438,10 +439,15 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent, 
             accepted = next;
             made = madeAt.get(Math.max(from, Math.min(next, madeAt.size()) - 1));
           }
-          show(lines, made, next - from);
-          if (apply) {
-            apply(Json.list(Json.get(answer, "changes")));
+          final List<?> changes = apply ? Json.list(Json.get(answer, "changes")) : null;
+          if (changes != null && !changes.isEmpty()) {
+            // Until the results are on the board (a step of the link's own), a step sent would be read against
+            // the board without them, and the referee would say it differs.
+            synchronized (lock) {
+              applying = true;
+            }
           }
+          show(lines, made, next - from, changes);
           backoff = 250;
         }
         else if (status == 409 && Json.get(Json.get(answer, "error"), "next_index") != null) {
@@ -587,45 +593,83 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent, 
   }
 
   private void say(String line) {
-    show(Collections.singletonList(line), 0, 0);
+    show(Collections.singletonList(line), 0, 0, null);
   }
 
   /**
    * The lines in the chat as one logged step (both players see it; it is in the .vlog).  With the environment
    * variable REFEREE_LINK_TIMES naming a file, the time from the act (``made``, the last of ``count`` steps
    * answered) to its lines in the chat is appended to it, for the latency benchmark (bench/bench_live.py).
+   *
+   * ``changes`` (when the player lets the link apply the referee's results): applied in the same step, after
+   * the lines, headed "applied on the board: ...".  One step, so the referee never reads a step of the link's
+   * between the ruling and its results on the board (it would say the board differs); sent at once.
    */
-  private void show(List<String> lines, long made, int count) {
-    if (lines.isEmpty()) {
+  private void show(List<String> lines, long made, int count, List<?> changes) {
+    final boolean results = changes != null && !changes.isEmpty();
+    if (lines.isEmpty() && !results) {
       return;
     }
     SwingUtilities.invokeLater(() -> {
-      final GameModule gm = GameModule.getGameModule();
-      final Chatter chatter = gm.getChatter();
-      Command all = null;
-      for (final String line : lines) {
-        final RulingText t = new RulingText(chatter, PREFIX + line);
-        t.execute();
-        all = all == null ? t : all.append(t);
+      try {
+        log(lines, made, count, changes);
       }
-      gm.sendAndLog(all);
-      final String times = System.getenv("REFEREE_LINK_TIMES");
-      if (made != 0 && times != null && !times.isEmpty()) {
-        try (java.io.FileWriter w = new java.io.FileWriter(times, StandardCharsets.UTF_8, true)) {
-          w.write(String.format(java.util.Locale.ROOT, "%.3f %d %d%n", (System.nanoTime() - made) / 1e6, count,
-            lines.size()));
-        }
-        catch (java.io.IOException e) {
-          // a benchmark's file: nothing for the player
+      finally {
+        if (results) {
+          synchronized (lock) {
+            this.applying = false;
+            lock.notifyAll();
+          }
         }
       }
     });
   }
 
+  /** The lines (and the results applied) as one logged step, on the event thread. */
+  private void log(List<String> lines, long made, int count, List<?> changes) {
+    final boolean results = changes != null && !changes.isEmpty();
+    final GameModule gm = GameModule.getGameModule();
+    final Chatter chatter = gm.getChatter();
+    Command all = null;
+    for (final String line : lines) {
+      final Chatter.DisplayText t = results ? new AppliedText(chatter, PREFIX + line)
+        : new RulingText(chatter, PREFIX + line);
+      t.execute();
+      all = all == null ? t : all.append(t);
+    }
+    if (results) {
+      final List<String> done = new ArrayList<>();
+      final Command acts = apply(changes, done);
+      if (acts != null) {
+        final AppliedText t = new AppliedText(chatter, PREFIX + "applied on the board: " + String.join("; ", done));
+        t.execute();
+        all = all == null ? t : all.append(t);
+        all.append(acts);
+        for (final Map m : Map.getMapList()) {
+          m.repaint();
+        }
+      }
+    }
+    if (all == null) {
+      return;
+    }
+    gm.sendAndLog(all);
+    final String times = System.getenv("REFEREE_LINK_TIMES");
+    if (made != 0 && times != null && !times.isEmpty()) {
+      try (java.io.FileWriter w = new java.io.FileWriter(times, StandardCharsets.UTF_8, true)) {
+        w.write(String.format(java.util.Locale.ROOT, "%.3f %d %d%n", (System.nanoTime() - made) / 1e6, count,
+          lines.size()));
+      }
+      catch (java.io.IOException e) {
+        // a benchmark's file: nothing for the player
+      }
+    }
+  }
+
   // ------------------------------------------------------------------ the board follows the referee
 
-  /** The line heading the applied step: chat (both players see what was applied), its own class so that the
-   *  link sends the step at once (a RulingText waits for the next act). */
+  /** A referee line of a step that applies results: chat Undo skips like a RulingText, its own class so that
+   *  the link sends the step at once (a step of RulingTexts waits for the next act). */
   static final class AppliedText extends Chatter.DisplayText {
     AppliedText(Chatter chatter, String s) {
       super(chatter, s);
@@ -638,68 +682,54 @@ public class RefereeLink extends AbstractConfigurable implements GameComponent, 
   }
 
   /**
-   * The answer's board changes, applied on the board as one logged step: a back layer's key sent to the piece
+   * The answer's board changes, applied on the board (on the event thread): a back layer's key sent to the piece
    * (keyEvent: the engine's ChangePiece, reported by the piece's Report trait), a piece moved into a holding
    * box (Map.placeOrMerge: the engine's MovePiece) or removed (RemovePiece) when the module has no such box and
-   * the unit is out of the game.  A piece already as the referee has it is left alone.
+   * the unit is out of the game.  A piece already as the referee has it is left alone.  Returns the commands
+   * (null when nothing changed) and adds to ``done`` what was done, in words.
    */
-  private void apply(List<?> changes) {
-    if (changes.isEmpty()) {
-      return;
+  private static Command apply(List<?> changes, List<String> done) {
+    final GameModule gm = GameModule.getGameModule();
+    Command acts = null;
+    for (final Object change : changes) {
+      final Object id = Json.get(change, "piece");
+      final GamePiece found = id == null ? null : gm.getGameState().getPieceForId(id.toString());
+      if (found == null) {
+        continue;       // not on this board (deleted by hand): the next comparison says so
+      }
+      final GamePiece piece = Decorator.getOutermost(found);
+      final String name = String.valueOf(Json.get(change, "name"));
+      final String what = String.valueOf(Json.get(change, "do"));
+      Command c = null;
+      if ("layer".equals(what)) {
+        final String layer = String.valueOf(Json.get(change, "layer"));
+        final boolean wanted = Boolean.TRUE.equals(Json.get(change, "active"));
+        if ("true".equals(String.valueOf(piece.getProperty(layer + "_Active"))) != wanted) {
+          if (piece instanceof PropertyExporter) {       // what the Report trait compares with, as KeyBuffer
+            piece.setProperty(Properties.SNAPSHOT, ((PropertyExporter) piece).getProperties());
+          }
+          c = piece.keyEvent(keyStroke(String.valueOf(Json.get(change, "key"))));
+          done.add(name + (wanted ? " to its " + layer + " side" : " back to its front"));
+        }
+      }
+      else if ("box".equals(what)) {
+        final String box = String.valueOf(Json.get(change, "box"));
+        final Map map = boxMap(box);
+        if (map != null) {
+          c = map.placeOrMerge(piece, boxPoint(map, box));
+          done.add(name + " to " + box);
+        }
+        else if (Boolean.TRUE.equals(Json.get(change, "dead"))) {
+          c = new RemovePiece(piece);
+          c.execute();
+          done.add(name + " removed");
+        }
+      }
+      if (c != null && !c.isNull()) {
+        acts = acts == null ? c : acts.append(c);
+      }
     }
-    SwingUtilities.invokeLater(() -> {
-      final GameModule gm = GameModule.getGameModule();
-      Command acts = null;
-      final List<String> done = new ArrayList<>();
-      for (final Object change : changes) {
-        final Object id = Json.get(change, "piece");
-        final GamePiece found = id == null ? null : gm.getGameState().getPieceForId(id.toString());
-        if (found == null) {
-          continue;       // not on this board (deleted by hand): the next comparison says so
-        }
-        final GamePiece piece = Decorator.getOutermost(found);
-        final String name = String.valueOf(Json.get(change, "name"));
-        final String what = String.valueOf(Json.get(change, "do"));
-        Command c = null;
-        if ("layer".equals(what)) {
-          final String layer = String.valueOf(Json.get(change, "layer"));
-          final boolean wanted = Boolean.TRUE.equals(Json.get(change, "active"));
-          if ("true".equals(String.valueOf(piece.getProperty(layer + "_Active"))) != wanted) {
-            if (piece instanceof PropertyExporter) {       // what the Report trait compares with, as KeyBuffer
-              piece.setProperty(Properties.SNAPSHOT, ((PropertyExporter) piece).getProperties());
-            }
-            c = piece.keyEvent(keyStroke(String.valueOf(Json.get(change, "key"))));
-            done.add(name + (wanted ? " to its " + layer + " side" : " back to its front"));
-          }
-        }
-        else if ("box".equals(what)) {
-          final String box = String.valueOf(Json.get(change, "box"));
-          final Map map = boxMap(box);
-          if (map != null) {
-            c = map.placeOrMerge(piece, boxPoint(map, box));
-            done.add(name + " to " + box);
-          }
-          else if (Boolean.TRUE.equals(Json.get(change, "dead"))) {
-            c = new RemovePiece(piece);
-            c.execute();
-            done.add(name + " removed");
-          }
-        }
-        if (c != null && !c.isNull()) {
-          acts = acts == null ? c : acts.append(c);
-        }
-      }
-      if (acts == null) {
-        return;
-      }
-      final AppliedText line = new AppliedText(gm.getChatter(), PREFIX + "applied on the board: "
-        + String.join("; ", done));
-      line.execute();
-      gm.sendAndLog(line.append(acts));
-      for (final Map m : Map.getMapList()) {
-        m.repaint();
-      }
-    });
+    return acts;
   }
 
   /** A key as the module's buildFile writes it: "keyCode,modifiers" (Ctrl+F is "70,130"). */
