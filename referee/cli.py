@@ -212,9 +212,8 @@ def write_json(log) -> bool:
     ruling_text; docs/speed.md §1), ``CHUNK`` rulings encoded to UTF-8 at a time into
     a ``_Spool`` (memory up to ``SPOOL_BYTES``, then a temporary file) that is copied to stdout at the end: a
     check holds neither the whole list of rulings nor their dicts, and nothing reaches stdout if the replay
-    fails half-way.  The loop is ``referee.engine.replay.replay``'s; tests/speed/test_check_stream.py holds
-    the two to the same bytes."""
-    from referee.engine.replay import fewer_collections, final_state, new_game, step
+    fails half-way.  The loop is the engine's (``referee.engine.replay.rule_each``)."""
+    from referee.engine.replay import final_state, new_game, rule_each
     from referee.jsonout import any_text, ruling_text, with_source
     game = new_game(log.ruleset, log.scenario, log.dice, log.seed)
     sources = log.sources
@@ -222,15 +221,13 @@ def write_json(log) -> bool:
     with _Spool() as spool:
         spool.write(b'{\n "rulings": [')
         batch: list[str] = []
-        with fewer_collections():
-            for i, event in enumerate(log.events):
-                ruling, game, _ = step(game, i, event)
-                any_illegal = any_illegal or not ruling.legal
-                text = ruling_text(ruling, "\n  ")
-                batch.append(with_source(text, sources[i], "\n  ") if sources else text)
-                if len(batch) == CHUNK:
-                    spool.write(("," if i >= CHUNK else "") + "\n  " + ",\n  ".join(batch))
-                    batch = []
+        for i, (ruling, game, _) in enumerate(rule_each(game, log.events)):
+            any_illegal = any_illegal or not ruling.legal
+            text = ruling_text(ruling, "\n  ")
+            batch.append(with_source(text, sources[i], "\n  ") if sources else text)
+            if len(batch) == CHUNK:
+                spool.write(("," if i >= CHUNK else "") + "\n  " + ",\n  ".join(batch))
+                batch = []
         if batch:
             spool.write(("," if len(log.events) > CHUNK else "") + "\n  " + ",\n  ".join(batch))
         spool.write(b"\n ]" if log.events else b"]")

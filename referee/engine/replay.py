@@ -267,15 +267,23 @@ def replay(ruleset: Ruleset[S], scenario: Any, events: Iterable[Mapping[str, Any
     ``places`` records the turn and phase before each event (the text report's headings)."""
     game = new_game(ruleset, scenario, dice, seed)
     out: Replay[S] = Replay()
-    with fewer_collections():
-        for i, event in enumerate(events):
-            if places:
-                out.places.append(ruleset.progress(game.state))
-            ruling, game, played = step(game, i, event)
-            out.rulings.append(ruling)
-            out.played.append(played)
+    for ruling, after, played in rule_each(game, events):
+        if places:
+            out.places.append(ruleset.progress(game.state))     # the state before the event (states are immutable)
+        out.rulings.append(ruling)
+        out.played.append(played)
+        game = after
     out.game = game
     return out
+
+
+def rule_each(game: Game[S], events: Iterable[Mapping[str, Any]]) -> Iterator[tuple[Ruling, Game[S], dict[str, Any]]]:
+    """The replay loop: each event's ruling in order, with the game after it and whether it was played, so that a
+    caller may write each ruling as it is made (``referee check --format json``) rather than hold them all."""
+    with fewer_collections():
+        for i, event in enumerate(events):
+            ruling, game, played = step(game, i, event)
+            yield ruling, game, played
 
 
 _gc_lock = _thread.allocate_lock()         # threading.Lock, without importing threading
