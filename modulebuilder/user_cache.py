@@ -67,7 +67,7 @@ def remembered_json(kind: str, name: bytes, key: bytes, compute: Callable[[], An
 def remembered_code(kind: str, source: str, filename: str) -> Any:
     """``compile(source, filename, "exec")``, or the code object it gave last time for the same text.
 
-    For generated source compiled at every start (``referee.logs.surely_valid``, ``records``), where reading an
+    For generated source compiled at every start (``records``), where reading an
     entry back costs a small fraction of compiling it (docs/speed.md, "Figures behind the code").  One entry per text (its hash and
     the Python version and marshal's format name it), written and read as ``remembered_json``'s are: a temporary
     file, ``os.replace``, a hash of the content, read only from a private folder.  An entry that does not

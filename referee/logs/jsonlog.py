@@ -19,7 +19,6 @@ from modulebuilder.yaml_aliases import AliasBomb, check_aliases
 from referee.engine import registry
 from referee.engine.dice import die
 from referee.logs.problems import InputError
-from referee.logs.surely_valid import compile_schema
 
 if TYPE_CHECKING:
     from os import PathLike
@@ -34,10 +33,6 @@ ROLL_EVENT_SCHEMA = {
                    "side": {"type": "string"}, "note": {"type": "string"}},
 }
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
-# Up to this many events the surely-valid predicates check a log before jsonschema-rs is imported: below it the
-# import costs more than the predicates' extra work per event (the break-even, measured: docs/speed.md,
-# "Figures behind the code").
-SURELY_EVENTS = 9000
 # A log's events are checked until this many problems: a few megabytes of ``{}`` are millions of events, whose
 # millions of lines would cost memory and time in proportion, and nobody reads past the first screenfuls.
 MAX_PROBLEMS = 1000
@@ -187,19 +182,12 @@ class _EventValidator:
     same draft of the same schema, so they agree on what is valid.  (fastjsonschema would be faster still,
     but it stops at draft 7 and silently ignores keywords such as ``unevaluatedProperties``.)  jsonschema is
     imported only for a log with a bad event: importing it is a third of a short ``check``.
-    Before either, in a short log (``SURELY_EVENTS``), ``surely`` (``referee.logs.surely_valid``) vouches for
-    the plainly valid events without importing jsonschema-rs; an event it cannot vouch for goes to
-    jsonschema-rs, which decides.  It costs a little more per event than jsonschema-rs, so a log longer
-    than ``SURELY_EVENTS`` goes to jsonschema-rs straight away.
     """
     schema: Mapping[str, Any]
-    surely: Any                     # the schema's surely-valid predicate, or None
-    fast: Any = None                # jsonschema_rs.Draft202012Validator, made on the first event not vouched for
+    fast: Any = None                # jsonschema_rs.Draft202012Validator, made on the first event
     full: Any = None                # jsonschema.Draft202012Validator, made on the first rejected event
 
-    def is_valid(self, event: Any, vouch: bool = True) -> bool:
-        if vouch and self.surely is not None and self.surely(event):
-            return True
+    def is_valid(self, event: Any) -> bool:
         if self.fast is None:
             import jsonschema_rs
             self.fast = jsonschema_rs.Draft202012Validator(dict(self.schema))
@@ -210,10 +198,6 @@ class _EventValidator:
             from jsonschema import Draft202012Validator
             self.full = Draft202012Validator(self.schema)
         return self.full.iter_errors(event)
-
-
-def _compile(schema: Mapping[str, Any]) -> _EventValidator:
-    return _EventValidator(schema, compile_schema(schema))
 
 
 @lru_cache(maxsize=None)
@@ -250,7 +234,7 @@ def _validator(ruleset_id: str, event_type: str) -> _EventValidator:
     types, and compiling them all would be a visible share of a short ``check``)."""
     sub, root = _event_schemas(ruleset_id)[event_type]
     # Local $refs inlined once: resolving them per event is most of jsonschema's time on long logs.
-    return _compile(_inline(sub, root) if root else sub)
+    return _EventValidator(_inline(sub, root) if root else sub)
 
 
 def _inline(node: Any, root: Mapping[str, Any]) -> Any:
@@ -278,7 +262,6 @@ def check_events(ruleset: Any, scenario: Any, events: list[Any]) -> list[str]:
     does the least it can for a valid event (a long log has thousands): the validator looked up by the type
     alone, the ``events[i]`` text made only for a problem."""
     schemas = _event_schemas(ruleset.id)
-    vouch = len(events) <= SURELY_EVENTS
     validators: dict[str, _EventValidator] = {}
     problems: list[str] = []
     references = None                   # the ruleset's reference check bound to the scenario, made on first use
@@ -298,7 +281,7 @@ def check_events(ruleset: Any, scenario: Any, events: list[Any]) -> list[str]:
                 continue
             v = validators[type_] = _validator(ruleset.id, type_)
         try:
-            errors = None if v.is_valid(event, vouch) else sorted(v.iter_errors(event),
+            errors = None if v.is_valid(event) else sorted(v.iter_errors(event),
                                                                   key=lambda e: list(e.absolute_path))
         except RecursionError:          # a value nested nearly as deep as the reader allows: the checks recurse
             problems.append(f"events[{i}]: nested too deeply (an event is a few levels deep)")

@@ -1,4 +1,4 @@
-"""``cache.remembered_code``: generated source (the surely-valid predicates) compiled once and its code object
+"""``cache.remembered_code``: generated source (the records' __init__) compiled once and its code object
 kept in the user's cache by its text (docs/speed.md §1).  A hit is the same code; a changed text, a corrupt or
 foreign entry, or a cache that is off compiles afresh."""
 from __future__ import annotations
@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from modulebuilder.definitions import cache
-from referee.logs import surely_valid
 
 SOURCE = "def check(x):\n    return x == 41 + 1\n"
 
@@ -92,32 +91,6 @@ def test_a_folder_others_may_write_is_not_read(where):
         assert not cache._private(where)
     finally:
         where.chmod(0o700)
-
-
-def test_the_predicates_are_the_same_from_the_cache(where):
-    schema = {"type": "object", "required": ["type"], "properties": {"type": {"const": "move"}}}
-    fresh = surely_valid.compile_schema(schema)
-    cached = surely_valid.compile_schema(schema)
-    assert len(entries(where)) == 1
-    for value in ({"type": "move"}, {"type": "roll"}, {}, [], {"type": "move", "x": [1]}):
-        assert fresh(value) == cached(value)
-
-
-RECORD_PROBE = """
-import json, sys
-compiled = []
-sys.addaudithook(lambda e, a: compiled.append(a[1]) if e == "compile" and a[1] == "<record __init__>" else None)
-from modulebuilder.records import field, record
-
-@record(frozen=True, slots=True)
-class Point:
-    x: int
-    y: int = 2
-    tags: list = field(default_factory=list)
-
-p = Point(1)
-print(json.dumps({"compiled": len(compiled), "point": [p.x, p.y, p.tags], "repr": repr(Point(3, 4, [5]))}))
-"""
 
 
 def test_a_record_s_init_is_compiled_once_then_read_from_the_cache(tmp_path):

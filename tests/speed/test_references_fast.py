@@ -63,7 +63,6 @@ def _the_long_way(ruleset, scenario, events):
 
     from referee.logs import jsonlog
     schemas = jsonlog._event_schemas(ruleset.id)
-    vouch = len(events) <= jsonlog.SURELY_EVENTS
     problems = []
     for i, event in enumerate(events):
         if not isinstance(event, Mapping):
@@ -74,7 +73,7 @@ def _the_long_way(ruleset, scenario, events):
             problems.append(f"events[{i}].type: unknown event type {type_!r} (known: {', '.join(sorted(schemas))})")
             continue
         v = jsonlog._validator(ruleset.id, type_)
-        errors = None if v.is_valid(event, vouch) else sorted(v.iter_errors(event), key=lambda e: list(e.absolute_path))
+        errors = None if v.is_valid(event) else sorted(v.iter_errors(event), key=lambda e: list(e.absolute_path))
         if errors:
             problems.extend(jsonlog._describe(f"events[{i}]", e) for e in errors)
             continue

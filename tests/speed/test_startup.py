@@ -138,10 +138,6 @@ NOT_ON_THE_CHECK_PATH = {
     "urllib.parse": "imported by pathlib",
     "ipaddress": "imported by urllib.parse",
     "fnmatch": "imported by pathlib",
-    "jsonschema_rs": "plainly valid events are vouched for by referee.logs.surely_valid; jsonschema-rs decides "
-                     "the others",
-    "email": "imported by jsonschema-rs's extension",
-    "socket": "(the same)",
 }
 
 
@@ -159,10 +155,6 @@ def test_a_one_event_check_imports_none_of_what_was_taken_off_its_path(warm):
 
 # What a check of the whole sample game (5,886 events) no longer imports (docs/speed.md §1, fourth session).
 NOT_ON_THE_SAMPLE_S_PATH = {
-    "jsonschema_rs": "a log of up to jsonlog.SURELY_EVENTS events is vouched for by the generated predicates "
-                     "(referee.logs.surely_valid)",
-    "email": "imported by jsonschema-rs's extension",
-    "socket": "(the same)",
     "orjson": "the rulings are written by referee.jsonout.ruling_text, without to_dict or orjson",
     "uuid": "(the same)",
     "platform": "(the same)",
