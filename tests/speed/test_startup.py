@@ -135,8 +135,6 @@ NOT_ON_THE_CHECK_PATH = {
     "secrets": "a seed is drawn only when a referee-dice log has none (engine.replay.new_game)",
     "threading": "the replay's gc lock is a _thread lock",
     "pathlib": "a check's paths are strings and os.path (referee.logs.jsonlog, cli._suffix, the scenario cache)",
-    "urllib.parse": "imported by pathlib",
-    "ipaddress": "imported by urllib.parse",
     "fnmatch": "imported by pathlib",
 }
 
@@ -164,7 +162,6 @@ NOT_ON_THE_SAMPLE_S_PATH = {
     "_hashlib": "OpenSSL, imported by hmac and hashlib",
     "hashlib": "imported by hmac",
     "fractions": "T&G's odds ratios are combat_tables.Ratio (fractions only reads a ratio written as a number)",
-    "decimal": "imported by fractions",
 }
 
 
