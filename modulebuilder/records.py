@@ -1,6 +1,9 @@
 """``record``: a dataclass whose declaration costs neither ``exec`` nor the ``dataclasses`` module (start-up time;
 docs/speed.md §1 and "Figures behind the code").
 
+Kept only for Triumph & Glory's state records, whose replay it keeps fast (every other record is a standard-library
+dataclass); without it a user loses the in-process replay figure (docs/speed.md, "Figures behind the code").
+
 ``@record(frozen=True)`` makes the same class as ``@dataclasses.dataclass(frozen=True)`` — the same fields
 (``dataclasses.fields``, ``replace``, ``asdict`` and ``is_dataclass`` work on it), the same ``__init__``
 parameters and defaults, the same equality, hash values, ``repr`` text and immutability (``FrozenInstanceError``)
