@@ -36,6 +36,7 @@ class Append:
     side: str
     expected_index: int
     events: Sequence[NewEvent]
+    after: str | None = None                      # the chain head the events were ruled after
     outcome: object = field(default=_PENDING)     # the new count, or the exception to raise
 
 
@@ -45,9 +46,10 @@ class Committer:
         self._queue: deque[Append] = deque()       # appends and pops are atomic
         self._lock = threading.Lock()              # held by the leader while it commits a batch
 
-    def append(self, game_id: str, side: str, expected_index: int, events: Sequence[NewEvent]) -> int:
+    def append(self, game_id: str, side: str, expected_index: int, events: Sequence[NewEvent],
+               after: str | None = None) -> int:
         """Store ``events`` as ``storage.append_events`` would (same result, same exceptions), batched."""
-        item = Append(game_id, side, expected_index, events)
+        item = Append(game_id, side, expected_index, events, after)
         self._queue.append(item)
         while item.outcome is _PENDING:
             with self._lock:
@@ -81,7 +83,8 @@ class Committer:
             with self.storage.transaction() as tx:
                 for item in batch:
                     try:
-                        outcomes.append(tx.append_events(item.game_id, item.side, item.expected_index, item.events))
+                        outcomes.append(tx.append_events(item.game_id, item.side, item.expected_index, item.events,
+                                                        after=item.after))
                     except (StaleIndex, GameEnded, GameNotFound) as exc:   # refused before writing anything
                         outcomes.append(exc)
         except Exception as exc:  # noqa: BLE001 — the batch's transaction failed: each append on its own

@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException, SecurityError
 
 from referee.engine.registry import UnknownRuleset
 from referee.logs.problems import InputError
-from referee.storage import GameEnded, GameNotFound, StaleIndex, StorageBusy, StorageError
+from referee.storage import GameEnded, GameNotFound, StaleHead, StaleIndex, StorageBusy, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +65,10 @@ def describe(exc: Exception) -> tuple[int, dict[str, Any], dict[str, str]]:
 def _storage(exc: StorageError) -> tuple[int, dict[str, Any], dict[str, str]]:
     if isinstance(exc, GameNotFound):
         return error_body(404, "game_not_found", f"no game '{exc.game_id}'")
+    if isinstance(exc, StaleHead):
+        return error_body(409, "stale_index",
+                          f"the game's events before index {exc.current} were taken back and played again since: "
+                          "fetch the game and submit again", current_index=exc.current)
     if isinstance(exc, StaleIndex):
         return error_body(409, "stale_index",
                           f"expected_index is {exc.expected} but the game is at {exc.current}: fetch the "

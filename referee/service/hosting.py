@@ -23,7 +23,7 @@ from referee.service import chain, dice, scenarios
 from referee.service.commits import Committer
 from referee.service.dice import game_seed
 from referee.service.errors import ApiError, bad_input
-from referee.storage import GameEnded, GameNotFound, NewEvent, NewGame, StaleIndex, Storage
+from referee.storage import GameEnded, GameNotFound, NewEvent, NewGame, StaleHead, StaleIndex, Storage
 from referee.storage.model import Game as StoredGame
 
 MAX_EVENTS_PER_SUBMISSION = 500
@@ -236,9 +236,14 @@ class Host:
         game_id = stored.id
         _, ruleset = self.setup(stored)
         self.check(stored, side, events)
-        rulings, new_events, after = self.rule(side, self.state_at(stored, expected), events)
+        before = self.state_at(stored, expected)
+        rulings, new_events, after = self.rule(side, before, events)
         # Raises StaleIndex when someone stored events first: nothing of this submission is written then.
-        next_index = self.committer.append(game_id, side, expected, new_events)
+        try:
+            next_index = self.committer.append(game_id, side, expected, new_events, after=before.head)
+        except StaleHead:
+            self.cache.drop(game_id)      # another process took events back and stored others at the same count
+            raise
         self.cache.put(game_id, after)
         out: dict[str, Any] = {"next_index": next_index, "rulings": rulings, "status": "active", "chain": after.head}
         if ruleset.is_over(after.game.state):

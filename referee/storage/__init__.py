@@ -16,7 +16,8 @@ from urllib.parse import parse_qsl
 
 from .base import Storage
 from .crypto import seed_commitment
-from .errors import GameEnded, GameNotFound, LiveChanged, StaleIndex, StorageBusy, StorageError, TakeBackRefused
+from .errors import (GameEnded, GameNotFound, LiveChanged, StaleHead, StaleIndex, StorageBusy, StorageError,
+                     TakeBackRefused)
 from .model import (Contribution, CreatedGame, Game, LiveCommit, LiveHead, LiveRead, LiveStep, NewEvent, NewGame,
                     StoredEvent)
 from .transaction import Transaction
@@ -24,7 +25,8 @@ from .transaction import Transaction
 __all__ = [
     "DEFAULT_URL", "Contribution", "CreatedGame", "Game", "GameEnded", "GameNotFound", "LiveChanged", "LiveCommit",
     "LiveHead", "LiveRead", "LiveStep", "NewEvent", "NewGame",
-    "StaleIndex", "Storage", "StorageBusy", "StorageError", "StoredEvent", "TakeBackRefused", "Transaction",
+    "StaleHead", "StaleIndex", "Storage", "StorageBusy", "StorageError", "StoredEvent", "TakeBackRefused",
+    "Transaction",
     "open_storage", "seed_commitment",
 ]
 

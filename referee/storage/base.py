@@ -119,9 +119,9 @@ class Storage(ABC):
 
     def append_events(self, game_id: str, side: str, expected_index: int,
                       events: Sequence[NewEvent | tuple[JSONValue, JSONValue]], *,
-                      now: datetime | None = None) -> int:
+                      now: datetime | None = None, after: str | None = None) -> int:
         with self.transaction() as tx:
-            return tx.append_events(game_id, side, expected_index, events, now=now)
+            return tx.append_events(game_id, side, expected_index, events, now=now, after=after)
 
     def take_back_events(self, game_id: str, side: str, from_index: int) -> int:
         with self.transaction() as tx:

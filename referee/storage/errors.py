@@ -48,6 +48,17 @@ class StaleIndex(StorageError):
         self.current = current
 
 
+class StaleHead(StaleIndex):
+    """The game holds ``expected_index`` events, but not the ones the caller's state was ruled from: events were
+    taken back and played again since (a VASSAL Undo through another process).  Nothing was written; the caller
+    rules again from the stored events."""
+
+    def __init__(self, game_id: str, index: int) -> None:
+        super().__init__(game_id, index, index)
+        self.args = (f"game {game_id!r}: the events before index {index} were taken back and played again since "
+                     "this submission's state was ruled",)
+
+
 class TakeBackRefused(StorageError):
     """A take-back (a VASSAL Undo of acts already ruled) that would remove what it may not: nothing was deleted."""
 

@@ -14,7 +14,7 @@ from typing import Sequence
 import orjson
 
 from . import crypto
-from .errors import GameEnded, GameNotFound, LiveChanged, StaleIndex, TakeBackRefused
+from .errors import GameEnded, GameNotFound, LiveChanged, StaleHead, StaleIndex, TakeBackRefused
 from .model import (Contribution, CreatedGame, Game, JSONValue, LiveCommit, LiveHead, LiveRead, LiveStep, NewEvent,
                     NewGame, StoredEvent)
 from .session import Session
@@ -185,10 +185,12 @@ class Transaction:
 
     def append_events(self, game_id: str, side: str, expected_index: int,
                       events: Sequence[NewEvent | tuple[JSONValue, JSONValue]], *,
-                      now: datetime | None = None) -> int:
+                      now: datetime | None = None, after: str | None = None) -> int:
         """Append ``events`` as indexes ``expected_index``, ``expected_index + 1``, … and return
         the new event count.  Raises StaleIndex (writing nothing) unless the game has exactly
-        ``expected_index`` events, and GameEnded once the game is over."""
+        ``expected_index`` events, and GameEnded once the game is over.  ``after``, the chain head the events
+        were ruled after, must be the stored chain of the event before them (StaleHead otherwise): a count alone
+        does not tell that events were taken back and others stored in their place."""
         # Encode first: a document that is not JSON fails before any lock is taken.
         encoded = [(_dump(e[0], f"event {i}"), _dump(e[1], f"ruling {i}"), str(e[2]) if len(e) > 2 else "")
                    for i, e in enumerate(events)]
@@ -199,6 +201,11 @@ class Transaction:
         current = self._event_count(game_id)
         if current != expected_index:
             raise StaleIndex(game_id, expected_index, current)
+        if after and expected_index > 0:
+            row = self._s.one("SELECT chain FROM events WHERE game_id = ? AND event_index = ?",
+                              (game_id, expected_index - 1))
+            if row is not None and row[0] and row[0] != after:
+                raise StaleHead(game_id, expected_index)
         stamp = self._s.time_in(_utc(now))
         self._s.execute_many(
             "INSERT INTO events (game_id, event_index, side, event, ruling, created_at, chain)"

@@ -350,3 +350,35 @@ def test_two_sides_posting_at_once_to_two_processes_lose_and_double_nothing(apps
     rows = RawDatabase(database_url).execute("SELECT link, link_index FROM live_steps WHERE game_id = ? ORDER BY seq",
                                              (gid,))
     assert sorted(rows) == sorted([("f", i) for i in range(len(steps))] + [("r", i) for i in range(12)])
+
+
+def test_events_ruled_on_a_state_another_process_took_back_are_refused_then_ruled_on_the_stored_events(
+        apps: Callable[[], Flask]) -> None:
+    """Process A keeps the state after its own events; process B takes the last one back (a VASSAL Undo) and
+    stores another in its place, so the game holds as many events as before.  A's next submission at that count
+    must not be ruled on A's kept state: the store refuses it (409, nothing written) and A's retry rules it on
+    the stored events.  Gratien belongs to Morand's division: his move is legal only while Morand is active."""
+    a, b = apps().test_client(), apps().test_client()
+    gid, tokens = schevardino(a)
+    auth = {"Authorization": f"Bearer {tokens['French']}"}
+
+    def post(client: FlaskClient, index: int, event: dict[str, Any]) -> Any:
+        return client.post(f"/api/v1/games/{gid}/events", json={"expected_index": index, "events": [event]},
+                           headers=auth)
+
+    morand = {"type": "activate_command", "side": "French", "command": "morand"}
+    friant = {"type": "activate_command", "side": "French", "command": "friant"}
+    gratien = {"type": "move", "side": "French", "unit": "fr-mr-gratien", "path": ["4314", "4214"]}
+    assert post(a, 0, morand).status_code == 200                      # A keeps the state after Morand
+    with b.application.app_context():
+        assert ext().host.storage.take_back_events(gid, "French", 0) == 0
+    assert post(b, 0, friant).status_code == 200                      # Friant in Morand's place: still 1 event
+    refused = post(a, 1, gratien)
+    assert refused.status_code == 409, refused.get_json()
+    assert refused.get_json()["error"]["code"] == "stale_index"
+    again = post(a, 1, gratien)
+    assert again.status_code == 200, again.get_json()
+    ruling = again.get_json()["rulings"][0]
+    assert ruling["verdict"] == "illegal" and ruling["errors"][0]["code"] == "not_activated"
+    assert [(g["event"]["type"], g["event"].get("command")) for g in hosted(a, gid, tokens["French"])] == [
+        ("activate_command", "friant"), ("move", None)]
