@@ -12,7 +12,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from modulebuilder.vassal import enginecheck
 
@@ -100,6 +100,25 @@ def play(name: str, vmod: Path, vsav: Path, folder: Path, script: dict[str, Any]
         env=dict(os.environ, VASSAL_CHECK_TOOLS=str(enginecheck.tools_dir()), **env),
         stdout=out.open("w"), stderr=subprocess.STDOUT, text=True, start_new_session=True)
     return Player(name, folder / f"{name}.vlog", proc, out)
+
+
+def play_both(vmod: Path, vsav: Path, folder: Path, server: dict[str, Any], french: list[dict[str, Any]],
+              russian: list[dict[str, Any]], env: Callable[[str], dict[str, str]]) -> tuple[Player, Player]:
+    """The two players of one session on the VASSAL server ``server`` (``{"port", "room"}``): the French player
+    opens the room and waits for the Russian's "ready", then each plays its ``actions`` and ends with a chat
+    line (a link sends its referee lines along with its player's next act: the last line makes sure they are
+    all sent) and a pause for the answers to land.  Both runs must finish; their output is kept in ``folder``."""
+    end = [{"chat": "good game"}, {"wait": 3000}]
+    players = (
+        play("Napoleon", vmod, vsav, folder, {"player": "Napoleon", "server": server, "actions": [
+            {"await": "chat", "text": chat_line("Kutuzov", "ready")}, *french, *end]}, env("French")),
+        play("Kutuzov", vmod, vsav, folder, {"player": "Kutuzov", "server": {**server, "join": True}, "actions": [
+            {"chat": "ready"}, *russian, *end]}, env("Russian")))
+    for player in players:
+        player.wait(600)
+    for player in players:
+        assert player.ok, (player.name, (player.lines or [])[-30:])
+    return players
 
 
 def chat_line(player: str, text: str) -> str:

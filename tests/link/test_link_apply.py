@@ -250,8 +250,7 @@ def test_online_the_opponent_s_board_gets_the_applied_step_and_his_link_sends_no
     """A live VASSAL server session (tests/link/live_session.py): the French link applies the shock's results,
     the Russian client receives that step through the server (his board shows it) and his link, applying too,
     neither applies it again nor sends it."""
-    from .live_session import VassalServer, chat_line
-    from .live_session import play as play_online
+    from .live_session import VassalServer, play_both
     vmod, vsav = module
     server = RefereeServer(tmp_path / "games.sqlite").start()
     vassal = VassalServer().start()
@@ -260,21 +259,12 @@ def test_online_the_opponent_s_board_gets_the_applied_step_and_his_link_sends_no
         before = len(game.log())
         applied = "* Referee: applied on the board: VI Art to Eliminated; Psk a to its Disorder side"
         props = {"VCHECK_PROPS": ",".join(PROPS)}
-        french = play_online("Napoleon", vmod, vsav, tmp_path, {
-            "player": "Napoleon", "server": {"port": vassal.port, "room": "Tinyvka"}, "actions": [
-                {"await": "chat", "text": chat_line("Kutuzov", "ready")}]
-            + [a for a in SHOCK if "wait" not in a and "scenario" not in a.get("chat", "")]
-            + [{"await": "chat", "text": applied}, {"chat": "good game"}, {"wait": 3000}]},
-            game.env(REFEREE_APPLY="1", **props))
-        russian = play_online("Kutuzov", vmod, vsav, tmp_path, {
-            "player": "Kutuzov", "server": {"port": vassal.port, "room": "Tinyvka", "join": True}, "actions": [
-                {"chat": "ready"}, {"await": "chat", "text": applied}, {"wait": 2000}, {"chat": "good game"},
-                {"wait": 3000}]},
-            game.env("Russian", REFEREE_APPLY="1", **props))
-        french.wait(600)
-        russian.wait(600)
-        assert french.ok, french.lines[-30:]
-        assert russian.ok, russian.lines[-30:]
+        french, russian = play_both(
+            vmod, vsav, tmp_path, {"port": vassal.port, "room": "Tinyvka"},
+            [a for a in SHOCK if "wait" not in a and "scenario" not in a.get("chat", "")]
+            + [{"await": "chat", "text": applied}],
+            [{"await": "chat", "text": applied}, {"wait": 2000}],
+            lambda side: game.env(side, REFEREE_APPLY="1", **props))
         for player in (french, russian):
             board = {p.props.get("UnitId"): p for p in player.pieces() if p.props.get("UnitId")}
             assert (board["vi-art"].map, board["vi-art"].location) == ("Holding", "Eliminated"), player.name

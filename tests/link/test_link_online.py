@@ -18,7 +18,7 @@ import pytest
 
 from modulebuilder.vassal.savefile import read_game
 
-from .live_session import VassalServer, chat_line, play
+from .live_session import VassalServer, play_both
 from .referee_server import ROOT, RefereeServer
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -50,37 +50,24 @@ def test_two_players_on_a_vassal_server(tmp_path: Path, module: tuple[Path, Path
         def env(side: str) -> dict[str, str]:
             return {"REFEREE_URL": referee.url, "REFEREE_GAME": gid, "REFEREE_TOKEN": tokens[side]}
 
-        french = play("Napoleon", vmod, vsav, tmp_path, {
-            "player": "Napoleon", "server": {"port": vassal.port, "room": ROOM}, "actions": [
-                {"await": "chat", "text": chat_line("Kutuzov", "ready")},
-                {"chat": "!command morand"},
-                {"await": "chat", "text": "* Referee: [0] activate_command French"},
-                {"move": "Gratien", "to": "4314"},
-                {"await": "chat", "text": "* Referee: [1] move French Gratien"},
-                {"chat": "!endphase french"},
-                {"await": "chat", "text": "* Referee: [2] end_phase French"},
-                # the Russian act, made in the other client, and its ruling, written by the other link
-                {"await": "piece", "piece": "Neverovsky a", "at": "3707"},
-                {"await": "chat", "text": "* Referee: [3] move Russian Neverovsky a"},
-                {"chat": "good game"}, {"wait": 3000},
-            ]}, env("French"))
-        russian = play("Kutuzov", vmod, vsav, tmp_path, {
-            "player": "Kutuzov", "server": {"port": vassal.port, "room": ROOM, "join": True}, "actions": [
-                {"chat": "ready"},
-                {"await": "piece", "piece": "Gratien", "at": "4314"},
-                {"await": "chat", "text": "* Referee: [1] move French Gratien"},
-                {"await": "chat", "text": "* Referee: [2] end_phase French"},
-                {"move": "Neverovsky a", "to": "3707"},
-                {"await": "chat", "text": "* Referee: [3] move Russian Neverovsky a"},
-                {"shot": "russian"},
-                {"chat": "good game"}, {"wait": 3000},
-            ]}, env("Russian"))
-        french.wait(600)
-        russian.wait(600)
-        (tmp_path / "french-lines.txt").write_text("\n".join(french.lines or []))
-        (tmp_path / "russian-lines.txt").write_text("\n".join(russian.lines or []))
-        assert french.ok, french.lines[-30:]
-        assert russian.ok, russian.lines[-30:]
+        french, russian = play_both(vmod, vsav, tmp_path, {"port": vassal.port, "room": ROOM}, [
+            {"chat": "!command morand"},
+            {"await": "chat", "text": "* Referee: [0] activate_command French"},
+            {"move": "Gratien", "to": "4314"},
+            {"await": "chat", "text": "* Referee: [1] move French Gratien"},
+            {"chat": "!endphase french"},
+            {"await": "chat", "text": "* Referee: [2] end_phase French"},
+            # the Russian act, made in the other client, and its ruling, written by the other link
+            {"await": "piece", "piece": "Neverovsky a", "at": "3707"},
+            {"await": "chat", "text": "* Referee: [3] move Russian Neverovsky a"},
+        ], [
+            {"await": "piece", "piece": "Gratien", "at": "4314"},
+            {"await": "chat", "text": "* Referee: [1] move French Gratien"},
+            {"await": "chat", "text": "* Referee: [2] end_phase French"},
+            {"move": "Neverovsky a", "to": "3707"},
+            {"await": "chat", "text": "* Referee: [3] move Russian Neverovsky a"},
+            {"shot": "russian"},
+        ], env)
 
         assert (tmp_path / "russian.png").stat().st_size > 10_000       # the Russian player's window
 
@@ -168,30 +155,17 @@ def test_an_undo_after_the_other_player_s_act_takes_back_that_act_not_its_ruling
         def env(side: str) -> dict[str, str]:
             return {"REFEREE_URL": referee.url, "REFEREE_GAME": gid, "REFEREE_TOKEN": tokens[side]}
 
-        french = play("Napoleon", vmod, vsav, tmp_path, {
-            "player": "Napoleon", "server": {"port": vassal.port, "room": ROOM}, "actions": [
-                {"await": "chat", "text": chat_line("Kutuzov", "ready")},
-                {"chat": "!command morand"},
-                {"await": "chat", "text": "* Referee: [0] activate_command French"},
-                {"move": "Gratien", "to": "4314"},
-                {"await": "chat", "text": "* Referee: [1] move French Gratien"},
-                {"await": "chat", "text": "* Referee: Undo: "},
-                {"chat": "good game"}, {"wait": 3000},
-            ]}, env("French"))
-        russian = play("Kutuzov", vmod, vsav, tmp_path, {
-            "player": "Kutuzov", "server": {"port": vassal.port, "room": ROOM, "join": True}, "actions": [
-                {"chat": "ready"},
-                {"await": "chat", "text": "* Referee: [1] move French Gratien"},
-                {"undo": True},
-                {"await": "chat", "text": "* Referee: Undo: "},
-                {"chat": "good game"}, {"wait": 3000},
-            ]}, env("Russian"))
-        french.wait(600)
-        russian.wait(600)
-        (tmp_path / "french-lines.txt").write_text("\n".join(french.lines or []))
-        (tmp_path / "russian-lines.txt").write_text("\n".join(russian.lines or []))
-        assert french.ok, french.lines[-30:]
-        assert russian.ok, russian.lines[-30:]
+        french, russian = play_both(vmod, vsav, tmp_path, {"port": vassal.port, "room": ROOM}, [
+            {"chat": "!command morand"},
+            {"await": "chat", "text": "* Referee: [0] activate_command French"},
+            {"move": "Gratien", "to": "4314"},
+            {"await": "chat", "text": "* Referee: [1] move French Gratien"},
+            {"await": "chat", "text": "* Referee: Undo: "},
+        ], [
+            {"await": "chat", "text": "* Referee: [1] move French Gratien"},
+            {"undo": True},
+            {"await": "chat", "text": "* Referee: Undo: "},
+        ], env)
 
         # VASSAL took the French move back on both boards; the referee keeps it and says so, once, in both chats.
         assert "* UNDO: * Gratien moves 4415 -> 4314 *" in russian.chat
