@@ -15,7 +15,6 @@ from referee.engine.ruling import Error, Roll, Ruling, legal, result, table_roll
 from . import movement
 from . import scenario_rules as sr
 from .board import UnitState
-from .entering import displace_cincs, nearest_friendly_hex   # 5.63 is part of entering a hex
 from .state import CINC, TGState, TwoSided
 from .timing import turn_error
 from .verbs import VERBS
