@@ -217,8 +217,13 @@ def _end_phase(state: TGState) -> Events:
 def _cinc_roll_first(state: TGState, side: str) -> bool:
     """5.62: the d10 of the CinC's allowance comes before anything else of its phase."""
     leader = state.cinc_of(side)
-    return (leader is not None and leader.hex is not None and state.two_sided.ma.get(side) is None  # type: ignore
-            and fixed_allowance(state, side) is None)
+    return leader is not None and leader.hex is not None and _known_allowance(state, side) is None
+
+
+def _known_allowance(state: TGState, side: str) -> int | None:
+    """5.62: the CinC's allowance this turn when known — rolled already or fixed — else None (the d10 is owed)."""
+    ma = state.two_sided.ma.get(side)                       # type: ignore[union-attr]
+    return fixed_allowance(state, side) if ma is None else ma
 
 
 @_candidates("go_first")
@@ -250,11 +255,9 @@ def _cinc_move(state: TGState) -> Events:
     leader = state.cinc_of(side) if side is not None else None
     if leader is None or leader.hex is None:
         return []
-    ma = ts.ma.get(side)                                    # type: ignore[union-attr]
+    ma = _known_allowance(state, side)                      # type: ignore[arg-type]
     if ma is None:
-        ma = fixed_allowance(state, side)
-        if ma is None:
-            return [{"type": "cinc_move", "side": side, "path": []}]      # roll the d10 first
+        return [{"type": "cinc_move", "side": side, "path": []}]          # roll the d10 first
     if ma - ts.mp_spent.get(side, 0) <= 0:                 # type: ignore[union-attr]
         return []
     ctx = movement.MoveContext(allowance=ma)
