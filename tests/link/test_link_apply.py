@@ -21,14 +21,14 @@ from modulebuilder.definitions import resolve
 from modulebuilder.vassal import enginecheck, ids
 from modulebuilder.vassal.savefile import read_game
 from referee.engine import registry
-from referee.engine.replay import new_game, replay, step
-from referee.logs import notation
+from referee.engine.replay import replay
 from referee.logs.jsonlog import load_scenario
 from referee.logs.vassal import read_vassal
 from referee.logs.vassal_board import from_scenario
 from referee.logs.vassal_events import read_events
 from referee.logs.vassal_steps import REFEREE_LINE, facts
 
+from .read_again import events_read_again
 from .referee_server import ROOT, RefereeServer
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -172,14 +172,7 @@ def test_the_link_applies_the_shock_s_results_on_the_board(tmp_path: Path, modul
         status, exported = server.call("GET", f"/api/v1/games/{game.id}/export")
         assert status == 200
         log = exported["events"]                   # both sides' events, now that the game has ended
-        g = new_game(ruleset, scenario, "players", None)
-        events = [e["event"] for e in log[:before]]
-        for i, e in enumerate(events):
-            _, g, _ = step(g, i, e)
-        for r in reading.events:
-            event = notation.of(ruleset).complete(g.state, r)
-            _, g, _ = step(g, len(events), event)
-            events.append(event)
+        events = events_read_again(vlog, ruleset, scenario, [e["event"] for e in log[:before]], "players", None)
         assert events == [e["event"] for e in log]
         again = replay(ruleset, scenario, events, "players", None)
         assert [r.to_dict() for r in again.rulings] == [e["ruling"] for e in log]

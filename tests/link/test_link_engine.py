@@ -22,15 +22,12 @@ import pytest
 from modulebuilder.definitions import resolve
 from modulebuilder.vassal import enginecheck
 from modulebuilder.vassal.savefile import read_game
-from referee.engine.replay import new_game, replay, step
-from referee.logs import notation
+from referee.engine.replay import replay
 from referee.logs.jsonlog import load_scenario
 from referee.logs.vassal import read_vassal
-from referee.logs.vassal_board import from_scenario
-from referee.logs.vassal_events import read_events
-from referee.logs.vassal_steps import REFEREE_LINE, facts
-from referee.service.dice import game_seed, side_seeds
+from referee.logs.vassal_steps import REFEREE_LINE
 
+from .read_again import events_read_again
 from .referee_server import ROOT, RefereeServer
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -228,15 +225,8 @@ def test_a_turn_played_live_in_vassal(tmp_path: Path, module: tuple[Path, Path])
         full = exported["events"]                   # both sides' events, now that the game has ended
         from referee.engine import registry
         ruleset = registry.get(scenario.ruleset)
-        reading = read_events(facts(read_game(tmp_path / "s2.vlog")), scenario, from_scenario(scenario))
-        g = new_game(ruleset, scenario, "referee", seed)
-        for i, e in enumerate(full[:before]):
-            _, g, _ = step(g, i, e["event"])
-        events = [e["event"] for e in full[:before]]
-        for r in reading.events:
-            event = notation.of(ruleset).complete(g.state, r)
-            _, g, _ = step(g, len(events), event)
-            events.append(event)
+        events = events_read_again(tmp_path / "s2.vlog", ruleset, scenario, [e["event"] for e in full[:before]],
+                                   "referee", seed)
         assert events == [e["event"] for e in full]
         again = replay(ruleset, scenario, events, "referee", seed)
         assert [r.to_dict() for r in again.rulings] == [e["ruling"] for e in full]
