@@ -541,9 +541,11 @@ def _unit_moves(state: TGState, uid: str) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------------------------- fire and shock
 
 def _end(state: TGState, event: dict[str, Any]) -> list[dict[str, Any]]:
-    """The act that ends the activation, unless declared assaults or owed acts must come first (3.0)."""
+    """The act that ends the activation, unless the burning villages must be rolled for first (BOR-5).  While
+    declared assaults or owed acts must come first (3.0) the step holds the ending up (``procedure.combat_step``'s
+    refusals), and the listing does not ask for it."""
     act = state.activation
-    if act is not None and (act.fires_owed or act.combat.is_open(state.board, act.side)):
+    if act is not None and act.fires_owed:
         return []
     return [event]
 
