@@ -287,8 +287,8 @@ def _answer(live: LiveGame, head: LiveHead, stored: Any, side: str, link: str, h
         # sends every step again, and the game's latest events may already be what these steps read.
         at = _already_stored(plan, read, [e for e in ext().storage.list_events(stored.id) if e.side == side])
     words = live_words.words(scenario, ruleset)
-    for r in events[at:]:
-        _rule(plan, r, _json(r.event), stored, side, scenario, ruleset, words)
+    for position, r in enumerate(events[at:], at):
+        _rule(plan, r, read[position - changed], stored, side, scenario, ruleset, words)
     state = plan.played.game.state
     units = ruleset.view(state, side).get("units", [])
     shows_back = getattr(ruleset, "shows_back", None)
