@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from flask.testing import FlaskClient
 
 from referee.cli import main
-from referee.service import create_app
-from referee.service.extension import ext
 
 from .recordings import fixture
 from .test_vlog_dice import MODULE, edited
@@ -22,17 +19,6 @@ pytestmark = pytest.mark.slow     # loads the Schevardino scenario
 
 SAMPLE_JSON = Path(__file__).resolve().parents[1] / "fixtures" / "logs" / "small-inline.yaml"
 UNMOVED, TURN_UNMOVED = fixture("from-save-t1-unmoved.vsav"), fixture("from-save-russian-unmoved.vlog")
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[FlaskClient]:
-    # At normal priority on any CPU, as tests/service/conftest.py runs the checking workers (SCHED_IDLE on two
-    # busy cores would wait out the budget).
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'referee.sqlite'}", "TESTING": True,
-                      "CHECK_PRIORITY": "0", "CHECK_CPUS": "all", "CHECK_BUDGET": 300.0})
-    yield app.test_client()
-    with app.app_context():
-        ext().close()
 
 
 def printed_warnings(capsys, *args: str) -> list[str]:

@@ -10,8 +10,6 @@ moves, then ``!endphase russian`` (record.sh)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Iterator
 
 import pytest
 from flask.testing import FlaskClient
@@ -23,8 +21,6 @@ from modulebuilder.vassal.savefile import read_game
 from modulebuilder.vassal.turns import track_shown, tracker_state
 from referee.cli import main
 from referee.logs.jsonlog import load_scenario as referee_scenario
-from referee.service import create_app
-from referee.service.extension import ext
 
 from .recordings import ROOT, fixture
 
@@ -37,17 +33,6 @@ FROM_SAVE = ("warning: ruled from from-save-t1-russian.vsav as it stands: Turn 1
              "its turn track, each unit on its hex, with its facing and disorder; which French commands were "
              "activated this turn is not in a save (SCH-COMMAND): only Compans' Division (I Corps) is taken as "
              "active; the Russian Movement and Combat is ruled as if it had just begun\n")
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[FlaskClient]:
-    # The page's replay runs in the checking workers, at SCHED_IDLE by default: on two busy cores they would wait
-    # out their budget, so here they run at normal priority on any CPU (as in tests/service/conftest.py).
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'referee.sqlite'}", "TESTING": True,
-                      "CHECK_PRIORITY": "0", "CHECK_CPUS": "all", "CHECK_BUDGET": 300.0})
-    yield app.test_client()
-    with app.app_context():
-        ext().close()
 
 
 def check(capsys, *args: str) -> tuple[int, str, str]:
