@@ -162,7 +162,13 @@ def test_killing_an_appender_mid_series_leaves_the_database_consistent(database_
             assert line, f"appender stopped early: {proc.stderr.read() if proc.stderr else ''}"
             lines.append(line)
         os.kill(proc.pid, signal.SIGKILL)
-        rest, err = proc.communicate(timeout=30)
+        # The rest through the same reader: readline() may have buffered acknowledgements ahead, which
+        # communicate() would lose (it reads the pipe underneath), making stored batches look unacknowledged.
+        assert proc.stderr is not None and proc.stdin is not None
+        rest = proc.stdout.read()
+        err = proc.stderr.read()
+        proc.stdin.close()
+        proc.wait(timeout=30)
         assert proc.returncode == -signal.SIGKILL, f"appender ended by itself: {err}"
         lines += rest.splitlines()
         mine = _acks(lines)
